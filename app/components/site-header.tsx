@@ -1,0 +1,55 @@
+import { Form, Link } from "react-router";
+
+/** Site-wide header: logo, keyword search entry and the account menu. */
+export function SiteHeader() {
+  return (
+    <header className="border-b border-neutral-200 bg-white">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-3 px-4 py-3">
+        <Link to="/" className="text-xl font-bold text-brand-700">
+          <span aria-hidden="true">✂ </span>Salon Navi
+          <span className="sr-only">（トップページ）</span>
+        </Link>
+        <Form
+          method="get"
+          action="/salons/search"
+          role="search"
+          className="order-3 flex w-full min-w-0 md:order-none md:w-auto md:flex-1"
+        >
+          <label htmlFor="header-search" className="sr-only">
+            サロン名・エリア・駅名・メニューで探す
+          </label>
+          <input
+            id="header-search"
+            type="search"
+            name="q"
+            placeholder="サロン名・エリア・駅名・メニュー"
+            className="min-w-0 flex-1 rounded-l-lg border border-neutral-400 px-3 py-2"
+          />
+          <button
+            type="submit"
+            className="rounded-r-lg bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800"
+          >
+            検索
+          </button>
+        </Form>
+        <nav aria-label="アカウント" className="ml-auto md:ml-0">
+          <ul className="flex items-center gap-3 text-sm">
+            <li>
+              <Link to="/signin" className="underline-offset-4 hover:underline">
+                ログイン
+              </Link>
+            </li>
+            <li>
+              <Link
+                to="/signup"
+                className="rounded-lg border border-brand-700 px-3 py-1.5 font-bold text-brand-700 hover:bg-brand-50"
+              >
+                会員登録
+              </Link>
+            </li>
+          </ul>
+        </nav>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,33 @@
+import http from "node:http";
+import { getRequestListener } from "@hono/node-server";
+import type { ServerBuild } from "react-router";
+import { createServer } from "vite";
+import { loadConfig } from "../server/config";
+import { openDatabase } from "../server/db/client";
+import { createLogger } from "../server/logger";
+
+// Development server: Vite serves client modules with HMR; every other
+// request goes to the same Hono app as production, loaded through Vite so
+// route and server edits apply without a restart.
+const config = loadConfig();
+const log = createLogger(config.LOG_LEVEL);
+const database = await openDatabase(config.DATABASE_URL);
+await database.migrate();
+const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
+
+const listener = getRequestListener(async (request) => {
+  const { createServerApp } = (await vite.ssrLoadModule(
+    "/server/app.ts",
+  )) as typeof import("../server/app");
+  const app = createServerApp(
+    { config, database, log },
+    () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+  );
+  return app.fetch(request);
+});
+
+http
+  .createServer((req, res) => vite.middlewares(req, res, () => listener(req, res)))
+  .listen(config.PORT, () =>
+    log.info("dev server listening", { url: `http://localhost:${config.PORT}` }),
+  );

@@ -1,0 +1,71 @@
+import type { ServerType } from "@hono/node-server";
+import { serve } from "@hono/node-server";
+import { createRequestHandler, type ServerBuild } from "react-router";
+import { loadConfig } from "./config";
+import { type DatabaseHandle, openDatabase } from "./db/client";
+import { createHttpApp, type HttpAppDeps } from "./http/app";
+import { createLogger, describeError, type Logger } from "./logger";
+
+/**
+ * Entry of the server bundle (vite.config.ts points the SSR build here), so
+ * Hono, the routes and the domain code share one module graph.
+ */
+
+/** The Hono app around a React Router build: the built one, or Vite's in development. */
+export function createServerApp(
+  deps: Omit<HttpAppDeps, "handleRequest">,
+  loadBuild: () => Promise<ServerBuild> = () =>
+    import("virtual:react-router/server-build") as Promise<ServerBuild>,
+) {
+  const mode = deps.config.NODE_ENV === "production" ? "production" : "development";
+  return createHttpApp({ ...deps, handleRequest: createRequestHandler(loadBuild, mode) });
+}
+
+export async function start(env: Record<string, string | undefined> = process.env) {
+  const config = loadConfig(env);
+  const log = createLogger(config.LOG_LEVEL);
+  const database = await openDatabase(config.DATABASE_URL);
+  await database.migrate();
+  const app = createServerApp({ config, database, log, clientDir: "build/client" });
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
+    log.info("listening", { url: `http://localhost:${info.port}`, database: database.engine }),
+  );
+  stopGracefullyOnSignals(server, database, log, config.SHUTDOWN_TIMEOUT);
+  return server;
+}
+
+/**
+ * SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish
+ * (bounded by the timeout), then close the database so PGlite flushes.
+ */
+function stopGracefullyOnSignals(
+  server: ServerType,
+  database: DatabaseHandle,
+  log: Logger,
+  timeoutSeconds: number,
+) {
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal });
+    const force = setTimeout(() => {
+      log.warn("in-flight requests did not finish in time; closing anyway");
+      if ("closeAllConnections" in server) server.closeAllConnections();
+    }, timeoutSeconds * 1000);
+    force.unref();
+    server.close(async () => {
+      try {
+        await database.close();
+        log.info("stopped");
+        process.exit(0);
+      } catch (error) {
+        log.error("error while closing the database", describeError(error));
+        process.exit(1);
+      }
+    });
+    if ("closeIdleConnections" in server) server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}

@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { choice, emailAddress, requiredText } from "../../app/lib/field-rules";
+import { contactCategories } from "../db/schema/content";
+
+export const contactSchema = z.object({
+  name: requiredText("お名前", 50),
+  email: emailAddress(),
+  category: choice("お問い合わせの種類", contactCategories),
+  body: requiredText("お問い合わせ内容", 2000).refine((text) => text.length >= 10, {
+    message: "お問い合わせ内容は10文字以上で入力してください。",
+  }),
+});
+
+export type ContactInput = z.infer<typeof contactSchema>;
+export type ContactField = keyof ContactInput;

@@ -1,0 +1,106 @@
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { createdAt, id } from "./common";
+import { salons } from "./salons";
+import { staff } from "./staff";
+
+export const menus = pgTable(
+  "menus",
+  {
+    id: id(),
+    salonId: uuid("salon_id")
+      .notNull()
+      .references(() => salons.id, { onDelete: "cascade" }),
+    category: text("category").notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    /** Yen, tax included. */
+    price: integer("price").notNull(),
+    durationMinutes: integer("duration_minutes").notNull(),
+    sortOrder: integer("sort_order").notNull().default(0),
+    published: boolean("published").notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("menus_salon_idx").on(t.salonId, t.sortOrder),
+    check("menus_price_nonnegative", sql`${t.price} >= 0`),
+    check("menus_duration_positive", sql`${t.durationMinutes} > 0`),
+  ],
+);
+
+/** Which stylists can perform a menu; a menu with no rows here can be done by anyone. */
+export const menuStaff = pgTable(
+  "menu_staff",
+  {
+    menuId: uuid("menu_id")
+      .notNull()
+      .references(() => menus.id, { onDelete: "cascade" }),
+    staffId: uuid("staff_id")
+      .notNull()
+      .references(() => staff.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.menuId, t.staffId] }),
+    index("menu_staff_staff_idx").on(t.staffId),
+  ],
+);
+
+export const couponDiscountKinds = ["amount", "percent", "fixed_price"] as const;
+
+export const coupons = pgTable(
+  "coupons",
+  {
+    id: id(),
+    salonId: uuid("salon_id")
+      .notNull()
+      .references(() => salons.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    discountKind: text("discount_kind").$type<(typeof couponDiscountKinds)[number]>().notNull(),
+    discountValue: integer("discount_value").notNull(),
+    conditions: text("conditions").notNull().default(""),
+    newCustomersOnly: boolean("new_customers_only").notNull().default(false),
+    validFrom: date("valid_from").notNull(),
+    validUntil: date("valid_until"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("coupons_salon_idx").on(t.salonId),
+    check(
+      "coupons_discount_kind_valid",
+      sql`${t.discountKind} in ('amount', 'percent', 'fixed_price')`,
+    ),
+    check("coupons_discount_nonnegative", sql`${t.discountValue} >= 0`),
+    check(
+      "coupons_percent_range",
+      sql`${t.discountKind} <> 'percent' or ${t.discountValue} between 1 and 100`,
+    ),
+    check(
+      "coupons_validity_order",
+      sql`${t.validUntil} is null or ${t.validUntil} >= ${t.validFrom}`,
+    ),
+  ],
+);
+
+export const couponMenus = pgTable(
+  "coupon_menus",
+  {
+    couponId: uuid("coupon_id")
+      .notNull()
+      .references(() => coupons.id, { onDelete: "cascade" }),
+    menuId: uuid("menu_id")
+      .notNull()
+      .references(() => menus.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.couponId, t.menuId] })],
+);

@@ -1,0 +1,149 @@
+import { sql } from "drizzle-orm";
+import {
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  smallint,
+  text,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { users } from "./accounts";
+import { areas, prefectures, stations } from "./areas";
+import { createdAt, id, updatedAt } from "./common";
+
+export const salonGenres = ["hair", "nail", "eyelash", "esthetic", "headspa"] as const;
+export type SalonGenre = (typeof salonGenres)[number];
+
+export const salonStatuses = ["draft", "published", "suspended"] as const;
+export type SalonStatus = (typeof salonStatuses)[number];
+
+/** Opening hours of one weekday (0 = Sunday), local times in the salon's time zone. */
+export type OpeningHours = { weekday: number; opens: string; closes: string };
+
+export const salons = pgTable(
+  "salons",
+  {
+    id: id(),
+    slug: text("slug").notNull().unique(),
+    name: text("name").notNull(),
+    nameKana: text("name_kana").notNull(),
+    genre: text("genre").$type<SalonGenre>().notNull(),
+    catchCopy: text("catch_copy").notNull().default(""),
+    description: text("description").notNull().default(""),
+    postalCode: text("postal_code").notNull(),
+    prefectureCode: smallint("prefecture_code")
+      .notNull()
+      .references(() => prefectures.code),
+    areaId: uuid("area_id")
+      .notNull()
+      .references(() => areas.id),
+    stationId: uuid("station_id").references(() => stations.id),
+    address: text("address").notNull(),
+    access: text("access").notNull().default(""),
+    latitude: doublePrecision("latitude").notNull(),
+    longitude: doublePrecision("longitude").notNull(),
+    phone: text("phone").notNull().default(""),
+    openingHours: jsonb("opening_hours").$type<OpeningHours[]>().notNull().default([]),
+    /** Weekdays (0 = Sunday) the salon is regularly closed. */
+    regularHolidays: smallint("regular_holidays").array().notNull().default(sql`'{}'::smallint[]`),
+    holidayNote: text("holiday_note").notNull().default(""),
+    timeZone: text("time_zone").notNull().default("Asia/Tokyo"),
+    priceMin: integer("price_min").notNull().default(0),
+    priceMax: integer("price_max").notNull().default(0),
+    /** Kept in step with reviews so search can sort and filter without aggregating. */
+    ratingAverage: real("rating_average").notNull().default(0),
+    reviewCount: integer("review_count").notNull().default(0),
+    /** Normalized name, kana, area, station and menu names for keyword search (pg_trgm). */
+    searchText: text("search_text").notNull().default(""),
+    status: text("status").$type<SalonStatus>().notNull().default("draft"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check(
+      "salons_genre_valid",
+      sql`${t.genre} in ('hair', 'nail', 'eyelash', 'esthetic', 'headspa')`,
+    ),
+    check("salons_status_valid", sql`${t.status} in ('draft', 'published', 'suspended')`),
+    check("salons_latitude_range", sql`${t.latitude} between -90 and 90`),
+    check("salons_longitude_range", sql`${t.longitude} between -180 and 180`),
+    check("salons_price_min_nonnegative", sql`${t.priceMin} >= 0`),
+    check("salons_price_range_ordered", sql`${t.priceMax} >= ${t.priceMin}`),
+    check("salons_rating_average_range", sql`${t.ratingAverage} between 0 and 5`),
+    check("salons_review_count_nonnegative", sql`${t.reviewCount} >= 0`),
+    check("salons_postal_code_format", sql`${t.postalCode} ~ '^[0-9]{3}-[0-9]{4}$'`),
+    index("salons_area_idx").on(t.status, t.areaId),
+    index("salons_prefecture_idx").on(t.status, t.prefectureCode),
+    index("salons_station_idx").on(t.stationId),
+    index("salons_genre_idx").on(t.status, t.genre),
+    index("salons_rating_idx").on(t.status, t.ratingAverage.desc(), t.reviewCount.desc()),
+    index("salons_price_idx").on(t.status, t.priceMin),
+    index("salons_search_text_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
+  ],
+);
+
+/** Tags such as 駅近 or 個室あり that visitors filter by. */
+export const features = pgTable("features", {
+  slug: text("slug").primaryKey(),
+  name: text("name").notNull(),
+  description: text("description").notNull().default(""),
+  sortOrder: integer("sort_order").notNull().default(0),
+});
+
+export const salonFeatures = pgTable(
+  "salon_features",
+  {
+    salonId: uuid("salon_id")
+      .notNull()
+      .references(() => salons.id, { onDelete: "cascade" }),
+    featureSlug: text("feature_slug")
+      .notNull()
+      .references(() => features.slug, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.salonId, t.featureSlug] }),
+    index("salon_features_feature_idx").on(t.featureSlug, t.salonId),
+  ],
+);
+
+export const salonPhotos = pgTable(
+  "salon_photos",
+  {
+    id: id(),
+    salonId: uuid("salon_id")
+      .notNull()
+      .references(() => salons.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    alt: text("alt").notNull(),
+    width: integer("width").notNull(),
+    height: integer("height").notNull(),
+    sortOrder: integer("sort_order").notNull().default(0),
+  },
+  (t) => [
+    index("salon_photos_salon_idx").on(t.salonId, t.sortOrder),
+    check("salon_photos_size_positive", sql`${t.width} > 0 and ${t.height} > 0`),
+  ],
+);
+
+/** Which users (role owner) manage which salons. */
+export const salonOwners = pgTable(
+  "salon_owners",
+  {
+    salonId: uuid("salon_id")
+      .notNull()
+      .references(() => salons.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.salonId, t.userId] }),
+    index("salon_owners_user_idx").on(t.userId),
+  ],
+);

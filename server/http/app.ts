@@ -1,0 +1,139 @@
+import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono } from "hono";
+import { requestId } from "hono/request-id";
+import { NONCE, secureHeaders } from "hono/secure-headers";
+import { RouterContextProvider } from "react-router";
+import type { Config } from "../config";
+import { appContext } from "../context";
+import type { DatabaseHandle } from "../db/client";
+import { describeError, type Logger } from "../logger";
+import { compression } from "./compression";
+import { isCrawler } from "./crawler";
+
+export type HttpAppDeps = {
+  config: Config;
+  database: DatabaseHandle;
+  log: Logger;
+  /** React Router's document and data handler. */
+  handleRequest: (request: Request, context: RouterContextProvider) => Promise<Response>;
+  /** Built client files (hashed assets under assets/); absent under the Vite dev server, which serves them. */
+  clientDir?: string;
+};
+
+type Env = { Variables: { requestId: string; secureHeadersNonce?: string } };
+
+const IMMUTABLE = "public, max-age=31536000, immutable";
+const SHORT = "public, max-age=3600";
+
+/**
+ * The HTTP application, built apart from listening so tests and the dev
+ * server reuse it. Order matters: id and log first, then headers and
+ * compression, then static files and probes, and React Router last.
+ */
+export function createHttpApp({ config, database, log, handleRequest, clientDir }: HttpAppDeps) {
+  const app = new Hono<Env>();
+
+  app.use(requestId());
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    log.info("request", {
+      requestId: c.get("requestId"),
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+    });
+  });
+
+  app.use(
+    secureHeaders({
+      // Vite's dev server injects inline scripts, so the policy applies to built apps only.
+      contentSecurityPolicy: clientDir ? contentSecurityPolicy() : undefined,
+      strictTransportSecurity: config.isProduction ? "max-age=63072000; includeSubDomains" : false,
+      referrerPolicy: "strict-origin-when-cross-origin",
+      xFrameOptions: "DENY",
+      xContentTypeOptions: "nosniff",
+      crossOriginEmbedderPolicy: false,
+    }),
+  );
+  app.use(compression());
+
+  if (clientDir) {
+    app.use(
+      "/assets/*",
+      serveStatic({ root: clientDir, onFound: (_path, c) => c.header("Cache-Control", IMMUTABLE) }),
+    );
+    app.use(
+      "*",
+      serveStatic({
+        root: clientDir,
+        // Index files are rendered by React Router, not served from disk.
+        rewriteRequestPath: (path) => (path.endsWith("/") ? "/__no_index__" : path),
+        onFound: (_path, c) => c.header("Cache-Control", SHORT),
+      }),
+    );
+  }
+
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get("/readyz", async (c) => {
+    try {
+      await database.ping();
+      return c.json({ status: "ready", database: database.engine });
+    } catch (error) {
+      log.error("readiness check failed", {
+        requestId: c.get("requestId"),
+        ...describeError(error),
+      });
+      return c.json({ status: "unavailable" }, 503);
+    }
+  });
+
+  app.all("*", async (c) => {
+    const context = new RouterContextProvider();
+    context.set(appContext, {
+      db: database.db,
+      config,
+      log: log.child({ requestId: c.get("requestId") }),
+      requestId: c.get("requestId"),
+      nonce: c.get("secureHeadersNonce") ?? "",
+    });
+    const response = await handleRequest(c.req.raw, context);
+    if (response.status >= 400 && isCrawler(c.req.header("user-agent"))) {
+      log.warn("error status served to crawler without page", {
+        requestId: c.get("requestId"),
+        path: c.req.path,
+        status: response.status,
+        userAgent: c.req.header("user-agent"),
+      });
+      return new Response(null, { status: response.status });
+    }
+    return response;
+  });
+
+  app.onError((error, c) => {
+    log.error("unhandled error", {
+      requestId: c.get("requestId"),
+      path: c.req.path,
+      ...describeError(error),
+    });
+    return c.text("問題が発生しました。しばらくしてから再度お試しください。", 500);
+  });
+
+  return app;
+}
+
+function contentSecurityPolicy() {
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'", NONCE],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", "data:", "blob:"],
+    fontSrc: ["'self'"],
+    connectSrc: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+    baseUri: ["'self'"],
+    objectSrc: ["'none'"],
+  };
+}

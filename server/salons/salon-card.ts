@@ -1,0 +1,57 @@
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { areas, salons, stations } from "../db/schema";
+
+/** What a salon card in a list shows; shared by home, search and listings. */
+export type SalonCard = {
+  slug: string;
+  name: string;
+  nameKana: string;
+  genre: (typeof salons.$inferSelect)["genre"];
+  catchCopy: string;
+  areaName: string;
+  stationName: string | null;
+  access: string;
+  ratingAverage: number;
+  reviewCount: number;
+  priceMin: number;
+  photoUrl: string | null;
+  photoAlt: string | null;
+};
+
+export const salonCardColumns = {
+  slug: salons.slug,
+  name: salons.name,
+  nameKana: salons.nameKana,
+  genre: salons.genre,
+  catchCopy: salons.catchCopy,
+  areaName: areas.name,
+  stationName: stations.name,
+  access: salons.access,
+  ratingAverage: salons.ratingAverage,
+  reviewCount: salons.reviewCount,
+  priceMin: salons.priceMin,
+  // The first photo by sort order; a correlated subquery keeps one row per salon.
+  photoUrl: sql<
+    string | null
+  >`(select p.url from salon_photos p where p.salon_id = ${salons.id} order by p.sort_order limit 1)`,
+  photoAlt: sql<
+    string | null
+  >`(select p.alt from salon_photos p where p.salon_id = ${salons.id} order by p.sort_order limit 1)`,
+};
+
+export function selectSalonCards(db: Database, where?: SQL) {
+  return db
+    .select(salonCardColumns)
+    .from(salons)
+    .innerJoin(areas, eq(areas.id, salons.areaId))
+    .leftJoin(stations, eq(stations.id, salons.stationId))
+    .where(and(eq(salons.status, "published"), where));
+}
+
+/** Best-rated published salons, for the home page. Ties break on review count, then name. */
+export async function listTopRatedSalons(db: Database, limit: number): Promise<SalonCard[]> {
+  return selectSalonCards(db)
+    .orderBy(desc(salons.ratingAverage), desc(salons.reviewCount), salons.slug)
+    .limit(limit);
+}

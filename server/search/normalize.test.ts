@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { katakanaToHiragana, normalizeForSearch } from "./normalize";
+
+describe("normalizeForSearch", () => {
+  it("folds half-width katakana, full-width katakana and hiragana together", () => {
+    expect(normalizeForSearch("ｼﾌﾞﾔ")).toBe("しぶや");
+    expect(normalizeForSearch("シブヤ")).toBe("しぶや");
+    expect(normalizeForSearch("しぶや")).toBe("しぶや");
+  });
+
+  it("folds full-width Latin letters and digits and lower-cases them", () => {
+    expect(normalizeForSearch("ＨＡＩＲ　Ｓａｌｏｎ １２３")).toBe("hair salon 123");
+  });
+
+  it("collapses white space, including the ideographic space", () => {
+    expect(normalizeForSearch("  表参道　　カット \n")).toBe("表参道 かっと");
+  });
+
+  it("keeps kanji and the long vowel mark", () => {
+    expect(normalizeForSearch("ヘアカラー 渋谷")).toBe("へあからー 渋谷");
+  });
+});
+
+describe("katakanaToHiragana", () => {
+  it("maps ヴ and small kana and leaves other scripts", () => {
+    expect(katakanaToHiragana("ヴァイオレット ァィ ABC 漢字")).toBe("ゔぁいおれっと ぁぃ ABC 漢字");
+  });
+});

@@ -1,0 +1,32 @@
+import { expect, test } from "./fixtures";
+
+test("an unknown URL shows the 404 screen and its button leads home", async ({ page, axe }) => {
+  const response = await page.goto("/no/such/page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("ページが見つかりません");
+  await expect(page.getByText("指定されたページ（URL）は見つかりませんでした。")).toBeVisible();
+  await expect(page.locator('img[src="/images/not-found.svg"]')).toBeVisible();
+  await axe.check();
+  const button = page.getByRole("link", { name: "トップへ" });
+  await button.click();
+  await expect(page).toHaveURL("/");
+  await expect(page.getByRole("region", { name: "口コミ評価の高いサロン" })).toBeVisible();
+});
+
+test("a malformed article slug is a 404 too", async ({ page }) => {
+  const response = await page.goto("/articles/NOT_A_SLUG!");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("ページが見つかりません");
+});
+
+test("crawlers get the status code but no error page", async ({ request }) => {
+  for (const userAgent of [
+    "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+    "facebookexternalhit/1.1",
+    "Mozilla/5.0 Chrome-Lighthouse",
+  ]) {
+    const response = await request.get("/no/such/page", { headers: { "user-agent": userAgent } });
+    expect(response.status()).toBe(404);
+    expect(await response.text()).toBe("");
+  }
+});
