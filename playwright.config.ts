@@ -1,6 +1,8 @@
 import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+// Each checkout running e2e at once picks its own E2E_PORT; the data directory follows it.
+const dataDir = `./data/e2e-${PORT}`;
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /**
@@ -31,7 +33,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: {
-    command: "rm -rf data/e2e && npm run --silent db:seed && node server.js",
+    command: `rm -rf ${dataDir} && npm run --silent db:seed && node server.js`,
     url: `http://localhost:${PORT}/readyz`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { expect, test } from "@playwright/test";
 
-const PORT = 3199;
+// Next to the e2e server's port, so parallel checkouts do not collide.
+const PORT = Number(process.env.E2E_PORT ?? 3100) + 99;
 const base = `http://localhost:${PORT}`;
 
 async function startServer() {
