@@ -37,6 +37,9 @@ export function createHttpApp({ config, database, log, handleRequest, clientDir 
   app.use(async (c, next) => {
     const started = performance.now();
     await next();
+    // Handlers that return their own Response (React Router) skip headers set
+    // before them, so the id is stamped on the final response here.
+    c.res.headers.set("x-request-id", c.get("requestId"));
     log.info("request", {
       requestId: c.get("requestId"),
       method: c.req.method,

@@ -1,0 +1,59 @@
+import { getTableName } from "drizzle-orm";
+import { loadConfig } from "../server/config";
+import { openDatabase } from "../server/db/client";
+import { areas, prefectures, stations } from "../server/db/schema/areas";
+import { articles } from "../server/db/schema/content";
+import { couponMenus, coupons, menuStaff, menus } from "../server/db/schema/menus";
+import { reviews } from "../server/db/schema/reviews";
+import { features, salonFeatures, salonPhotos, salons } from "../server/db/schema/salons";
+import { staff, staffShifts } from "../server/db/schema/staff";
+import { isSeeded, seedDatabase } from "../server/db/seed/seed";
+
+/**
+ * `npm run db:seed [-- --if-empty]`: applies migrations, then writes the
+ * deterministic demo data set (SEED_SALONS salons, default 300). With
+ * --if-empty it does nothing when salons already exist.
+ */
+const started = performance.now();
+const ifEmpty = process.argv.slice(2).includes("--if-empty");
+const salonCount = Number(process.env.SEED_SALONS ?? 300);
+if (!Number.isInteger(salonCount) || salonCount < 0) {
+  console.error(`SEED_SALONS must be a whole number of salons, got "${process.env.SEED_SALONS}"`);
+  process.exit(1);
+}
+
+const config = loadConfig();
+const handle = await openDatabase(config.DATABASE_URL);
+try {
+  await handle.migrate();
+  if (ifEmpty && (await isSeeded(handle.db))) {
+    console.log("demo data already present");
+  } else {
+    console.log(`seeding ${salonCount} salons (${handle.engine})`);
+    await seedDatabase(handle.db, { salonCount, log: (message) => console.log(`  ${message}`) });
+    const tables = [
+      prefectures,
+      areas,
+      stations,
+      features,
+      articles,
+      salons,
+      salonFeatures,
+      salonPhotos,
+      staff,
+      staffShifts,
+      menus,
+      menuStaff,
+      coupons,
+      couponMenus,
+      reviews,
+    ];
+    for (const table of tables) {
+      const count = await handle.db.$count(table);
+      console.log(`  ${getTableName(table).padEnd(16)} ${count}`);
+    }
+    console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)}s`);
+  }
+} finally {
+  await handle.close();
+}

@@ -1,0 +1,176 @@
+import type { PgTable } from "drizzle-orm/pg-core";
+import type { Database } from "../client";
+import { areas, prefectures, stations } from "../schema/areas";
+import { articles } from "../schema/content";
+import { couponMenus, coupons, menuStaff, menus } from "../schema/menus";
+import { reviews } from "../schema/reviews";
+import { features, salonFeatures, salonPhotos, salons } from "../schema/salons";
+import { staff, staffShifts } from "../schema/staff";
+import { areaSeeds } from "./data/areas";
+import { articleSeeds } from "./data/articles";
+import { featureSeeds } from "./data/features";
+import { prefectureSeeds } from "./data/prefectures";
+import { areaId, generateSalon, type ResolvedArea, type SalonBundle, stationId } from "./generate";
+import { seedId } from "./ids";
+
+export type SeedOptions = {
+  salonCount: number;
+  log?: (message: string) => void;
+};
+
+/** Salons generated and written per transaction. */
+const SALONS_PER_CHUNK = 250;
+/** PostgreSQL accepts at most 65,535 bind parameters per statement. */
+const MAX_PARAMETERS = 60_000;
+const MAX_ROWS_PER_INSERT = 1000;
+
+type Inserter = Pick<Database, "insert">;
+
+/**
+ * Inserts rows with multi-row statements, skipping rows whose key already
+ * exists, so running the seed again never duplicates anything.
+ */
+async function insertAll<TTable extends PgTable>(
+  db: Inserter,
+  table: TTable,
+  rows: readonly TTable["$inferInsert"][],
+): Promise<void> {
+  const first = rows[0];
+  if (!first) return;
+  const columns = Object.keys(first).length;
+  const perInsert = Math.max(
+    1,
+    Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / columns)),
+  );
+  for (let start = 0; start < rows.length; start += perInsert) {
+    await db
+      .insert(table)
+      .values(rows.slice(start, start + perInsert))
+      .onConflictDoNothing();
+  }
+}
+
+/** True when the database already holds at least one salon. */
+export async function isSeeded(db: Database): Promise<boolean> {
+  const rows = await db.select({ id: salons.id }).from(salons).limit(1);
+  return rows.length > 0;
+}
+
+function resolveAreas(): ResolvedArea[] {
+  const prefectureNames = new Map(prefectureSeeds.map((p) => [p.code, p.name]));
+  return areaSeeds.map((area) => ({
+    ...area,
+    id: areaId(area.slug),
+    prefectureName: prefectureNames.get(area.prefectureCode) ?? "",
+    stationIds: new Map(area.stations.map((s) => [s.slug, stationId(s.slug)])),
+  }));
+}
+
+async function seedReferenceData(db: Inserter, resolved: readonly ResolvedArea[]): Promise<void> {
+  await insertAll(db, prefectures, [...prefectureSeeds]);
+  await insertAll(
+    db,
+    areas,
+    resolved.map((area, i) => ({
+      id: area.id,
+      slug: area.slug,
+      prefectureCode: area.prefectureCode,
+      parentId: null,
+      name: area.name,
+      kana: area.kana,
+      description: area.description,
+      sortOrder: i,
+    })),
+  );
+  await insertAll(
+    db,
+    stations,
+    resolved.flatMap((area) =>
+      area.stations.map((s) => ({
+        id: area.stationIds.get(s.slug) ?? stationId(s.slug),
+        slug: s.slug,
+        areaId: area.id,
+        name: s.name,
+        kana: s.kana,
+        lines: [...s.lines],
+        latitude: s.latitude,
+        longitude: s.longitude,
+      })),
+    ),
+  );
+  await insertAll(
+    db,
+    features,
+    featureSeeds.map((f, i) => ({ ...f, sortOrder: i })),
+  );
+  await insertAll(
+    db,
+    articles,
+    articleSeeds.map((a) => ({
+      id: seedId(`article:${a.slug}`),
+      ...a,
+      createdAt: a.publishedAt,
+      updatedAt: a.publishedAt,
+    })),
+  );
+}
+
+async function insertBundles(db: Inserter, bundles: readonly SalonBundle[]): Promise<void> {
+  const rows = {
+    salons: bundles.map((b) => b.salon),
+    features: bundles.flatMap((b) => b.features),
+    photos: bundles.flatMap((b) => b.photos),
+    staff: bundles.flatMap((b) => b.staff),
+    shifts: bundles.flatMap((b) => b.shifts),
+    menus: bundles.flatMap((b) => b.menus),
+    menuStaff: bundles.flatMap((b) => b.menuStaff),
+    coupons: bundles.flatMap((b) => b.coupons),
+    couponMenus: bundles.flatMap((b) => b.couponMenus),
+    reviews: bundles.flatMap((b) => b.reviews),
+  };
+  // Parents before children, so foreign keys hold inside the transaction.
+  await insertAll(db, salons, rows.salons);
+  await insertAll(db, salonFeatures, rows.features);
+  await insertAll(db, salonPhotos, rows.photos);
+  await insertAll(db, staff, rows.staff);
+  await insertAll(db, staffShifts, rows.shifts);
+  await insertAll(db, menus, rows.menus);
+  await insertAll(db, menuStaff, rows.menuStaff);
+  await insertAll(db, coupons, rows.coupons);
+  await insertAll(db, couponMenus, rows.couponMenus);
+  await insertAll(db, reviews, rows.reviews);
+}
+
+/**
+ * Writes the demo data set: prefectures, areas, stations, features,
+ * articles and `salonCount` salons with their staff, shifts, menus,
+ * coupons, photos and reviews. Deterministic and idempotent: ids derive
+ * from stable keys and every insert skips existing rows.
+ */
+export async function seedDatabase(
+  db: Database,
+  options: SeedOptions,
+): Promise<{ salons: number }> {
+  const log = options.log ?? (() => {});
+  const salonCount = Math.max(0, Math.floor(options.salonCount));
+  const resolved = resolveAreas();
+
+  await db.transaction(async (tx) => {
+    await seedReferenceData(tx, resolved);
+  });
+  log(
+    `reference data: ${prefectureSeeds.length} prefectures, ${resolved.length} areas, ${featureSeeds.length} features, ${articleSeeds.length} articles`,
+  );
+
+  for (let start = 1; start <= salonCount; start += SALONS_PER_CHUNK) {
+    const end = Math.min(salonCount, start + SALONS_PER_CHUNK - 1);
+    const bundles: SalonBundle[] = [];
+    for (let index = start; index <= end; index++) bundles.push(generateSalon(index, resolved));
+    await db.transaction(async (tx) => {
+      await insertBundles(tx, bundles);
+    });
+    if (end === salonCount || end % 1000 === 0) log(`salons ${end}/${salonCount}`);
+  }
+
+  return { salons: salonCount };
+}
