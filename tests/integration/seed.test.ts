@@ -57,19 +57,21 @@ describe("demo seed", () => {
   });
 
   it("gives every salon 3-8 staff and 8-20 menus, and keeps price and rating summaries consistent", async () => {
-    const rows = await database.db.execute<{
+    type Row = {
       slug: string;
       staff_count: number;
       menu_count: number;
       consistent_price: boolean;
       consistent_reviews: boolean;
-    }>(sql`
+    };
+    // Both drivers answer raw SQL with { rows }; the shared Database type cannot name it.
+    const rows = (await database.db.execute(sql`
       select s.slug,
         (select count(*)::int from staff st where st.salon_id = s.id) as staff_count,
         (select count(*)::int from menus m where m.salon_id = s.id) as menu_count,
         s.price_min = (select min(price) from menus m where m.salon_id = s.id) as consistent_price,
         s.review_count = (select count(*) from reviews r where r.salon_id = s.id) as consistent_reviews
-      from salons s`);
+      from salons s`)) as unknown as { rows: Row[] };
     expect(rows.rows).toHaveLength(SALONS);
     for (const row of rows.rows) {
       expect(row.staff_count, row.slug).toBeGreaterThanOrEqual(3);
