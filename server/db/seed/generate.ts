@@ -106,7 +106,7 @@ function toKatakana(text: string): string {
 }
 
 /** 8800 → "8,800" without depending on the runtime's locale data. */
-export function formatYen(value: number): string {
+function groupThousands(value: number): string {
   return value.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 }
 
@@ -218,7 +218,7 @@ function couponDrafts(rng: Random, menuRows: readonly MenuRow[]): CouponDraft[] 
       newCustomersOnly: true,
     },
     {
-      title: `【平日限定】¥${formatYen(weekdayAmount)}OFF`,
+      title: `【平日限定】¥${groupThousands(weekdayAmount)}OFF`,
       description: "月曜日から金曜日のご来店でお得になるクーポンです。",
       discountKind: "amount",
       discountValue: weekdayAmount,
@@ -238,8 +238,8 @@ function couponDrafts(rng: Random, menuRows: readonly MenuRow[]): CouponDraft[] 
   if (fixedMenu?.id) {
     const price = roundPrice(fixedMenu.price * rng.pick([0.75, 0.8, 0.85]));
     drafts.push({
-      title: `【新規】${fixedMenu.name} ¥${formatYen(price)}`,
-      description: `通常¥${formatYen(fixedMenu.price)}の${fixedMenu.name}を特別価格でご提供します。`,
+      title: `【新規】${fixedMenu.name} ¥${groupThousands(price)}`,
+      description: `通常¥${groupThousands(fixedMenu.price)}の${fixedMenu.name}を特別価格でご提供します。`,
       discountKind: "fixed_price",
       discountValue: price,
       conditions: "初めてご来店の方限定。",

@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../server/config";
+import { appContext } from "../../server/context";
+import { createHttpApp } from "../../server/http/app";
+import { createLogger } from "../../server/logger";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+
+// The Hono layer on its own: React Router's handler is replaced by a plain
+// function so the middleware order, probes and error handling are visible.
+let database: TestDatabase;
+const lines: string[] = [];
+const log = createLogger("info", {}, (line) => lines.push(line));
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+function app(env: Record<string, string>, handleRequest = async () => new Response("<p>ok</p>")) {
+  return createHttpApp({
+    config: loadConfig(env),
+    database,
+    log,
+    handleRequest,
+    clientDir: "build/client",
+  });
+}
+
+describe("Hono application", () => {
+  it("sends HSTS only in production", async () => {
+    const production = await app({ NODE_ENV: "production" }).request("/healthz");
+    expect(production.headers.get("strict-transport-security")).toContain("max-age=");
+    const development = await app({}).request("/healthz");
+    expect(development.headers.get("strict-transport-security")).toBeNull();
+  });
+
+  it("hands the database, config and request id to React Router through the context", async () => {
+    let seen: { requestId: string; hasDb: boolean; port: number } | undefined;
+    const response = await app({ PORT: "4321" }, async (_request, context) => {
+      const ctx = context.get(appContext);
+      seen = { requestId: ctx.requestId, hasDb: ctx.db === database.db, port: ctx.config.PORT };
+      return new Response("ok");
+    }).request("/anything");
+    expect(seen).toEqual({
+      requestId: response.headers.get("x-request-id"),
+      hasDb: true,
+      port: 4321,
+    });
+  });
+
+  it("answers an unexpected error with a Japanese 500 and no stack trace, and logs it", async () => {
+    const response = await app({}, async () => {
+      throw new Error("secret internals at /work/server.ts:42");
+    }).request("/boom");
+    expect(response.status).toBe(500);
+    const body = await response.text();
+    expect(body).toContain("問題が発生しました");
+    expect(body).not.toContain("secret internals");
+    expect(lines.some((line) => line.includes("secret internals"))).toBe(true);
+  });
+
+  it("keeps a crawler's error status but sends no page", async () => {
+    const notFound = async () => new Response("<h1>ページが見つかりません</h1>", { status: 404 });
+    const bot = await app({}, notFound).request("/missing", {
+      headers: { "user-agent": "Googlebot/2.1" },
+    });
+    expect(bot.status).toBe(404);
+    expect(await bot.text()).toBe("");
+    const person = await app({}, notFound).request("/missing", {
+      headers: {
+        "user-agent":
+          "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1",
+      },
+    });
+    expect(await person.text()).toContain("ページが見つかりません");
+  });
+
+  it("reports not ready when the database cannot answer", async () => {
+    const closed = await createTestDatabase();
+    await closed.drop();
+    const response = await createHttpApp({
+      config: loadConfig({}),
+      database: closed,
+      log,
+      handleRequest: async () => new Response("ok"),
+    }).request("/readyz");
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ status: "unavailable" });
+  });
+});
