@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../server/config";
 import { appContext } from "../../server/context";
-import { createHttpApp } from "../../server/http/app";
+import { createHttpApp, type HttpAppDeps } from "../../server/http/app";
 import { createLogger } from "../../server/logger";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -18,7 +18,10 @@ afterAll(async () => {
   await database?.drop();
 });
 
-function app(env: Record<string, string>, handleRequest = async () => new Response("<p>ok</p>")) {
+function app(
+  env: Record<string, string>,
+  handleRequest: HttpAppDeps["handleRequest"] = async () => new Response("<p>ok</p>"),
+) {
   return createHttpApp({
     config: loadConfig(env),
     database,
