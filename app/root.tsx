@@ -7,6 +7,8 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
+import { getCurrentUser } from "../server/accounts/current-user";
+import { accountSetupRedirect } from "../server/accounts/guards";
 import { appContext } from "../server/context";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
@@ -19,9 +21,19 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export function loader({ context }: Route.LoaderArgs) {
+// SPEC.md §4: on every request, a user without a complete account record goes to /account/edit.
+export const middleware: Route.MiddlewareFunction[] = [
+  async ({ request, context }) => accountSetupRedirect(request, context.get(appContext)),
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { nonce, config } = context.get(appContext);
-  return { nonce, origin: config.PUBLIC_URL };
+  const user = await getCurrentUser(request, context.get(appContext));
+  return {
+    nonce,
+    origin: config.PUBLIC_URL,
+    user: user ? { name: user.profile?.name || user.email } : null,
+  };
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {

@@ -16,4 +16,26 @@ export default [
   // of the articles table, served by one module.
   route("articles", "routes/articles.tsx"),
   route("articles/:slug", "routes/articles.$slug.tsx"),
+
+  // Accounts. Guards are SPEC.md §2's, called first in each module's loader
+  // and action (server/accounts/guards.ts); "none" means no guard.
+  route("signin", "routes/signin.tsx"), // none
+  route("signup", "routes/signup.tsx"), // none
+  route("password-reset", "routes/password-reset.tsx"), // none
+  route("finish_sign_up", "routes/finish_sign_up.tsx"), // none (exempt from the account-record redirect)
+  route("finish_resend_email", "routes/finish_resend_email.tsx"), // none
+  route("finish_password_reset", "routes/finish_password_reset.tsx"), // none
+  route("mail_not_confirm", "routes/mail_not_confirm.tsx"), // is-login
+  route("account/thanks", "routes/account.thanks.tsx"), // none
+  route("account/edit", "routes/account.edit.tsx"), // auth-full, is-login
+  route("account/edit/change-email", "routes/account.edit.change-email.tsx"), // is-login
+  route(
+    "account/edit/change-email/finish-request",
+    "routes/account.edit.change-email.finish-request.tsx",
+  ), // not shown: none
+  route("account/edit/change-email/thanks", "routes/account.edit.change-email.thanks.tsx"), // not shown: none
+  route("account/edit/change-password", "routes/account.edit.change-password.tsx"), // is-login
+  route("account/edit/change-password/thanks", "routes/account.edit.change-password.thanks.tsx"), // not shown: none
+  route("signout", "routes/signout.tsx"), // POST only; not in SPEC.md §2
+  route("dev/mailbox", "routes/dev.mailbox.tsx"), // development only (404 in production)
 ] satisfies RouteConfig;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "./config";
+import { DEVELOPMENT_AUTH_SECRET, loadConfig } from "./config";
+
+const secret = "a-production-secret-that-is-long-enough-123";
 
 describe("loadConfig", () => {
   it("has working defaults for a fresh machine", () => {
@@ -20,6 +22,25 @@ describe("loadConfig", () => {
   });
 
   it("marks production", () => {
-    expect(loadConfig({ NODE_ENV: "production" }).isProduction).toBe(true);
+    expect(loadConfig({ NODE_ENV: "production", BETTER_AUTH_SECRET: secret }).isProduction).toBe(
+      true,
+    );
+  });
+
+  it("refuses to start in production without an auth secret, and uses a fixed one elsewhere", () => {
+    expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/BETTER_AUTH_SECRET/);
+    expect(loadConfig({}).BETTER_AUTH_SECRET).toBe(DEVELOPMENT_AUTH_SECRET);
+    expect(() => loadConfig({ BETTER_AUTH_SECRET: "short" })).toThrow(/BETTER_AUTH_SECRET/);
+  });
+
+  it("reads the password policy with the default minimum of 6", () => {
+    const config = loadConfig({ PASSWORD_REQUIRE_UPPERCASE: "true", PASSWORD_MAX_LENGTH: "20" });
+    expect(config.PASSWORD_MIN_LENGTH).toBe(6);
+    expect(config.PASSWORD_MAX_LENGTH).toBe(20);
+    expect(config.PASSWORD_REQUIRE_UPPERCASE).toBe(true);
+    expect(config.PASSWORD_REQUIRE_NUMERIC).toBe(false);
+    expect(() => loadConfig({ PASSWORD_MIN_LENGTH: "10", PASSWORD_MAX_LENGTH: "8" })).toThrow(
+      /PASSWORD_MAX_LENGTH/,
+    );
   });
 });

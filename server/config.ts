@@ -5,6 +5,11 @@ import { z } from "zod";
  * so a bad value stops the process with a clear message instead of failing
  * on some later request. `.env.example` documents each one.
  */
+const booleanFlag = z
+  .enum(["true", "false", "1", "0"])
+  .default("false")
+  .transform((value) => value === "true" || value === "1");
+
 const configSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -16,9 +21,46 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Seconds to wait for in-flight requests on SIGTERM before closing anyway. */
   SHUTDOWN_TIMEOUT: z.coerce.number().int().min(1).default(10),
+
+  /** Signs session cookies and mail tokens. Required in production (checked below). */
+  BETTER_AUTH_SECRET: z.string().min(32, "32文字以上のランダムな文字列にしてください").optional(),
+  /** `smtp://user:pass@host:587`: mails go over SMTP. Unset: they go to the outbox (/dev/mailbox). */
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default("Salon Navi <no-reply@salon-navi.localhost>"),
+  /** Rate-limit counters in Redis (shared by app servers); unset: in the database. */
+  REDIS_URL: z.string().optional(),
+  /** Behind a reverse proxy: the client address is the first X-Forwarded-For entry. */
+  TRUST_PROXY: booleanFlag,
+  RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(60),
+  /** Sign-in, sign-up, reset and mail requests per window from one IP address. */
+  RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
+  /** The same requests per window for one email address. */
+  RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+
+  /** External sign-in: a provider is offered only when its client id and secret are set. */
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
+  LINE_CLIENT_ID: z.string().optional(),
+  LINE_CLIENT_SECRET: z.string().optional(),
+  LINE_ISSUER: z.url().default("https://access.line.me"),
+
+  /** Password policy (SPEC.md §5), served at /api/auth/password-policy. */
+  PASSWORD_MIN_LENGTH: z.coerce.number().int().min(1).max(128).default(6),
+  PASSWORD_MAX_LENGTH: z.coerce.number().int().min(1).max(128).default(128),
+  PASSWORD_REQUIRE_LOWERCASE: booleanFlag,
+  PASSWORD_REQUIRE_UPPERCASE: booleanFlag,
+  PASSWORD_REQUIRE_NUMERIC: booleanFlag,
+  PASSWORD_REQUIRE_NON_ALPHANUMERIC: booleanFlag,
 });
 
-export type Config = z.infer<typeof configSchema> & { isProduction: boolean };
+/** A fixed secret for development and tests only; production refuses to start without its own. */
+export const DEVELOPMENT_AUTH_SECRET = "development-only-secret-do-not-use-in-production-0001";
+
+export type Config = z.infer<typeof configSchema> & {
+  isProduction: boolean;
+  BETTER_AUTH_SECRET: string;
+};
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = configSchema.safeParse(
@@ -28,5 +70,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment:\n${problems.join("\n")}`);
   }
-  return { ...parsed.data, isProduction: parsed.data.NODE_ENV === "production" };
+  const isProduction = parsed.data.NODE_ENV === "production";
+  if (isProduction && !parsed.data.BETTER_AUTH_SECRET) {
+    throw new Error(
+      "Invalid environment:\n  BETTER_AUTH_SECRET: required in production (32+ random characters)",
+    );
+  }
+  if (parsed.data.PASSWORD_MAX_LENGTH < parsed.data.PASSWORD_MIN_LENGTH) {
+    throw new Error("Invalid environment:\n  PASSWORD_MAX_LENGTH: must be >= PASSWORD_MIN_LENGTH");
+  }
+  return {
+    ...parsed.data,
+    BETTER_AUTH_SECRET: parsed.data.BETTER_AUTH_SECRET ?? DEVELOPMENT_AUTH_SECRET,
+    isProduction,
+  };
 }

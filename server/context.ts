@@ -1,4 +1,5 @@
 import { createContext } from "react-router";
+import type { AccountServices } from "./accounts/account-services";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
 import type { Logger } from "./logger";
@@ -11,6 +12,8 @@ export type AppContext = {
   requestId: string;
   /** CSP nonce for the inline scripts React Router writes into the document. */
   nonce: string;
+  /** Better Auth, rate limits and the password policy (server/accounts/). */
+  accounts: AccountServices;
 };
 
 export const appContext = createContext<AppContext>();

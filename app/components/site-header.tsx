@@ -1,7 +1,8 @@
-import { Form, Link } from "react-router";
+import { Form, Link, useRouteLoaderData } from "react-router";
 
 /** Site-wide header: logo, keyword search entry and the account menu. */
 export function SiteHeader() {
+  const user = (useRouteLoaderData("root") as { user?: { name: string } | null } | undefined)?.user;
   return (
     <header className="border-b border-neutral-200 bg-white">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-3 px-4 py-3">
@@ -33,7 +34,8 @@ export function SiteHeader() {
           </button>
         </Form>
         <nav aria-label="アカウント" className="ml-auto md:ml-0">
-          <ul className="flex items-center gap-3 text-sm">
+          {user ? <AccountMenu name={user.name} /> : null}
+          <ul hidden={Boolean(user)} className="flex items-center gap-3 text-sm">
             <li>
               <Link to="/signin" className="underline-offset-4 hover:underline">
                 ログイン
@@ -51,5 +53,34 @@ export function SiteHeader() {
         </nav>
       </div>
     </header>
+  );
+}
+
+/** Signed-in menu: a <details> disclosure, so it opens with the keyboard and without JavaScript. */
+function AccountMenu({ name }: { name: string }) {
+  return (
+    <details className="relative text-sm">
+      <summary className="cursor-pointer rounded-lg border border-neutral-400 px-3 py-1.5">
+        <span className="sr-only">アカウントメニュー：</span>
+        {name} 様
+      </summary>
+      <ul className="absolute right-0 z-10 mt-2 flex w-48 flex-col gap-1 rounded-lg border border-neutral-300 bg-white p-2 shadow">
+        <li>
+          <Link to="/account/edit" className="block rounded px-2 py-1.5 hover:bg-neutral-100">
+            アカウント編集
+          </Link>
+        </li>
+        <li>
+          <Form method="post" action="/signout">
+            <button
+              type="submit"
+              className="w-full rounded px-2 py-1.5 text-left hover:bg-neutral-100"
+            >
+              ログアウト
+            </button>
+          </Form>
+        </li>
+      </ul>
+    </details>
   );
 }

@@ -33,3 +33,51 @@ export function fieldErrors<K extends string>(error: z.ZodError): FieldErrors<K>
   }
   return out as FieldErrors<K>;
 }
+
+/**
+ * Furigana: hiragana or katakana (full or half width) and spaces, stored as
+ * full-width katakana so that "やまだ はなこ" and "ﾔﾏﾀﾞ ﾊﾅｺ" are the same.
+ */
+export const kanaName = (label: string, max = 50) =>
+  requiredText(label, max)
+    .transform((text) => hiraganaToKatakana(text.normalize("NFKC")).replace(/\s+/gu, " "))
+    .refine((text) => /^[\u30a1-\u30f6\u30fc ]+$/u.test(text), {
+      message: `${label}はひらがなかカタカナで入力してください（例：ヤマダ ハナコ）。`,
+    });
+
+function hiraganaToKatakana(text: string) {
+  return text.replace(/[\u3041-\u3096]/gu, (c) =>
+    String.fromCodePoint((c.codePointAt(0) ?? 0) + 0x60),
+  );
+}
+
+/**
+ * Japanese phone numbers in any common writing ("090-1234-5678",
+ * "０９０１２３４５６７８", "+81 90 1234 5678", "03(1234)5678") become the
+ * digits alone with the leading 0: 10 digits (landline) or 11 (mobile, IP).
+ */
+export function normalizePhone(input: string): string | null {
+  let digits = input.normalize("NFKC").replace(/[\s\-‐－ー―()（）.]/gu, "");
+  if (digits.startsWith("+81")) digits = `0${digits.slice(3).replace(/^0/, "")}`;
+  if (!/^0\d{9,10}$/.test(digits)) return null;
+  // 11 digits are only mobile, IP phone and free dial (070/080/090/050/0120/0800).
+  if (digits.length === 11 && !/^(0[5789]0|0120|0800)/.test(digits)) return null;
+  return digits;
+}
+
+export const phoneNumber = (label = "電話番号") =>
+  z
+    .string({ error: `${label}を入力してください。` })
+    .trim()
+    .min(1, `${label}を入力してください。`)
+    .transform((text, ctx) => {
+      const phone = normalizePhone(text);
+      if (!phone) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${label}は市外局番から、半角数字で入力してください（例：090-1234-5678）。`,
+        });
+        return z.NEVER;
+      }
+      return phone;
+    });

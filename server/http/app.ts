@@ -1,14 +1,19 @@
 import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { RouterContextProvider } from "react-router";
+import { type AccountServices, createAccountServices } from "../accounts/account-services";
+import { getCurrentUser } from "../accounts/current-user";
+import { accountRecord } from "../accounts/profile";
 import type { Config } from "../config";
 import { appContext } from "../context";
 import type { DatabaseHandle } from "../db/client";
 import { describeError, type Logger } from "../logger";
+import { clientIpHeader } from "./client-ip";
 import { compression } from "./compression";
 import { isCrawler } from "./crawler";
+import { rejectCrossSiteForms } from "./cross-site";
 
 export type HttpAppDeps = {
   config: Config;
@@ -18,6 +23,8 @@ export type HttpAppDeps = {
   handleRequest: (request: Request, context: RouterContextProvider) => Promise<Response>;
   /** Built client files (hashed assets under assets/); absent under the Vite dev server, which serves them. */
   clientDir?: string;
+  /** Auth and rate limits; built from config and database when not given (tests pass their own). */
+  accounts?: AccountServices;
 };
 
 type Env = { Variables: { requestId: string; secureHeadersNonce?: string } };
@@ -30,7 +37,14 @@ const SHORT = "public, max-age=3600";
  * server reuse it. Order matters: id and log first, then headers and
  * compression, then static files and probes, and React Router last.
  */
-export function createHttpApp({ config, database, log, handleRequest, clientDir }: HttpAppDeps) {
+export function createHttpApp({
+  config,
+  database,
+  log,
+  handleRequest,
+  clientDir,
+  accounts = createAccountServices(database.db, config),
+}: HttpAppDeps) {
   const app = new Hono<Env>();
 
   app.use(requestId());
@@ -92,6 +106,37 @@ export function createHttpApp({ config, database, log, handleRequest, clientDir 
     }
   });
 
+  app.use(clientIpHeader(config.TRUST_PROXY));
+  app.use(rejectCrossSiteForms(new URL(config.PUBLIC_URL).origin));
+
+  // Better Auth owns /api/auth/* (mail links, external sign-in callbacks,
+  // JSON endpoints); the password policy is ours, served beside it.
+  app.get("/api/auth/password-policy", (c) => c.json(accounts.policy));
+  app.on(["GET", "POST"], "/api/auth/*", (c) => accounts.auth.handler(c.req.raw));
+
+  // SPEC.md §7: the account record for a bearer token (or session cookie).
+  const accountHandler = async (c: Context<Env>) => {
+    const user = await getCurrentUser(c.req.raw, { db: database.db, accounts });
+    if (!user) {
+      return c.json({ error: { code: "unauthorized", message: "ログインしてください。" } }, 401);
+    }
+    const record = await accountRecord(database.db, user.id);
+    if (!record) {
+      return c.json(
+        {
+          error: {
+            code: "account-not-found",
+            message: "会員情報が登録されていません。アカウント編集画面で登録してください。",
+          },
+        },
+        404,
+      );
+    }
+    return c.json({ data: record });
+  };
+  app.get("/api/accounts", accountHandler);
+  app.get("/api/accounts/", accountHandler);
+
   app.all("*", async (c) => {
     const context = new RouterContextProvider();
     context.set(appContext, {
@@ -100,6 +145,7 @@ export function createHttpApp({ config, database, log, handleRequest, clientDir 
       log: log.child({ requestId: c.get("requestId") }),
       requestId: c.get("requestId"),
       nonce: c.get("secureHeadersNonce") ?? "",
+      accounts,
     });
     const response = await handleRequest(c.req.raw, context);
     if (response.status >= 400 && isCrawler(c.req.header("user-agent"))) {

@@ -33,7 +33,10 @@ function app(
 
 describe("Hono application", () => {
   it("sends HSTS only in production", async () => {
-    const production = await app({ NODE_ENV: "production" }).request("/healthz");
+    const production = await app({
+      NODE_ENV: "production",
+      BETTER_AUTH_SECRET: "x".repeat(32),
+    }).request("/healthz");
     expect(production.headers.get("strict-transport-security")).toContain("max-age=");
     const development = await app({}).request("/healthz");
     expect(development.headers.get("strict-transport-security")).toBeNull();

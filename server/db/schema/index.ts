@@ -2,6 +2,7 @@ export * from "./accounts";
 export * from "./areas";
 export * from "./bookings";
 export * from "./content";
+export * from "./mail";
 export * from "./menus";
 export * from "./reviews";
 export * from "./salons";

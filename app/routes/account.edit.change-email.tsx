@@ -1,0 +1,80 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { emailOnlySchema } from "../../server/accounts/account.schema";
+import { authFailure, formValues } from "../../server/accounts/form-result";
+import { requireLogin } from "../../server/accounts/guards";
+import { requestEmailChange } from "../../server/accounts/identity";
+import { appContext } from "../../server/context";
+import { AccountFrame, linkClass, SubmitButton } from "../components/accounts/account-frame";
+import { ErrorSummary, TextField } from "../components/form/field";
+import { fieldErrors } from "../lib/field-rules";
+import { originFromMatches, pageMeta } from "../lib/meta";
+import type { Route } from "./+types/account.edit.change-email";
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta({
+    title: "メールアドレスの変更",
+    description: "ログインに使うメールアドレスを変更します",
+    path: "/account/edit/change-email",
+    origin: originFromMatches(matches),
+  }),
+  { name: "robots", content: "noindex" },
+];
+
+// Guard (SPEC.md §2): is-login.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await requireLogin(request, context.get(appContext));
+  return { email: user.email };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const ctx = context.get(appContext);
+  const user = await requireLogin(request, ctx);
+  const values = formValues(await request.formData(), ["email"]);
+  const parsed = emailOnlySchema.safeParse(values);
+  if (!parsed.success) {
+    return data({ errors: fieldErrors<string>(parsed.error), values }, { status: 400 });
+  }
+  if (parsed.data.email.toLowerCase() === user.email.toLowerCase()) {
+    const errors = {
+      email: "現在と同じメールアドレスです。新しいメールアドレスを入力してください。",
+    };
+    return data({ errors: errors as Record<string, string>, values }, { status: 400 });
+  }
+  try {
+    await requestEmailChange(ctx.accounts, parsed.data, request);
+    return redirect("/account/edit/change-email/finish-request");
+  } catch (error) {
+    return authFailure(error, values);
+  }
+}
+
+export default function ChangeEmail({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  const errors: Record<string, string | undefined> = actionData?.errors ?? {};
+  return (
+    <AccountFrame
+      title="メールアドレスの変更"
+      lead={`現在のメールアドレス：${loaderData.email}。新しいアドレスに確認メールをお送りし、リンクを開くと変更が完了します。`}
+    >
+      <Form method="post" noValidate className="flex flex-col gap-5">
+        <ErrorSummary errors={errors} />
+        <TextField
+          id="change-email"
+          name="email"
+          type="email"
+          label="新しいメールアドレス"
+          autoComplete="email"
+          required
+          defaultValue={actionData?.values.email}
+          error={errors.email}
+        />
+        <SubmitButton busy={busy}>確認メールを送る</SubmitButton>
+      </Form>
+      <p>
+        <Link to="/account/edit" className={linkClass}>
+          アカウント編集に戻る
+        </Link>
+      </p>
+    </AccountFrame>
+  );
+}

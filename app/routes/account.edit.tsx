@@ -1,0 +1,50 @@
+import { data, redirect } from "react-router";
+import { formValues } from "../../server/accounts/form-result";
+import { requireAuthFull, requireLogin } from "../../server/accounts/guards";
+import { saveProfile } from "../../server/accounts/profile";
+import { profileSchema } from "../../server/accounts/profile.schema";
+import { appContext } from "../../server/context";
+import { ProfileForm } from "../components/accounts/profile-form";
+import { fieldErrors } from "../lib/field-rules";
+import { originFromMatches, pageMeta } from "../lib/meta";
+import type { Route } from "./+types/account.edit";
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta({
+    title: "アカウント編集",
+    description: "お客様情報の登録・変更",
+    path: "/account/edit",
+    origin: originFromMatches(matches),
+  }),
+  { name: "robots", content: "noindex" },
+];
+
+const fields = ["name", "nameKana", "phone", "gender", "birthDate"] as const;
+
+// Guards (SPEC.md §2): auth-full, is-login.
+async function guard(request: Request, ctx: Parameters<typeof requireLogin>[1]) {
+  await requireAuthFull(request, ctx);
+  return requireLogin(request, ctx);
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = await guard(request, context.get(appContext));
+  return { email: user.email, profile: user.profile };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const ctx = context.get(appContext);
+  const user = await guard(request, ctx);
+  const values = formValues(await request.formData(), fields);
+  const parsed = profileSchema().safeParse(values);
+  if (!parsed.success) {
+    return data({ errors: fieldErrors<string>(parsed.error), values }, { status: 400 });
+  }
+  const first = !user.profile?.completed;
+  await saveProfile(ctx.db, user.id, parsed.data);
+  return redirect(first ? "/account/thanks" : "/account/edit?saved=1");
+}
+
+export default function AccountEdit({ loaderData, actionData }: Route.ComponentProps) {
+  return <ProfileForm {...loaderData} actionData={actionData} />;
+}

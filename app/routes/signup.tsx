@@ -1,0 +1,97 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { signUpSchema } from "../../server/accounts/account.schema";
+import { authFailure, formValues } from "../../server/accounts/form-result";
+import { signUpWithPassword } from "../../server/accounts/identity";
+import { appContext } from "../../server/context";
+import { AccountFrame, linkClass, SubmitButton } from "../components/accounts/account-frame";
+import { ExternalSignIn } from "../components/accounts/external-sign-in";
+import { ErrorSummary, TextField } from "../components/form/field";
+import { fieldErrors } from "../lib/field-rules";
+import { originFromMatches, pageMeta } from "../lib/meta";
+import { describePasswordPolicy } from "../lib/password-policy";
+import type { Route } from "./+types/signup";
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  pageMeta({
+    title: "会員登録",
+    description: "Salon Naviの会員登録（無料）。メールアドレスとパスワードで登録できます。",
+    path: "/signup",
+    origin: originFromMatches(matches),
+  });
+
+export function loader({ context }: Route.LoaderArgs) {
+  const { accounts } = context.get(appContext);
+  return { policy: accounts.policy, providers: accounts.providers };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { accounts } = context.get(appContext);
+  const form = await request.formData();
+  const values = formValues(form, ["email"]);
+  const parsed = signUpSchema(accounts.policy).safeParse({
+    ...values,
+    password: String(form.get("password") ?? ""),
+    passwordConfirm: String(form.get("passwordConfirm") ?? ""),
+  });
+  if (!parsed.success) {
+    return data({ errors: fieldErrors<string>(parsed.error), values }, { status: 400 });
+  }
+  try {
+    const headers = await signUpWithPassword(accounts, parsed.data, request);
+    return redirect("/finish_sign_up", { headers });
+  } catch (error) {
+    return authFailure(error, values);
+  }
+}
+
+export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
+  const busy = useNavigation().state === "submitting";
+  const errors: Record<string, string | undefined> = actionData?.errors ?? {};
+  return (
+    <AccountFrame
+      title="会員登録"
+      lead="メールアドレスとパスワードを入力してください。確認メールをお送りします。"
+    >
+      <Form method="post" noValidate className="flex flex-col gap-5">
+        <ErrorSummary errors={errors} />
+        <TextField
+          id="signup-email"
+          name="email"
+          type="email"
+          label="メールアドレス"
+          autoComplete="email"
+          required
+          defaultValue={actionData?.values.email}
+          error={errors.email}
+        />
+        <TextField
+          id="signup-password"
+          name="password"
+          type="password"
+          label="パスワード"
+          autoComplete="new-password"
+          hint={describePasswordPolicy(loaderData.policy)}
+          required
+          error={errors.password}
+        />
+        <TextField
+          id="signup-password-confirm"
+          name="passwordConfirm"
+          type="password"
+          label="パスワード（確認用）"
+          autoComplete="new-password"
+          required
+          error={errors.passwordConfirm}
+        />
+        <SubmitButton busy={busy}>登録する</SubmitButton>
+      </Form>
+      <ExternalSignIn providers={loaderData.providers} />
+      <p>
+        すでに会員の方は{" "}
+        <Link to="/signin" className={linkClass}>
+          ログイン
+        </Link>
+      </p>
+    </AccountFrame>
+  );
+}

@@ -1,0 +1,40 @@
+import Redis from "ioredis";
+import type { PasswordPolicy } from "../../app/lib/password-policy";
+import type { Config } from "../config";
+import type { Database } from "../db/client";
+import { createMailer, type Mailer } from "../mail/mailer";
+import { type Auth, createAuth } from "./auth";
+import { configuredProviderIds, type ExternalProviderId } from "./external-providers";
+import { passwordPolicyFrom } from "./password-policy";
+import { databaseRateLimitStore, type RateLimits, redisRateLimitStore } from "./rate-limit";
+
+/** What the account screens and the HTTP layer need, built once per server. */
+export type AccountServices = {
+  auth: Auth;
+  limits: RateLimits;
+  policy: PasswordPolicy;
+  providers: ExternalProviderId[];
+  mailer: Mailer;
+};
+
+export function createAccountServices(
+  db: Database,
+  config: Config,
+  mailer: Mailer = createMailer(db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
+): AccountServices {
+  const store = config.REDIS_URL
+    ? redisRateLimitStore(new Redis(config.REDIS_URL, { lazyConnect: false }))
+    : databaseRateLimitStore(db);
+  return {
+    auth: createAuth({ db, config, mailer, rateLimitStore: store }),
+    limits: {
+      store,
+      window: config.RATE_LIMIT_WINDOW,
+      perIp: config.RATE_LIMIT_PER_IP,
+      perAccount: config.RATE_LIMIT_PER_ACCOUNT,
+    },
+    policy: passwordPolicyFrom(config),
+    providers: configuredProviderIds(config),
+    mailer,
+  };
+}

@@ -1,0 +1,155 @@
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError, createAuthMiddleware } from "better-auth/api";
+import { admin, bearer, genericOAuth, magicLink } from "better-auth/plugins";
+import { createAccessControl } from "better-auth/plugins/access";
+import { adminAc, defaultStatements, userAc } from "better-auth/plugins/admin/access";
+import { type PasswordPolicy, passwordProblems } from "../../app/lib/password-policy";
+import type { Config } from "../config";
+import type { Database } from "../db/client";
+import { authAccounts, sessions, users, verifications } from "../db/schema";
+import type { Mailer } from "../mail/mailer";
+import { renderMail } from "../mail/templates";
+import { externalProviders } from "./external-providers";
+import { passwordPolicyFrom } from "./password-policy";
+import type { RateLimitStore } from "./rate-limit";
+
+export type AuthDeps = {
+  db: Database;
+  config: Config;
+  mailer: Mailer;
+  rateLimitStore: RateLimitStore;
+};
+
+/** The header the HTTP layer sets to the client's address (see server/http/client-ip.ts). */
+export const CLIENT_IP_HEADER = "x-client-ip";
+
+const ac = createAccessControl(defaultStatements);
+/** user, owner and admin (SPEC.md §6); owners get their salon rights from the owner issue. */
+const roles = { user: userAc, owner: ac.newRole({ user: [], session: [] }), admin: adminAc };
+
+/** Paths whose body carries a new password, checked against the policy on the server. */
+const passwordFields: Record<string, string> = {
+  "/sign-up/email": "password",
+  "/reset-password": "newPassword",
+  "/change-password": "newPassword",
+};
+
+/**
+ * Better Auth on our Drizzle tables: email and password (scrypt), email
+ * verification, magic link, external OIDC providers from the environment,
+ * roles and bans (admin plugin), bearer tokens for /api. Mails are Japanese
+ * and go through our mailer (SMTP or outbox).
+ */
+export function createAuth({ db, config, mailer, rateLimitStore }: AuthDeps) {
+  const policy = passwordPolicyFrom(config);
+  const providers = externalProviders(config);
+  return betterAuth({
+    appName: "Salon Navi",
+    baseURL: config.PUBLIC_URL,
+    basePath: "/api/auth",
+    secret: config.BETTER_AUTH_SECRET,
+    trustedOrigins: [new URL(config.PUBLIC_URL).origin],
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: {
+        user: users,
+        session: sessions,
+        account: authAccounts,
+        verification: verifications,
+      },
+    }),
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: policy.minLength,
+      maxPasswordLength: policy.maxLength,
+      autoSignIn: true,
+      // Unverified users may sign in; auth-full pages send them to /mail_not_confirm.
+      requireEmailVerification: false,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 3600,
+      sendResetPassword: async ({ user, url }) => {
+        await mailer.send(renderMail("resetPassword", user.email, url));
+      },
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 3600,
+      sendVerificationEmail: async ({ user, url, token }) => {
+        // A token carrying `updateTo` confirms an email change, sent to the new address.
+        const kind = isEmailChangeToken(token) ? "changeEmail" : "verifySignUp";
+        await mailer.send(renderMail(kind, user.email, url));
+      },
+    },
+    user: { changeEmail: { enabled: true } },
+    session: {
+      // No cookie cache: a ban or "sign out everywhere" takes effect on the next request.
+      cookieCache: { enabled: false },
+    },
+    rateLimit: {
+      enabled: true,
+      window: config.RATE_LIMIT_WINDOW,
+      max: config.RATE_LIMIT_PER_IP * 10,
+      customStorage: rateLimitStore,
+      customRules: {
+        "/sign-in/*": { window: config.RATE_LIMIT_WINDOW, max: config.RATE_LIMIT_PER_IP },
+        "/sign-up/*": { window: config.RATE_LIMIT_WINDOW, max: config.RATE_LIMIT_PER_IP },
+        "/request-password-reset": {
+          window: config.RATE_LIMIT_WINDOW,
+          max: config.RATE_LIMIT_PER_IP,
+        },
+        "/send-verification-email": {
+          window: config.RATE_LIMIT_WINDOW,
+          max: config.RATE_LIMIT_PER_IP,
+        },
+        "/change-email": { window: config.RATE_LIMIT_WINDOW, max: config.RATE_LIMIT_PER_IP },
+      },
+    },
+    advanced: {
+      useSecureCookies: config.isProduction,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: config.isProduction },
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        const field = passwordFields[ctx.path];
+        const password = field ? (ctx.body as Record<string, unknown> | undefined)?.[field] : null;
+        if (typeof password === "string") assertPasswordPolicy(password, policy);
+      }),
+    },
+    plugins: [
+      admin({ defaultRole: "user", adminRoles: ["admin"], ac, roles }),
+      bearer(),
+      magicLink({
+        expiresIn: 300,
+        sendMagicLink: async ({ email, url }) => {
+          await mailer.send(renderMail("magicLink", email, url));
+        },
+      }),
+      ...(providers.length > 0 ? [genericOAuth({ config: providers })] : []),
+    ],
+    telemetry: { enabled: false },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+function assertPasswordPolicy(password: string, policy: PasswordPolicy) {
+  const [problem] = passwordProblems(password, policy);
+  if (problem) {
+    throw new APIError("BAD_REQUEST", {
+      code: "PASSWORD_DOES_NOT_MEET_REQUIREMENTS",
+      message: problem,
+    });
+  }
+}
+
+function isEmailChangeToken(token: string) {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString());
+    return typeof payload.updateTo === "string";
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,56 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { sessions } from "../db/schema";
+import type { AccountServices } from "./account-services";
+import { type AccountProfile, findProfile } from "./profile";
+
+export type Role = "user" | "owner" | "admin";
+
+export type CurrentUser = {
+  id: string;
+  email: string;
+  emailVerified: boolean;
+  name: string;
+  role: Role;
+  /** The account record (SPEC.md §3); null until the profile form was first saved. */
+  profile: AccountProfile | null;
+};
+
+const cache = new WeakMap<Request, Promise<CurrentUser | null>>();
+
+/**
+ * The signed-in user of a request (session cookie or bearer token), or null.
+ * The one place loaders, actions, guards and /api get the session from;
+ * looked up once per request. A disabled (banned) user has every session
+ * revoked here, so they are signed out on their next request.
+ */
+export function getCurrentUser(
+  request: Request,
+  { db, accounts }: { db: Database; accounts: AccountServices },
+): Promise<CurrentUser | null> {
+  let pending = cache.get(request);
+  if (!pending) {
+    pending = loadCurrentUser(request, db, accounts);
+    cache.set(request, pending);
+  }
+  return pending;
+}
+
+async function loadCurrentUser(request: Request, db: Database, accounts: AccountServices) {
+  const session = await accounts.auth.api.getSession({ headers: request.headers });
+  if (!session) return null;
+  const { user } = session;
+  const banExpired = user.banExpires ? user.banExpires.getTime() <= Date.now() : false;
+  if (user.banned && !banExpired) {
+    await db.delete(sessions).where(eq(sessions.userId, user.id));
+    return null;
+  }
+  return {
+    id: user.id,
+    email: user.email,
+    emailVerified: user.emailVerified,
+    name: user.name,
+    role: (user.role ?? "user") as Role,
+    profile: await findProfile(db, user.id),
+  };
+}

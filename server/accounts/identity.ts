@@ -1,0 +1,208 @@
+import type { AccountServices } from "./account-services";
+import { AuthError, translateAuthError } from "./auth-error";
+import type { ExternalProviderId } from "./external-providers";
+import { consumeAttempt, type LimitedAction } from "./rate-limit";
+import { clientIp } from "./request-info";
+
+/**
+ * The identity operations behind the account screens. Each calls Better
+ * Auth on the server (so the forms work without JavaScript), counts the
+ * attempt against the rate limits first, and answers the Set-Cookie headers
+ * to pass on, or throws an AuthError with a SPEC.md §8 code.
+ */
+
+/** Where the links in mails and external sign-in lead back to. */
+export const authCallbacks = {
+  verified: "/finish_sign_up?verified=1",
+  emailChanged: "/account/edit/change-email/thanks",
+  resetPassword: "/password-reset",
+  signedIn: "/",
+  newUser: "/account/edit",
+  signInError: "/signin",
+} as const;
+
+async function limit(
+  services: AccountServices,
+  action: LimitedAction,
+  request: Request,
+  email?: string,
+) {
+  const result = await consumeAttempt(services.limits, action, { ip: clientIp(request), email });
+  if (!result.allowed) throw new AuthError("too-many-requests", 429);
+}
+
+/** Only the cookies of Better Auth's answer go on to the browser's redirect. */
+function cookiesOf(headers: Headers) {
+  const out = new Headers();
+  for (const cookie of headers.getSetCookie()) out.append("set-cookie", cookie);
+  return out;
+}
+
+async function call<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    return translateAuthError(error);
+  }
+}
+
+export async function signUpWithPassword(
+  services: AccountServices,
+  input: { email: string; password: string },
+  request: Request,
+) {
+  await limit(services, "sign-up", request, input.email);
+  const { headers } = await call(() =>
+    services.auth.api.signUpEmail({
+      body: { ...input, name: "", callbackURL: authCallbacks.verified },
+      headers: request.headers,
+      returnHeaders: true,
+    }),
+  );
+  return cookiesOf(headers);
+}
+
+export async function signInWithPassword(
+  services: AccountServices,
+  input: { email: string; password: string },
+  request: Request,
+) {
+  await limit(services, "sign-in", request, input.email);
+  const { headers } = await call(() =>
+    services.auth.api.signInEmail({ body: input, headers: request.headers, returnHeaders: true }),
+  );
+  return cookiesOf(headers);
+}
+
+/** Sends a sign-in link; says nothing about whether the address is registered. */
+export async function sendSignInLink(
+  services: AccountServices,
+  input: { email: string; redirectTo?: string },
+  request: Request,
+) {
+  await limit(services, "send-mail", request, input.email);
+  await call(() =>
+    services.auth.api.signInMagicLink({
+      body: {
+        email: input.email,
+        callbackURL: input.redirectTo ?? authCallbacks.signedIn,
+        newUserCallbackURL: authCallbacks.newUser,
+        errorCallbackURL: authCallbacks.signInError,
+      },
+      headers: request.headers,
+    }),
+  );
+}
+
+/** The provider's authorization URL and the state cookie to set before going there. */
+export async function startExternalSignIn(
+  services: AccountServices,
+  provider: ExternalProviderId,
+  request: Request,
+  redirectTo: string = authCallbacks.signedIn,
+) {
+  if (!services.providers.includes(provider)) throw new AuthError("login-blocked");
+  await limit(services, "sign-in", request);
+  const { headers, response } = await call(() =>
+    services.auth.api.signInSocial({
+      body: {
+        provider,
+        callbackURL: redirectTo,
+        newUserCallbackURL: authCallbacks.newUser,
+        errorCallbackURL: authCallbacks.signInError,
+        disableRedirect: true,
+      },
+      headers: request.headers,
+      returnHeaders: true,
+    }),
+  );
+  if (!response.url) throw new AuthError("network-request-failed");
+  return { url: response.url, headers: cookiesOf(headers) };
+}
+
+export async function signOut(services: AccountServices, request: Request, everywhere = false) {
+  if (everywhere) {
+    await call(() => services.auth.api.revokeSessions({ headers: request.headers })).catch(
+      () => undefined,
+    );
+  }
+  const { headers } = await call(() =>
+    services.auth.api.signOut({ headers: request.headers, returnHeaders: true }),
+  );
+  return cookiesOf(headers);
+}
+
+/** Always looks successful, so the form never reveals whether an address is registered. */
+export async function requestPasswordReset(
+  services: AccountServices,
+  input: { email: string },
+  request: Request,
+) {
+  await limit(services, "password-reset", request, input.email);
+  await call(() =>
+    services.auth.api.requestPasswordReset({
+      body: { email: input.email, redirectTo: authCallbacks.resetPassword },
+      headers: request.headers,
+    }),
+  );
+}
+
+export async function resetPassword(
+  services: AccountServices,
+  input: { token: string; password: string },
+  request: Request,
+) {
+  await limit(services, "password-reset", request);
+  await call(() =>
+    services.auth.api.resetPassword({
+      body: { token: input.token, newPassword: input.password },
+      headers: request.headers,
+    }),
+  );
+}
+
+export async function changePassword(
+  services: AccountServices,
+  input: { currentPassword: string; newPassword: string },
+  request: Request,
+) {
+  await limit(services, "sign-in", request);
+  const { headers } = await call(() =>
+    services.auth.api.changePassword({
+      // Other devices are signed out: whoever knew the old password loses access.
+      body: { ...input, revokeOtherSessions: true },
+      headers: request.headers,
+      returnHeaders: true,
+    }),
+  );
+  return cookiesOf(headers);
+}
+
+/** Sends a confirmation link to the new address; the email changes when it is opened. */
+export async function requestEmailChange(
+  services: AccountServices,
+  input: { email: string },
+  request: Request,
+) {
+  await limit(services, "send-mail", request, input.email);
+  await call(() =>
+    services.auth.api.changeEmail({
+      body: { newEmail: input.email, callbackURL: authCallbacks.emailChanged },
+      headers: request.headers,
+    }),
+  );
+}
+
+export async function resendVerificationMail(
+  services: AccountServices,
+  input: { email: string },
+  request: Request,
+) {
+  await limit(services, "send-mail", request, input.email);
+  await call(() =>
+    services.auth.api.sendVerificationEmail({
+      body: { email: input.email, callbackURL: authCallbacks.verified },
+      headers: request.headers,
+    }),
+  );
+}

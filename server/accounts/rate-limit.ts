@@ -1,0 +1,94 @@
+import { sql } from "drizzle-orm";
+import type Redis from "ioredis";
+import type { Database } from "../db/client";
+import { rateLimits } from "../db/schema";
+
+export type RateLimitRule = { window: number; max: number };
+export type RateLimitResult = { allowed: boolean; retryAfter: number | null };
+
+/**
+ * One atomic "count this request" step, in the shape Better Auth's
+ * `rateLimit.customStorage` takes, so the /api/auth endpoints and our form
+ * actions share the counters. Counters live in the database or in Redis,
+ * never in process memory, so a limit holds across several app servers.
+ */
+export type RateLimitStore = {
+  consume(key: string, rule: RateLimitRule): Promise<RateLimitResult>;
+};
+
+export function databaseRateLimitStore(db: Database): RateLimitStore {
+  return {
+    async consume(key, rule) {
+      const now = new Date();
+      const cutoff = new Date(now.getTime() - rule.window * 1000).toISOString();
+      // One statement: concurrent requests on the same key serialize on the row.
+      const [row] = await db
+        .insert(rateLimits)
+        .values({ key, count: 1, windowStart: now })
+        .onConflictDoUpdate({
+          target: rateLimits.key,
+          set: {
+            count: sql`case when "rate_limits"."window_start" <= ${cutoff}::timestamptz then 1 else "rate_limits"."count" + 1 end`,
+            windowStart: sql`case when "rate_limits"."window_start" <= ${cutoff}::timestamptz then ${now.toISOString()}::timestamptz else "rate_limits"."window_start" end`,
+          },
+        })
+        .returning();
+      if (!row) throw new Error("rate limit row not written");
+      if (row.count <= rule.max) return { allowed: true, retryAfter: null };
+      const endsAt = row.windowStart.getTime() + rule.window * 1000;
+      return {
+        allowed: false,
+        retryAfter: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)),
+      };
+    },
+  };
+}
+
+export function redisRateLimitStore(redis: Redis): RateLimitStore {
+  return {
+    async consume(key, rule) {
+      const results = await redis
+        .multi()
+        .set(`rl:${key}`, 0, "EX", rule.window, "NX")
+        .incr(`rl:${key}`)
+        .ttl(`rl:${key}`)
+        .exec();
+      const count = Number(results?.[1]?.[1] ?? 0);
+      const ttl = Number(results?.[2]?.[1] ?? rule.window);
+      return count <= rule.max
+        ? { allowed: true, retryAfter: null }
+        : { allowed: false, retryAfter: Math.max(1, ttl) };
+    },
+  };
+}
+
+export type LimitedAction = "sign-in" | "sign-up" | "password-reset" | "send-mail";
+
+export type RateLimits = {
+  store: RateLimitStore;
+  window: number;
+  perIp: number;
+  perAccount: number;
+};
+
+/**
+ * Counts one attempt of `action` against the client address and, when the
+ * request names one, the email address: a spray over many accounts from
+ * one address and a slow attack on one account from many addresses both stop.
+ */
+export async function consumeAttempt(
+  limits: RateLimits,
+  action: LimitedAction,
+  who: { ip: string; email?: string },
+): Promise<RateLimitResult> {
+  const byIp = await limits.store.consume(`${action}:ip:${who.ip}`, {
+    window: limits.window,
+    max: limits.perIp,
+  });
+  if (!byIp.allowed) return byIp;
+  if (!who.email) return byIp;
+  return limits.store.consume(`${action}:account:${who.email.trim().toLowerCase()}`, {
+    window: limits.window,
+    max: limits.perAccount,
+  });
+}

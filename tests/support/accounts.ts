@@ -1,0 +1,119 @@
+import { eq } from "drizzle-orm";
+import {
+  type AccountServices,
+  createAccountServices,
+} from "../../server/accounts/account-services";
+import { loadConfig } from "../../server/config";
+import type { Database } from "../../server/db/client";
+import { mailOutbox, users } from "../../server/db/schema";
+import { createHttpApp } from "../../server/http/app";
+import { createLogger } from "../../server/logger";
+import type { TestDatabase } from "./test-database";
+
+export const ORIGIN = "http://localhost:3000";
+
+/** Cookies of one browser, kept from Set-Cookie headers and sent back. */
+export class CookieJar {
+  private cookies = new Map<string, string>();
+
+  store(headers: Headers) {
+    for (const line of headers.getSetCookie()) {
+      const [pair = ""] = line.split(";");
+      const index = pair.indexOf("=");
+      const name = pair.slice(0, index).trim();
+      const value = pair.slice(index + 1).trim();
+      const expired = /max-age=0/i.test(line) || value === "";
+      if (expired) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  header() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+
+  has(prefix: string) {
+    return [...this.cookies.keys()].some((name) => name.includes(prefix));
+  }
+}
+
+/**
+ * The real Hono app with auth on a test database; React Router is replaced
+ * by a stand-in, since these tests drive /api and the domain functions.
+ */
+export function createAccountsApp(database: TestDatabase, env: Record<string, string> = {}) {
+  const config = loadConfig({
+    PUBLIC_URL: ORIGIN,
+    TRUST_PROXY: "true",
+    LOG_LEVEL: "silent",
+    ...env,
+  });
+  const accounts: AccountServices = createAccountServices(database.db, config);
+  const app = createHttpApp({
+    config,
+    database,
+    log: createLogger("silent"),
+    handleRequest: async () => new Response("react router"),
+    accounts,
+  });
+  return { app, accounts, config };
+}
+
+let ipCounter = 0;
+/** A distinct client address per browser, so tests do not share IP rate limits. */
+export const nextIp = () => `203.0.113.${(ipCounter++ % 250) + 1}`;
+
+/** A browser: requests carry its cookies, its address and a same-site Origin. */
+export function browser(
+  app: { request: (input: string, init?: RequestInit) => Response | Promise<Response> },
+  ip = nextIp(),
+) {
+  const jar = new CookieJar();
+  const request = async (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set("origin", ORIGIN);
+    headers.set("x-forwarded-for", ip);
+    const cookie = jar.header();
+    if (cookie) headers.set("cookie", cookie);
+    const response = await app.request(`${ORIGIN}${path}`, {
+      redirect: "manual",
+      ...init,
+      headers,
+    });
+    jar.store(response.headers);
+    return response;
+  };
+  /** A Request as React Router would hand it to a loader or action. */
+  const toRequest = (path: string, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set("origin", ORIGIN);
+    headers.set("x-client-ip", ip);
+    const cookie = jar.header();
+    if (cookie) headers.set("cookie", cookie);
+    return new Request(`${ORIGIN}${path}`, { ...init, headers });
+  };
+  return { jar, request, toRequest, ip, keep: (headers: Headers) => jar.store(headers) };
+}
+
+export async function outboxFor(db: Database, to: string) {
+  return db.select().from(mailOutbox).where(eq(mailOutbox.to, to)).orderBy(mailOutbox.createdAt);
+}
+
+/** The first link in the newest mail to `to`, as a path on this site. */
+export async function lastMailLink(db: Database, to: string) {
+  const mails = await outboxFor(db, to);
+  const mail = mails.at(-1);
+  if (!mail) throw new Error(`no mail to ${to}`);
+  const url = mail.text.match(/https?:\/\/\S+/)?.[0];
+  if (!url) throw new Error("mail without link");
+  const parsed = new URL(url);
+  return `${parsed.pathname}${parsed.search}`;
+}
+
+export async function setRole(db: Database, email: string, role: "user" | "owner" | "admin") {
+  await db.update(users).set({ role }).where(eq(users.email, email));
+}
+
+let emailCounter = 0;
+export const uniqueEmail = (name = "user") =>
+  `${name}-${Date.now().toString(36)}-${emailCounter++}@example.jp`;
