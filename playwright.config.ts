@@ -40,7 +40,7 @@ export default defineConfig({
     stdout: "ignore",
     stderr: "pipe",
     env: {
-      DATABASE_URL: "./data/e2e",
+      DATABASE_URL: dataDir,
       PORT: String(PORT),
       PUBLIC_URL: `http://localhost:${PORT}`,
       LOG_LEVEL: "warn",

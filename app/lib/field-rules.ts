@@ -60,8 +60,10 @@ export function normalizePhone(input: string): string | null {
   let digits = input.normalize("NFKC").replace(/[\s\-‐－ー―()（）.]/gu, "");
   if (digits.startsWith("+81")) digits = `0${digits.slice(3).replace(/^0/, "")}`;
   if (!/^0\d{9,10}$/.test(digits)) return null;
-  // 11 digits are only mobile, IP phone and free dial (070/080/090/050/0120/0800).
-  if (digits.length === 11 && !/^(0[5789]0|0120|0800)/.test(digits)) return null;
+  // 11 digits are only mobile, IP phone and free dial (070/080/090/050/0800)…
+  if (digits.length === 11 && !/^(0[5789]0|0800)/.test(digits)) return null;
+  // …and those prefixes are never 10 digits (except free dial 0120).
+  if (digits.length === 10 && /^0[5789]0/.test(digits)) return null;
   return digits;
 }
 

@@ -130,6 +130,7 @@ export function createAuth({ db, config, mailer, rateLimitStore }: AuthDeps) {
       ...(providers.length > 0 ? [genericOAuth({ config: providers })] : []),
     ],
     telemetry: { enabled: false },
+    logger: { disabled: config.LOG_LEVEL === "silent" },
   });
 }
 
