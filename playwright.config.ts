@@ -3,6 +3,9 @@ import { defineConfig, devices } from "@playwright/test";
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 // Each checkout running e2e at once picks its own E2E_PORT; the data directory follows it.
 const dataDir = `./data/e2e-${PORT}`;
+// The e2e OIDC provider (tests/e2e/accounts-oidc.spec.ts) listens next to the app.
+export const OIDC_PORT = PORT + 98;
+export const E2E_ADMIN = { email: "admin@example.jp", password: "admin-pass-123" };
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /**
@@ -33,7 +36,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: {
-    command: `rm -rf ${dataDir} && npm run --silent db:seed && node server.js`,
+    command: `rm -rf ${dataDir} && npm run --silent db:seed && npm run --silent admin:create -- --email ${E2E_ADMIN.email} --password ${E2E_ADMIN.password} && node server.js`,
     url: `http://localhost:${PORT}/readyz`,
     reuseExistingServer: false,
     timeout: 180_000,
@@ -44,6 +47,12 @@ export default defineConfig({
       PORT: String(PORT),
       PUBLIC_URL: `http://localhost:${PORT}`,
       LOG_LEVEL: "warn",
+      // Every test signs in from 127.0.0.1; the limits themselves are covered by integration tests.
+      RATE_LIMIT_PER_IP: "10000",
+      RATE_LIMIT_PER_ACCOUNT: "1000",
+      GOOGLE_CLIENT_ID: "salon-navi-e2e",
+      GOOGLE_CLIENT_SECRET: "e2e-secret",
+      GOOGLE_ISSUER: `http://localhost:${OIDC_PORT}`,
     },
   },
 });

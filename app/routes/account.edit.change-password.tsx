@@ -4,7 +4,12 @@ import { authFailure } from "../../server/accounts/form-result";
 import { requireLogin } from "../../server/accounts/guards";
 import { changePassword } from "../../server/accounts/identity";
 import { appContext } from "../../server/context";
-import { AccountFrame, linkClass, SubmitButton } from "../components/accounts/account-frame";
+import {
+  AccountFrame,
+  linkClass,
+  SubmitButton,
+  useClearOnResult,
+} from "../components/accounts/account-frame";
 import { ErrorSummary, TextField } from "../components/form/field";
 import { fieldErrors } from "../lib/field-rules";
 import { originFromMatches, pageMeta } from "../lib/meta";
@@ -50,6 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function ChangePassword({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
+  const clearKey = useClearOnResult(actionData);
   const errors: Record<string, string | undefined> = actionData?.errors ?? {};
   return (
     <AccountFrame title="パスワードの変更">
@@ -58,6 +64,7 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
         <TextField
           id="current-password"
           name="currentPassword"
+          key={clearKey}
           type="password"
           label="現在のパスワード"
           autoComplete="current-password"
@@ -67,6 +74,7 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
         <TextField
           id="new-password"
           name="newPassword"
+          key={clearKey}
           type="password"
           label="新しいパスワード"
           autoComplete="new-password"
@@ -77,6 +85,7 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
         <TextField
           id="new-password-confirm"
           name="passwordConfirm"
+          key={clearKey}
           type="password"
           label="新しいパスワード（確認用）"
           autoComplete="new-password"

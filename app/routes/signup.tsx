@@ -3,7 +3,12 @@ import { signUpSchema } from "../../server/accounts/account.schema";
 import { authFailure, formValues } from "../../server/accounts/form-result";
 import { signUpWithPassword } from "../../server/accounts/identity";
 import { appContext } from "../../server/context";
-import { AccountFrame, linkClass, SubmitButton } from "../components/accounts/account-frame";
+import {
+  AccountFrame,
+  linkClass,
+  SubmitButton,
+  useClearOnResult,
+} from "../components/accounts/account-frame";
 import { ExternalSignIn } from "../components/accounts/external-sign-in";
 import { ErrorSummary, TextField } from "../components/form/field";
 import { fieldErrors } from "../lib/field-rules";
@@ -46,6 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function SignUp({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
+  const clearKey = useClearOnResult(actionData);
   const errors: Record<string, string | undefined> = actionData?.errors ?? {};
   return (
     <AccountFrame
@@ -67,6 +73,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         <TextField
           id="signup-password"
           name="password"
+          key={clearKey}
           type="password"
           label="パスワード"
           autoComplete="new-password"
@@ -77,6 +84,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         <TextField
           id="signup-password-confirm"
           name="passwordConfirm"
+          key={clearKey}
           type="password"
           label="パスワード（確認用）"
           autoComplete="new-password"

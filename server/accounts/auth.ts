@@ -130,7 +130,10 @@ export function createAuth({ db, config, mailer, rateLimitStore }: AuthDeps) {
       ...(providers.length > 0 ? [genericOAuth({ config: providers })] : []),
     ],
     telemetry: { enabled: false },
-    logger: { disabled: config.LOG_LEVEL === "silent" },
+    logger: {
+      disabled: config.LOG_LEVEL === "silent",
+      level: config.LOG_LEVEL === "silent" ? "error" : config.LOG_LEVEL,
+    },
   });
 }
 

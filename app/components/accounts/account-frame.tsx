@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useRef } from "react";
 
 /** The narrow, centred frame of the account screens: one h1 and the form. */
 export function AccountFrame({
@@ -50,3 +50,14 @@ export function Notice({
 }
 
 export const linkClass = "font-bold text-brand-700 underline underline-offset-4";
+
+/**
+ * A key that changes with every new action result: password inputs keyed
+ * with it are emptied after a failed submit, as they are without JavaScript
+ * (the server never sends a password back).
+ */
+export function useClearOnResult(result: unknown) {
+  const ref = useRef({ result, count: 0 });
+  if (ref.current.result !== result) ref.current = { result, count: ref.current.count + 1 };
+  return `password-${ref.current.count}`;
+}

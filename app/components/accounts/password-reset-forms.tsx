@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
 import { describePasswordPolicy, type PasswordPolicy } from "../../lib/password-policy";
 import { ErrorSummary, TextField } from "../form/field";
-import { AccountFrame, linkClass, Notice, SubmitButton } from "./account-frame";
+import { AccountFrame, linkClass, Notice, SubmitButton, useClearOnResult } from "./account-frame";
 
 type Props = {
   policy: PasswordPolicy;
@@ -12,6 +12,7 @@ type Props = {
 
 export function PasswordResetForms({ policy, token, error, actionData }: Props) {
   const busy = useNavigation().state === "submitting";
+  const clearKey = useClearOnResult(actionData);
   const errors = actionData?.errors ?? {};
   if (token) {
     return (
@@ -22,6 +23,7 @@ export function PasswordResetForms({ policy, token, error, actionData }: Props) 
           <TextField
             id="reset-password"
             name="password"
+            key={clearKey}
             type="password"
             label="新しいパスワード"
             autoComplete="new-password"
@@ -32,6 +34,7 @@ export function PasswordResetForms({ policy, token, error, actionData }: Props) 
           <TextField
             id="reset-password-confirm"
             name="passwordConfirm"
+            key={clearKey}
             type="password"
             label="新しいパスワード（確認用）"
             autoComplete="new-password"

@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation } from "react-router";
 import { ErrorSummary, TextField } from "../form/field";
-import { AccountFrame, linkClass, Notice, SubmitButton } from "./account-frame";
+import { AccountFrame, linkClass, Notice, SubmitButton, useClearOnResult } from "./account-frame";
 import { ExternalSignIn } from "./external-sign-in";
 
 type Props = {
@@ -14,6 +14,7 @@ type Props = {
 /** /signin: password, email link and external providers, each a plain form. */
 export function SignInForms({ providers, redirectTo, linkSent, error, actionData }: Props) {
   const busy = useNavigation().state === "submitting";
+  const clearKey = useClearOnResult(actionData);
   const intent = actionData?.values.intent;
   const errors = actionData?.errors ?? {};
   const passwordErrors = intent === "password" || intent === undefined ? errors : {};
@@ -43,6 +44,7 @@ export function SignInForms({ providers, redirectTo, linkSent, error, actionData
         <TextField
           id="signin-password"
           name="password"
+          key={clearKey}
           type="password"
           label="パスワード"
           autoComplete="current-password"
