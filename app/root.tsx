@@ -5,6 +5,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  type ShouldRevalidateFunction,
   useRouteLoaderData,
 } from "react-router";
 import { getCurrentUser } from "../server/accounts/current-user";
@@ -13,8 +14,15 @@ import { appContext } from "../server/context";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { ErrorScreen } from "./components/error-screen";
+import { LoadingOverlay } from "./components/shell/loading-overlay";
+import { TagManagerScript, usePageViews } from "./components/shell/tag-manager";
+import { useBuildUpdates } from "./components/shell/use-build-updates";
+import { useViewportCookie } from "./components/shell/use-viewport-cookie";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
+import { readCookie } from "./lib/cookies";
+import { DEFAULT_THEME, isTheme, THEME_COOKIE } from "./lib/theme";
+import { FALLBACK_VIEWPORT, isViewport, VIEWPORT_COOKIE } from "./lib/viewport";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
@@ -29,24 +37,51 @@ export const middleware: Route.MiddlewareFunction[] = [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { nonce, config } = context.get(appContext);
   const user = await getCurrentUser(request, context.get(appContext));
+  const cookies = request.headers.get("cookie");
+  const theme = readCookie(cookies, THEME_COOKIE);
+  const viewport = readCookie(cookies, VIEWPORT_COOKIE);
   return {
     nonce,
     origin: config.PUBLIC_URL,
+    gtmId: config.GTM_ID ?? null,
+    theme: isTheme(theme) ? theme : DEFAULT_THEME,
+    viewport: isViewport(viewport) ? viewport : FALLBACK_VIEWPORT,
     user: user ? { name: user.profile?.name || user.email } : null,
   };
 }
 
+/**
+ * The root data (current user, preferences) is loaded once with the document
+ * and kept on the client: plain navigations do not fetch it again, only
+ * form submissions (sign-in, sign-out, profile, theme) may change it.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  formMethod,
+  defaultShouldRevalidate,
+}) => (formMethod !== undefined && formMethod !== "GET" ? defaultShouldRevalidate : false);
+
 export function Layout({ children }: { children: React.ReactNode }) {
-  const nonce = useRouteLoaderData<typeof loader>("root")?.nonce;
+  const root = useRouteLoaderData<typeof loader>("root");
+  const nonce = root?.nonce;
   return (
-    <html lang="ja">
+    <html
+      lang="ja"
+      data-theme={root?.theme ?? DEFAULT_THEME}
+      data-viewport={root?.viewport ?? FALLBACK_VIEWPORT}
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <Meta />
         <Links />
+        <TagManagerScript gtmId={root?.gtmId ?? null} nonce={nonce} />
       </head>
       <body className="flex min-h-screen flex-col">
+        <LoadingOverlay />
+        <noscript>
+          {/* Without JavaScript nothing would ever hide the overlay. */}
+          <style>{"#loading-overlay{display:none}"}</style>
+        </noscript>
         <a
           href="#main"
           className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:bg-white focus:p-2"
@@ -57,7 +92,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <main id="main" className="flex-1">
           {children}
         </main>
-        <SiteFooter />
+        <SiteFooter theme={root?.theme ?? DEFAULT_THEME} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
@@ -65,7 +100,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-export default function App() {
+export default function App({ loaderData }: Route.ComponentProps) {
+  usePageViews();
+  useViewportCookie(loaderData.viewport);
+  useBuildUpdates();
   return <Outlet />;
 }
 

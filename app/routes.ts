@@ -37,5 +37,6 @@ export default [
   route("account/edit/change-password", "routes/account.edit.change-password.tsx"), // is-login
   route("account/edit/change-password/thanks", "routes/account.edit.change-password.thanks.tsx"), // not shown: none
   route("signout", "routes/signout.tsx"), // POST only; not in SPEC.md §2
+  route("preferences/theme", "routes/preferences.theme.tsx"), // POST only: stores the theme cookie
   route("dev/mailbox", "routes/dev.mailbox.tsx"), // development only (404 in production)
 ] satisfies RouteConfig;

@@ -18,6 +18,11 @@ const configSchema = z.object({
   DATABASE_URL: z.string().default("./data/db"),
   /** Absolute origin used for canonical URLs, Open Graph and mail links. */
   PUBLIC_URL: z.url().default("http://localhost:3000"),
+  /** Google Tag Manager container (GTM-XXXX); the script loads only when set. */
+  GTM_ID: z
+    .string()
+    .regex(/^GTM-[A-Z0-9]+$/, "GTM_ID must look like GTM-XXXXXXX")
+    .optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Seconds to wait for in-flight requests on SIGTERM before closing anyway. */
   SHUTDOWN_TIMEOUT: z.coerce.number().int().min(1).default(10),

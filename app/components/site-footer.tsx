@@ -1,4 +1,6 @@
 import { Link } from "react-router";
+import type { Theme } from "../lib/theme";
+import { ThemeSwitcher } from "./shell/theme-switcher";
 
 const links = [
   { to: "/about", label: "Salon Naviについて" },
@@ -9,7 +11,7 @@ const links = [
   { to: "/privacy-policy", label: "プライバシーポリシー" },
 ];
 
-export function SiteFooter() {
+export function SiteFooter({ theme }: { theme: Theme }) {
   return (
     <footer className="mt-16 border-t border-neutral-200 bg-neutral-50">
       <div className="mx-auto max-w-6xl px-4 py-8">
@@ -24,6 +26,9 @@ export function SiteFooter() {
             ))}
           </ul>
         </nav>
+        <div className="mt-6">
+          <ThemeSwitcher theme={theme} />
+        </div>
         <p className="mt-6 text-xs text-neutral-700">© 2026 Salon Navi Inc.</p>
       </div>
     </footer>

@@ -66,7 +66,7 @@ export function createHttpApp({
   app.use(
     secureHeaders({
       // Vite's dev server injects inline scripts, so the policy applies to built apps only.
-      contentSecurityPolicy: clientDir ? contentSecurityPolicy() : undefined,
+      contentSecurityPolicy: clientDir ? contentSecurityPolicy(Boolean(config.GTM_ID)) : undefined,
       strictTransportSecurity: config.isProduction ? "max-age=63072000; includeSubDomains" : false,
       referrerPolicy: "strict-origin-when-cross-origin",
       xFrameOptions: "DENY",
@@ -77,6 +77,14 @@ export function createHttpApp({
   app.use(compression());
 
   if (clientDir) {
+    // The build manifest must never be cached: tabs poll it to notice deploys.
+    app.use(
+      "/builds/latest.json",
+      serveStatic({
+        root: clientDir,
+        onFound: (_path, c) => c.header("Cache-Control", "no-store"),
+      }),
+    );
     app.use(
       "/assets/*",
       serveStatic({ root: clientDir, onFound: (_path, c) => c.header("Cache-Control", IMMUTABLE) }),
@@ -172,14 +180,17 @@ export function createHttpApp({
   return app;
 }
 
-function contentSecurityPolicy() {
+const TAG_MANAGER_HOSTS = ["https://www.googletagmanager.com", "https://www.google-analytics.com"];
+
+function contentSecurityPolicy(tagManager: boolean) {
+  const tags = tagManager ? TAG_MANAGER_HOSTS : [];
   return {
     defaultSrc: ["'self'"],
-    scriptSrc: ["'self'", NONCE],
+    scriptSrc: ["'self'", NONCE, ...tags],
     styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", "data:", "blob:"],
+    imgSrc: ["'self'", "data:", "blob:", ...tags],
     fontSrc: ["'self'"],
-    connectSrc: ["'self'"],
+    connectSrc: ["'self'", ...tags],
     formAction: ["'self'"],
     frameAncestors: ["'none'"],
     baseUri: ["'self'"],

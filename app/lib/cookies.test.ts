@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { preferenceCookie, readCookie } from "./cookies";
+
+describe("cookies", () => {
+  it("reads one value among several", () => {
+    expect(readCookie("a=1; theme=dark; viewport=tablet", "theme")).toBe("dark");
+    expect(readCookie("a=1", "theme")).toBeUndefined();
+    expect(readCookie(null, "theme")).toBeUndefined();
+  });
+
+  it("writes a year-long, site-wide, lax cookie", () => {
+    expect(preferenceCookie("viewport", "mobile", 31536000)).toBe(
+      "viewport=mobile; Path=/; Max-Age=31536000; SameSite=Lax",
+    );
+  });
+});
