@@ -3,6 +3,7 @@ import {
   Links,
   Meta,
   Outlet,
+  redirectDocument,
   Scripts,
   ScrollRestoration,
   type ShouldRevalidateFunction,
@@ -32,6 +33,25 @@ export const links: Route.LinksFunction = () => [
 // SPEC.md §4: on every request, a user without a complete account record goes to /account/edit.
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context }) => accountSetupRedirect(request, context.get(appContext)),
+];
+
+/**
+ * SPEC.md §2: every client-side navigation asks the server's route rules
+ * first; a match becomes a full (external) redirect. Server requests are
+ * checked by the Hono layer before React Router runs.
+ */
+export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
+  async ({ request }, next) => {
+    const path = new URL(request.url).pathname;
+    const response = await fetch(`/api/route-rules?path=${encodeURIComponent(path)}`);
+    if (response.ok) {
+      const { redirect } = (await response.json()) as {
+        redirect: { target: string; statusCode: number } | null;
+      };
+      if (redirect) throw redirectDocument(redirect.target, redirect.statusCode);
+    }
+    return next();
+  },
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {

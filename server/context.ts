@@ -3,6 +3,7 @@ import type { AccountServices } from "./accounts/account-services";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
 import type { Logger } from "./logger";
+import type { RedirectRuleCache } from "./routing/redirect-rules";
 
 /** What every loader and action gets from the server, per request. */
 export type AppContext = {
@@ -14,6 +15,8 @@ export type AppContext = {
   nonce: string;
   /** Better Auth, rate limits and the password policy (server/accounts/). */
   accounts: AccountServices;
+  /** Route rules cache; domain functions that change rules invalidate it. */
+  redirects: RedirectRuleCache;
 };
 
 export const appContext = createContext<AppContext>();

@@ -10,6 +10,7 @@ import type { Config } from "../config";
 import { appContext } from "../context";
 import type { DatabaseHandle } from "../db/client";
 import { describeError, type Logger } from "../logger";
+import { createRedirectRuleCache, type RedirectRuleCache } from "../routing/redirect-rules";
 import { clientIpHeader } from "./client-ip";
 import { compression } from "./compression";
 import { isCrawler } from "./crawler";
@@ -25,6 +26,8 @@ export type HttpAppDeps = {
   clientDir?: string;
   /** Auth and rate limits; built from config and database when not given (tests pass their own). */
   accounts?: AccountServices;
+  /** Route rules (SPEC.md §2), cached in memory; built from the database when not given. */
+  redirects?: RedirectRuleCache;
 };
 
 type Env = { Variables: { requestId: string; secureHeadersNonce?: string } };
@@ -44,6 +47,7 @@ export function createHttpApp({
   handleRequest,
   clientDir,
   accounts = createAccountServices(database.db, config),
+  redirects = createRedirectRuleCache(database.db),
 }: HttpAppDeps) {
   const app = new Hono<Env>();
 
@@ -145,6 +149,24 @@ export function createHttpApp({
   app.get("/api/accounts", accountHandler);
   app.get("/api/accounts/", accountHandler);
 
+  // Route rules, asked by the client before each client-side navigation.
+  app.get("/api/route-rules", async (c) => {
+    const path = c.req.query("path") ?? "";
+    const rule = path.startsWith("/") ? await redirects.lookup(path) : null;
+    c.header("Cache-Control", "no-store");
+    return c.json({ redirect: rule });
+  });
+
+  // Route rules on server requests: a matching document request is
+  // redirected before anything renders. Data requests (client navigations)
+  // were already checked by the client through /api/route-rules.
+  app.on(["GET", "HEAD"], "*", async (c, next) => {
+    if (c.req.path.endsWith(".data") || c.req.path.startsWith("/api/")) return next();
+    const rule = await redirects.lookup(c.req.path);
+    if (!rule) return next();
+    return c.redirect(rule.target, rule.statusCode);
+  });
+
   app.all("*", async (c) => {
     const context = new RouterContextProvider();
     context.set(appContext, {
@@ -154,6 +176,7 @@ export function createHttpApp({
       requestId: c.get("requestId"),
       nonce: c.get("secureHeadersNonce") ?? "",
       accounts,
+      redirects,
     });
     const response = await handleRequest(c.req.raw, context);
     if (response.status >= 400 && isCrawler(c.req.header("user-agent"))) {
