@@ -16,4 +16,7 @@ export default [
   // of the articles table, served by one module.
   route("articles", "routes/articles.tsx"),
   route("articles/:slug", "routes/articles.$slug.tsx"),
+
+  // Discovery (issue 3).
+  route("salons/search", "routes/salons.search.tsx"),
 ] satisfies RouteConfig;
