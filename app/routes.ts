@@ -19,4 +19,5 @@ export default [
 
   // Discovery (issue 3).
   route("salons/search", "routes/salons.search.tsx"),
+  route("salons/:id", "routes/salons.$id.tsx"),
 ] satisfies RouteConfig;

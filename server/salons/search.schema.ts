@@ -100,3 +100,6 @@ export function searchQueryToParams(query: Partial<SearchQuery>): URLSearchParam
   if (query.page && query.page > 1) params.set("page", String(query.page));
   return params;
 }
+
+/** A 1-based page number from the query string; anything else means page 1. */
+export const pageNumberSchema = z.coerce.number().int().min(1).max(MAX_PAGE).catch(1);
