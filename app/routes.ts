@@ -18,6 +18,8 @@ export default [
   route("articles/:slug", "routes/articles.$slug.tsx"),
 
   // Discovery (issue 3).
+  route("area", "routes/area.tsx"),
+  route("area/:id", "routes/area.$id.tsx"),
   route("salons/search", "routes/salons.search.tsx"),
   route("salons/:id", "routes/salons.$id.tsx"),
 ] satisfies RouteConfig;
