@@ -22,4 +22,7 @@ export default [
   route("area/:id", "routes/area.$id.tsx"),
   route("salons/search", "routes/salons.search.tsx"),
   route("salons/:id", "routes/salons.$id.tsx"),
+  route("salons/staffs/:param", "routes/salons.staffs.$param.tsx"),
+  route("salons/feature/:param", "routes/salons.feature.$param.tsx"),
+  route("salons/recommend/:param", "routes/salons.recommend.$param.tsx"),
 ] satisfies RouteConfig;
