@@ -25,4 +25,6 @@ export default [
   route("salons/staffs/:param", "routes/salons.staffs.$param.tsx"),
   route("salons/feature/:param", "routes/salons.feature.$param.tsx"),
   route("salons/recommend/:param", "routes/salons.recommend.$param.tsx"),
+  route("sitemap.xml", "routes/sitemap.xml.ts"),
+  route("robots.txt", "routes/robots.txt.ts"),
 ] satisfies RouteConfig;
