@@ -17,6 +17,17 @@ export default [
   route("articles", "routes/articles.tsx"),
   route("articles/:slug", "routes/articles.$slug.tsx"),
 
+  // Discovery (issue 3).
+  route("area", "routes/area.tsx"),
+  route("area/:id", "routes/area.$id.tsx"),
+  route("salons/search", "routes/salons.search.tsx"),
+  route("salons/:id", "routes/salons.$id.tsx"),
+  route("salons/staffs/:param", "routes/salons.staffs.$param.tsx"),
+  route("salons/feature/:param", "routes/salons.feature.$param.tsx"),
+  route("salons/recommend/:param", "routes/salons.recommend.$param.tsx"),
+  route("sitemap.xml", "routes/sitemap.xml.ts"),
+  route("robots.txt", "routes/robots.txt.ts"),
+
   // Accounts. Guards are SPEC.md §2's, called first in each module's loader
   // and action (server/accounts/guards.ts); "none" means no guard.
   route("signin", "routes/signin.tsx"), // none

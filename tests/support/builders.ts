@@ -1,6 +1,17 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "../../server/db/client";
-import { areas, menus, prefectures, salons, staff, users } from "../../server/db/schema";
+import {
+  areas,
+  features,
+  menus,
+  prefectures,
+  reviews,
+  salonFeatures,
+  salons,
+  staff,
+  stations,
+  users,
+} from "../../server/db/schema";
 
 /** Small builders with readable defaults; tests never rely on the demo seed. */
 const unique = () => randomUUID().slice(0, 8);
@@ -103,4 +114,64 @@ export async function buildUser(db: Database, overrides: Partial<typeof users.$i
     .returning();
   if (!user) throw new Error("user not inserted");
   return user;
+}
+
+export async function buildStation(
+  db: Database,
+  areaId: string,
+  overrides: Partial<typeof stations.$inferInsert> = {},
+) {
+  const [station] = await db
+    .insert(stations)
+    .values({
+      slug: `station-${unique()}`,
+      areaId,
+      name: "渋谷",
+      kana: "しぶや",
+      latitude: 35.658,
+      longitude: 139.7016,
+      ...overrides,
+    })
+    .returning();
+  if (!station) throw new Error("station not inserted");
+  return station;
+}
+
+/** A feature (tag) given to the listed salons. */
+export async function buildFeature(
+  db: Database,
+  salonIds: string[],
+  overrides: Partial<typeof features.$inferInsert> = {},
+) {
+  const [feature] = await db
+    .insert(features)
+    .values({ slug: `feature-${unique()}`, name: "個室あり", ...overrides })
+    .returning();
+  if (!feature) throw new Error("feature not inserted");
+  if (salonIds.length > 0) {
+    await db
+      .insert(salonFeatures)
+      .values(salonIds.map((salonId) => ({ salonId, featureSlug: feature.slug })));
+  }
+  return feature;
+}
+
+export async function buildReview(
+  db: Database,
+  salonId: string,
+  overrides: Partial<typeof reviews.$inferInsert> = {},
+) {
+  const [review] = await db
+    .insert(reviews)
+    .values({
+      salonId,
+      authorLabel: "20代後半・女性",
+      rating: 5,
+      body: "とても丁寧に対応していただきました。",
+      visitedOn: "2026-10-01",
+      ...overrides,
+    })
+    .returning();
+  if (!review) throw new Error("review not inserted");
+  return review;
 }

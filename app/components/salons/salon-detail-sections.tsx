@@ -1,0 +1,271 @@
+import { Link } from "react-router";
+import type { SalonDetail } from "../../../server/salons/salon-detail";
+import { formatYen } from "../../lib/format";
+import { Pagination } from "../pagination";
+
+const weekdayNames = ["日", "月", "火", "水", "木", "金", "土"];
+const sectionClass = "mt-10";
+const headingClass = "border-l-4 border-brand-700 pl-3 text-xl font-bold";
+const bookingLink =
+  "inline-block rounded-lg bg-brand-700 px-4 py-2 text-sm font-bold text-white hover:bg-brand-800";
+
+export function bookingHref(salonSlug: string, params: Record<string, string>) {
+  return `/salons/${salonSlug}/confirm?${new URLSearchParams(params)}`;
+}
+
+export function SalonPhotos({ photos }: { photos: SalonDetail["photos"] }) {
+  if (photos.length === 0) return null;
+  return (
+    <ul className="mt-6 grid grid-cols-2 gap-2 sm:grid-cols-3" aria-label="サロンの写真">
+      {photos.map((photo, index) => (
+        <li key={photo.url} className={index === 0 ? "col-span-2 row-span-2" : ""}>
+          <img
+            src={photo.url}
+            alt={photo.alt}
+            width={photo.width}
+            height={photo.height}
+            // The first photo is the page's largest image: load it at once.
+            loading={index === 0 ? "eager" : "lazy"}
+            decoding="async"
+            sizes={index === 0 ? "(min-width: 640px) 66vw, 100vw" : "(min-width: 640px) 33vw, 50vw"}
+            className="h-auto w-full rounded-lg object-cover"
+          />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function SalonInfo({ detail }: { detail: SalonDetail }) {
+  const { salon } = detail;
+  const mapUrl = `https://www.google.com/maps/search/?api=1&query=${salon.latitude},${salon.longitude}`;
+  const hours = [...salon.openingHours].sort((a, b) => a.weekday - b.weekday);
+  return (
+    <section aria-labelledby="salon-info" className={sectionClass}>
+      <h2 id="salon-info" className={headingClass}>
+        サロン情報
+      </h2>
+      <dl className="mt-4 grid grid-cols-1 gap-x-4 gap-y-3 sm:grid-cols-[8rem_1fr]">
+        <dt className="font-bold">住所</dt>
+        <dd>
+          〒{salon.postalCode} {salon.address}
+          <a
+            href={mapUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="ml-2 text-brand-700 underline"
+          >
+            地図を見る<span className="sr-only">（新しいタブで開きます）</span>
+          </a>
+        </dd>
+        <dt className="font-bold">アクセス</dt>
+        <dd>{salon.access || "—"}</dd>
+        <dt className="font-bold">営業時間</dt>
+        <dd>
+          <ul>
+            {hours.map((day) => (
+              <li key={day.weekday}>
+                {weekdayNames[day.weekday]}曜日 {day.opens}〜{day.closes}
+              </li>
+            ))}
+          </ul>
+        </dd>
+        <dt className="font-bold">定休日</dt>
+        <dd>
+          {salon.regularHolidays.length > 0
+            ? `${salon.regularHolidays.map((d) => `${weekdayNames[d]}曜日`).join("・")}`
+            : "なし"}
+          {salon.holidayNote ? `（${salon.holidayNote}）` : ""}
+        </dd>
+        {salon.phone ? (
+          <>
+            <dt className="font-bold">電話番号</dt>
+            <dd>
+              <a href={`tel:${salon.phone}`} className="underline">
+                {salon.phone}
+              </a>
+            </dd>
+          </>
+        ) : null}
+        <dt className="font-bold">こだわり条件</dt>
+        <dd>
+          <ul className="flex flex-wrap gap-2">
+            {detail.features.map((feature) => (
+              <li key={feature.slug}>
+                <Link
+                  to={`/salons/feature/${feature.slug}`}
+                  className="inline-block rounded-full border border-neutral-400 px-3 py-0.5 text-sm hover:bg-neutral-50"
+                >
+                  {feature.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+export function SalonMenus({ detail }: { detail: SalonDetail }) {
+  return (
+    <section aria-labelledby="salon-menus" className={sectionClass}>
+      <h2 id="salon-menus" className={headingClass}>
+        メニュー
+      </h2>
+      {detail.menuGroups.map((group) => (
+        <div key={group.category} className="mt-4">
+          <h3 className="text-lg font-bold">{group.category}</h3>
+          <ul className="mt-2 divide-y divide-neutral-200 border-y border-neutral-200">
+            {group.menus.map((menu) => (
+              <li key={menu.id} className="flex flex-wrap items-center gap-3 py-3">
+                <div className="min-w-0 flex-1">
+                  <p className="font-bold">{menu.name}</p>
+                  {menu.description ? (
+                    <p className="text-sm text-neutral-700">{menu.description}</p>
+                  ) : null}
+                  <p className="text-sm">
+                    <span className="font-bold">{formatYen(menu.price)}</span>
+                    <span className="ml-2 text-neutral-700">
+                      所要時間 約{menu.durationMinutes}分
+                    </span>
+                  </p>
+                </div>
+                <Link
+                  to={bookingHref(detail.salon.slug, { menu: menu.id })}
+                  className={bookingLink}
+                  aria-label={`${menu.name}を予約する`}
+                >
+                  予約する
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+const couponDiscount = (coupon: SalonDetail["coupons"][number]) =>
+  coupon.discountKind === "percent"
+    ? `${coupon.discountValue}%OFF`
+    : coupon.discountKind === "amount"
+      ? `${formatYen(coupon.discountValue)}引き`
+      : `${formatYen(coupon.discountValue)}`;
+
+export function SalonCoupons({ detail }: { detail: SalonDetail }) {
+  if (detail.coupons.length === 0) return null;
+  return (
+    <section aria-labelledby="salon-coupons" className={sectionClass}>
+      <h2 id="salon-coupons" className={headingClass}>
+        クーポン
+      </h2>
+      <ul className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2">
+        {detail.coupons.map((coupon) => (
+          <li key={coupon.id} className="rounded-lg border border-dashed border-brand-700 p-4">
+            <p className="text-sm font-bold text-brand-700">
+              {coupon.newCustomersOnly ? "新規限定　" : ""}
+              {couponDiscount(coupon)}
+            </p>
+            <h3 className="font-bold">{coupon.title}</h3>
+            {coupon.description ? <p className="text-sm">{coupon.description}</p> : null}
+            {coupon.conditions ? (
+              <p className="text-xs text-neutral-700">条件：{coupon.conditions}</p>
+            ) : null}
+            {coupon.validUntil ? (
+              <p className="text-xs text-neutral-700">有効期限：{coupon.validUntil}まで</p>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function SalonStaff({ detail }: { detail: SalonDetail }) {
+  if (detail.staff.length === 0) return null;
+  return (
+    <section aria-labelledby="salon-staff" className={sectionClass}>
+      <h2 id="salon-staff" className={headingClass}>
+        スタッフ
+      </h2>
+      <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
+        {detail.staff.map((member) => (
+          <li key={member.slug} className="flex gap-4 rounded-lg border border-neutral-200 p-4">
+            {member.photoUrl ? (
+              <img
+                src={member.photoUrl}
+                alt=""
+                width={96}
+                height={96}
+                loading="lazy"
+                decoding="async"
+                className="size-24 shrink-0 rounded-full object-cover"
+              />
+            ) : null}
+            <div className="min-w-0 flex-1">
+              <p className="text-xs text-neutral-700">{member.role}</p>
+              <h3 className="font-bold">
+                <Link to={`/salons/staffs/${member.slug}`} className="hover:underline">
+                  {member.name}
+                </Link>
+              </h3>
+              <p className="text-xs text-neutral-700">
+                {member.kana}・歴{member.yearsOfExperience}年
+              </p>
+              {member.profile ? <p className="mt-1 text-sm">{member.profile}</p> : null}
+              <Link
+                to={bookingHref(detail.salon.slug, { staff: member.slug })}
+                className={`${bookingLink} mt-2`}
+                aria-label={`${member.name}を指名して予約する`}
+              >
+                指名して予約
+              </Link>
+            </div>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function SalonReviews({ detail }: { detail: SalonDetail }) {
+  const { reviews, salon } = detail;
+  return (
+    <section aria-labelledby="reviews-heading" id="reviews" className={sectionClass}>
+      <h2 id="reviews-heading" className={headingClass}>
+        口コミ（{reviews.total}件）
+      </h2>
+      {reviews.items.length === 0 ? (
+        <p className="mt-4">まだ口コミはありません。</p>
+      ) : (
+        <ul className="mt-4 flex flex-col gap-4">
+          {reviews.items.map((review) => (
+            <li key={review.id} className="rounded-lg border border-neutral-200 p-4">
+              <p className="text-sm">
+                <span className="font-bold text-brand-700">
+                  <span aria-hidden="true">{"★".repeat(review.rating)}</span>
+                  <span className="sr-only">評価{review.rating}</span>
+                </span>
+                <span className="ml-2 text-neutral-700">
+                  {review.authorLabel}・{review.visitedOn}来店
+                  {review.staffName ? `・担当 ${review.staffName}` : ""}
+                </span>
+              </p>
+              {review.title ? <h3 className="mt-1 font-bold">{review.title}</h3> : null}
+              <p className="mt-1 text-sm">{review.body}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination
+        page={reviews.page}
+        total={reviews.total}
+        pageSize={reviews.pageSize}
+        label="口コミのページ送り"
+        hrefFor={(page) => `/salons/${salon.slug}${page > 1 ? `?reviews=${page}` : ""}#reviews`}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,170 @@
+import { Form } from "react-router";
+import { type SearchQuery, searchSorts } from "../../../server/salons/search.schema";
+import type { SearchOptions } from "../../../server/salons/search-page";
+import { formatYen } from "../../lib/format";
+import { genreLabels } from "../../lib/genres";
+import { priceChoices, ratingChoices, sortLabels } from "../../lib/search-labels";
+
+const control = "w-full rounded border border-neutral-400 bg-white px-3 py-2";
+
+/**
+ * The search conditions as a plain GET form: it works before JavaScript
+ * loads, and afterwards React Router submits it as a client navigation.
+ */
+export function SearchForm({ query, options }: { query: SearchQuery; options: SearchOptions }) {
+  return (
+    <Form method="get" action="/salons/search" role="search" aria-label="サロン検索条件">
+      <div className="flex flex-col gap-4">
+        <div className="flex flex-col gap-1">
+          <label htmlFor="search-q" className="font-bold">
+            キーワード
+          </label>
+          <input
+            id="search-q"
+            type="search"
+            name="q"
+            defaultValue={query.q ?? ""}
+            placeholder="サロン名・駅名・メニュー名など"
+            className={control}
+          />
+        </div>
+        <Select id="search-pref" name="pref" label="都道府県" value={query.pref}>
+          {options.prefectures.map((item) => (
+            <option key={item.slug} value={item.slug}>
+              {item.name}
+            </option>
+          ))}
+        </Select>
+        <Select id="search-area" name="area" label="エリア" value={query.area}>
+          {options.areas.map((item) => (
+            <option key={item.slug} value={item.slug}>
+              {item.name}（{item.prefectureName}）
+            </option>
+          ))}
+        </Select>
+        {options.stations.length > 0 ? (
+          <Select id="search-station" name="station" label="駅" value={query.station}>
+            {options.stations.map((item) => (
+              <option key={item.slug} value={item.slug}>
+                {item.name}駅
+              </option>
+            ))}
+          </Select>
+        ) : null}
+        <Select id="search-genre" name="genre" label="ジャンル" value={query.genre}>
+          {Object.entries(genreLabels).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </Select>
+        <fieldset>
+          <legend className="font-bold">こだわり条件</legend>
+          <ul className="mt-1 grid grid-cols-1 gap-1">
+            {options.features.map((feature) => (
+              <li key={feature.slug}>
+                <label className="flex items-center gap-2">
+                  <input
+                    type="checkbox"
+                    name="feature"
+                    value={feature.slug}
+                    defaultChecked={query.feature.includes(feature.slug)}
+                    className="size-4"
+                  />
+                  {feature.name}
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+        <fieldset>
+          <legend className="font-bold">価格帯（最安メニュー）</legend>
+          <div className="mt-1 grid grid-cols-2 gap-2">
+            <Select id="search-price-min" name="priceMin" label="下限" value={query.priceMin}>
+              {priceChoices.map((yen) => (
+                <option key={yen} value={yen}>
+                  {formatYen(yen)}以上
+                </option>
+              ))}
+            </Select>
+            <Select id="search-price-max" name="priceMax" label="上限" value={query.priceMax}>
+              {priceChoices.map((yen) => (
+                <option key={yen} value={yen}>
+                  {formatYen(yen)}以下
+                </option>
+              ))}
+            </Select>
+          </div>
+        </fieldset>
+        <div className="flex flex-col gap-1">
+          <label htmlFor="search-date" className="font-bold">
+            営業日
+          </label>
+          <input
+            id="search-date"
+            type="date"
+            name="date"
+            defaultValue={query.date ?? ""}
+            className={control}
+          />
+        </div>
+        <Select id="search-rating" name="rating" label="口コミ評価" value={query.rating}>
+          {ratingChoices.map((rating) => (
+            <option key={rating} value={rating}>
+              ★{rating.toFixed(1)}以上
+            </option>
+          ))}
+        </Select>
+        <Select id="search-sort" name="sort" label="並び順" value={query.sort} emptyLabel={null}>
+          {searchSorts
+            .filter((sort) => sort !== "distance" || query.lat !== undefined)
+            .map((sort) => (
+              <option key={sort} value={sort}>
+                {sortLabels[sort]}
+              </option>
+            ))}
+        </Select>
+        {query.lat !== undefined && query.lng !== undefined ? (
+          <>
+            <input type="hidden" name="lat" value={query.lat} />
+            <input type="hidden" name="lng" value={query.lng} />
+          </>
+        ) : null}
+        <button
+          type="submit"
+          className="rounded-lg bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800"
+        >
+          この条件で検索
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+function Select({
+  id,
+  name,
+  label,
+  value,
+  emptyLabel = "指定なし",
+  children,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: string | number | undefined;
+  emptyLabel?: string | null;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="font-bold">
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={value ?? ""} className={control}>
+        {emptyLabel === null ? null : <option value="">{emptyLabel}</option>}
+        {children}
+      </select>
+    </div>
+  );
+}

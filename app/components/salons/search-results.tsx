@@ -1,0 +1,165 @@
+import { Link, useNavigate, useNavigation } from "react-router";
+import type { SearchResult } from "../../../server/salons/search";
+import { type SearchQuery, searchQueryToParams } from "../../../server/salons/search.schema";
+import type { SearchOptions } from "../../../server/salons/search-page";
+import { formatYen } from "../../lib/format";
+import { genreLabels } from "../../lib/genres";
+import { Pagination } from "../pagination";
+import { SalonCardItem } from "./salon-card-item";
+
+const href = (query: Partial<SearchQuery>) => {
+  const params = searchQueryToParams(query).toString();
+  return params ? `/salons/search?${params}` : "/salons/search";
+};
+
+/** The active conditions as removable chips, used to widen an empty search. */
+export function activeConditions(query: SearchQuery, options: SearchOptions) {
+  const name = <T extends { slug: string; name: string }>(list: T[], slug?: string) =>
+    list.find((item) => item.slug === slug)?.name ?? slug;
+  const base = { ...query, page: 1 };
+  const out: { label: string; href: string }[] = [];
+  if (query.q) out.push({ label: `「${query.q}」`, href: href({ ...base, q: undefined }) });
+  if (query.pref)
+    out.push({
+      label: name(options.prefectures, query.pref) ?? "",
+      href: href({ ...base, pref: undefined }),
+    });
+  if (query.area)
+    out.push({
+      label: name(options.areas, query.area) ?? "",
+      href: href({ ...base, area: undefined, station: undefined }),
+    });
+  if (query.station)
+    out.push({
+      label: `${name(options.stations, query.station)}駅`,
+      href: href({ ...base, station: undefined }),
+    });
+  if (query.genre)
+    out.push({ label: genreLabels[query.genre], href: href({ ...base, genre: undefined }) });
+  for (const feature of query.feature) {
+    out.push({
+      label: name(options.features, feature) ?? feature,
+      href: href({ ...base, feature: query.feature.filter((f) => f !== feature) }),
+    });
+  }
+  if (query.priceMin !== undefined)
+    out.push({
+      label: `${formatYen(query.priceMin)}以上`,
+      href: href({ ...base, priceMin: undefined }),
+    });
+  if (query.priceMax !== undefined)
+    out.push({
+      label: `${formatYen(query.priceMax)}以下`,
+      href: href({ ...base, priceMax: undefined }),
+    });
+  if (query.date)
+    out.push({ label: `${query.date}に営業`, href: href({ ...base, date: undefined }) });
+  if (query.rating !== undefined)
+    out.push({
+      label: `★${query.rating.toFixed(1)}以上`,
+      href: href({ ...base, rating: undefined }),
+    });
+  return out;
+}
+
+export function SearchResults({
+  query,
+  result,
+  options,
+}: {
+  query: SearchQuery;
+  result: SearchResult;
+  options: SearchOptions;
+}) {
+  const loading = useNavigation().state === "loading";
+  const conditions = activeConditions(query, options);
+  const first = (result.page - 1) * result.pageSize + 1;
+  const last = Math.min(result.total, result.page * result.pageSize);
+  return (
+    <section aria-labelledby="search-results-heading" aria-busy={loading}>
+      <h2 id="search-results-heading" className="sr-only">
+        検索結果
+      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p role="status" className="font-bold">
+          {result.total > 0 && result.salons.length > 0
+            ? `${result.total}件中 ${first}〜${last}件を表示`
+            : "条件に合うサロンは見つかりませんでした"}
+        </p>
+        <NearMeButton query={query} />
+      </div>
+      {conditions.length > 0 ? (
+        <ul className="mt-2 flex flex-wrap gap-2" aria-label="指定中の条件（選ぶと外れます）">
+          {conditions.map((condition) => (
+            <li key={condition.href}>
+              <Link
+                to={condition.href}
+                className="inline-block rounded-full border border-neutral-400 px-3 py-1 text-sm hover:bg-neutral-50"
+              >
+                {condition.label}
+                <span aria-hidden="true"> ×</span>
+                <span className="sr-only">の条件を外す</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {result.salons.length === 0 ? (
+        <div className="mt-6 rounded-lg bg-brand-50 p-6">
+          <p className="font-bold">条件をゆるめて探してみましょう。</p>
+          <ul className="mt-2 list-disc pl-6">
+            <li>キーワードを短くするか、ひらがな・カタカナを変えてお試しください。</li>
+            <li>上の条件を選ぶと、その条件を外して検索し直せます。</li>
+            {result.total > 0 ? (
+              <li>
+                <Link to={href({ ...query, page: 1 })} className="underline">
+                  1ページ目に戻る
+                </Link>
+              </li>
+            ) : null}
+            <li>
+              <Link to="/salons/search" className="underline">
+                すべての条件を外して探す
+              </Link>
+            </li>
+          </ul>
+        </div>
+      ) : (
+        <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
+          {result.salons.map((salon) => (
+            <li key={salon.slug}>
+              <SalonCardItem salon={salon} headingLevel={3} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pagination
+        page={result.page}
+        total={result.total}
+        pageSize={result.pageSize}
+        hrefFor={(page) => href({ ...query, page })}
+      />
+    </section>
+  );
+}
+
+/** Distance order needs the visitor's position, which only the browser can ask for. */
+function NearMeButton({ query }: { query: SearchQuery }) {
+  const navigate = useNavigate();
+  return (
+    <button
+      type="button"
+      className="rounded border border-brand-700 px-3 py-1 text-sm text-brand-700 hover:bg-brand-50"
+      onClick={() => {
+        if (!("geolocation" in navigator)) return;
+        navigator.geolocation.getCurrentPosition((position) => {
+          const lat = Math.round(position.coords.latitude * 1e4) / 1e4;
+          const lng = Math.round(position.coords.longitude * 1e4) / 1e4;
+          navigate(href({ ...query, lat, lng, sort: "distance", page: 1 }));
+        });
+      }}
+    >
+      現在地から近い順に並べる
+    </button>
+  );
+}

@@ -1,0 +1,94 @@
+import { data, useRouteLoaderData } from "react-router";
+import { appContext } from "../../server/context";
+import { getSalonDetail } from "../../server/salons/salon-detail";
+import { pageNumberSchema } from "../../server/salons/search.schema";
+import { Breadcrumbs } from "../components/breadcrumbs";
+import { JsonLd } from "../components/json-ld";
+import {
+  SalonCoupons,
+  SalonInfo,
+  SalonMenus,
+  SalonPhotos,
+  SalonReviews,
+  SalonStaff,
+} from "../components/salons/salon-detail-sections";
+import { genreLabels } from "../lib/genres";
+import { breadcrumbJsonLd, salonJsonLd } from "../lib/json-ld";
+import { originFromMatches, pageMeta } from "../lib/meta";
+import type { Route } from "./+types/salons.$id";
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
+  if (!loaderData) return [];
+  const { salon, area, photos } = loaderData.detail;
+  return pageMeta({
+    title: `${salon.name}（${area.name}・${genreLabels[salon.genre]}）`,
+    description:
+      `${salon.name}（${salon.nameKana}）の口コミ${salon.reviewCount}件・評価${salon.ratingAverage.toFixed(1)}。${salon.catchCopy}${salon.access}。メニュー・クーポン・スタッフを見てネット予約。`.slice(
+        0,
+        160,
+      ),
+    path: `/salons/${salon.slug}`,
+    origin: originFromMatches(matches),
+    image: photos[0]?.url,
+  });
+};
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const { db } = context.get(appContext);
+  const reviewPage = pageNumberSchema.parse(new URL(request.url).searchParams.get("reviews"));
+  const detail = await getSalonDetail(db, params.id, reviewPage, new Date());
+  if (!detail) throw data(`Page Not Found: /salons/${params.id}`, { status: 404 });
+  return { detail };
+}
+
+export default function SalonPage({ loaderData }: Route.ComponentProps) {
+  const { detail } = loaderData;
+  const { salon } = detail;
+  const origin = useRouteLoaderData<{ origin: string }>("root")?.origin ?? "";
+  const trail = [
+    { name: "トップ", path: "/" },
+    { name: "エリア一覧", path: "/area" },
+    { name: detail.area.name, path: `/area/${detail.area.slug}` },
+    { name: salon.name, path: `/salons/${salon.slug}` },
+  ];
+  return (
+    <article className="mx-auto max-w-5xl px-4 py-8">
+      <JsonLd
+        data={salonJsonLd(detail, new URL(`/salons/${salon.slug}`, origin).toString(), origin)}
+      />
+      <JsonLd data={breadcrumbJsonLd(trail, origin)} />
+      <Breadcrumbs items={trail} />
+      <header className="mt-4">
+        <p className="text-sm text-neutral-700">
+          {genreLabels[salon.genre]}・{detail.prefecture.name} {detail.area.name}
+          {detail.station ? `・${detail.station.name}駅` : ""}
+        </p>
+        <h1 className="text-2xl font-bold sm:text-3xl">{salon.name}</h1>
+        <p className="text-sm text-neutral-700">{salon.nameKana}</p>
+        <p className="mt-2">
+          <span className="font-bold text-brand-700">
+            <span aria-hidden="true">★</span>
+            <span className="sr-only">評価</span>
+            {salon.ratingAverage.toFixed(1)}
+          </span>
+          <a href="#reviews" className="ml-2 underline">
+            口コミ{salon.reviewCount}件
+          </a>
+        </p>
+      </header>
+      <SalonPhotos photos={detail.photos} />
+      {salon.catchCopy ? <p className="mt-6 text-lg font-bold">{salon.catchCopy}</p> : null}
+      <p className="mt-2 whitespace-pre-line">{salon.description}</p>
+      <p className="mt-4">
+        <a href="#salon-menus" className="underline">
+          メニューから予約する
+        </a>
+      </p>
+      <SalonMenus detail={detail} />
+      <SalonCoupons detail={detail} />
+      <SalonStaff detail={detail} />
+      <SalonInfo detail={detail} />
+      <SalonReviews detail={detail} />
+    </article>
+  );
+}

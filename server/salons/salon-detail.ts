@@ -1,0 +1,171 @@
+import { and, asc, count, desc, eq, gte, isNull, lte, or } from "drizzle-orm";
+import type { Database } from "../db/client";
+import {
+  areas,
+  coupons,
+  features,
+  menus,
+  prefectures,
+  reviews,
+  salonFeatures,
+  salonPhotos,
+  salons,
+  staff,
+  stations,
+} from "../db/schema";
+
+export const REVIEW_PAGE_SIZE = 10;
+export const SLUG_PATTERN = /^[a-z0-9-]{1,80}$/;
+
+export type MenuItem = {
+  id: string;
+  category: string;
+  name: string;
+  description: string;
+  price: number;
+  durationMinutes: number;
+};
+
+/** Menus in display order, grouped by category in order of first appearance. */
+export function groupMenus(items: MenuItem[]): { category: string; menus: MenuItem[] }[] {
+  const groups = new Map<string, MenuItem[]>();
+  for (const item of items) {
+    const list = groups.get(item.category) ?? [];
+    list.push(item);
+    groups.set(item.category, list);
+  }
+  return [...groups].map(([category, list]) => ({ category, menus: list }));
+}
+
+/** A day in the salon's own calendar (YYYY-MM-DD), for date-only validity columns. */
+function localDate(now: Date, timeZone: string) {
+  return new Intl.DateTimeFormat("sv-SE", { timeZone }).format(now);
+}
+
+/**
+ * Everything the salon page shows, or null when no published salon has the
+ * slug. Reviews come one page at a time, newest first.
+ */
+export async function getSalonDetail(db: Database, slug: string, reviewPage: number, now: Date) {
+  if (!SLUG_PATTERN.test(slug)) return null;
+  const [salon] = await db
+    .select({
+      salon: salons,
+      areaSlug: areas.slug,
+      areaName: areas.name,
+      prefectureName: prefectures.name,
+      prefectureSlug: prefectures.slug,
+      stationName: stations.name,
+      stationSlug: stations.slug,
+    })
+    .from(salons)
+    .innerJoin(areas, eq(areas.id, salons.areaId))
+    .innerJoin(prefectures, eq(prefectures.code, salons.prefectureCode))
+    .leftJoin(stations, eq(stations.id, salons.stationId))
+    .where(and(eq(salons.slug, slug), eq(salons.status, "published")));
+  if (!salon) return null;
+  const salonId = salon.salon.id;
+  const today = localDate(now, salon.salon.timeZone);
+  const [photos, featureRows, menuRows, couponRows, staffRows, reviewRows, [reviewTotal]] =
+    await Promise.all([
+      db
+        .select({
+          url: salonPhotos.url,
+          alt: salonPhotos.alt,
+          width: salonPhotos.width,
+          height: salonPhotos.height,
+        })
+        .from(salonPhotos)
+        .where(eq(salonPhotos.salonId, salonId))
+        .orderBy(asc(salonPhotos.sortOrder)),
+      db
+        .select({ slug: features.slug, name: features.name })
+        .from(salonFeatures)
+        .innerJoin(features, eq(features.slug, salonFeatures.featureSlug))
+        .where(eq(salonFeatures.salonId, salonId))
+        .orderBy(asc(features.sortOrder), asc(features.slug)),
+      db
+        .select({
+          id: menus.id,
+          category: menus.category,
+          name: menus.name,
+          description: menus.description,
+          price: menus.price,
+          durationMinutes: menus.durationMinutes,
+        })
+        .from(menus)
+        .where(and(eq(menus.salonId, salonId), eq(menus.published, true)))
+        .orderBy(asc(menus.sortOrder), asc(menus.price), asc(menus.name)),
+      db
+        .select({
+          id: coupons.id,
+          title: coupons.title,
+          description: coupons.description,
+          discountKind: coupons.discountKind,
+          discountValue: coupons.discountValue,
+          conditions: coupons.conditions,
+          newCustomersOnly: coupons.newCustomersOnly,
+          validUntil: coupons.validUntil,
+        })
+        .from(coupons)
+        .where(
+          and(
+            eq(coupons.salonId, salonId),
+            lte(coupons.validFrom, today),
+            or(isNull(coupons.validUntil), gte(coupons.validUntil, today)),
+          ),
+        )
+        .orderBy(asc(coupons.title)),
+      db
+        .select({
+          slug: staff.slug,
+          name: staff.name,
+          kana: staff.kana,
+          role: staff.role,
+          photoUrl: staff.photoUrl,
+          profile: staff.profile,
+          yearsOfExperience: staff.yearsOfExperience,
+          specialties: staff.specialties,
+        })
+        .from(staff)
+        .where(and(eq(staff.salonId, salonId), eq(staff.active, true)))
+        .orderBy(asc(staff.sortOrder), asc(staff.slug)),
+      db
+        .select({
+          id: reviews.id,
+          authorLabel: reviews.authorLabel,
+          rating: reviews.rating,
+          title: reviews.title,
+          body: reviews.body,
+          visitedOn: reviews.visitedOn,
+          staffName: staff.name,
+        })
+        .from(reviews)
+        .leftJoin(staff, eq(staff.id, reviews.staffId))
+        .where(eq(reviews.salonId, salonId))
+        .orderBy(desc(reviews.visitedOn), desc(reviews.createdAt), asc(reviews.id))
+        .limit(REVIEW_PAGE_SIZE)
+        .offset((reviewPage - 1) * REVIEW_PAGE_SIZE),
+      db.select({ total: count() }).from(reviews).where(eq(reviews.salonId, salonId)),
+    ]);
+  const { id: _id, searchText: _searchText, ...publicFields } = salon.salon;
+  return {
+    salon: publicFields,
+    area: { slug: salon.areaSlug, name: salon.areaName },
+    prefecture: { slug: salon.prefectureSlug, name: salon.prefectureName },
+    station: salon.stationSlug ? { slug: salon.stationSlug, name: salon.stationName ?? "" } : null,
+    photos,
+    features: featureRows,
+    menuGroups: groupMenus(menuRows),
+    coupons: couponRows,
+    staff: staffRows,
+    reviews: {
+      items: reviewRows,
+      page: reviewPage,
+      pageSize: REVIEW_PAGE_SIZE,
+      total: Number(reviewTotal?.total ?? 0),
+    },
+  };
+}
+
+export type SalonDetail = NonNullable<Awaited<ReturnType<typeof getSalonDetail>>>;

@@ -1,0 +1,62 @@
+import { asc, eq, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { areas, features, prefectures, stations } from "../db/schema";
+import { type SearchResult, searchSalons } from "./search";
+import type { SearchQuery } from "./search.schema";
+
+export type SearchOptions = {
+  prefectures: { slug: string; name: string }[];
+  areas: { slug: string; name: string; prefectureName: string }[];
+  /** Stations of the chosen area only; a country-wide list would be unusable. */
+  stations: { slug: string; name: string }[];
+  features: { slug: string; name: string }[];
+};
+
+/** The choices the search form offers: only places that have published salons. */
+export async function listSearchOptions(db: Database, query: SearchQuery): Promise<SearchOptions> {
+  const hasSalons = sql`exists (select 1 from salons s where s.area_id = ${areas.id} and s.status = 'published')`;
+  const [prefectureRows, areaRows, stationRows, featureRows] = await Promise.all([
+    db
+      .selectDistinct({ slug: prefectures.slug, name: prefectures.name, code: prefectures.code })
+      .from(prefectures)
+      .innerJoin(areas, eq(areas.prefectureCode, prefectures.code))
+      .where(hasSalons)
+      .orderBy(asc(prefectures.code)),
+    db
+      .select({ slug: areas.slug, name: areas.name, prefectureName: prefectures.name })
+      .from(areas)
+      .innerJoin(prefectures, eq(prefectures.code, areas.prefectureCode))
+      .where(hasSalons)
+      .orderBy(asc(areas.prefectureCode), asc(areas.sortOrder), asc(areas.slug)),
+    query.area
+      ? db
+          .select({ slug: stations.slug, name: stations.name })
+          .from(stations)
+          .innerJoin(areas, eq(areas.id, stations.areaId))
+          .where(eq(areas.slug, query.area))
+          .orderBy(asc(stations.slug))
+      : Promise.resolve([]),
+    db
+      .select({ slug: features.slug, name: features.name })
+      .from(features)
+      .orderBy(asc(features.sortOrder), asc(features.slug)),
+  ]);
+  return {
+    prefectures: prefectureRows.map(({ slug, name }) => ({ slug, name })),
+    areas: areaRows,
+    stations: stationRows,
+    features: featureRows,
+  };
+}
+
+/** Everything /salons/search renders: one page of results and the form's choices. */
+export async function loadSearchPage(
+  db: Database,
+  query: SearchQuery,
+): Promise<{ result: SearchResult; options: SearchOptions }> {
+  const [result, options] = await Promise.all([
+    searchSalons(db, query),
+    listSearchOptions(db, query),
+  ]);
+  return { result, options };
+}

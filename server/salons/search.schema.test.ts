@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { parseSearchQuery, searchQueryToParams } from "./search.schema";
+
+const parse = (query: string) => parseSearchQuery(new URLSearchParams(query));
+
+describe("parseSearchQuery", () => {
+  it("reads every filter, with repeated features as a list", () => {
+    expect(
+      parse(
+        "q=+渋谷+&area=shibuya&genre=nail&feature=a&feature=b&feature=a&priceMin=3000&priceMax=8000&date=2026-11-24&rating=4&sort=rating&page=2",
+      ),
+    ).toEqual({
+      q: "渋谷",
+      area: "shibuya",
+      genre: "nail",
+      feature: ["a", "b"],
+      priceMin: 3000,
+      priceMax: 8000,
+      date: "2026-11-24",
+      rating: 4,
+      sort: "rating",
+      page: 2,
+    });
+  });
+
+  it("drops malformed values instead of failing the whole search", () => {
+    expect(
+      parse(
+        "genre=barber&area=../x&feature=BAD!&priceMin=-1&date=2026-13-45&rating=9&sort=x&page=0",
+      ),
+    ).toEqual({ feature: [], sort: "recommended", page: 1 });
+  });
+
+  it("falls back from distance to recommended without a position", () => {
+    expect(parse("sort=distance").sort).toBe("recommended");
+    expect(parse("sort=distance&lat=35.6&lng=139.7")).toMatchObject({
+      sort: "distance",
+      lat: 35.6,
+    });
+  });
+
+  it("writes a query back to a short URL and reads it the same", () => {
+    const query = parse("q=カット&feature=a&feature=b&sort=price-asc&page=3");
+    const params = searchQueryToParams(query);
+    expect(params.toString()).toBe(
+      "q=%E3%82%AB%E3%83%83%E3%83%88&sort=price-asc&feature=a&feature=b&page=3",
+    );
+    expect(parseSearchQuery(params)).toEqual(query);
+  });
+});

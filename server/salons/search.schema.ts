@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { salonGenres } from "../db/schema/salons";
+
+/**
+ * The search page's URL query. Everything the visitor chose lives in the
+ * URL so a result is shareable and the back button restores it. Parsing is
+ * lenient on purpose: a stale or hand-edited link with one bad value still
+ * shows results, with that one condition dropped (each field `.catch`es).
+ * Usable in the browser (no server imports).
+ */
+export const searchSorts = [
+  "recommended",
+  "rating",
+  "price-asc",
+  "price-desc",
+  "distance",
+] as const;
+export type SearchSort = (typeof searchSorts)[number];
+
+export const SEARCH_PAGE_SIZE = 20;
+const MAX_PAGE = 500;
+const SLUG = /^[a-z0-9-]{1,80}$/;
+
+const slug = z.string().regex(SLUG).optional().catch(undefined);
+const yen = z.coerce.number().int().min(0).max(1_000_000).optional().catch(undefined);
+
+export const searchQuerySchema = z.object({
+  q: z
+    .string()
+    .trim()
+    .max(100)
+    .transform((value) => value || undefined)
+    .optional()
+    .catch(undefined),
+  pref: slug,
+  area: slug,
+  station: slug,
+  genre: z.enum(salonGenres).optional().catch(undefined),
+  feature: z
+    .array(z.string())
+    .transform((values) => [...new Set(values.filter((value) => SLUG.test(value)))].slice(0, 10))
+    .catch([]),
+  priceMin: yen,
+  priceMax: yen,
+  /** YYYY-MM-DD: only salons open on that day (weekly hours, regular holidays). */
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
+    .optional()
+    .catch(undefined),
+  rating: z.coerce.number().min(0).max(5).optional().catch(undefined),
+  sort: z.enum(searchSorts).catch("recommended"),
+  lat: z.coerce.number().min(-90).max(90).optional().catch(undefined),
+  lng: z.coerce.number().min(-180).max(180).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(MAX_PAGE).catch(1),
+});
+
+export type SearchQuery = z.infer<typeof searchQuerySchema>;
+
+/** Reads the query of /salons/search; repeated `feature` keys become a list. */
+export function parseSearchQuery(params: URLSearchParams): SearchQuery {
+  const raw: Record<string, unknown> = {};
+  for (const key of searchQuerySchema.keyof().options) {
+    if (key === "feature") raw[key] = params.getAll(key);
+    else {
+      const value = params.get(key);
+      if (value !== null && value !== "") raw[key] = value;
+    }
+  }
+  const parsed = searchQuerySchema.parse(raw);
+  // Distance needs the visitor's position; without it the order falls back.
+  if (parsed.sort === "distance" && (parsed.lat === undefined || parsed.lng === undefined)) {
+    parsed.sort = "recommended";
+  }
+  return parsed;
+}
+
+/** The URL of a search, omitting defaults so links stay short and canonical. */
+export function searchQueryToParams(query: Partial<SearchQuery>): URLSearchParams {
+  const params = new URLSearchParams();
+  const entries: [string, unknown][] = [
+    ["q", query.q],
+    ["pref", query.pref],
+    ["area", query.area],
+    ["station", query.station],
+    ["genre", query.genre],
+    ["priceMin", query.priceMin],
+    ["priceMax", query.priceMax],
+    ["date", query.date],
+    ["rating", query.rating],
+    ["sort", query.sort === "recommended" ? undefined : query.sort],
+    ["lat", query.lat],
+    ["lng", query.lng],
+  ];
+  for (const [key, value] of entries) {
+    if (value !== undefined && value !== "") params.set(key, String(value));
+  }
+  for (const feature of query.feature ?? []) params.append("feature", feature);
+  if (query.page && query.page > 1) params.set("page", String(query.page));
+  return params;
+}
+
+/** A 1-based page number from the query string; anything else means page 1. */
+export const pageNumberSchema = z.coerce.number().int().min(1).max(MAX_PAGE).catch(1);

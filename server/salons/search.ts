@@ -1,0 +1,135 @@
+import { and, asc, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { areas, prefectures, salons, stations } from "../db/schema";
+import { normalizeForSearch } from "../search/normalize";
+import { type SalonCard, salonCardColumns } from "./salon-card";
+import { SEARCH_PAGE_SIZE, type SearchQuery } from "./search.schema";
+
+export type SearchResult = {
+  salons: SalonCard[];
+  total: number;
+  page: number;
+  pageSize: number;
+};
+
+/**
+ * The recommended order (docs/decisions/0004-recommended-ranking.md): a
+ * Bayesian average of the rating, so a salon with 4.9 from 2 reviews does
+ * not outrank 4.6 from 200. Each salon's average is pulled towards
+ * PRIOR_MEAN as if it had PRIOR_WEIGHT extra reviews of that value:
+ *   score = (rating × reviews + PRIOR_MEAN × PRIOR_WEIGHT) / (reviews + PRIOR_WEIGHT)
+ * Ties break on review count, then slug, so the order is total and stable
+ * across pages and engines.
+ */
+export const PRIOR_MEAN = 3.5;
+export const PRIOR_WEIGHT = 10;
+
+export const recommendedScore = sql<number>`((${salons.ratingAverage} * ${salons.reviewCount} + ${PRIOR_MEAN}::real * ${PRIOR_WEIGHT}) / (${salons.reviewCount} + ${PRIOR_WEIGHT}))`;
+
+export const recommendedOrder = [
+  desc(recommendedScore),
+  desc(salons.reviewCount),
+  asc(salons.slug),
+] as const;
+
+/** Escapes LIKE wildcards so a keyword such as "100%" matches literally. */
+function likePattern(token: string) {
+  return `%${token.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+/** The WHERE conditions of a search; every filter is AND-ed. */
+export function searchConditions(query: SearchQuery): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [eq(salons.status, "published")];
+  if (query.q) {
+    // Every word must appear somewhere in the normalized name, kana, area,
+    // station, genre and menu names (salons.search_text, pg_trgm indexed).
+    for (const token of normalizeForSearch(query.q).split(" ").filter(Boolean)) {
+      conditions.push(sql`${salons.searchText} like ${likePattern(token)}`);
+    }
+  }
+  if (query.pref) {
+    conditions.push(
+      sql`${salons.prefectureCode} = (select ${prefectures.code} from ${prefectures} where ${prefectures.slug} = ${query.pref})`,
+    );
+  }
+  if (query.area) {
+    // An area includes its sub-areas (表参道 inside 渋谷・原宿).
+    conditions.push(
+      sql`${salons.areaId} in (select a.id from areas a where a.slug = ${query.area} or a.parent_id = (select p.id from areas p where p.slug = ${query.area}))`,
+    );
+  }
+  if (query.station) {
+    conditions.push(
+      sql`${salons.stationId} = (select ${stations.id} from ${stations} where ${stations.slug} = ${query.station})`,
+    );
+  }
+  if (query.genre) conditions.push(eq(salons.genre, query.genre));
+  for (const feature of query.feature) {
+    conditions.push(
+      sql`exists (select 1 from salon_features f where f.salon_id = ${salons.id} and f.feature_slug = ${feature})`,
+    );
+  }
+  // The price range applies to a salon's starting price (its cheapest menu).
+  if (query.priceMin !== undefined) conditions.push(gte(salons.priceMin, query.priceMin));
+  if (query.priceMax !== undefined) conditions.push(lte(salons.priceMin, query.priceMax));
+  if (query.date) {
+    const weekday = new Date(`${query.date}T12:00:00Z`).getUTCDay();
+    conditions.push(
+      sql`not (${weekday}::smallint = any(${salons.regularHolidays}))`,
+      sql`${salons.openingHours} @> ${JSON.stringify([{ weekday }])}::jsonb`,
+    );
+  }
+  if (query.rating !== undefined) conditions.push(gte(salons.ratingAverage, query.rating));
+  return and(...conditions);
+}
+
+function searchOrder(query: SearchQuery) {
+  switch (query.sort) {
+    case "rating":
+      return [desc(salons.ratingAverage), desc(salons.reviewCount), asc(salons.slug)];
+    case "price-asc":
+      return [asc(salons.priceMin), ...recommendedOrder];
+    case "price-desc":
+      return [desc(salons.priceMin), ...recommendedOrder];
+    case "distance":
+      if (query.lat !== undefined && query.lng !== undefined) {
+        // Equirectangular distance: exact enough to order salons within a country.
+        const cosLat = Math.cos((query.lat * Math.PI) / 180);
+        return [
+          asc(
+            sql`power(${salons.latitude} - ${query.lat}, 2) + power((${salons.longitude} - ${query.lng}) * ${cosLat}, 2)`,
+          ),
+          asc(salons.slug),
+        ];
+      }
+      return [...recommendedOrder];
+    default:
+      return [...recommendedOrder];
+  }
+}
+
+/** One page of published salons matching the query, with the total count. */
+export async function searchSalons(db: Database, query: SearchQuery): Promise<SearchResult> {
+  const where = searchConditions(query);
+  const offset = (query.page - 1) * SEARCH_PAGE_SIZE;
+  const rows = await db
+    .select({ ...salonCardColumns, total: sql<number>`(count(*) over ())::int` })
+    .from(salons)
+    .innerJoin(areas, eq(areas.id, salons.areaId))
+    .leftJoin(stations, eq(stations.id, salons.stationId))
+    .where(where)
+    .orderBy(...searchOrder(query))
+    .limit(SEARCH_PAGE_SIZE)
+    .offset(offset);
+  let total = rows[0]?.total;
+  if (total === undefined) {
+    // A page past the end has no rows to carry the window count.
+    total = offset === 0 ? 0 : await db.$count(salons, where);
+  }
+  return {
+    salons: rows.map(({ total: _total, ...card }) => card),
+    total: Number(total),
+    page: query.page,
+    pageSize: SEARCH_PAGE_SIZE,
+  };
+}

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { coupons } from "../../server/db/schema";
+import { getSalonDetail, REVIEW_PAGE_SIZE } from "../../server/salons/salon-detail";
+import { buildFeature, buildMenu, buildReview, buildSalon, buildStaff } from "../support/builders";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+
+let database: TestDatabase;
+const now = new Date("2026-11-22T03:00:00Z");
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const { db } = database;
+  const salon = await buildSalon(db, { slug: "detail-salon", name: "Hair DETAIL" });
+  await buildSalon(db, { slug: "hidden-salon", status: "draft" });
+  await buildMenu(db, salon.id, { category: "カット", name: "カット", sortOrder: 1 });
+  await buildMenu(db, salon.id, { category: "カラー", name: "カラー", price: 8800, sortOrder: 2 });
+  await buildMenu(db, salon.id, {
+    category: "カット",
+    name: "前髪カット",
+    price: 1100,
+    sortOrder: 3,
+  });
+  await buildMenu(db, salon.id, { category: "カット", name: "非公開", published: false });
+  await buildStaff(db, salon.id, { slug: "stylist-a", name: "佐藤 美咲", sortOrder: 1 });
+  await buildStaff(db, salon.id, { slug: "stylist-gone", active: false });
+  await buildFeature(db, [salon.id], { slug: "private-room", name: "個室あり" });
+  await db.insert(coupons).values([
+    {
+      salonId: salon.id,
+      title: "有効",
+      discountKind: "percent",
+      discountValue: 10,
+      validFrom: "2026-11-01",
+    },
+    {
+      salonId: salon.id,
+      title: "終了",
+      discountKind: "amount",
+      discountValue: 500,
+      validFrom: "2026-01-01",
+      validUntil: "2026-11-21",
+    },
+    {
+      salonId: salon.id,
+      title: "未開始",
+      discountKind: "amount",
+      discountValue: 500,
+      validFrom: "2026-12-01",
+    },
+  ]);
+  for (let day = 1; day <= REVIEW_PAGE_SIZE + 2; day++) {
+    await buildReview(db, salon.id, {
+      title: `口コミ${day}`,
+      visitedOn: `2026-10-${String(day).padStart(2, "0")}`,
+    });
+  }
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+describe("getSalonDetail", () => {
+  it("returns null for unknown, malformed and unpublished salons", async () => {
+    expect(await getSalonDetail(database.db, "no-such-salon", 1, now)).toBeNull();
+    expect(await getSalonDetail(database.db, "Bad Slug!", 1, now)).toBeNull();
+    expect(await getSalonDetail(database.db, "hidden-salon", 1, now)).toBeNull();
+  });
+
+  it("groups published menus by category in display order", async () => {
+    const detail = await getSalonDetail(database.db, "detail-salon", 1, now);
+    expect(
+      detail?.menuGroups.map((group) => [group.category, group.menus.map((menu) => menu.name)]),
+    ).toEqual([
+      ["カット", ["カット", "前髪カット"]],
+      ["カラー", ["カラー"]],
+    ]);
+  });
+
+  it("shows active staff, features and only coupons valid today", async () => {
+    const detail = await getSalonDetail(database.db, "detail-salon", 1, now);
+    expect(detail?.staff.map((member) => member.slug)).toEqual(["stylist-a"]);
+    expect(detail?.features).toEqual([{ slug: "private-room", name: "個室あり" }]);
+    expect(detail?.coupons.map((coupon) => coupon.title)).toEqual(["有効"]);
+    expect(detail?.salon).not.toHaveProperty("searchText");
+  });
+
+  it("pages reviews newest visit first with the total", async () => {
+    const first = await getSalonDetail(database.db, "detail-salon", 1, now);
+    const second = await getSalonDetail(database.db, "detail-salon", 2, now);
+    expect(first?.reviews.total).toBe(REVIEW_PAGE_SIZE + 2);
+    expect(first?.reviews.items[0]?.title).toBe(`口コミ${REVIEW_PAGE_SIZE + 2}`);
+    expect(second?.reviews.items.map((review) => review.title)).toEqual(["口コミ2", "口コミ1"]);
+  });
+});
