@@ -12,7 +12,10 @@ const base = `http://localhost:${PORT}`;
 const dataDir = `./data/e2e-rules-${PORT}`;
 let server: ChildProcess | undefined;
 
+test.describe.configure({ timeout: 120_000 });
+
 test.beforeAll(async () => {
+  test.setTimeout(120_000);
   rmSync(dataDir, { recursive: true, force: true });
   const database = await openDatabase(dataDir);
   await database.migrate();
@@ -39,11 +42,12 @@ test.beforeAll(async () => {
     },
     stdio: "ignore",
   });
-  for (let attempt = 0; attempt < 100; attempt++) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
     try {
       if ((await fetch(`${base}/readyz`)).ok) return;
     } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error("route-rules server did not start");
 });

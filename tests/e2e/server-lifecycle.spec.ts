@@ -17,11 +17,13 @@ async function startServer() {
   child.stderr?.on("data", (chunk) => {
     output += chunk;
   });
-  for (let attempt = 0; attempt < 100; attempt++) {
+  // Generous: on a loaded 2-core machine a cold start can take several seconds.
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
     try {
       if ((await fetch(`${base}/healthz`)).ok) break;
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
   return { child, output: () => output };
@@ -29,6 +31,8 @@ async function startServer() {
 
 const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+
+test.describe.configure({ timeout: 120_000 });
 
 test("logs one structured line per request with its request id", async () => {
   const { child, output } = await startServer();
