@@ -20,7 +20,8 @@ import { parseSearchQuery } from "../server/salons/search.schema";
  * the search page, a salon page and a static file of the same size as the
  * salon page, all served by that server in the same run. Then it times the
  * search query itself at 1,000, 10,000 and 100,000 salons. Every database,
- * directory and file it creates is removed at the end, also on Ctrl-C.
+ * directory and file it creates is removed when the run ends or fails;
+ * Ctrl-C tries the same, but a PGlite write in progress can delay it.
  */
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
