@@ -108,19 +108,37 @@ function searchOrder(query: SearchQuery) {
   }
 }
 
-/** One page of published salons matching the query, with the total count. */
+/**
+ * One page of published salons matching the query, with the total count.
+ * The page of ids is chosen first on `salons` alone (filter, order, count
+ * over the window); only those 20 rows then get the joins and photo
+ * subqueries of a card, which would otherwise run for every match.
+ */
 export async function searchSalons(db: Database, query: SearchQuery): Promise<SearchResult> {
   const where = searchConditions(query);
   const offset = (query.page - 1) * SEARCH_PAGE_SIZE;
-  const rows = await db
-    .select({ ...salonCardColumns, total: sql<number>`(count(*) over ())::int` })
+  const order = searchOrder(query);
+  const page = db
+    .select({
+      id: salons.id,
+      total: sql<number>`(count(*) over ())::int`.as("total"),
+      position: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as(
+        "position",
+      ),
+    })
     .from(salons)
+    .where(where)
+    .orderBy(...order)
+    .limit(SEARCH_PAGE_SIZE)
+    .offset(offset)
+    .as("page");
+  const rows = await db
+    .select({ ...salonCardColumns, total: page.total })
+    .from(page)
+    .innerJoin(salons, eq(salons.id, page.id))
     .innerJoin(areas, eq(areas.id, salons.areaId))
     .leftJoin(stations, eq(stations.id, salons.stationId))
-    .where(where)
-    .orderBy(...searchOrder(query))
-    .limit(SEARCH_PAGE_SIZE)
-    .offset(offset);
+    .orderBy(asc(page.position));
   let total = rows[0]?.total;
   if (total === undefined) {
     // A page past the end has no rows to carry the window count.
