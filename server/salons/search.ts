@@ -13,7 +13,7 @@ export type SearchResult = {
 };
 
 /**
- * The recommended order (docs/decisions/0004-recommended-ranking.md): a
+ * The recommended order (docs/decisions/0006-recommended-ranking.md): a
  * Bayesian average of the rating, so a salon with 4.9 from 2 reviews does
  * not outrank 4.6 from 200. Each salon's average is pulled towards
  * PRIOR_MEAN as if it had PRIOR_WEIGHT extra reviews of that value:
