@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { listPopularAreas } from "../../server/areas/area-queries";
 import { listPublishedArticles } from "../../server/content/articles";
 import { appContext } from "../../server/context";
-import { listTopRatedSalons } from "../../server/salons/salon-card";
+import { listRecommendedSalons } from "../../server/salons/listings";
 import { SalonCardItem } from "../components/salons/salon-card-item";
 import { genreLabels } from "../lib/genres";
 import { originFromMatches, pageMeta, SITE_NAME } from "../lib/meta";
@@ -20,7 +20,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
   const [salons, areas, articles] = await Promise.all([
-    listTopRatedSalons(db, 8),
+    listRecommendedSalons(db, 8),
     listPopularAreas(db, 12),
     listPublishedArticles(db, new Date(), 4),
   ]);
@@ -78,7 +78,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       <section aria-labelledby="top-salons" className="mx-auto max-w-6xl px-4 py-10">
         <h2 id="top-salons" className="text-xl font-bold">
-          口コミ評価の高いサロン
+          おすすめのサロン
         </h2>
         <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {salons.map((salon) => (
@@ -87,6 +87,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             </li>
           ))}
         </ul>
+        <p className="mt-3 text-right">
+          <Link to="/salons/recommend/all" className="text-brand-700 underline">
+            おすすめのサロンをもっと見る
+          </Link>
+        </p>
       </section>
 
       <section aria-labelledby="popular-areas" className="mx-auto max-w-6xl px-4 py-6">

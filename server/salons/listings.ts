@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import { areas, features, menuStaff, menus, prefectures, salons, staff } from "../db/schema";
 import { type SalonGenre, salonGenres } from "../db/schema/salons";
 import { selectSalonCards } from "./salon-card";
-import { groupMenus, SLUG_PATTERN } from "./salon-detail";
+import { groupMenus, SLUG_PATTERN, staffProfileColumns } from "./salon-detail";
 import { searchSalons } from "./search";
 import { parseSearchQuery, type SearchQuery } from "./search.schema";
 
@@ -16,18 +16,7 @@ import { parseSearchQuery, type SearchQuery } from "./search.schema";
 export async function getStaffPage(db: Database, slug: string) {
   if (!SLUG_PATTERN.test(slug)) return null;
   const [member] = await db
-    .select({
-      id: staff.id,
-      salonId: staff.salonId,
-      slug: staff.slug,
-      name: staff.name,
-      kana: staff.kana,
-      role: staff.role,
-      photoUrl: staff.photoUrl,
-      profile: staff.profile,
-      yearsOfExperience: staff.yearsOfExperience,
-      specialties: staff.specialties,
-    })
+    .select({ id: staff.id, salonId: staff.salonId, ...staffProfileColumns })
     .from(staff)
     .innerJoin(salons, eq(salons.id, staff.salonId))
     .where(and(eq(staff.slug, slug), eq(staff.active, true), eq(salons.status, "published")));
@@ -119,6 +108,12 @@ export async function getRecommendedSalons(db: Database, param: string) {
         ).salons
       : [];
   return { scope, salons: [...list, ...second].slice(0, RECOMMEND_LIMIT), total };
+}
+
+/** The home page's picks: the first salons of the recommended order, nationwide. */
+export async function listRecommendedSalons(db: Database, limit: number) {
+  const { salons: list } = await searchSalons(db, parseSearchQuery(new URLSearchParams()));
+  return list.slice(0, limit);
 }
 
 async function resolveRecommendScope(db: Database, param: string): Promise<RecommendScope | null> {

@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { areas, salons, stations } from "../db/schema";
 
@@ -47,11 +47,4 @@ export function selectSalonCards(db: Database, where?: SQL) {
     .innerJoin(areas, eq(areas.id, salons.areaId))
     .leftJoin(stations, eq(stations.id, salons.stationId))
     .where(and(eq(salons.status, "published"), where));
-}
-
-/** Best-rated published salons, for the home page. Ties break on review count, then name. */
-export async function listTopRatedSalons(db: Database, limit: number): Promise<SalonCard[]> {
-  return selectSalonCards(db)
-    .orderBy(desc(salons.ratingAverage), desc(salons.reviewCount), salons.slug)
-    .limit(limit);
 }

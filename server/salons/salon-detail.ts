@@ -15,6 +15,18 @@ import {
 } from "../db/schema";
 
 export const REVIEW_PAGE_SIZE = 10;
+
+/** What a stylist's card shows, on the salon page and the stylist's own page. */
+export const staffProfileColumns = {
+  slug: staff.slug,
+  name: staff.name,
+  kana: staff.kana,
+  role: staff.role,
+  photoUrl: staff.photoUrl,
+  profile: staff.profile,
+  yearsOfExperience: staff.yearsOfExperience,
+  specialties: staff.specialties,
+};
 export const SLUG_PATTERN = /^[a-z0-9-]{1,80}$/;
 
 export type MenuItem = {
@@ -117,16 +129,7 @@ export async function getSalonDetail(db: Database, slug: string, reviewPage: num
         )
         .orderBy(asc(coupons.title)),
       db
-        .select({
-          slug: staff.slug,
-          name: staff.name,
-          kana: staff.kana,
-          role: staff.role,
-          photoUrl: staff.photoUrl,
-          profile: staff.profile,
-          yearsOfExperience: staff.yearsOfExperience,
-          specialties: staff.specialties,
-        })
+        .select(staffProfileColumns)
         .from(staff)
         .where(and(eq(staff.salonId, salonId), eq(staff.active, true)))
         .orderBy(asc(staff.sortOrder), asc(staff.slug)),

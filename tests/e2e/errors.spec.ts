@@ -10,7 +10,7 @@ test("an unknown URL shows the 404 screen and its button leads home", async ({ p
   const button = page.getByRole("link", { name: "トップへ" });
   await button.click();
   await expect(page).toHaveURL("/");
-  await expect(page.getByRole("region", { name: "口コミ評価の高いサロン" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "おすすめのサロン" })).toBeVisible();
 });
 
 test("a malformed article slug is a 404 too", async ({ page }) => {

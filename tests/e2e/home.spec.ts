@@ -5,8 +5,8 @@ test("home renders demo salons from the database", async ({ page, axe }) => {
   expect(response?.status()).toBe(200);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   const salonLinks = page
-    .getByRole("region", { name: "口コミ評価の高いサロン" })
-    .locator('a[href^="/salons/"]');
+    .getByRole("region", { name: "おすすめのサロン" })
+    .locator('article a[href^="/salons/"]');
   await expect(salonLinks).toHaveCount(8);
   await expect(salonLinks.first()).not.toBeEmpty();
   await expect(
