@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -229,6 +229,8 @@ async function startServer(databaseUrl: string): Promise<ChildProcess> {
       HOST: "127.0.0.1",
       PUBLIC_URL: `http://localhost:${PORT}`,
       LOG_LEVEL: "error",
+      // Production refuses to start without a secret; any throwaway value will do here.
+      BETTER_AUTH_SECRET: process.env.BETTER_AUTH_SECRET ?? randomBytes(32).toString("hex"),
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
