@@ -37,6 +37,15 @@ export function isPostgresUrl(url: string) {
 export async function openDatabase(url: string): Promise<DatabaseHandle> {
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    // A server restart or a terminated backend must not crash the process:
+    // without listeners, pg re-throws such errors as uncaught exceptions.
+    // The next query reconnects; /readyz reports while it cannot.
+    const reportLostConnection = (error: Error) =>
+      console.error(
+        JSON.stringify({ level: "warn", msg: "database connection lost", error: error.message }),
+      );
+    pool.on("error", reportLostConnection);
+    pool.on("connect", (client) => client.on("error", reportLostConnection));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return {
       db,
