@@ -27,7 +27,7 @@ export default defineConfig({
             {
               test: {
                 name: "integration:postgres",
-                include: integration,
+                include: [...integration, "tests/integration-postgres/**/*.test.ts"],
                 env: { TEST_DB_ENGINE: "postgres" },
                 testTimeout: 30_000,
                 hookTimeout: 60_000,
