@@ -10,10 +10,10 @@ import {
   SubmitButton,
   useClearOnResult,
 } from "../components/accounts/account-frame";
+import { NewPasswordFields } from "../components/accounts/new-password-fields";
 import { ErrorSummary, TextField } from "../components/form/field";
 import { fieldErrors } from "../lib/field-rules";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { describePasswordPolicy } from "../lib/password-policy";
 import type { Route } from "./+types/account.edit.change-password";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -71,26 +71,13 @@ export default function ChangePassword({ loaderData, actionData }: Route.Compone
           required
           error={errors.currentPassword}
         />
-        <TextField
-          id="new-password"
+        <NewPasswordFields
+          idPrefix="new-password"
           name="newPassword"
-          key={clearKey}
-          type="password"
           label="新しいパスワード"
-          autoComplete="new-password"
-          hint={describePasswordPolicy(loaderData.policy)}
-          required
-          error={errors.newPassword}
-        />
-        <TextField
-          id="new-password-confirm"
-          name="passwordConfirm"
-          key={clearKey}
-          type="password"
-          label="新しいパスワード（確認用）"
-          autoComplete="new-password"
-          required
-          error={errors.passwordConfirm}
+          policy={loaderData.policy}
+          clearKey={clearKey}
+          errors={errors}
         />
         <SubmitButton busy={busy}>パスワードを変更する</SubmitButton>
       </Form>

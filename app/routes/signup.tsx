@@ -10,10 +10,10 @@ import {
   useClearOnResult,
 } from "../components/accounts/account-frame";
 import { ExternalSignIn } from "../components/accounts/external-sign-in";
+import { NewPasswordFields } from "../components/accounts/new-password-fields";
 import { ErrorSummary, TextField } from "../components/form/field";
 import { fieldErrors } from "../lib/field-rules";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { describePasswordPolicy } from "../lib/password-policy";
 import type { Route } from "./+types/signup";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -70,26 +70,13 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
           defaultValue={actionData?.values.email}
           error={errors.email}
         />
-        <TextField
-          id="signup-password"
+        <NewPasswordFields
+          idPrefix="signup-password"
           name="password"
-          key={clearKey}
-          type="password"
           label="パスワード"
-          autoComplete="new-password"
-          hint={describePasswordPolicy(loaderData.policy)}
-          required
-          error={errors.password}
-        />
-        <TextField
-          id="signup-password-confirm"
-          name="passwordConfirm"
-          key={clearKey}
-          type="password"
-          label="パスワード（確認用）"
-          autoComplete="new-password"
-          required
-          error={errors.passwordConfirm}
+          policy={loaderData.policy}
+          clearKey={clearKey}
+          errors={errors}
         />
         <SubmitButton busy={busy}>登録する</SubmitButton>
       </Form>

@@ -1,11 +1,10 @@
 import { serveStatic } from "@hono/node-server/serve-static";
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { RouterContextProvider } from "react-router";
 import { type AccountServices, createAccountServices } from "../accounts/account-services";
-import { getCurrentUser } from "../accounts/current-user";
-import { accountRecord } from "../accounts/profile";
+import { accountRecordHandler } from "../api/accounts";
 import type { Config } from "../config";
 import { appContext } from "../context";
 import type { DatabaseHandle } from "../db/client";
@@ -127,27 +126,9 @@ export function createHttpApp({
   app.on(["GET", "POST"], "/api/auth/*", (c) => accounts.auth.handler(c.req.raw));
 
   // SPEC.md §7: the account record for a bearer token (or session cookie).
-  const accountHandler = async (c: Context<Env>) => {
-    const user = await getCurrentUser(c.req.raw, { db: database.db, accounts });
-    if (!user) {
-      return c.json({ error: { code: "unauthorized", message: "ログインしてください。" } }, 401);
-    }
-    const record = await accountRecord(database.db, user.id);
-    if (!record) {
-      return c.json(
-        {
-          error: {
-            code: "account-not-found",
-            message: "会員情報が登録されていません。アカウント編集画面で登録してください。",
-          },
-        },
-        404,
-      );
-    }
-    return c.json({ data: record });
-  };
-  app.get("/api/accounts", accountHandler);
-  app.get("/api/accounts/", accountHandler);
+  const accountsHandler = accountRecordHandler({ db: database.db, accounts });
+  app.get("/api/accounts", accountsHandler);
+  app.get("/api/accounts/", accountsHandler);
 
   // Route rules, asked by the client before each client-side navigation.
   app.get("/api/route-rules", async (c) => {

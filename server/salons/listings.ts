@@ -92,28 +92,18 @@ export async function getRecommendedSalons(db: Database, param: string) {
     pref: scope.kind === "prefecture" ? scope.slug : undefined,
     area: scope.kind === "area" ? scope.slug : undefined,
   };
-  const { salons: list, total } = await searchSalons(db, {
-    ...parseSearchQuery(new URLSearchParams()),
-    ...query,
-  });
-  // A ranking of 30 spans two search pages of 20.
-  const second =
-    total > list.length
-      ? (
-          await searchSalons(db, {
-            ...parseSearchQuery(new URLSearchParams()),
-            ...query,
-            page: 2,
-          })
-        ).salons
-      : [];
-  return { scope, salons: [...list, ...second].slice(0, RECOMMEND_LIMIT), total };
+  const { salons: list, total } = await searchSalons(
+    db,
+    { ...parseSearchQuery(new URLSearchParams()), ...query },
+    RECOMMEND_LIMIT,
+  );
+  return { scope, salons: list, total };
 }
 
 /** The home page's picks: the first salons of the recommended order, nationwide. */
 export async function listRecommendedSalons(db: Database, limit: number) {
-  const { salons: list } = await searchSalons(db, parseSearchQuery(new URLSearchParams()));
-  return list.slice(0, limit);
+  const { salons: list } = await searchSalons(db, parseSearchQuery(new URLSearchParams()), limit);
+  return list;
 }
 
 async function resolveRecommendScope(db: Database, param: string): Promise<RecommendScope | null> {

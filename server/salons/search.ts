@@ -114,9 +114,13 @@ function searchOrder(query: SearchQuery) {
  * over the window); only those 20 rows then get the joins and photo
  * subqueries of a card, which would otherwise run for every match.
  */
-export async function searchSalons(db: Database, query: SearchQuery): Promise<SearchResult> {
+export async function searchSalons(
+  db: Database,
+  query: SearchQuery,
+  pageSize = SEARCH_PAGE_SIZE,
+): Promise<SearchResult> {
   const where = searchConditions(query);
-  const offset = (query.page - 1) * SEARCH_PAGE_SIZE;
+  const offset = (query.page - 1) * pageSize;
   const order = searchOrder(query);
   const page = db
     .select({
@@ -129,7 +133,7 @@ export async function searchSalons(db: Database, query: SearchQuery): Promise<Se
     .from(salons)
     .where(where)
     .orderBy(...order)
-    .limit(SEARCH_PAGE_SIZE)
+    .limit(pageSize)
     .offset(offset)
     .as("page");
   const rows = await db
@@ -148,6 +152,6 @@ export async function searchSalons(db: Database, query: SearchQuery): Promise<Se
     salons: rows.map(({ total: _total, ...card }) => card),
     total: Number(total),
     page: query.page,
-    pageSize: SEARCH_PAGE_SIZE,
+    pageSize,
   };
 }

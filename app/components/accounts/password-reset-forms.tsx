@@ -1,7 +1,8 @@
 import { Form, Link, useNavigation } from "react-router";
-import { describePasswordPolicy, type PasswordPolicy } from "../../lib/password-policy";
+import type { PasswordPolicy } from "../../lib/password-policy";
 import { ErrorSummary, TextField } from "../form/field";
 import { AccountFrame, linkClass, Notice, SubmitButton, useClearOnResult } from "./account-frame";
+import { NewPasswordFields } from "./new-password-fields";
 
 type Props = {
   policy: PasswordPolicy;
@@ -20,26 +21,13 @@ export function PasswordResetForms({ policy, token, error, actionData }: Props) 
         <Form method="post" noValidate className="flex flex-col gap-5">
           <input type="hidden" name="token" value={token} />
           <ErrorSummary errors={errors} />
-          <TextField
-            id="reset-password"
+          <NewPasswordFields
+            idPrefix="reset-password"
             name="password"
-            key={clearKey}
-            type="password"
             label="新しいパスワード"
-            autoComplete="new-password"
-            hint={describePasswordPolicy(policy)}
-            required
-            error={errors.password}
-          />
-          <TextField
-            id="reset-password-confirm"
-            name="passwordConfirm"
-            key={clearKey}
-            type="password"
-            label="新しいパスワード（確認用）"
-            autoComplete="new-password"
-            required
-            error={errors.passwordConfirm}
+            policy={policy}
+            clearKey={clearKey}
+            errors={errors}
           />
           <SubmitButton busy={busy}>パスワードを変更する</SubmitButton>
         </Form>
