@@ -26,6 +26,8 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Seconds to wait for in-flight requests on SIGTERM before closing anyway. */
   SHUTDOWN_TIMEOUT: z.coerce.number().int().min(1).default(10),
+  /** Public pages held by the anonymous page micro-cache (decision 0007); 0 turns it off. */
+  PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).default(500),
 
   /** Signs session cookies and mail tokens. Required in production (checked below). */
   BETTER_AUTH_SECRET: z.string().min(32, "32文字以上のランダムな文字列にしてください").optional(),

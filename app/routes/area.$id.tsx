@@ -9,6 +9,7 @@ import { Pagination } from "../components/pagination";
 import { SalonCardItem } from "../components/salons/salon-card-item";
 import { breadcrumbJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
+import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/area.$id";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
@@ -25,6 +26,9 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     origin: originFromMatches(matches),
   });
 };
+
+// Anonymous visitors share this page for a few seconds (decision 0007).
+export const headers = publicPageHeaders;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { db, config } = context.get(appContext);

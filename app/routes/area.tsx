@@ -5,6 +5,7 @@ import { Breadcrumbs } from "../components/breadcrumbs";
 import { JsonLd } from "../components/json-ld";
 import { breadcrumbJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
+import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/area";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -15,6 +16,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/area",
     origin: originFromMatches(matches),
   });
+
+// Anonymous visitors share this page for a few seconds (decision 0007).
+export const headers = publicPageHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db, config } = context.get(appContext);

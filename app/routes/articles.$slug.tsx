@@ -3,6 +3,7 @@ import { getPublishedArticle } from "../../server/content/articles";
 import { appContext } from "../../server/context";
 import { formatDate } from "../lib/format";
 import { originFromMatches, pageMeta } from "../lib/meta";
+import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/articles.$slug";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
@@ -16,6 +17,9 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
         type: "article",
       })
     : [];
+
+// Anonymous visitors share this page for a few seconds (decision 0007).
+export const headers = publicPageHeaders;
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);

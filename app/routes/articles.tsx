@@ -3,6 +3,7 @@ import { listPublishedArticles } from "../../server/content/articles";
 import { appContext } from "../../server/context";
 import { formatDate } from "../lib/format";
 import { originFromMatches, pageMeta } from "../lib/meta";
+import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/articles";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -13,6 +14,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/articles",
     origin: originFromMatches(matches),
   });
+
+// Anonymous visitors share this page for a few seconds (decision 0007).
+export const headers = publicPageHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);

@@ -6,6 +6,7 @@ import { listRecommendedSalons } from "../../server/salons/listings";
 import { SalonCardItem } from "../components/salons/salon-card-item";
 import { genreLabels } from "../lib/genres";
 import { originFromMatches, pageMeta, SITE_NAME } from "../lib/meta";
+import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = ({ matches }) =>
@@ -16,6 +17,9 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/",
     origin: originFromMatches(matches),
   });
+
+// Anonymous visitors share this page for a few seconds (decision 0007).
+export const headers = publicPageHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);

@@ -15,6 +15,7 @@ import {
 import { genreLabels } from "../lib/genres";
 import { breadcrumbJsonLd, salonJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
+import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.$id";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
@@ -32,6 +33,9 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     image: photos[0]?.url,
   });
 };
+
+// Anonymous visitors share this page for a few seconds (decision 0007).
+export const headers = publicPageHeaders;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);

@@ -8,6 +8,7 @@ import { Pagination } from "../components/pagination";
 import { SalonCardGrid } from "../components/salons/salon-card-grid";
 import { breadcrumbJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
+import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.feature.$param";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
@@ -24,6 +25,9 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     origin: originFromMatches(matches),
   });
 };
+
+// Anonymous visitors share this page for a few seconds (decision 0007).
+export const headers = publicPageHeaders;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { db, config } = context.get(appContext);

@@ -6,6 +6,7 @@ import { JsonLd } from "../components/json-ld";
 import { SalonCardGrid } from "../components/salons/salon-card-grid";
 import { breadcrumbJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
+import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.recommend.$param";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
@@ -18,6 +19,9 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     origin: originFromMatches(matches),
   });
 };
+
+// Anonymous visitors share this page for a few seconds (decision 0007).
+export const headers = publicPageHeaders;
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { db, config } = context.get(appContext);

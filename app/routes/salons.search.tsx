@@ -4,6 +4,7 @@ import { loadSearchPage } from "../../server/salons/search-page";
 import { SearchForm } from "../components/salons/search-form";
 import { activeConditions, SearchResults } from "../components/salons/search-results";
 import { originFromMatches, pageMeta } from "../lib/meta";
+import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.search";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
@@ -19,6 +20,9 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     origin: originFromMatches(matches),
   });
 };
+
+// Anonymous visitors share this page for a few seconds (decision 0007).
+export const headers = publicPageHeaders;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);

@@ -8,6 +8,7 @@ import { bookingHref } from "../components/salons/salon-detail-sections";
 import { formatYen } from "../lib/format";
 import { breadcrumbJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
+import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.staffs.$param";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
@@ -25,6 +26,9 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     image: staff.photoUrl || undefined,
   });
 };
+
+// Anonymous visitors share this page for a few seconds (decision 0007).
+export const headers = publicPageHeaders;
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { db, config } = context.get(appContext);

@@ -14,6 +14,7 @@ import { clientIpHeader } from "./client-ip";
 import { compression } from "./compression";
 import { isCrawler } from "./crawler";
 import { rejectCrossSiteForms } from "./cross-site";
+import { pageCache } from "./page-cache";
 
 export type HttpAppDeps = {
   config: Config;
@@ -147,6 +148,9 @@ export function createHttpApp({
     if (!rule) return next();
     return c.redirect(rule.target, rule.statusCode);
   });
+
+  // Public pages for anonymous visitors, shared for a few seconds (decision 0007).
+  app.use(pageCache({ maxEntries: config.PAGE_CACHE_ENTRIES }));
 
   app.all("*", async (c) => {
     const context = new RouterContextProvider();

@@ -47,3 +47,49 @@ test("hashed assets are immutable and text is compressed with brotli or gzip", a
   const plain = await request.get("/", { headers: { "accept-encoding": "identity" } });
   expect(plain.headers()["content-encoding"]).toBeUndefined();
 });
+
+test("a public page is shared between anonymous visitors with each one's own nonce", async ({
+  request,
+  page,
+}) => {
+  // A query no other test asks, so the first answer is a render.
+  const path = "/salons/search?q=%E3%82%AB%E3%83%83%E3%83%88&sort=price-desc&page=2";
+  const nonceOf = (csp: string | undefined) => /'nonce-([^']+)'/.exec(csp ?? "")?.[1];
+  const first = await request.get(path);
+  const second = await request.get(path);
+  expect([first.headers()["x-cache"], second.headers()["x-cache"]]).toEqual(["MISS", "HIT"]);
+  expect(second.headers()["x-page-cache-ttl"]).toBeUndefined();
+  const [firstNonce, secondNonce] = [first, second].map((r) =>
+    nonceOf(r.headers()["content-security-policy"]),
+  );
+  expect(secondNonce).toBeTruthy();
+  expect(secondNonce).not.toBe(firstNonce);
+  const html = await second.text();
+  expect(html).toContain(`nonce="${secondNonce}"`);
+  expect(html).not.toContain(String(firstNonce));
+
+  // The shared copy runs in a browser: no CSP violation, and it hydrates.
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  const response = await page.goto(path);
+  expect(response?.headers()["x-cache"]).toBe("HIT");
+  // Hydrated: the next page comes by client-side navigation, without a reload.
+  await page.evaluate(() => {
+    (window as unknown as { marker: string }).marker = "spa";
+  });
+  await page
+    .getByRole("navigation", { name: "ページ送り" })
+    .getByRole("link", { name: "次へ" })
+    .click();
+  await expect(page).toHaveURL(/page=3/);
+  expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("spa");
+  expect(violations).toEqual([]);
+
+  // A signed-in visitor is never served the shared copy.
+  const personal = await request.get(path, {
+    headers: { cookie: "better-auth.session_token=not-a-session" },
+  });
+  expect(personal.headers()["x-cache"]).toBeUndefined();
+});

@@ -1,0 +1,13 @@
+import { PAGE_CACHE_HEADER } from "../../server/http/page-cache";
+
+/**
+ * How long an anonymous visitor's copy of a public page may be shared with
+ * others (decision 0007). Short enough that an owner's edit or a new review
+ * shows within seconds; long enough that a burst on one page renders it once.
+ */
+export const PUBLIC_PAGE_SECONDS = 10;
+
+/** A route's `headers` export that opts its page into the micro-cache. */
+export function publicPageHeaders() {
+  return { [PAGE_CACHE_HEADER]: String(PUBLIC_PAGE_SECONDS) };
+}

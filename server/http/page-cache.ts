@@ -1,0 +1,164 @@
+import type { MiddlewareHandler } from "hono";
+
+/**
+ * A micro-cache for public pages (docs/decisions/0007-page-micro-cache.md).
+ *
+ * A route opts in by answering with `PAGE_CACHE_HEADER: <seconds>` (see
+ * app/lib/page-cache.ts). For that long, the same URL asked by any
+ * anonymous visitor is answered from memory, and concurrent misses for one
+ * URL wait for a single render instead of each querying the database. So a
+ * burst on a popular search costs one query per few seconds.
+ *
+ * Only anonymous GET requests take part: any cookie other than the display
+ * preferences (which are part of the key) or analytics, or an Authorization
+ * header, bypasses the cache, so nothing personal is ever stored or shared.
+ * Each answer gets the current request's CSP nonce written in place of the
+ * one it was rendered with, so a nonce is never reused across responses.
+ */
+export const PAGE_CACHE_HEADER = "x-page-cache-ttl";
+
+/** Cookies that change how a public page renders; they are part of the key. */
+const KEY_COOKIES = ["theme", "viewport"];
+/** Set by Google Tag Manager's scripts for analytics; the server never reads them. */
+const ANALYTICS_COOKIE = /^(_ga(_.*)?|_gid|_gcl_.*)$/;
+const CACHEABLE_TYPE = /^text\/(html|x-script)/;
+const MAX_TTL_SECONDS = 300;
+
+export type PageCacheOptions = {
+  /** Most pages held at once; 0 turns the cache off. */
+  maxEntries: number;
+  /** Upper bound on the bytes of all held pages. */
+  maxBytes?: number;
+  now?: () => number;
+};
+
+type Entry = {
+  status: number;
+  headers: [string, string][];
+  /** The body split at the nonce it was rendered with. */
+  parts: string[];
+  bytes: number;
+  expiresAt: number;
+};
+
+type Env = { Variables: { secureHeadersNonce?: string } };
+
+export function pageCache({
+  maxEntries,
+  maxBytes = 64 * 1024 * 1024,
+  now = Date.now,
+}: PageCacheOptions): MiddlewareHandler<Env> {
+  const entries = new Map<string, Entry>();
+  const inFlight = new Map<string, Promise<Entry | null>>();
+  let heldBytes = 0;
+
+  function remove(key: string) {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    heldBytes -= entry.bytes;
+  }
+
+  function store(key: string, entry: Entry) {
+    remove(key);
+    entries.set(key, entry);
+    heldBytes += entry.bytes;
+    // A Map iterates in insertion order, and hits re-insert: the first key is the least recent.
+    for (const oldest of entries.keys()) {
+      if (entries.size <= maxEntries && heldBytes <= maxBytes) break;
+      remove(oldest);
+    }
+  }
+
+  function fresh(key: string) {
+    const entry = entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= now()) {
+      remove(key);
+      return undefined;
+    }
+    entries.delete(key);
+    entries.set(key, entry);
+    return entry;
+  }
+
+  return async (c, next) => {
+    const key = maxEntries > 0 && c.req.method === "GET" ? cacheKey(c.req.raw) : null;
+    if (!key) {
+      await next();
+      c.res.headers.delete(PAGE_CACHE_HEADER);
+      return;
+    }
+    const nonce = c.get("secureHeadersNonce") ?? "";
+    // Looked up before any await, so a burst finds the first request's render.
+    const pending = inFlight.get(key);
+    const cached = fresh(key) ?? (pending ? await pending : null);
+    if (cached) {
+      c.res = respond(cached, nonce, "HIT");
+      return;
+    }
+
+    const render = (async () => {
+      await next();
+      const entry = await toEntry(c.res, nonce, now());
+      if (entry) store(key, entry);
+      return entry;
+    })();
+    inFlight.set(key, render);
+    try {
+      const entry = await render;
+      // Hono copies the replaced response's headers onto the new one: drop ours first.
+      c.res.headers.delete(PAGE_CACHE_HEADER);
+      if (entry) c.res = respond(entry, nonce, "MISS");
+    } finally {
+      if (inFlight.get(key) === render) inFlight.delete(key);
+    }
+  };
+}
+
+/** The key for an anonymous request, or null when the request may see personal content. */
+export function cacheKey(request: Request): string | null {
+  if (request.headers.has("authorization")) return null;
+  const preferences: string[] = [];
+  for (const pair of (request.headers.get("cookie") ?? "").split(";")) {
+    const separator = pair.indexOf("=");
+    const name = (separator < 0 ? pair : pair.slice(0, separator)).trim();
+    if (!name || ANALYTICS_COOKIE.test(name)) continue;
+    if (!KEY_COOKIES.includes(name)) return null;
+    preferences.push(`${name}=${pair.slice(separator + 1).trim()}`);
+  }
+  return `${request.url} ${preferences.sort().join(";")}`;
+}
+
+async function toEntry(response: Response, nonce: string, now: number): Promise<Entry | null> {
+  const ttl = Number(response.headers.get(PAGE_CACHE_HEADER));
+  if (
+    response.status !== 200 ||
+    !(ttl > 0) ||
+    response.headers.has("set-cookie") ||
+    !CACHEABLE_TYPE.test(response.headers.get("content-type") ?? "")
+  ) {
+    return null;
+  }
+  const body = await response.text();
+  const headers: [string, string][] = [];
+  response.headers.forEach((value, name) => {
+    if (name !== PAGE_CACHE_HEADER && name !== "content-length") headers.push([name, value]);
+  });
+  return {
+    status: response.status,
+    headers,
+    parts: nonce ? body.split(nonce) : [body],
+    bytes: Buffer.byteLength(body),
+    expiresAt: now + Math.min(ttl, MAX_TTL_SECONDS) * 1000,
+  };
+}
+
+function respond(entry: Entry, nonce: string, state: "HIT" | "MISS") {
+  const response = new Response(entry.parts.join(nonce), {
+    status: entry.status,
+    headers: entry.headers,
+  });
+  response.headers.set("x-cache", state);
+  return response;
+}
