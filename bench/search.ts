@@ -57,7 +57,9 @@ const DISTINCT_SEARCHES = (() => {
   return paths;
 })();
 const STATIC_NAME = `bench-static-${process.pid}.html`;
-const STATIC_FILE = path.resolve("build/client", STATIC_NAME);
+// Under assets/, read from disk on each request like the hashed bundles (public/ files are
+// listed when the server starts, and this file is written after).
+const STATIC_FILE = path.resolve("build/client/assets", STATIC_NAME);
 
 const cleanups: (() => Promise<void>)[] = [];
 async function cleanUp() {
@@ -211,7 +213,7 @@ async function measureHttp(engine: Engine, detailSlug: string): Promise<HttpFigu
         next: () => DISTINCT_SEARCHES[nextSearch++ % DISTINCT_SEARCHES.length] ?? SEARCH_PATH,
       },
       { label: "salon page", path: detailPath },
-      { label: `static file (${Buffer.byteLength(detailHtml)} B)`, path: `/${STATIC_NAME}` },
+      { label: `static file (${Buffer.byteLength(detailHtml)} B)`, path: `/assets/${STATIC_NAME}` },
     ];
     const figures: HttpFigures = [];
     for (const target of targets) {

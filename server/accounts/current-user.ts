@@ -37,6 +37,8 @@ export function getCurrentUser(
 }
 
 async function loadCurrentUser(request: Request, db: Database, accounts: AccountServices) {
+  // Most page views are anonymous: without credentials there is no session to look up.
+  if (!request.headers.has("cookie") && !request.headers.has("authorization")) return null;
   const session = await accounts.auth.api.getSession({ headers: request.headers });
   if (!session) return null;
   const { user } = session;

@@ -1,3 +1,5 @@
+import { readdirSync } from "node:fs";
+import path from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { requestId } from "hono/request-id";
@@ -93,15 +95,13 @@ export function createHttpApp({
       "/assets/*",
       serveStatic({ root: clientDir, onFound: (_path, c) => c.header("Cache-Control", IMMUTABLE) }),
     );
-    app.use(
-      "*",
-      serveStatic({
-        root: clientDir,
-        // Index files are rendered by React Router, not served from disk.
-        rewriteRequestPath: (path) => (path.endsWith("/") ? "/__no_index__" : path),
-        onFound: (_path, c) => c.header("Cache-Control", SHORT),
-      }),
-    );
+    // public/ files, listed once: a page request then costs no disk lookup.
+    const publicFiles = listPublicFiles(clientDir);
+    const servePublic = serveStatic({
+      root: clientDir,
+      onFound: (_path, c) => c.header("Cache-Control", SHORT),
+    });
+    app.use("*", (c, next) => (publicFiles.has(c.req.path) ? servePublic(c, next) : next()));
   }
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
@@ -186,6 +186,18 @@ export function createHttpApp({
   });
 
   return app;
+}
+
+/** URL paths of the built client's files outside assets/ (which has its own handler). */
+function listPublicFiles(clientDir: string): Set<string> {
+  const files = readdirSync(clientDir, { recursive: true, withFileTypes: true });
+  return new Set(
+    files
+      .filter((entry) => entry.isFile())
+      .map((entry) => `/${path.relative(clientDir, path.join(entry.parentPath, entry.name))}`)
+      .filter((urlPath) => !urlPath.startsWith("/assets/"))
+      .map((urlPath) => urlPath.split(path.sep).join("/")),
+  );
 }
 
 const TAG_MANAGER_HOSTS = ["https://www.googletagmanager.com", "https://www.google-analytics.com"];

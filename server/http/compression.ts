@@ -27,19 +27,21 @@ export function compression(): MiddlewareHandler {
   return async (c, next) => {
     await next();
     const res = c.res;
+    const encoding = chooseEncoding(c.req.header("accept-encoding"));
     const type = res.headers.get("content-type") ?? "";
     const length = Number(res.headers.get("content-length") ?? Number.NaN);
+    // `res.body` comes last: reading it turns @hono/node-server's lightweight
+    // Response (a string it writes directly) into a stream, a large cost per request.
     if (
-      !res.body ||
+      !encoding ||
       c.req.method === "HEAD" ||
       res.headers.has("content-encoding") ||
       !compressible.test(type) ||
-      length < MIN_BYTES
+      length < MIN_BYTES ||
+      !res.body
     ) {
       return;
     }
-    const encoding = chooseEncoding(c.req.header("accept-encoding"));
-    if (!encoding) return;
     const compressor =
       encoding === "br"
         ? zlib.createBrotliCompress({

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { memoize } from "../cache/memo";
 import type { Database } from "../db/client";
 import { redirectRules } from "../db/schema";
 
@@ -25,38 +26,30 @@ export function createRedirectRuleCache(
   db: Database,
   { ttlMs = 60_000, now = Date.now }: { ttlMs?: number; now?: () => number } = {},
 ): RedirectRuleCache {
-  let rules: Promise<Map<string, RedirectRule>> | null = null;
-  let loadedAt = 0;
-  const load = async () => {
-    const rows = await db
-      .select({
-        path: redirectRules.path,
-        target: redirectRules.target,
-        statusCode: redirectRules.statusCode,
-      })
-      .from(redirectRules)
-      .where(eq(redirectRules.enabled, true));
-    return new Map(
-      rows.map((row) => [
-        normalizeRulePath(row.path),
-        { target: row.target, statusCode: row.statusCode === 301 ? 301 : 302 } as RedirectRule,
-      ]),
-    );
-  };
+  const rules = memoize(
+    async () => {
+      const rows = await db
+        .select({
+          path: redirectRules.path,
+          target: redirectRules.target,
+          statusCode: redirectRules.statusCode,
+        })
+        .from(redirectRules)
+        .where(eq(redirectRules.enabled, true));
+      return new Map(
+        rows.map((row) => [
+          normalizeRulePath(row.path),
+          { target: row.target, statusCode: row.statusCode === 301 ? 301 : 302 } as RedirectRule,
+        ]),
+      );
+    },
+    { ttlMs, now },
+  );
   return {
     async lookup(path) {
-      if (!rules || now() - loadedAt > ttlMs) {
-        loadedAt = now();
-        rules = load().catch((error) => {
-          rules = null;
-          throw error;
-        });
-      }
-      return (await rules).get(normalizeRulePath(path)) ?? null;
+      return (await rules.get()).get(normalizeRulePath(path)) ?? null;
     },
-    invalidate() {
-      rules = null;
-    },
+    invalidate: rules.invalidate,
   };
 }
 

@@ -1,4 +1,5 @@
 import { asc, eq, sql } from "drizzle-orm";
+import { type Memo, memoize } from "../cache/memo";
 import type { Database } from "../db/client";
 import { areas, features, prefectures, stations } from "../db/schema";
 import { type SearchResult, searchSalons } from "./search";
@@ -12,10 +13,18 @@ export type SearchOptions = {
   features: { slug: string; name: string }[];
 };
 
-/** The choices the search form offers: only places that have published salons. */
-export async function listSearchOptions(db: Database, query: SearchQuery): Promise<SearchOptions> {
+type ReferenceOptions = Omit<SearchOptions, "stations">;
+
+/**
+ * Prefectures, areas and features change rarely but every search page shows
+ * them, so they are read once a minute per database, not per request.
+ */
+const REFERENCE_TTL_MS = 60_000;
+const referenceOptions = new WeakMap<Database, Memo<ReferenceOptions>>();
+
+async function loadReferenceOptions(db: Database): Promise<ReferenceOptions> {
   const hasSalons = sql`exists (select 1 from salons s where s.area_id = ${areas.id} and s.status = 'published')`;
-  const [prefectureRows, areaRows, stationRows, featureRows] = await Promise.all([
+  const [prefectureRows, areaRows, featureRows] = await Promise.all([
     db
       .selectDistinct({ slug: prefectures.slug, name: prefectures.name, code: prefectures.code })
       .from(prefectures)
@@ -28,14 +37,6 @@ export async function listSearchOptions(db: Database, query: SearchQuery): Promi
       .innerJoin(prefectures, eq(prefectures.code, areas.prefectureCode))
       .where(hasSalons)
       .orderBy(asc(areas.prefectureCode), asc(areas.sortOrder), asc(areas.slug)),
-    query.area
-      ? db
-          .select({ slug: stations.slug, name: stations.name })
-          .from(stations)
-          .innerJoin(areas, eq(areas.id, stations.areaId))
-          .where(eq(areas.slug, query.area))
-          .orderBy(asc(stations.slug))
-      : Promise.resolve([]),
     db
       .select({ slug: features.slug, name: features.name })
       .from(features)
@@ -44,9 +45,29 @@ export async function listSearchOptions(db: Database, query: SearchQuery): Promi
   return {
     prefectures: prefectureRows.map(({ slug, name }) => ({ slug, name })),
     areas: areaRows,
-    stations: stationRows,
     features: featureRows,
   };
+}
+
+/** The choices the search form offers: only places that have published salons. */
+export async function listSearchOptions(db: Database, query: SearchQuery): Promise<SearchOptions> {
+  let reference = referenceOptions.get(db);
+  if (!reference) {
+    reference = memoize(() => loadReferenceOptions(db), { ttlMs: REFERENCE_TTL_MS });
+    referenceOptions.set(db, reference);
+  }
+  const [options, stationRows] = await Promise.all([
+    reference.get(),
+    query.area
+      ? db
+          .select({ slug: stations.slug, name: stations.name })
+          .from(stations)
+          .innerJoin(areas, eq(areas.id, stations.areaId))
+          .where(eq(areas.slug, query.area))
+          .orderBy(asc(stations.slug))
+      : [],
+  ]);
+  return { ...options, stations: stationRows };
 }
 
 /** Everything /salons/search renders: one page of results and the form's choices. */
