@@ -1,6 +1,7 @@
 import type { ServerType } from "@hono/node-server";
 import { serve } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "react-router";
+import { type AccountServices, createAccountServices } from "./accounts/account-services";
 import { loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { createHttpApp, type HttpAppDeps } from "./http/app";
@@ -26,21 +27,22 @@ export async function start(env: Record<string, string | undefined> = process.en
   const log = createLogger(config.LOG_LEVEL);
   const database = await openDatabase(config.DATABASE_URL);
   await database.migrate();
-  const app = createServerApp({ config, database, log, clientDir: "build/client" });
+  const accounts = createAccountServices(database.db, config);
+  const app = createServerApp({ config, database, log, accounts, clientDir: "build/client" });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
     log.info("listening", { url: `http://localhost:${info.port}`, database: database.engine }),
   );
-  stopGracefullyOnSignals(server, database, log, config.SHUTDOWN_TIMEOUT);
+  stopGracefullyOnSignals(server, { database, accounts }, log, config.SHUTDOWN_TIMEOUT);
   return server;
 }
 
 /**
  * SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish
- * (bounded by the timeout), then close the database so PGlite flushes.
+ * (bounded by the timeout), then close Redis and the database so PGlite flushes.
  */
 function stopGracefullyOnSignals(
   server: ServerType,
-  database: DatabaseHandle,
+  { database, accounts }: { database: DatabaseHandle; accounts: AccountServices },
   log: Logger,
   timeoutSeconds: number,
 ) {
@@ -56,11 +58,12 @@ function stopGracefullyOnSignals(
     force.unref();
     server.close(async () => {
       try {
+        await accounts.close();
         await database.close();
         log.info("stopped");
         process.exit(0);
       } catch (error) {
-        log.error("error while closing the database", describeError(error));
+        log.error("error while closing connections", describeError(error));
         process.exit(1);
       }
     });

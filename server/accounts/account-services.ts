@@ -15,6 +15,8 @@ export type AccountServices = {
   policy: PasswordPolicy;
   providers: ExternalProviderId[];
   mailer: Mailer;
+  /** Closes connections of their own (the Redis rate-limit client) on shutdown. */
+  close(): Promise<void>;
 };
 
 export function createAccountServices(
@@ -36,5 +38,6 @@ export function createAccountServices(
     policy: passwordPolicyFrom(config),
     providers: configuredProviderIds(config),
     mailer,
+    close: () => store.close(),
   };
 }

@@ -14,6 +14,8 @@ export type RateLimitResult = { allowed: boolean; retryAfter: number | null };
  */
 export type RateLimitStore = {
   consume(key: string, rule: RateLimitRule): Promise<RateLimitResult>;
+  /** Releases the store's own connection (Redis) when the server stops. */
+  close(): Promise<void>;
 };
 
 export function databaseRateLimitStore(db: Database): RateLimitStore {
@@ -41,6 +43,8 @@ export function databaseRateLimitStore(db: Database): RateLimitStore {
         retryAfter: Math.max(1, Math.ceil((endsAt - now.getTime()) / 1000)),
       };
     },
+    // The database handle belongs to the server, which closes it.
+    async close() {},
   };
 }
 
@@ -58,6 +62,12 @@ export function redisRateLimitStore(redis: Redis): RateLimitStore {
       return count <= rule.max
         ? { allowed: true, retryAfter: null }
         : { allowed: false, retryAfter: Math.max(1, ttl) };
+    },
+    async close() {
+      // QUIT's reply comes before the socket is closed: wait for the end too.
+      const ended = new Promise((resolve) => redis.once("end", resolve));
+      await redis.quit();
+      if (redis.status !== "end") await ended;
     },
   };
 }

@@ -40,13 +40,6 @@ function likePattern(token: string) {
 /** The WHERE conditions of a search; every filter is AND-ed. */
 export function searchConditions(query: SearchQuery): SQL | undefined {
   const conditions: (SQL | undefined)[] = [eq(salons.status, "published")];
-  if (query.q) {
-    // Every word must appear somewhere in the normalized name, kana, area,
-    // station, genre and menu names (salons.search_text, pg_trgm indexed).
-    for (const token of normalizeForSearch(query.q).split(" ").filter(Boolean)) {
-      conditions.push(sql`${salons.searchText} like ${likePattern(token)}`);
-    }
-  }
   if (query.pref) {
     conditions.push(
       sql`${salons.prefectureCode} = (select ${prefectures.code} from ${prefectures} where ${prefectures.slug} = ${query.pref})`,
@@ -80,6 +73,15 @@ export function searchConditions(query: SearchQuery): SQL | undefined {
     );
   }
   if (query.rating !== undefined) conditions.push(gte(salons.ratingAverage, query.rating));
+  if (query.q) {
+    // Every word must appear somewhere in the normalized name, kana, area,
+    // station, genre and menu names (salons.search_text, pg_trgm indexed).
+    // Last on purpose: PostgreSQL tests equally cheap-looking conditions in
+    // the order written, and this scan of ~500 bytes per row is the costly one.
+    for (const token of normalizeForSearch(query.q).split(" ").filter(Boolean)) {
+      conditions.push(sql`${salons.searchText} like ${likePattern(token)}`);
+    }
+  }
   return and(...conditions);
 }
 

@@ -311,6 +311,9 @@ describe("rate limiting (too-many-requests)", () => {
       // A second client (another app server) sees the same counter.
       const other = redisRateLimitStore(otherClient);
       expect((await other.consume("k", rule)).allowed).toBe(false);
+      // The server closes the store on shutdown, which ends its connection.
+      await store.close();
+      expect(redis.status).toBe("end");
     } finally {
       redis.disconnect();
       otherClient.disconnect();
