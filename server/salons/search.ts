@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Database } from "../db/client";
 import { areas, prefectures, salons, stations } from "../db/schema";
 import { normalizeForSearch } from "../search/normalize";
@@ -24,11 +25,16 @@ export type SearchResult = {
 export const PRIOR_MEAN = 3.5;
 export const PRIOR_WEIGHT = 10;
 
-export const recommendedScore = sql<number>`((${salons.ratingAverage} * ${salons.reviewCount} + ${PRIOR_MEAN}::real * ${PRIOR_WEIGHT}) / (${salons.reviewCount} + ${PRIOR_WEIGHT}))`;
+/**
+ * `desc` as the indexes are built (NULLS LAST), so PostgreSQL can read an
+ * order off an index and stop at the page; the columns are never null.
+ */
+const descending = (column: AnyPgColumn) => sql`${column} desc nulls last`;
 
+/** The score is a stored column (salons.recommended_score) computed from these constants. */
 export const recommendedOrder = [
-  desc(recommendedScore),
-  desc(salons.reviewCount),
+  descending(salons.recommendedScore),
+  descending(salons.reviewCount),
   asc(salons.slug),
 ] as const;
 
@@ -88,11 +94,11 @@ export function searchConditions(query: SearchQuery): SQL | undefined {
 function searchOrder(query: SearchQuery) {
   switch (query.sort) {
     case "rating":
-      return [desc(salons.ratingAverage), desc(salons.reviewCount), asc(salons.slug)];
+      return [descending(salons.ratingAverage), descending(salons.reviewCount), asc(salons.slug)];
     case "price-asc":
       return [asc(salons.priceMin), ...recommendedOrder];
     case "price-desc":
-      return [desc(salons.priceMin), ...recommendedOrder];
+      return [descending(salons.priceMin), ...recommendedOrder];
     case "distance":
       if (query.lat !== undefined && query.lng !== undefined) {
         // Equirectangular distance: exact enough to order salons within a country.
@@ -112,9 +118,10 @@ function searchOrder(query: SearchQuery) {
 
 /**
  * One page of published salons matching the query, with the total count.
- * The page of ids is chosen first on `salons` alone (filter, order, count
- * over the window); only those 20 rows then get the joins and photo
- * subqueries of a card, which would otherwise run for every match.
+ * The page of ids is chosen on `salons` alone (filter, order, limit: for the
+ * recommended, rating and price orders an index gives the order, so the scan
+ * stops at the page); only those rows then get the joins and photo
+ * subqueries of a card. The count is a query of its own, run alongside.
  */
 export async function searchSalons(
   db: Database,
@@ -122,12 +129,10 @@ export async function searchSalons(
   pageSize = SEARCH_PAGE_SIZE,
 ): Promise<SearchResult> {
   const where = searchConditions(query);
-  const offset = (query.page - 1) * pageSize;
   const order = searchOrder(query);
   const page = db
     .select({
       id: salons.id,
-      total: sql<number>`(count(*) over ())::int`.as("total"),
       position: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as(
         "position",
       ),
@@ -136,24 +141,17 @@ export async function searchSalons(
     .where(where)
     .orderBy(...order)
     .limit(pageSize)
-    .offset(offset)
+    .offset((query.page - 1) * pageSize)
     .as("page");
-  const rows = await db
-    .select({ ...salonCardColumns, total: page.total })
-    .from(page)
-    .innerJoin(salons, eq(salons.id, page.id))
-    .innerJoin(areas, eq(areas.id, salons.areaId))
-    .leftJoin(stations, eq(stations.id, salons.stationId))
-    .orderBy(asc(page.position));
-  let total = rows[0]?.total;
-  if (total === undefined) {
-    // A page past the end has no rows to carry the window count.
-    total = offset === 0 ? 0 : await db.$count(salons, where);
-  }
-  return {
-    salons: rows.map(({ total: _total, ...card }) => card),
-    total: Number(total),
-    page: query.page,
-    pageSize,
-  };
+  const [rows, total] = await Promise.all([
+    db
+      .select(salonCardColumns)
+      .from(page)
+      .innerJoin(salons, eq(salons.id, page.id))
+      .innerJoin(areas, eq(areas.id, salons.areaId))
+      .leftJoin(stations, eq(stations.id, salons.stationId))
+      .orderBy(asc(page.position)),
+    db.$count(salons, where),
+  ]);
+  return { salons: rows, total: Number(total), page: query.page, pageSize };
 }

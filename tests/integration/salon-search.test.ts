@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { prefectures } from "../../server/db/schema";
-import { searchSalons } from "../../server/salons/search";
+import { prefectures, salons } from "../../server/db/schema";
+import { PRIOR_MEAN, PRIOR_WEIGHT, searchSalons } from "../../server/salons/search";
 import { parseSearchQuery } from "../../server/salons/search.schema";
 import { loadSearchPage } from "../../server/salons/search-page";
 import { normalizeForSearch } from "../../server/search/normalize";
@@ -186,6 +186,22 @@ describe("searchSalons sorting", () => {
   it("recommended: Bayesian average, so 4.9 from 2 reviews ranks below 3.9 from 50", async () => {
     expect(await slugs("")).toEqual(["alpha", "gamma", "beta"]);
     expect(await slugs("sort=recommended")).toEqual(["alpha", "gamma", "beta"]);
+  });
+
+  it("the stored recommended score is decision 0006's formula with search.ts's constants", async () => {
+    const rows = await database.db
+      .select({
+        rating: salons.ratingAverage,
+        reviews: salons.reviewCount,
+        score: salons.recommendedScore,
+      })
+      .from(salons);
+    expect(rows.length).toBeGreaterThan(2);
+    for (const { rating, reviews, score } of rows) {
+      const expected = (rating * reviews + PRIOR_MEAN * PRIOR_WEIGHT) / (reviews + PRIOR_WEIGHT);
+      // rating_average is a 4-byte real, so the stored score differs in the 7th digit.
+      expect(score).toBeCloseTo(expected, 5);
+    }
   });
 
   it("rating: plain average, highest first", async () => {

@@ -58,6 +58,15 @@ export const salons = pgTable(
     /** Kept in step with reviews so search can sort and filter without aggregating. */
     ratingAverage: real("rating_average").notNull().default(0),
     reviewCount: integer("review_count").notNull().default(0),
+    /**
+     * The recommended order's score (docs/decisions/0006-recommended-ranking.md),
+     * stored and indexed so the default order reads the first page off an
+     * index instead of computing and sorting every salon. 3.5 and 10 are
+     * PRIOR_MEAN and PRIOR_WEIGHT in server/salons/search.ts.
+     */
+    recommendedScore: doublePrecision("recommended_score").generatedAlwaysAs(
+      sql`(rating_average::double precision * review_count + 3.5 * 10) / (review_count + 10)`,
+    ),
     /** Normalized name, kana, area, station and menu names for keyword search (pg_trgm). */
     searchText: text("search_text").notNull().default(""),
     status: text("status").$type<SalonStatus>().notNull().default("draft"),
@@ -82,6 +91,12 @@ export const salons = pgTable(
     index("salons_station_idx").on(t.stationId),
     index("salons_genre_idx").on(t.status, t.genre),
     index("salons_rating_idx").on(t.status, t.ratingAverage.desc(), t.reviewCount.desc()),
+    index("salons_recommended_idx").on(
+      t.status,
+      t.recommendedScore.desc(),
+      t.reviewCount.desc(),
+      t.slug,
+    ),
     index("salons_price_idx").on(t.status, t.priceMin),
     index("salons_search_text_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
   ],

@@ -1,0 +1,2 @@
+ALTER TABLE "salons" ADD COLUMN "recommended_score" double precision GENERATED ALWAYS AS ((rating_average::double precision * review_count + 3.5 * 10) / (review_count + 10)) STORED;--> statement-breakpoint
+CREATE INDEX "salons_recommended_idx" ON "salons" USING btree ("status","recommended_score" DESC NULLS LAST,"review_count" DESC NULLS LAST,"slug");
