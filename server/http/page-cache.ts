@@ -35,8 +35,12 @@ export type PageCacheOptions = {
 type Entry = {
   status: number;
   headers: [string, string][];
-  /** The body split at the nonce it was rendered with. */
-  parts: string[];
+  /**
+   * The body split at the nonce it was rendered with, as UTF-8 bytes:
+   * @hono/node-server writes bytes as they are, where a string would be
+   * measured and encoded again on every answer.
+   */
+  parts: Buffer[];
   bytes: number;
   expiresAt: number;
 };
@@ -141,6 +145,7 @@ async function toEntry(response: Response, nonce: string, now: number): Promise<
     return null;
   }
   const body = await response.text();
+  const parts = (nonce ? body.split(nonce) : [body]).map((part) => Buffer.from(part));
   const headers: [string, string][] = [];
   response.headers.forEach((value, name) => {
     if (name !== PAGE_CACHE_HEADER && name !== "content-length") headers.push([name, value]);
@@ -148,14 +153,16 @@ async function toEntry(response: Response, nonce: string, now: number): Promise<
   return {
     status: response.status,
     headers,
-    parts: nonce ? body.split(nonce) : [body],
-    bytes: Buffer.byteLength(body),
+    parts,
+    bytes: parts.reduce((sum, part) => sum + part.byteLength, 0),
     expiresAt: now + Math.min(ttl, MAX_TTL_SECONDS) * 1000,
   };
 }
 
 function respond(entry: Entry, nonce: string, state: "HIT" | "MISS") {
-  const response = new Response(entry.parts.join(nonce), {
+  const nonceBytes = Buffer.from(nonce);
+  const chunks = entry.parts.flatMap((part, index) => (index === 0 ? [part] : [nonceBytes, part]));
+  const response = new Response(Buffer.concat(chunks), {
     status: entry.status,
     headers: entry.headers,
   });
