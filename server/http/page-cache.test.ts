@@ -64,15 +64,29 @@ describe("page micro-cache", () => {
     expect(body).not.toContain(String(firstNonce));
   });
 
-  it("renders again once the page's seconds are over", async () => {
+  it("after the page's seconds, one request renders while the others get the old copy", async () => {
     let clock = 1_000_000;
     const { app, renders } = site({ now: () => clock });
     await app.request("/area");
     clock += 9_999;
     expect((await app.request("/area")).headers.get("x-cache")).toBe("HIT");
     clock += 2;
-    expect((await app.request("/area")).headers.get("x-cache")).toBe("MISS");
+    const [renderer, other] = await Promise.all([app.request("/area"), app.request("/area")]);
+    expect([renderer.headers.get("x-cache"), other.headers.get("x-cache")]).toEqual([
+      "MISS",
+      "STALE",
+    ]);
+    expect(await renderer.text()).toContain("render 2");
+    expect(await other.text()).toContain("render 1");
+    expect((await app.request("/area")).headers.get("x-cache")).toBe("HIT");
     expect(renders["/area"]).toBe(2);
+
+    // Past twice its seconds an old copy is not served any more: a burst waits for one render.
+    clock += 20_001;
+    const burst = await Promise.all([app.request("/area"), app.request("/area")]);
+    expect(burst.map((r) => r.headers.get("x-cache"))).toEqual(["MISS", "HIT"]);
+    expect(await burst[1]?.text()).toContain("render 3");
+    expect(renders["/area"]).toBe(3);
   });
 
   it("never shares a signed-in visitor's page, and keys display preferences", async () => {

@@ -7,7 +7,9 @@ import type { MiddlewareHandler } from "hono";
  * app/lib/page-cache.ts). For that long, the same URL asked by any
  * anonymous visitor is answered from memory, and concurrent misses for one
  * URL wait for a single render instead of each querying the database. So a
- * burst on a popular search costs one query per few seconds.
+ * burst on a popular search costs one query per few seconds. Once a copy
+ * expires, the next request renders a new one while the others are still
+ * answered from the old copy (for as long again), so no burst waits on it.
  *
  * Only anonymous GET requests take part: any cookie other than the display
  * preferences (which are part of the key) or analytics, or an Authorization
@@ -43,6 +45,8 @@ type Entry = {
   parts: Buffer[];
   bytes: number;
   expiresAt: number;
+  /** Until then, an expired copy may answer while one request renders a new one. */
+  staleUntil: number;
 };
 
 type Env = { Variables: { secureHeadersNonce?: string } };
@@ -74,10 +78,11 @@ export function pageCache({
     }
   }
 
-  function fresh(key: string) {
+  /** The entry of a key, marked most recently used; past its stale time it is dropped. */
+  function lookup(key: string) {
     const entry = entries.get(key);
     if (!entry) return undefined;
-    if (entry.expiresAt <= now()) {
+    if (entry.staleUntil <= now()) {
       remove(key);
       return undefined;
     }
@@ -95,11 +100,20 @@ export function pageCache({
     }
     const nonce = c.get("secureHeadersNonce") ?? "";
     // Looked up before any await, so a burst finds the first request's render.
+    const entry = lookup(key);
     const pending = inFlight.get(key);
-    const cached = fresh(key) ?? (pending ? await pending : null);
-    if (cached) {
-      c.res = respond(cached, nonce, "HIT");
+    if (entry && entry.expiresAt > now()) {
+      c.res = respond(entry, nonce, "HIT");
       return;
+    }
+    if (pending) {
+      // Someone is already rendering this page: an expired copy (within its
+      // stale time) is served at once rather than waiting; else wait.
+      const served = entry ?? (await pending);
+      if (served) {
+        c.res = respond(served, nonce, entry ? "STALE" : "HIT");
+        return;
+      }
     }
 
     const render = (async () => {
@@ -144,6 +158,7 @@ async function toEntry(response: Response, nonce: string, now: number): Promise<
   ) {
     return null;
   }
+  const seconds = Math.min(ttl, MAX_TTL_SECONDS);
   const body = await response.text();
   const parts = (nonce ? body.split(nonce) : [body]).map((part) => Buffer.from(part));
   const headers: [string, string][] = [];
@@ -155,11 +170,12 @@ async function toEntry(response: Response, nonce: string, now: number): Promise<
     headers,
     parts,
     bytes: parts.reduce((sum, part) => sum + part.byteLength, 0),
-    expiresAt: now + Math.min(ttl, MAX_TTL_SECONDS) * 1000,
+    expiresAt: now + seconds * 1000,
+    staleUntil: now + 2 * seconds * 1000,
   };
 }
 
-function respond(entry: Entry, nonce: string, state: "HIT" | "MISS") {
+function respond(entry: Entry, nonce: string, state: "HIT" | "STALE" | "MISS") {
   const nonceBytes = Buffer.from(nonce);
   const chunks = entry.parts.flatMap((part, index) => (index === 0 ? [part] : [nonceBytes, part]));
   const response = new Response(Buffer.concat(chunks), {
