@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
@@ -190,6 +190,8 @@ export function createHttpApp({
 
 /** URL paths of the built client's files outside assets/ (which has its own handler). */
 function listPublicFiles(clientDir: string): Set<string> {
+  // Tests build the app before `npm run build` has made the folder: then there is nothing to serve.
+  if (!existsSync(clientDir)) return new Set();
   const files = readdirSync(clientDir, { recursive: true, withFileTypes: true });
   return new Set(
     files
