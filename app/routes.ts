@@ -50,4 +50,7 @@ export default [
   route("signout", "routes/signout.tsx"), // POST only; not in SPEC.md §2
   route("preferences/theme", "routes/preferences.theme.tsx"), // POST only: stores the theme cookie
   route("dev/mailbox", "routes/dev.mailbox.tsx"), // development only (404 in production)
+
+  // Last: any other path is a 404, matched so route rules see client-side links to it too.
+  route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -80,3 +80,22 @@ test("a stored rule redirects a client-side navigation with a full page load", a
     await page.evaluate(() => (window as unknown as { marker?: boolean }).marker),
   ).toBeUndefined();
 });
+
+test("a client-side navigation to a path with no route still meets its rule", async ({ page }) => {
+  await page.goto(`${base}/company`);
+  await page.waitForFunction(() =>
+    (window.dataLayer ?? []).some((event) => event.event === "page_view"),
+  );
+  await page.evaluate(() => {
+    (window as unknown as { marker: boolean }).marker = true;
+    // The router handles a history change itself, as it does a link: no page load.
+    window.history.pushState(null, "", "/old-company");
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  });
+  // /old-company has no route, only a rule: the rule wins, with a full page load.
+  await expect(page).toHaveURL(`${base}/company`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("運営会社");
+  expect(
+    await page.evaluate(() => (window as unknown as { marker?: boolean }).marker),
+  ).toBeUndefined();
+});
