@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import { areas, features, menuStaff, menus, prefectures, salons, staff } from "../db/schema";
 import { type SalonGenre, salonGenres } from "../db/schema/salons";
 import { selectSalonCards } from "./salon-card";
-import { groupMenus, SLUG_PATTERN, staffProfileColumns } from "./salon-detail";
+import { groupMenus, menuItemColumns, SLUG_PATTERN, staffProfileColumns } from "./salon-detail";
 import { searchSalons } from "./search";
 import { parseSearchQuery, type SearchQuery } from "./search.schema";
 
@@ -24,14 +24,7 @@ export async function getStaffPage(db: Database, slug: string) {
   const [[salon], menuRows] = await Promise.all([
     selectSalonCards(db, eq(salons.id, member.salonId)),
     db
-      .select({
-        id: menus.id,
-        category: menus.category,
-        name: menus.name,
-        description: menus.description,
-        price: menus.price,
-        durationMinutes: menus.durationMinutes,
-      })
+      .select(menuItemColumns)
       .from(menus)
       .where(
         and(

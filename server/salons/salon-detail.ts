@@ -27,6 +27,15 @@ export const staffProfileColumns = {
   yearsOfExperience: staff.yearsOfExperience,
   specialties: staff.specialties,
 };
+/** A bookable menu as the salon and stylist pages list it. */
+export const menuItemColumns = {
+  id: menus.id,
+  category: menus.category,
+  name: menus.name,
+  description: menus.description,
+  price: menus.price,
+  durationMinutes: menus.durationMinutes,
+};
 export const SLUG_PATTERN = /^[a-z0-9-]{1,80}$/;
 
 export type MenuItem = {
@@ -97,14 +106,7 @@ export async function getSalonDetail(db: Database, slug: string, reviewPage: num
         .where(eq(salonFeatures.salonId, salonId))
         .orderBy(asc(features.sortOrder), asc(features.slug)),
       db
-        .select({
-          id: menus.id,
-          category: menus.category,
-          name: menus.name,
-          description: menus.description,
-          price: menus.price,
-          durationMinutes: menus.durationMinutes,
-        })
+        .select(menuItemColumns)
         .from(menus)
         .where(and(eq(menus.salonId, salonId), eq(menus.published, true)))
         .orderBy(asc(menus.sortOrder), asc(menus.price), asc(menus.name)),
