@@ -49,8 +49,11 @@ for (const [width, expected] of [
 }
 
 test("the chosen theme is rendered by the server and survives a reload", async ({ page, axe }) => {
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.emulateMedia({ colorScheme: "dark" });
   await page.goto("/about");
   await expect(page.locator("html")).toHaveAttribute("data-theme", "light");
+  expect(await background()).toBe("rgb(255, 255, 255)");
   await page.getByRole("button", { name: "ダーク" }).click();
   await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
   await expect(page.getByRole("button", { name: "ダーク" })).toHaveAttribute(
@@ -60,9 +63,14 @@ test("the chosen theme is rendered by the server and survives a reload", async (
   const response = await page.reload();
   expect(await response?.text()).toContain('data-theme="dark"');
   await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  expect(await background()).toBe("rgb(22, 22, 26)");
   await axe.check();
   await page.getByRole("button", { name: "端末の設定" }).click();
   await expect(page.locator("html")).toHaveAttribute("data-theme", "system");
+  // "System" follows the device.
+  expect(await background()).toBe("rgb(22, 22, 26)");
+  await page.emulateMedia({ colorScheme: "light" });
+  expect(await background()).toBe("rgb(255, 255, 255)");
 });
 
 test("dataLayer gets one page_view per navigation with url and title", async ({ page }) => {
