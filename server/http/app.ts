@@ -196,9 +196,9 @@ function listPublicFiles(clientDir: string): Set<string> {
   return new Set(
     files
       .filter((entry) => entry.isFile())
-      .map((entry) => `/${path.relative(clientDir, path.join(entry.parentPath, entry.name))}`)
-      .filter((urlPath) => !urlPath.startsWith("/assets/"))
-      .map((urlPath) => urlPath.split(path.sep).join("/")),
+      .map((entry) => path.relative(clientDir, path.join(entry.parentPath, entry.name)))
+      .map((relative) => `/${relative.split(path.sep).join("/")}`)
+      .filter((urlPath) => !urlPath.startsWith("/assets/")),
   );
 }
 
