@@ -1,6 +1,7 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { getAreaPage } from "../../server/areas/area-pages";
 import { appContext } from "../../server/context";
+import { notFound } from "../../server/routing/not-found";
 import { pageNumberSchema } from "../../server/salons/search.schema";
 import { AreaOverview } from "../components/areas/area-overview";
 import { Breadcrumbs } from "../components/breadcrumbs";
@@ -34,7 +35,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { db, config } = context.get(appContext);
   const pageNumber = pageNumberSchema.parse(new URL(request.url).searchParams.get("page"));
   const page = await getAreaPage(db, params.id, pageNumber);
-  if (!page) throw data(`Page Not Found: /area/${params.id}`, { status: 404 });
+  if (!page) throw notFound(request);
   return { page, origin: config.PUBLIC_URL };
 }
 

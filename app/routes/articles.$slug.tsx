@@ -1,6 +1,7 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { getPublishedArticle } from "../../server/content/articles";
 import { appContext } from "../../server/context";
+import { notFound } from "../../server/routing/not-found";
 import { formatDate } from "../lib/format";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import { publicPageHeaders } from "../lib/page-cache";
@@ -21,12 +22,12 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) =>
 // Anonymous visitors share this page for a few seconds (decision 0007).
 export const headers = publicPageHeaders;
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
   const article = /^[a-z0-9-]{1,80}$/.test(params.slug)
     ? await getPublishedArticle(db, params.slug, new Date())
     : null;
-  if (!article) throw data(`Page Not Found: /articles/${params.slug}`, { status: 404 });
+  if (!article) throw notFound(request);
   return { article };
 }
 

@@ -1,6 +1,6 @@
-import { data } from "react-router";
 import { appContext } from "../../server/context";
 import { listOutbox } from "../../server/mail/mailer";
+import { notFound } from "../../server/routing/not-found";
 import { MailList } from "../components/accounts/mail-list";
 import type { Route } from "./+types/dev.mailbox";
 
@@ -13,7 +13,7 @@ export const meta: Route.MetaFunction = () => [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, config } = context.get(appContext);
   if (config.isProduction) {
-    throw data(`Page Not Found: ${new URL(request.url).pathname}`, { status: 404 });
+    throw notFound(request);
   }
   const mails = await listOutbox(db);
   return {

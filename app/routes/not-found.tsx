@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { notFound } from "../../server/routing/not-found";
 import type { Route } from "./+types/not-found";
 
 /**
@@ -8,7 +8,7 @@ import type { Route } from "./+types/not-found";
  * §2). Matching here makes it run; the root ErrorBoundary draws the screen.
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  throw data(`Page Not Found: ${new URL(request.url).pathname}`, { status: 404 });
+  throw notFound(request);
 }
 
 export default function NotFound() {

@@ -1,5 +1,6 @@
-import { data, useRouteLoaderData } from "react-router";
+import { useRouteLoaderData } from "react-router";
 import { appContext } from "../../server/context";
+import { notFound } from "../../server/routing/not-found";
 import { getSalonDetail } from "../../server/salons/salon-detail";
 import { pageNumberSchema } from "../../server/salons/search.schema";
 import { Breadcrumbs } from "../components/breadcrumbs";
@@ -41,7 +42,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
   const reviewPage = pageNumberSchema.parse(new URL(request.url).searchParams.get("reviews"));
   const detail = await getSalonDetail(db, params.id, reviewPage, new Date());
-  if (!detail) throw data(`Page Not Found: /salons/${params.id}`, { status: 404 });
+  if (!detail) throw notFound(request);
   return { detail };
 }
 

@@ -1,5 +1,6 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { appContext } from "../../server/context";
+import { notFound } from "../../server/routing/not-found";
 import { getFeaturePage } from "../../server/salons/listings";
 import { pageNumberSchema } from "../../server/salons/search.schema";
 import { Breadcrumbs } from "../components/breadcrumbs";
@@ -33,7 +34,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { db, config } = context.get(appContext);
   const pageNumber = pageNumberSchema.parse(new URL(request.url).searchParams.get("page"));
   const page = await getFeaturePage(db, params.param, pageNumber);
-  if (!page) throw data(`Page Not Found: /salons/feature/${params.param}`, { status: 404 });
+  if (!page) throw notFound(request);
   return { page, origin: config.PUBLIC_URL };
 }
 

@@ -1,5 +1,5 @@
-import { data } from "react-router";
 import { appContext } from "../../server/context";
+import { notFound } from "../../server/routing/not-found";
 import { getRecommendedSalons, RECOMMEND_LIMIT } from "../../server/salons/listings";
 import { Breadcrumbs } from "../components/breadcrumbs";
 import { JsonLd } from "../components/json-ld";
@@ -23,10 +23,10 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 // Anonymous visitors share this page for a few seconds (decision 0007).
 export const headers = publicPageHeaders;
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { db, config } = context.get(appContext);
   const page = await getRecommendedSalons(db, params.param);
-  if (!page) throw data(`Page Not Found: /salons/recommend/${params.param}`, { status: 404 });
+  if (!page) throw notFound(request);
   return { page, origin: config.PUBLIC_URL };
 }
 

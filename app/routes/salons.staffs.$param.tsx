@@ -1,5 +1,6 @@
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import { appContext } from "../../server/context";
+import { notFound } from "../../server/routing/not-found";
 import { getStaffPage } from "../../server/salons/listings";
 import { Breadcrumbs } from "../components/breadcrumbs";
 import { JsonLd } from "../components/json-ld";
@@ -30,10 +31,10 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 // Anonymous visitors share this page for a few seconds (decision 0007).
 export const headers = publicPageHeaders;
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { db, config } = context.get(appContext);
   const page = await getStaffPage(db, params.param);
-  if (!page) throw data(`Page Not Found: /salons/staffs/${params.param}`, { status: 404 });
+  if (!page) throw notFound(request);
   return { page, origin: config.PUBLIC_URL };
 }
 

@@ -1,5 +1,6 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import type { AppContext } from "../context";
+import { notFound } from "../routing/not-found";
 import { type CurrentUser, getCurrentUser } from "./current-user";
 import { pathOf } from "./request-info";
 
@@ -29,7 +30,7 @@ export async function requireAuthFull(request: Request, ctx: GuardContext): Prom
 export async function requireAdmin(request: Request, ctx: GuardContext): Promise<CurrentUser> {
   const user = await getCurrentUser(request, ctx);
   if (user?.role !== "admin") {
-    throw data(`Page Not Found: ${new URL(request.url).pathname}`, { status: 404 });
+    throw notFound(request);
   }
   return user;
 }
