@@ -33,6 +33,9 @@ const passwordFields: Record<string, string> = {
   "/sign-up/email": "password",
   "/reset-password": "newPassword",
   "/change-password": "newPassword",
+  "/set-password": "newPassword",
+  "/admin/set-user-password": "newPassword",
+  "/admin/create-user": "password",
 };
 
 /**

@@ -1,11 +1,16 @@
 import { once } from "node:events";
+import { eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthError } from "../../server/accounts/auth-error";
-import { requestPasswordReset, signInWithPassword } from "../../server/accounts/identity";
+import {
+  changePassword,
+  requestPasswordReset,
+  signInWithPassword,
+} from "../../server/accounts/identity";
 import { databaseRateLimitStore } from "../../server/accounts/rate-limit";
 import { ContactLimitError, submitContactMessage } from "../../server/content/contact";
-import { rateLimits } from "../../server/db/schema";
+import { rateLimits, users } from "../../server/db/schema";
 import { createLogger } from "../../server/logger";
 import { startMailDelivery } from "../../server/mail/mailer";
 import {
@@ -15,6 +20,7 @@ import {
   nextIp,
   ORIGIN,
   outboxFor,
+  setRole,
   uniqueEmail,
 } from "../support/accounts";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -223,6 +229,32 @@ describe("the password policy on every /api/auth path that sets a password", () 
     const reset = await api("/reset-password", { token, newPassword: "nodigits" });
     expect(reset.status).toBe(400);
     expect((await api("/reset-password", { token, newPassword: "digits12" })).status).toBe(200);
+  });
+
+  it("refuses it on the change-password form and on the admin's set-user-password", async () => {
+    const { email, password, b } = await signedUpVia(env.app);
+    const form = await changePassword(
+      env.accounts,
+      { currentPassword: password, newPassword: "nodigits" },
+      b.toRequest("/account/edit/change-password"),
+    ).catch((error: AuthError) => error.code);
+    expect(form).toBe("password-does-not-meet-requirements");
+
+    const admin = await signedUpVia(env.app);
+    await setRole(database.db, admin.email, "admin");
+    const [user] = await database.db.select().from(users).where(eq(users.email, email));
+    const set = await api(
+      "/admin/set-user-password",
+      { userId: user?.id, newPassword: "nodigits" },
+      admin.b,
+    );
+    expect(set.status).toBe(400);
+    const created = await api(
+      "/admin/create-user",
+      { email: uniqueEmail("made"), password: "nodigits", name: "作成" },
+      admin.b,
+    );
+    expect(created.status).toBe(400);
   });
 });
 
