@@ -310,6 +310,18 @@ describe("mail leaves through the outbox", () => {
     expect(response.status).toBe(200);
     const mails = await outboxFor(database.db, email);
     expect(mails.map((m) => m.subject).some((s) => s.includes("パスワード"))).toBe(true);
+    // An unknown address gets the very same answer.
+    const unknown = await down.app.request(`${ORIGIN}/api/auth/request-password-reset`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        origin: ORIGIN,
+        "x-forwarded-for": nextIp(),
+      },
+      body: JSON.stringify({ email: uniqueEmail("unknown"), redirectTo: "/password-reset" }),
+    });
+    expect(unknown.status).toBe(200);
+    expect(await unknown.text()).toBe(await response.text());
   });
 
   it("delivers a reset for a known address through the background loop", async () => {
