@@ -9,7 +9,7 @@ let site: Awaited<ReturnType<typeof createRouterApp>>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  site = await createRouterApp(database);
+  site = await createRouterApp(database, { RATE_LIMIT_PER_IP: "3" });
 });
 afterAll(async () => {
   await site?.close();
@@ -46,5 +46,42 @@ describe("guards on real routes", () => {
     expect(signUp.status).toBe(200);
     const response = await b.request("/admin");
     expect(response.status).toBe(404);
+  });
+});
+
+describe("contact form through its route", () => {
+  it("is limited per client address, keeping what was typed", async () => {
+    const b = browser(site.app);
+    const post = () =>
+      b.request("/contact", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          name: "山田 花子",
+          email: "hanako@example.jp",
+          category: "other",
+          body: "営業時間について教えてください。",
+        }).toString(),
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await post()).status);
+    expect(statuses).toEqual([302, 302, 302]);
+    const limited = await post();
+    expect(limited.status).toBe(429);
+    const page = await limited.text();
+    expect(page).toContain("一時的に受け付けを停止しています");
+    expect(page).toContain("営業時間について教えてください。");
+    // Another address is not affected.
+    const other = await browser(site.app).request("/contact", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        name: "山田 花子",
+        email: "hanako@example.jp",
+        category: "other",
+        body: "営業時間について教えてください。",
+      }).toString(),
+    });
+    expect(other.status).toBe(302);
   });
 });
