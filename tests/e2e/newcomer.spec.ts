@@ -1,0 +1,46 @@
+import type { Page } from "@playwright/test";
+import {
+  completeProfile,
+  exactLabel,
+  newEmail,
+  signIn,
+  signUp,
+  verifiedUser,
+} from "./account-helpers";
+import { expect, test } from "./fixtures";
+
+/** Issue 14 point 8: what a newcomer met on the running site. */
+
+/** Records, from now on, whether the start overlay is ever added to the page again. */
+async function watchOverlay(page: Page) {
+  await page.evaluate(() => {
+    const w = window as unknown as { overlaySeen: boolean };
+    w.overlaySeen = false;
+    new MutationObserver(() => {
+      if (document.getElementById("loading-overlay")) w.overlaySeen = true;
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { overlaySeen: boolean }).overlaySeen);
+}
+
+test("the start overlay shows once per page load, not again between the 404 screen and pages", async ({
+  page,
+}) => {
+  await page.goto("/no-such-page");
+  await expect(page.getByRole("heading", { name: "ページが見つかりません" })).toBeVisible();
+  const overlay = page.locator("#loading-overlay");
+  await expect(overlay).toHaveCount(0, { timeout: 5000 });
+  const overlaySeen = await watchOverlay(page);
+  await page.getByRole("link", { name: "トップへ" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  // Back to the 404 screen, again a client navigation that swaps the layout.
+  await page.goBack();
+  await expect(page.getByRole("heading", { name: "ページが見つかりません" })).toBeVisible();
+  await page.goForward();
+  await expect(page).toHaveURL(/\/$/);
+  expect(await overlaySeen()).toBe(false);
+  // A full load shows it again.
+  await page.reload();
+  await expect(overlay).toBeVisible();
+});
