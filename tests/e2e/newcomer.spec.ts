@@ -44,3 +44,24 @@ test("the start overlay shows once per page load, not again between the 404 scre
   await page.reload();
   await expect(overlay).toBeVisible();
 });
+
+test("a wrong current password is named on its field and the error summary takes focus", async ({
+  page,
+  axe,
+}) => {
+  await verifiedUser(page, "wrongcurrent");
+  await completeProfile(page);
+  await page.goto("/account/edit/change-password");
+  await expect(page.locator("#loading-overlay")).toHaveCount(0, { timeout: 5000 });
+  await page.getByLabel("現在のパスワード").fill("not-my-password");
+  await page.getByLabel(exactLabel("新しいパスワード")).fill("secret2");
+  await page.getByLabel("新しいパスワード（確認用）").fill("secret2");
+  await page.getByRole("button", { name: "パスワードを変更する" }).click();
+  const summary = page.getByRole("alert").filter({ hasText: "入力内容を確認してください" });
+  await expect(summary).toContainText("現在のパスワードが正しくありません");
+  await expect(summary).toBeFocused();
+  const current = page.getByLabel("現在のパスワード");
+  await expect(current).toHaveAttribute("aria-invalid", "true");
+  await expect(current).toHaveAccessibleDescription(/現在のパスワードが正しくありません/);
+  await axe.check();
+});
