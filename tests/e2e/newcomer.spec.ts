@@ -65,3 +65,18 @@ test("a wrong current password is named on its field and the error summary takes
   await expect(current).toHaveAccessibleDescription(/現在のパスワードが正しくありません/);
   await axe.check();
 });
+
+test("確認メールを再送する after sign-up sends the mail with one click", async ({ page }) => {
+  const email = newEmail("resend");
+  await signUp(page, email);
+  await expect(page.locator("#loading-overlay")).toHaveCount(0, { timeout: 5000 });
+  await page.getByRole("button", { name: "確認メールを再送する" }).click();
+  await expect(page.getByRole("heading", { name: "確認メールを再送しました" })).toBeVisible();
+  await page.goto("/dev/mailbox");
+  await expect(
+    page
+      .getByRole("article")
+      .filter({ hasText: `宛先：${email}` })
+      .filter({ hasText: "メールアドレスの確認" }),
+  ).toHaveCount(2);
+});
