@@ -80,3 +80,19 @@ test("確認メールを再送する after sign-up sends the mail with one click
       .filter({ hasText: "メールアドレスの確認" }),
   ).toHaveCount(2);
 });
+
+test("changing the theme keeps the scroll position", async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 500 });
+  await page.goto("/user-policy");
+  await expect(page.locator("#loading-overlay")).toHaveCount(0, { timeout: 5000 });
+  const dark = page.getByRole("button", { name: "ダーク" });
+  await dark.scrollIntoViewIfNeeded();
+  const before = await page.evaluate(() => window.scrollY);
+  expect(before).toBeGreaterThan(100);
+  await dark.click();
+  await expect(page.locator("html")).toHaveAttribute("data-theme", "dark");
+  await expect(dark).toHaveAttribute("aria-pressed", "true");
+  // Wait for the navigation that follows the action to settle.
+  await page.waitForLoadState("networkidle");
+  expect(await page.evaluate(() => window.scrollY)).toBe(before);
+});
