@@ -96,3 +96,14 @@ test("changing the theme keeps the scroll position", async ({ page }) => {
   await page.waitForLoadState("networkidle");
   expect(await page.evaluate(() => window.scrollY)).toBe(before);
 });
+
+test("Japanese headings break between phrases, in a document marked as Japanese", async ({
+  page,
+}) => {
+  await page.goto("/user-policy");
+  await expect(page.locator("html")).toHaveAttribute("lang", "ja");
+  for (const level of [1, 2]) {
+    const heading = page.getByRole("heading", { level }).first();
+    expect(await heading.evaluate((el) => getComputedStyle(el).wordBreak)).toBe("auto-phrase");
+  }
+});
