@@ -107,3 +107,22 @@ test("Japanese headings break between phrases, in a document marked as Japanese"
     expect(await heading.evaluate((el) => getComputedStyle(el).wordBreak)).toBe("auto-phrase");
   }
 });
+
+test("at 320 px a long address in the header's account button does not overflow", async ({
+  page,
+}) => {
+  // No hyphen or dot to wrap at before the domain: the longest line a real address gives.
+  const email = `averylongaddressforthemenu${Date.now()}${Math.floor(Math.random() * 1e6)}@example.jp`;
+  await signUp(page, email);
+  // Signed in, no profile yet: the menu shows the address.
+  await page.setViewportSize({ width: 320, height: 640 });
+  const button = page.locator("header summary");
+  await expect(button).toBeVisible();
+  await expect(button).toHaveAccessibleName(
+    new RegExp(`^アカウントメニュー：\\s*${email.replace(/\./g, "\\.")}\\s*様$`),
+  );
+  const right = await button.evaluate((el) => el.getBoundingClientRect().right);
+  expect(right).toBeLessThanOrEqual(320);
+  expect(await button.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+});
