@@ -126,3 +126,28 @@ test("at 320 px a long address in the header's account button does not overflow"
   expect(await button.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
 });
+
+test("すべての端末からログアウト asks first, then signs every device out", async ({
+  page,
+  browser,
+}) => {
+  const email = await verifiedUser(page, "everywhere");
+  await completeProfile(page);
+  const other = await browser.newContext();
+  const otherPage = await other.newPage();
+  await signIn(otherPage, email, "secret1");
+  await expect(otherPage.getByText("山田 花子 様")).toBeVisible();
+
+  await page.goto("/account/edit");
+  await page.getByText("すべての端末からログアウトする", { exact: true }).click();
+  const confirm = page.getByRole("button", { name: "はい、すべての端末からログアウトする" });
+  await expect(confirm).toBeVisible();
+  // Opening the question changed nothing.
+  await otherPage.reload();
+  await expect(otherPage.getByText("山田 花子 様")).toBeVisible();
+  await confirm.click();
+  await expect(page.getByRole("link", { name: "ログイン" })).toBeVisible();
+  await otherPage.reload();
+  await expect(otherPage.getByRole("link", { name: "ログイン" })).toBeVisible();
+  await other.close();
+});
