@@ -2,7 +2,7 @@ import { Link, useNavigate, useNavigation } from "react-router";
 import type { SearchResult } from "../../../server/salons/search";
 import { type SearchQuery, searchQueryToParams } from "../../../server/salons/search.schema";
 import type { SearchOptions } from "../../../server/salons/search-page";
-import { formatYen } from "../../lib/format";
+import { formatDate, formatYen } from "../../lib/format";
 import { genreLabels } from "../../lib/genres";
 import { Pagination } from "../pagination";
 import { SalonCardItem } from "./salon-card-item";
@@ -53,7 +53,10 @@ export function activeConditions(query: SearchQuery, options: SearchOptions) {
       href: href({ ...base, priceMax: undefined }),
     });
   if (query.date)
-    out.push({ label: `${query.date}に営業`, href: href({ ...base, date: undefined }) });
+    out.push({
+      label: `${formatDate(query.date)}に営業`,
+      href: href({ ...base, date: undefined }),
+    });
   if (query.rating !== undefined)
     out.push({
       label: `★${query.rating.toFixed(1)}以上`,
