@@ -4,14 +4,22 @@ export function formatYen(amount: number): string {
   return yen.format(amount);
 }
 
+/** The visitors' calendar: dates are shown, and "today" is read, in Japan's time. */
+export const SITE_TIME_ZONE = "Asia/Tokyo";
+
 /** 2026年11月23日(月): the one way dates are shown, in Japan's time zone wherever it renders. */
 const dateFormat = new Intl.DateTimeFormat("ja-JP", {
   year: "numeric",
   month: "long",
   day: "numeric",
   weekday: "short",
-  timeZone: "Asia/Tokyo",
+  timeZone: SITE_TIME_ZONE,
 });
+
+/** The calendar day (YYYY-MM-DD) of `now` in `timeZone`. */
+export function calendarDay(now: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("sv-SE", { timeZone }).format(now);
+}
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -151,3 +151,119 @@ test("すべての端末からログアウト asks first, then signs every devic
   await expect(otherPage.getByRole("link", { name: "ログイン" })).toBeVisible();
   await other.close();
 });
+
+/** A day relative to today in Tokyo, as the date input takes it. */
+const tokyoDay = (offsetDays: number) =>
+  new Intl.DateTimeFormat("sv-SE", { timeZone: "Asia/Tokyo" }).format(
+    new Date(Date.now() + offsetDays * 24 * 3600 * 1000),
+  );
+
+test("a past day in the date filter is refused with a message, keeping what was typed", async ({
+  page,
+  axe,
+}) => {
+  await page.goto("/salons/search");
+  await expect(page.locator("#loading-overlay")).toHaveCount(0, { timeout: 5000 });
+  const form = page.getByRole("search", { name: "サロン検索条件" });
+  const yesterday = tokyoDay(-1);
+  await form.getByLabel("営業日").fill(yesterday);
+  await form.getByRole("button", { name: "この条件で検索" }).click();
+  await expect(page).toHaveURL(`/salons/search?date=${yesterday}`);
+  const date = form.getByLabel("営業日");
+  await expect(date).toHaveValue(yesterday);
+  await expect(date).toHaveAttribute("aria-invalid", "true");
+  await expect(date).toHaveAccessibleDescription("営業日には今日以降の日付を選んでください。");
+  // Not searched: no chip for it.
+  await expect(page.getByRole("link", { name: /に営業\s*の条件を外す/ })).toHaveCount(0);
+  await axe.check();
+
+  // A coming day is searched, its chip in Japanese form.
+  const nextWeek = tokyoDay(7);
+  await date.fill(nextWeek);
+  await form.getByRole("button", { name: "この条件で検索" }).click();
+  const shown = new Intl.DateTimeFormat("ja-JP", {
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+    weekday: "short",
+    timeZone: "Asia/Tokyo",
+  }).format(new Date(`${nextWeek}T12:00:00+09:00`));
+  await expect(
+    page.getByRole("link", {
+      name: new RegExp(`${shown.replace(/[()]/g, "\\$&")}に営業\\s*の条件を外す`),
+    }),
+  ).toBeVisible();
+  await expect(date).not.toHaveAttribute("aria-invalid");
+});
+
+test("searches leave no empty parameters in the URL, with or without JavaScript", async ({
+  page,
+  browser,
+}) => {
+  // A shared link with empty fields is redirected to its short form.
+  await page.goto("/salons/search?q=&pref=&genre=hair&date=");
+  await expect(page).toHaveURL("/salons/search?genre=hair");
+  await expect(page.locator("#loading-overlay")).toHaveCount(0, { timeout: 5000 });
+  // The form sends only what was chosen.
+  const form = page.getByRole("search", { name: "サロン検索条件" });
+  await form.getByLabel("ジャンル").selectOption("nail");
+  await form.getByRole("button", { name: "この条件で検索" }).click();
+  await expect(page).toHaveURL("/salons/search?genre=nail");
+  // After a search, focus is on the results heading with the count.
+  const heading = page.getByRole("heading", { level: 2, name: /件中/ });
+  await expect(heading).toBeFocused();
+
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const noJs = await context.newPage();
+  await noJs.goto("/salons/search");
+  await noJs.getByLabel("ジャンル").selectOption("eyelash");
+  await noJs.getByRole("button", { name: "この条件で検索" }).click();
+  await expect(noJs).toHaveURL("/salons/search?genre=eyelash");
+  await context.close();
+});
+
+test("?page= past the last page shows the last page, or the empty state without results", async ({
+  page,
+}) => {
+  await page.goto("/salons/search?genre=hair&page=400");
+  await expect(page).toHaveURL(/\/salons\/search\?genre=hair&page=\d+$/);
+  const last = Number(new URL(page.url()).searchParams.get("page"));
+  expect(last).toBeGreaterThan(1);
+  const heading = page.locator("#search-results-heading");
+  await expect(heading).toContainText("件中");
+  await expect(
+    page.getByRole("navigation", { name: "ページ送り" }).locator('[aria-current="page"]'),
+  ).toHaveText(String(last));
+  await expect(page.locator('main article a[href^="/salons/"]').first()).toBeVisible();
+
+  await page.goto("/salons/search?q=%E5%AD%98%E5%9C%A8%E3%81%97%E3%81%AA%E3%81%84&page=3");
+  await expect(page).toHaveURL("/salons/search?q=%E5%AD%98%E5%9C%A8%E3%81%97%E3%81%AA%E3%81%84");
+  await expect(heading).toHaveText("条件に合うサロンは見つかりませんでした");
+});
+
+test("the area list narrows to the chosen prefecture, with or without JavaScript", async ({
+  page,
+  browser,
+}) => {
+  await page.goto("/salons/search");
+  await expect(page.locator("#loading-overlay")).toHaveCount(0, { timeout: 5000 });
+  const form = page.getByRole("search", { name: "サロン検索条件" });
+  const prefecture = form.getByLabel("都道府県");
+  const groups = form.getByLabel("エリア").locator("optgroup");
+  expect(await groups.count()).toBeGreaterThan(1);
+  const [slug, name] = await prefecture
+    .locator("option")
+    .nth(1)
+    .evaluate((option) => [(option as HTMLOptionElement).value, option.textContent ?? ""]);
+  await prefecture.selectOption(slug ?? "");
+  await expect(groups).toHaveCount(1);
+  await expect(groups).toHaveAttribute("label", name ?? "");
+
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const noJs = await context.newPage();
+  await noJs.goto(`/salons/search?pref=${slug}`);
+  const noJsGroups = noJs.getByLabel("エリア").locator("optgroup");
+  await expect(noJsGroups).toHaveCount(1);
+  await expect(noJsGroups).toHaveAttribute("label", name ?? "");
+  await context.close();
+});
