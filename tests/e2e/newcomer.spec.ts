@@ -267,3 +267,13 @@ test("the area list narrows to the chosen prefecture, with or without JavaScript
   await expect(noJsGroups).toHaveAttribute("label", name ?? "");
   await context.close();
 });
+
+test("review visit days are shown in Japanese form", async ({ page }) => {
+  await page.goto("/salons/search?genre=hair&sort=rating");
+  await page.locator('main article a[href^="/salons/"]').first().click();
+  const reviews = page.getByRole("region", { name: /口コミ（\d+件）/ });
+  await expect(
+    reviews.getByText(/\d{4}年\d{1,2}月\d{1,2}日\([月火水木金土日]\)来店/).first(),
+  ).toBeVisible();
+  await expect(reviews.getByText(/\d{4}-\d{2}-\d{2}来店/)).toHaveCount(0);
+});
