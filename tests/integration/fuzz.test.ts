@@ -234,7 +234,6 @@ async function run(
   const withoutAction = new Set<string>();
   for (const c of ordered) {
     if (c.group && !c.probe && withoutAction.has(c.group)) continue;
-    const t0 = performance.now();
     const response = await b.request(c.path, {
       method: c.method,
       headers: c.headers,
@@ -247,15 +246,6 @@ async function run(
     }
     if (c.probe && c.group && response.status === 405) withoutAction.add(c.group);
     await response.body?.cancel();
-    if (process.env.FUZZ_PROFILE)
-      console.log(
-        "PROF",
-        Math.round(performance.now() - t0),
-        response.status,
-        c.method,
-        c.path.slice(0, 60),
-        JSON.stringify(c.headers ?? {}).slice(0, 60),
-      );
   }
 }
 
