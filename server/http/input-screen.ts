@@ -57,13 +57,12 @@ export function screenInput(publicOrigin: string): MiddlewareHandler<Env> {
     const api = isApiPath(c.req.path);
     const problem = await findProblem(c, api, publicOrigin);
     if (problem && api) return domainErrorResponse(c, problem);
-    // Pages: React Router draws the error screen (root middleware throws it).
+    // Pages: React Router draws the error screen (root middleware throws it
+    // before any action runs); the unreadable body is dropped. The method
+    // stays, so the page cache never answers a refused POST with a page.
     if (problem) {
       c.set("inputError", problem);
-      c.req.raw = new Request(c.req.raw.url, {
-        method: "GET",
-        headers: withoutBody(c.req.raw.headers),
-      });
+      if (!SAFE_METHOD.test(c.req.method)) replaceBody(c, new URLSearchParams());
     }
     return next();
   };
