@@ -183,6 +183,7 @@ function apiCases(path: string, method: string, thorough: boolean): Case[] {
   if (method === "GET") {
     return [
       { method, path },
+      { method, path, headers: { cookie: ODD_COOKIES[3] ?? "" } },
       ...(thorough ? HOSTILE : HOSTILE.slice(0, 3)).map((value) => ({
         method,
         path: `${path}?token=${value}&callbackURL=${value}&id=${value}&path=${value}&providerId=${value}`,
@@ -300,7 +301,17 @@ describe.skipIf(process.env.TEST_DB_ENGINE === "postgres")("hostile input (fuzz)
         method: route.method === "ALL" ? "GET" : route.method,
         path: route.path,
       }));
-    const all = [...endpoints, ...ours];
+    // Paths no endpoint has, with broken encodings in them.
+    const strays = [
+      "/api/auth/%E0",
+      "/api/auth/sign-in/%00",
+      "/api/%zz",
+      "/api/accounts/%",
+    ].flatMap((path) => [
+      { method: "GET", path },
+      { method: "POST", path },
+    ]);
+    const all = [...endpoints, ...ours, ...strays];
     const failures: string[] = [];
     const cases = (thorough: boolean) =>
       all.flatMap(({ method, path }) => apiCases(path, method, thorough));
