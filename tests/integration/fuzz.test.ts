@@ -1,5 +1,5 @@
 import type { RouteConfigEntry } from "@react-router/dev/routes";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import routes from "../../app/routes";
 import { createAccountServices } from "../../server/accounts/account-services";
 import { loadConfig } from "../../server/config";
@@ -26,6 +26,11 @@ let accounts: ReturnType<typeof createAccountServices>;
 
 beforeAll(async () => {
   if (process.env.TEST_DB_ENGINE === "postgres") return;
+  // React Router warns once per path it cannot decode (and then serves the 404): expected here.
+  const warn = console.warn;
+  vi.spyOn(console, "warn").mockImplementation((...args: unknown[]) => {
+    if (!String(args[0]).includes("could not be decoded")) warn(...args);
+  });
   database = await createTestDatabase();
   accounts = createAccountServices(database.db, loadConfig({ LOG_LEVEL: "silent", ...env }));
   full = await createFullApp(database, env, accounts);
