@@ -27,7 +27,6 @@ export function SalonPhotos({ photos }: { photos: SalonDetail["photos"] }) {
             // The first photo is the page's largest image: load it at once.
             loading={index === 0 ? "eager" : "lazy"}
             decoding="async"
-            sizes={index === 0 ? "(min-width: 640px) 66vw, 100vw" : "(min-width: 640px) 33vw, 50vw"}
             className="h-auto w-full rounded-lg object-cover"
           />
         </li>
