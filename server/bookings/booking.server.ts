@@ -55,6 +55,20 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
   for (let attempt = 0; attempt < 20; attempt++) {
     try {
       return await db.transaction(async (tx) => {
+        // One live hold per visitor and salon: picking another time (or the
+        // same one again, e.g. after going back) releases the earlier hold
+        // before availability is read, so it does not stand in the way.
+        if (request.userId) {
+          await tx
+            .delete(bookings)
+            .where(
+              and(
+                eq(bookings.salonId, salon.id),
+                eq(bookings.userId, request.userId),
+                eq(bookings.status, "held"),
+              ),
+            );
+        }
         const loaded = await loadAvailabilityInput(tx, {
           salonId: salon.id,
           menuIds: request.menuIds,
@@ -95,18 +109,6 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
               sql`tstzrange(${bookings.startsAt}, ${bookings.occupiedUntil}, '[)') && tstzrange(${request.start}, ${occupiedUntil}, '[)')`,
             ),
           );
-        // One live hold per visitor and salon: picking another time releases the first.
-        if (request.userId) {
-          await tx
-            .delete(bookings)
-            .where(
-              and(
-                eq(bookings.salonId, salon.id),
-                eq(bookings.userId, request.userId),
-                eq(bookings.status, "held"),
-              ),
-            );
-        }
         const [held] = await tx
           .insert(bookings)
           .values({

@@ -206,11 +206,15 @@ describe("holdSlot", () => {
     };
     await holdSlot(database.db, { ...request, start: at("2026-12-06T10:00") });
     await holdSlot(database.db, { ...request, start: at("2026-12-06T12:00") });
-    const held = await database.db
-      .select({ startsAt: bookings.startsAt })
-      .from(bookings)
-      .where(and(eq(bookings.userId, user.id), eq(bookings.status, "held")));
-    expect(held).toEqual([{ startsAt: at("2026-12-06T12:00") }]);
+    const held = () =>
+      database.db
+        .select({ startsAt: bookings.startsAt })
+        .from(bookings)
+        .where(and(eq(bookings.userId, user.id), eq(bookings.status, "held")));
+    expect(await held()).toEqual([{ startsAt: at("2026-12-06T12:00") }]);
+    // Picking the same time again (back button, second click) is not a lost race.
+    await holdSlot(database.db, { ...request, start: at("2026-12-06T12:00") });
+    expect(await held()).toEqual([{ startsAt: at("2026-12-06T12:00") }]);
   });
 });
 
