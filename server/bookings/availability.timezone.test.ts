@@ -277,6 +277,40 @@ describe("findAvailability: holidays", () => {
   });
 });
 
+describe("findAvailability: salon exceptions against the week and holidays", () => {
+  it("opens a weekly closing day with an extra day, and says salon_closed for a closed holiday", () => {
+    const tuesdayClosed = hours("10:00", "19:00", [0, 1, 3, 4, 5, 6]);
+    const extra = scenario({
+      from: "2026-11-24",
+      salonHours: tuesdayClosed,
+      salonExceptions: [
+        { date: "2026-11-24", kind: "extra", intervals: [{ start: "13:00", end: "15:00" }] },
+      ],
+    });
+    expect(times(extra)).toEqual(grid("13:00", "14:00"));
+
+    const closedHoliday = scenario({
+      from: "2026-11-23",
+      holidays: ["2026-11-23"],
+      settings: { closedOnHolidays: true },
+      salonExceptions: [{ date: "2026-11-23", kind: "closed", intervals: [] }],
+    });
+    expect(only(findAvailability(closedHoliday)).closedReason).toBe("salon_closed");
+  });
+
+  it("lets a closed row win over an hours row of the same date", () => {
+    const staff = [
+      stylist("A", {
+        exceptions: [
+          { date: "2026-11-21", kind: "hours", intervals: [{ start: "10:00", end: "12:00" }] },
+          { date: "2026-11-21", kind: "closed", intervals: [] },
+        ],
+      }),
+    ];
+    expect(only(findAvailability(scenario({ staff }))).closedReason).toBe("full");
+  });
+});
+
 describe("findAvailability: clock, window and limits", () => {
   it("starts no earlier than now plus the lead time, on the grid", () => {
     // Friday 11:07 in Tokyo: 12:07 is the earliest start, 12:15 the first on the grid.

@@ -5,9 +5,8 @@ import type {
   DayAvailability,
   FreeSlot,
   LocalDate,
-  LocalInterval,
-  StaffAvailability,
   WeeklyHours,
+  WeeklySchedule,
 } from "./availability-input";
 import { type Interval, intersect, merge, subtract } from "./intervals";
 import { addDays, formatMinutes, LocalDay, minutesOf, toLocal, weekdayOf } from "./local-time";
@@ -85,8 +84,13 @@ export function findAvailability(input: AvailabilityInput): DayAvailability[] {
   const candidates =
     input.staffId === null ? input.staff : input.staff.filter((s) => s.id === input.staffId);
   const blockedByStaff = blockedIntervals(input.busy, bufferMs);
-  const salonExceptions = byDate(input.salonExceptions);
-  const staffExceptions = new Map(candidates.map((s) => [s.id, byDate(s.exceptions)]));
+  // Parse every "HH:MM" once, not once per day and stylist.
+  const salon = { weekly: byWeekday(input.salonHours), exceptions: byDate(input.salonExceptions) };
+  const stylists = candidates.map((s) => ({
+    id: s.id,
+    weekly: byWeekday(s.weekly),
+    exceptions: byDate(s.exceptions),
+  }));
 
   const days: DayAvailability[] = [];
   for (let date = input.from; date <= input.to; date = addDays(date, 1)) {
@@ -104,9 +108,14 @@ export function findAvailability(input: AvailabilityInput): DayAvailability[] {
       continue;
     }
     const local = new LocalDay(date, timeZone);
-    const salon = salonOpening(weekday, holiday, input, salonExceptions.get(date), local);
-    if (salon.intervals.length === 0) {
-      day(salon.closedForHoliday ? "holiday" : "salon_closed");
+    const salonException = salon.exceptions.get(date);
+    if (!salonException && holiday && settings.closedOnHolidays) {
+      day("holiday");
+      continue;
+    }
+    const opening = toInstants(salonException ?? salon.weekly[weekday] ?? [], date, local);
+    if (opening.length === 0) {
+      day("salon_closed");
       continue;
     }
     if (date === today && cutoffPassed) {
@@ -115,15 +124,13 @@ export function findAvailability(input: AvailabilityInput): DayAvailability[] {
     }
 
     const byStart = new Map<number, string[]>();
-    for (const stylist of candidates) {
+    for (const stylist of stylists) {
       if (settings.dailyLimitPerStaff !== null) {
         const count = input.bookingsPerStaffDay.get(`${stylist.id}|${date}`) ?? 0;
         if (count >= settings.dailyLimitPerStaff) continue;
       }
-      const working = intersect(
-        stylistWorking(date, weekday, stylist, staffExceptions.get(stylist.id)?.get(date), local),
-        salon.intervals,
-      );
+      const rows = stylist.exceptions.get(date) ?? stylist.weekly[weekday] ?? [];
+      const working = intersect(toInstants(rows, date, local), opening);
       const blocked = blockedByStaff.get(stylist.id) ?? [];
       for (const w of working) {
         for (const free of subtract([w], blocked)) {
@@ -175,64 +182,64 @@ export function pickStaff(
   return best;
 }
 
-/** Exceptions grouped by date. */
-function byDate(exceptions: readonly DatedException[]): Map<LocalDate, DatedException[]> {
-  const map = new Map<LocalDate, DatedException[]>();
-  for (const e of exceptions) {
-    const list = map.get(e.date);
-    if (list) list.push(e);
-    else map.set(e.date, [e]);
+/** A local interval in minutes after midnight, valid on some dates. */
+type Row = {
+  start: number;
+  end: number;
+  validFrom: LocalDate | null;
+  validUntil: LocalDate | null;
+};
+
+/** Weekly rows by weekday (index 0 = Sunday). */
+function byWeekday(weekly: readonly (WeeklyHours & Partial<WeeklySchedule>)[]): Row[][] {
+  const days: Row[][] = [[], [], [], [], [], [], []];
+  for (const w of weekly) {
+    days[w.weekday]?.push({
+      start: minutesOf(w.start),
+      end: minutesOf(w.end),
+      validFrom: w.validFrom ?? null,
+      validUntil: w.validUntil ?? null,
+    });
   }
+  return days;
+}
+
+/**
+ * Exceptions by date, the rows of a date added up; a "closed" row wins over
+ * the others of its date (an empty list: nothing that day).
+ */
+function byDate(exceptions: readonly DatedException[]): Map<LocalDate, Row[]> {
+  const map = new Map<LocalDate, Row[]>();
+  const closed = new Set<LocalDate>();
+  for (const e of exceptions) {
+    if (e.kind === "closed") closed.add(e.date);
+    const rows = map.get(e.date) ?? [];
+    for (const i of e.intervals) {
+      rows.push({
+        start: minutesOf(i.start),
+        end: minutesOf(i.end),
+        validFrom: null,
+        validUntil: null,
+      });
+    }
+    map.set(e.date, rows);
+  }
+  for (const date of closed) map.set(date, []);
   return map;
 }
 
-/** Local intervals of one date as merged instants; an interval that does not end after it starts is dropped. */
-function toInstants(intervals: readonly LocalInterval[], local: LocalDay): Interval[] {
-  return merge(
-    intervals.map((i) => ({
-      start: local.instantMs(minutesOf(i.start)),
-      end: local.instantMs(minutesOf(i.end)),
-    })),
-  );
-}
-
-/** The intervals of the date's exceptions: "closed" wins, other rows add up. */
-function fromExceptions(exceptions: readonly DatedException[], local: LocalDay): Interval[] {
-  if (exceptions.some((e) => e.kind === "closed")) return [];
-  return toInstants(
-    exceptions.flatMap((e) => e.intervals),
-    local,
-  );
-}
-
-function salonOpening(
-  weekday: number,
-  holiday: boolean,
-  input: AvailabilityInput,
-  exceptions: DatedException[] | undefined,
-  local: LocalDay,
-): { intervals: Interval[]; closedForHoliday: boolean } {
-  if (exceptions) return { intervals: fromExceptions(exceptions, local), closedForHoliday: false };
-  if (holiday && input.settings.closedOnHolidays) return { intervals: [], closedForHoliday: true };
-  const weekly = input.salonHours.filter((h: WeeklyHours) => h.weekday === weekday);
-  return { intervals: toInstants(weekly, local), closedForHoliday: false };
-}
-
-function stylistWorking(
-  date: LocalDate,
-  weekday: number,
-  stylist: StaffAvailability,
-  exceptions: DatedException[] | undefined,
-  local: LocalDay,
-): Interval[] {
-  if (exceptions) return fromExceptions(exceptions, local);
-  const weekly = stylist.weekly.filter(
-    (w) =>
-      w.weekday === weekday &&
-      (w.validFrom === null || w.validFrom <= date) &&
-      (w.validUntil === null || date <= w.validUntil),
-  );
-  return toInstants(weekly, local);
+/**
+ * The rows valid on `date` as merged instants; a row that does not end after
+ * it starts (e.g. 20:00–02:00) is dropped: hours do not cross midnight.
+ */
+function toInstants(rows: readonly Row[], date: LocalDate, local: LocalDay): Interval[] {
+  const out: Interval[] = [];
+  for (const r of rows) {
+    if (r.validFrom !== null && date < r.validFrom) continue;
+    if (r.validUntil !== null && date > r.validUntil) continue;
+    out.push({ start: local.instantMs(r.start), end: local.instantMs(r.end) });
+  }
+  return merge(out);
 }
 
 /**

@@ -112,19 +112,19 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
+// "11/23/2026, 14:48:37": en-US with h23 and 2-digit fields always reads so.
+// format() and a regular expression cost less than formatToParts().
+const WALL_RE = /^(\d{2})\/(\d{2})\/(-?\d+),? (\d{2}):(\d{2}):(\d{2})$/;
+
 /** The wall-clock reading in `timeZone` at `ms`, as milliseconds "as if UTC" (seconds precision). */
 function wallClockMs(ms: number, timeZone: string): number {
-  const parts = formatterFor(timeZone).formatToParts(new Date(ms));
-  const get = (type: Intl.DateTimeFormatPartTypes) =>
-    Number(parts.find((p) => p.type === type)?.value);
-  return Date.UTC(
-    get("year"),
-    get("month") - 1,
-    get("day"),
-    get("hour"),
-    get("minute"),
-    get("second"),
-  );
+  const text = formatterFor(timeZone).format(ms);
+  const m = WALL_RE.exec(text);
+  if (!m) throw new Error(`Unexpected date format from Intl: ${text}`);
+  const wall = new Date(0);
+  wall.setUTCFullYear(Number(m[3]), Number(m[1]) - 1, Number(m[2]));
+  wall.setUTCHours(Number(m[4]), Number(m[5]), Number(m[6]), 0);
+  return wall.getTime();
 }
 
 /** The zone's offset from UTC at the instant `ms`, in milliseconds (Tokyo: +9 h). */
@@ -149,6 +149,8 @@ export function toLocal(instant: Date, timeZone: string): LocalDateTime {
   return { date, time: formatMinutes(minutes), minutes, weekday: weekdayOf(date) };
 }
 
+const dayOffsets = new Map<string, readonly [number, number]>();
+
 /**
  * Converts local wall-clock times of one local date to instants and back,
  * asking Intl only two or three times per day: on a day without a DST change
@@ -167,8 +169,18 @@ export class LocalDay {
     this.date = date;
     this.timeZone = timeZone;
     this.base = dayNumberMs(date);
-    this.before = offsetAt(this.base - MAX_OFFSET, timeZone);
-    this.after = offsetAt(this.base + DAY + MAX_OFFSET, timeZone);
+    const key = `${timeZone}|${date}`;
+    let offsets = dayOffsets.get(key);
+    if (!offsets) {
+      offsets = [
+        offsetAt(this.base - MAX_OFFSET, timeZone),
+        offsetAt(this.base + DAY + MAX_OFFSET, timeZone),
+      ];
+      // A memo of a pure lookup (zone rules only change with Node's ICU data), kept small.
+      if (dayOffsets.size >= 10_000) dayOffsets.clear();
+      dayOffsets.set(key, offsets);
+    }
+    [this.before, this.after] = offsets;
   }
 
   /** The instant (epoch ms) of local `minutes` after midnight (1440 = next midnight). */
