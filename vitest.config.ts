@@ -10,7 +10,12 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["app/**/*.test.ts", "server/**/*.test.ts", "tests/unit/**/*.test.ts"],
+          include: [
+            "app/**/*.test.ts",
+            "common/**/*.test.ts",
+            "server/**/*.test.ts",
+            "tests/unit/**/*.test.ts",
+          ],
         },
       },
       {

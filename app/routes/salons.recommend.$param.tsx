@@ -1,3 +1,4 @@
+import { publicPageHeaders } from "../../common/page-cache";
 import { appContext } from "../../server/context";
 import { notFound } from "../../server/routing/not-found";
 import { getRecommendedSalons, RECOMMEND_LIMIT } from "../../server/salons/listings";
@@ -6,7 +7,6 @@ import { JsonLd } from "../components/json-ld";
 import { SalonCardGrid } from "../components/salons/salon-card-grid";
 import { breadcrumbJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.recommend.$param";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {

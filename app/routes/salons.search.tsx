@@ -1,10 +1,10 @@
+import { publicPageHeaders } from "../../common/page-cache";
+import { parseSearchQuery, searchQueryToParams } from "../../common/search.schema";
 import { appContext } from "../../server/context";
-import { parseSearchQuery, searchQueryToParams } from "../../server/salons/search.schema";
 import { loadSearchPage } from "../../server/salons/search-page";
 import { SearchForm } from "../components/salons/search-form";
 import { activeConditions, SearchResults } from "../components/salons/search-results";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.search";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { authErrorMessage } from "../../app/lib/auth-errors";
+import { authErrorMessage } from "../../common/auth-errors";
 import { AuthError } from "./auth-error";
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { choice, emailAddress, requiredText } from "../../app/lib/field-rules";
+import { choice, emailAddress, requiredText } from "../../common/field-rules";
 import { contactCategories } from "../db/schema/content";
 
 export const contactSchema = z.object({

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authErrorMessages } from "../../app/lib/auth-errors";
+import { authErrorMessages } from "../../common/auth-errors";
 import { AuthError } from "../../server/accounts/auth-error";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseSearchQuery } from "../../common/search.schema";
 import { prefectures, salons } from "../../server/db/schema";
 import { PRIOR_MEAN, PRIOR_WEIGHT, searchSalons } from "../../server/salons/search";
-import { parseSearchQuery } from "../../server/salons/search.schema";
 import { loadSearchPage } from "../../server/salons/search-page";
 import { normalizeForSearch } from "../../server/search/normalize";
 import { buildArea, buildFeature, buildSalon, buildStation } from "../support/builders";

@@ -1,9 +1,9 @@
 import { Form } from "react-router";
-import { type SearchQuery, searchSorts } from "../../../server/salons/search.schema";
+import { genreLabels } from "../../../common/genres";
+import { type SearchQuery, searchSorts } from "../../../common/search.schema";
+import { priceChoices, ratingChoices, sortLabels } from "../../../common/search-labels";
 import type { SearchOptions } from "../../../server/salons/search-page";
 import { formatYen } from "../../lib/format";
-import { genreLabels } from "../../lib/genres";
-import { priceChoices, ratingChoices, sortLabels } from "../../lib/search-labels";
 
 const control = "w-full rounded border border-neutral-400 bg-white px-3 py-2";
 

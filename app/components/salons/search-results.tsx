@@ -1,9 +1,9 @@
 import { Link, useNavigate, useNavigation } from "react-router";
+import { genreLabels } from "../../../common/genres";
+import { type SearchQuery, searchQueryToParams } from "../../../common/search.schema";
 import type { SearchResult } from "../../../server/salons/search";
-import { type SearchQuery, searchQueryToParams } from "../../../server/salons/search.schema";
 import type { SearchOptions } from "../../../server/salons/search-page";
 import { formatYen } from "../../lib/format";
-import { genreLabels } from "../../lib/genres";
 import { Pagination } from "../pagination";
 import { SalonCardItem } from "./salon-card-item";
 

@@ -1,4 +1,4 @@
-import { genreLabels } from "../../../app/lib/genres";
+import { genreLabels } from "../../../common/genres";
 import { normalizeForSearch } from "../../search/normalize";
 import type { couponMenus, coupons, menuStaff, menus } from "../schema/menus";
 import type { reviews } from "../schema/reviews";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { salonGenres } from "../db/schema/salons";
+import { salonGenres } from "../server/db/schema/salons";
 
 /**
  * The search page's URL query. Everything the visitor chose lives in the

@@ -1,4 +1,4 @@
-import { PAGE_CACHE_HEADER } from "../../server/http/page-cache";
+import { PAGE_CACHE_HEADER } from "../server/http/page-cache";
 
 /**
  * How long an anonymous visitor's copy of a public page may be shared with

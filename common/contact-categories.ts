@@ -1,4 +1,4 @@
-import type { contactCategories } from "../../server/db/schema/content";
+import type { contactCategories } from "../server/db/schema/content";
 
 export const contactCategoryLabels: Record<(typeof contactCategories)[number], string> = {
   booking: "予約について",

@@ -1,4 +1,4 @@
-import type { SalonGenre } from "../../server/db/schema/salons";
+import type { SalonGenre } from "../server/db/schema/salons";
 
 /** Display names of salon genres, in the order the site lists them. */
 export const genreLabels: Record<SalonGenre, string> = {
