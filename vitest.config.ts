@@ -15,6 +15,7 @@ export default defineConfig({
             "common/**/*.test.ts",
             "server/**/*.test.ts",
             "tests/unit/**/*.test.ts",
+            "vite-plugins/**/*.test.ts",
           ],
         },
       },

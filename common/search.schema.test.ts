@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseSearchQuery, searchQueryToParams } from "./search.schema";
+import { parseSearchQuery } from "./search.schema";
+import { searchQueryToParams } from "./search-query";
 
 const parse = (query: string) => parseSearchQuery(new URLSearchParams(query));
 

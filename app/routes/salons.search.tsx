@@ -1,5 +1,6 @@
 import { publicPageHeaders } from "../../common/page-cache";
-import { parseSearchQuery, searchQueryToParams } from "../../common/search.schema";
+import { parseSearchQuery } from "../../common/search.schema";
+import { searchQueryToParams } from "../../common/search-query";
 import { appContext } from "../../server/context";
 import { loadSearchPage } from "../../server/salons/search-page";
 import { SearchForm } from "../components/salons/search-form";

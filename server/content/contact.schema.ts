@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { contactCategories } from "../../common/contact-categories";
 import { choice, emailAddress, requiredText } from "../../common/field-rules";
-import { contactCategories } from "../db/schema/content";
 
 export const contactSchema = z.object({
   name: requiredText("お名前", 50),

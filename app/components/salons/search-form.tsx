@@ -1,7 +1,8 @@
 import { Form } from "react-router";
 import { genreLabels } from "../../../common/genres";
-import { type SearchQuery, searchSorts } from "../../../common/search.schema";
+import type { SearchQuery } from "../../../common/search.schema";
 import { priceChoices, ratingChoices, sortLabels } from "../../../common/search-labels";
+import { searchSorts } from "../../../common/search-query";
 import type { SearchOptions } from "../../../server/salons/search-page";
 import { formatYen } from "../../lib/format";
 

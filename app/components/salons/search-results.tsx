@@ -1,6 +1,7 @@
 import { Link, useNavigate, useNavigation } from "react-router";
 import { genreLabels } from "../../../common/genres";
-import { type SearchQuery, searchQueryToParams } from "../../../common/search.schema";
+import type { SearchQuery } from "../../../common/search.schema";
+import { searchQueryToParams } from "../../../common/search-query";
 import type { SearchResult } from "../../../server/salons/search";
 import type { SearchOptions } from "../../../server/salons/search-page";
 import { formatYen } from "../../lib/format";
