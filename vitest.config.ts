@@ -23,6 +23,9 @@ export default defineConfig({
         test: {
           name: "integration:pglite",
           include: integration,
+          // Files in one worker share its module state, so withTestDatabase()
+          // keeps one migrated PGlite per worker and empties it per file.
+          isolate: false,
           env: { TEST_DB_ENGINE: "pglite" },
           testTimeout: 30_000,
           hookTimeout: 60_000,

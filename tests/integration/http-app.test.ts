@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../server/config";
 import { appContext } from "../../server/context";
 import { createHttpApp, type HttpAppDeps } from "../../server/http/app";
 import { createLogger } from "../../server/logger";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { createTestDatabase, withTestDatabase } from "../support/test-database";
 
 // The Hono layer on its own: React Router's handler is replaced by a plain
 // function so the middleware order, probes and error handling are visible.
-let database: TestDatabase;
+const database = withTestDatabase();
 const lines: string[] = [];
 const log = createLogger("info", {}, (line) => lines.push(line));
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.drop();
-});
 
 function app(
   env: Record<string, string>,
