@@ -2,7 +2,11 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { type DatabaseHandle, openDatabase } from "../../server/db/client";
 
-export type TestDatabase = DatabaseHandle & { drop(): Promise<void> };
+export type TestDatabase = DatabaseHandle & {
+  /** The PostgreSQL database's URL, to open a second pool on it (another "app server"); null on PGlite. */
+  url: string | null;
+  drop(): Promise<void>;
+};
 
 /**
  * A fresh, migrated database for one test file: PGlite in memory, or a new
@@ -14,7 +18,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   if (process.env.TEST_DB_ENGINE !== "postgres" || !serverUrl) {
     const handle = await openDatabase("memory://");
     await handle.migrate();
-    return { ...handle, drop: () => handle.close() };
+    return { ...handle, url: null, drop: () => handle.close() };
   }
   const name = `test_${randomUUID().replaceAll("-", "")}`;
   await withAdminClient(serverUrl, (client) => client.query(`create database ${name}`));
@@ -24,6 +28,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await handle.migrate();
   return {
     ...handle,
+    url: url.toString(),
     drop: async () => {
       await handle.close();
       await withAdminClient(serverUrl, (client) =>
