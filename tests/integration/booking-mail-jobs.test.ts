@@ -1,5 +1,7 @@
+import { once } from "node:events";
 import { and, eq, like } from "drizzle-orm";
 import ICAL from "ical.js";
+import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cancelBooking, confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import { bookingJobHandlers, bookingJobKinds } from "../../server/bookings/booking-jobs.server";
@@ -7,6 +9,7 @@ import { type DatabaseHandle, openDatabase } from "../../server/db/client";
 import { bookings, jobs, mailOutbox, salonOwners } from "../../server/db/schema";
 import { createJobWorker } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
+import { outboxSender } from "../../server/mail/mailer";
 import { buildSalonWithStaff, buildUser } from "../support/builders";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -284,5 +287,53 @@ describe("the day-before reminder", () => {
       .from(jobs)
       .where(eq(jobs.dedupeKey, `reminder:${booking.id}`));
     expect(reminderJob?.doneAt).toEqual(at("2026-12-07T16:00"));
+  });
+});
+
+describe("delivery of a booking mail over SMTP", () => {
+  it("sends the .ics as a text/calendar part with its method", async () => {
+    const { customer, booking } = await confirmedBooking("2026-12-09T10:00");
+    await workerAt(() => NOW).runOnce();
+    const messages: { to: string; raw: string }[] = [];
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        stream.on("end", () => {
+          messages.push({
+            to: session.envelope.rcptTo.map((r) => r.address).join(","),
+            raw: Buffer.concat(chunks).toString("utf8"),
+          });
+          callback();
+        });
+      },
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server.server, "listening");
+    const { port } = server.server.address() as { port: number };
+    const sender = outboxSender({ database, smtpUrl: `smtp://127.0.0.1:${port}`, log });
+    try {
+      // Other tests' mails are in the outbox too; one pass sends a batch, so loop until ours went.
+      while (!messages.some((m) => m.to === customer.email)) {
+        if ((await sender.deliverPending()) === 0) break;
+      }
+    } finally {
+      sender.close();
+      server.close();
+    }
+    const raw = messages.find((m) => m.to === customer.email)?.raw ?? "";
+    const unfolded = raw.replace(/\r\n[ \t]+/g, " ");
+    expect(unfolded).toMatch(
+      /Content-Type: text\/calendar; charset=utf-8; method=REQUEST; name=booking\.ics/i,
+    );
+    expect(unfolded).toMatch(/Content-Disposition: attachment; filename=booking\.ics/i);
+    // nodemailer writes the file base64-encoded; decoded, it is the calendar the outbox kept.
+    expect(unfolded).toMatch(/name=booking\.ics\r\nContent-Transfer-Encoding: base64/i);
+    const encoded = raw.split(/filename=booking\.ics\r\n\r\n/)[1]?.split(/\r\n(\r\n|--)/)[0] ?? "";
+    const decoded = Buffer.from(encoded.replace(/\s+/g, ""), "base64").toString("utf8");
+    expect(new ICAL.Component(ICAL.parse(decoded)).getFirstPropertyValue("method")).toBe("REQUEST");
+    expect(decoded.replace(/\r\n[ \t]/g, "")).toContain(`UID:${booking.id}@salon.example.jp`);
   });
 });
