@@ -2,7 +2,15 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import type { MailAttachment } from "../db/schema";
-import { bookingMenus, bookings, salonOwners, salons, staff, users } from "../db/schema";
+import {
+  bookingMenus,
+  bookings,
+  coupons,
+  salonOwners,
+  salons,
+  staff,
+  users,
+} from "../db/schema";
 import {
   enqueue,
   type JobHandler,
@@ -99,10 +107,12 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
       salonPhone: salons.phone,
       timeZone: salons.timeZone,
       staffName: staff.name,
+      couponTitle: coupons.title,
     })
     .from(bookings)
     .innerJoin(salons, eq(salons.id, bookings.salonId))
     .innerJoin(staff, and(eq(staff.id, bookings.staffId), eq(staff.salonId, bookings.salonId)))
+    .leftJoin(coupons, eq(coupons.id, bookings.couponId))
     .where(eq(bookings.id, bookingId))
     .for("update", { of: bookings });
   if (!row) return null;
@@ -135,6 +145,7 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
       staffName: row.staffName,
       staffRequested: booking.staffRequested,
       totalPrice: booking.totalPrice,
+      couponTitle: row.couponTitle,
       customerName: booking.customerName,
       customerPhone: booking.customerPhone,
       customerEmail: booking.customerEmail,

@@ -21,6 +21,8 @@ export type BookingMailDetails = {
   /** False when the visitor chose 指名なし and the salon assigned the stylist. */
   staffRequested: boolean;
   totalPrice: number;
+  /** The coupon the total was priced with, if any. */
+  couponTitle: string | null;
   customerName: string;
   customerPhone: string;
   customerEmail: string;
@@ -57,6 +59,7 @@ function bookingLines(b: BookingMailDetails): string[] {
     `日時：${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}`,
     `メニュー：${b.menus.map((menu) => `${menu.name}（${yen(menu.price)}）`).join("、")}`,
     `スタッフ：${staffLine(b)}`,
+    ...(b.couponTitle ? [`クーポン：${b.couponTitle}`] : []),
     `合計金額：${yen(b.totalPrice)}（税込）`,
   ];
 }

@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cancelBooking, confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import { bookingJobHandlers, bookingJobKinds } from "../../server/bookings/booking-jobs.server";
 import { type DatabaseHandle, openDatabase } from "../../server/db/client";
-import { bookings, jobs, mailOutbox, salonOwners } from "../../server/db/schema";
+import {
+  bookings,
+  couponMenus,
+  coupons,
+  jobs,
+  mailOutbox,
+  salonOwners,
+} from "../../server/db/schema";
 import { createJobWorker } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
 import { outboxSender } from "../../server/mail/mailer";
@@ -38,8 +45,24 @@ const workerAt = (clock: () => Date, db = database.db, leaseMs?: number) =>
   createJobWorker({ db, handlers, log, now: clock, leaseMs });
 
 /** A salon with an owner (and a plain user in salon_owners, who gets nothing) and a confirmed booking. */
-async function confirmedBooking(start: string) {
+async function confirmedBooking(start: string, options: { coupon?: string } = {}) {
   const { salon, menu } = await buildSalonWithStaff(database.db);
+  let couponId: string | null = null;
+  if (options.coupon) {
+    const [coupon] = await database.db
+      .insert(coupons)
+      .values({
+        salonId: salon.id,
+        title: options.coupon,
+        discountKind: "amount",
+        discountValue: 1000,
+        validFrom: "2026-11-01",
+      })
+      .returning();
+    if (!coupon) throw new Error("coupon not inserted");
+    await database.db.insert(couponMenus).values({ couponId: coupon.id, menuId: menu.id });
+    couponId = coupon.id;
+  }
   const owner = await buildUser(database.db, { role: "owner" });
   const notOwner = await buildUser(database.db);
   await database.db.insert(salonOwners).values([
@@ -53,6 +76,7 @@ async function confirmedBooking(start: string) {
     staffId: null,
     start: at(start),
     userId: visitor.id,
+    couponId,
     now: NOW,
   });
   const customer = {
@@ -164,6 +188,15 @@ describe("booking mails through the job queue", () => {
     // Running again sends nothing more: the job is done.
     await workerAt(() => NOW).runOnce();
     expect(await mailsTo(customer.email)).toHaveLength(1);
+  });
+
+  it("names the coupon the total was priced with", async () => {
+    const { customer } = await confirmedBooking("2026-12-03T16:00", {
+      coupon: "カット1,000円オフ",
+    });
+    await workerAt(() => NOW).runOnce();
+    const [mail] = await mailsTo(customer.email);
+    expect(mail?.text).toContain("クーポン：カット1,000円オフ\n合計金額：4,500円（税込）");
   });
 
   it("sends a CANCEL .ics with the same UID and a higher SEQUENCE on cancellation", async () => {
