@@ -1,7 +1,12 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jobs, mailOutbox } from "../../server/db/schema";
-import { createJobWorker, enqueue, type JobHandler } from "../../server/jobs/queue.server";
+import {
+  createJobWorker,
+  enqueue,
+  type JobHandler,
+  startJobWorker,
+} from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
 import { createMailer } from "../../server/mail/mailer";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -121,5 +126,25 @@ describe("the job worker", () => {
     expect(await worker.runOnce()).toBe(0);
     expect(await jobByKey("other:1")).toMatchObject({ attempts: 0, lockedUntil: null });
     expect(ran).toEqual([]);
+  });
+
+  it("runs in the background once started, and stops after the pass in progress", async () => {
+    await enqueue(database.db, { kind: "loop", payload: { n: 1 }, runAt: T0, dedupeKey: "loop:1" });
+    let ran: (payload: unknown) => void = () => undefined;
+    const done = new Promise((resolve) => {
+      ran = resolve;
+    });
+    const loop = startJobWorker({
+      db: database.db,
+      handlers: { loop: async ({ job }) => ran(job.payload) },
+      log,
+      now: () => later(1),
+    });
+    try {
+      expect(await done).toEqual({ n: 1 });
+    } finally {
+      await loop.stop();
+    }
+    expect((await jobByKey("loop:1"))?.doneAt).toEqual(later(1));
   });
 });
