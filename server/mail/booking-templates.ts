@@ -145,13 +145,13 @@ export function renderOwnerBookingNotice(
   ];
   if (kind === "confirmed") {
     return compose(to, {
-      subject: `【Salon Navi】新しいご予約（${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}）`,
+      subject: `【Salon Navi】新しいご予約（${b.salonName}・${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}）`,
       lead: `${b.salonName} に新しいご予約が入りました。`,
       lines: [...bookingLines(b), ...customer],
     });
   }
   return compose(to, {
-    subject: `【Salon Navi】ご予約のキャンセル（${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}）`,
+    subject: `【Salon Navi】ご予約のキャンセル（${b.salonName}・${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}）`,
     lead: `${b.salonName} のご予約がキャンセルされました。この時間は再び予約を受け付けています。`,
     lines: [
       ...bookingLines(b),

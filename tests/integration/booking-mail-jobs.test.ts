@@ -180,7 +180,9 @@ describe("booking mails through the job queue", () => {
 
     const [ownerMail, ...moreOwner] = await mailsTo(owner.email);
     expect(moreOwner).toEqual([]);
-    expect(ownerMail?.subject).toBe("【Salon Navi】新しいご予約（2026年12月3日(木) 14:00〜15:00）");
+    expect(ownerMail?.subject).toBe(
+      "【Salon Navi】新しいご予約（Hair Salon TEST・2026年12月3日(木) 14:00〜15:00）",
+    );
     expect(ownerMail?.text).toContain(`お客様：${customer.name}`);
     expect(ownerMail?.text).toContain(`電話番号：${customer.phone}`);
     expect(await mailsTo(notOwner.email)).toEqual([]);
@@ -223,8 +225,8 @@ describe("booking mails through the job queue", () => {
 
     const ownerMails = await mailsTo(owner.email);
     expect(ownerMails.map((mail) => mail.subject)).toEqual([
-      "【Salon Navi】新しいご予約（2026年12月4日(金) 11:00〜12:00）",
-      "【Salon Navi】ご予約のキャンセル（2026年12月4日(金) 11:00〜12:00）",
+      "【Salon Navi】新しいご予約（Hair Salon TEST・2026年12月4日(金) 11:00〜12:00）",
+      "【Salon Navi】ご予約のキャンセル（Hair Salon TEST・2026年12月4日(金) 11:00〜12:00）",
     ]);
     expect(ownerMails[1]?.text).toContain("キャンセル理由：予定が変わったため");
   });
