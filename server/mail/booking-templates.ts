@@ -1,3 +1,4 @@
+import { formatDate } from "../../app/lib/format";
 import { toLocal } from "../bookings/local-time";
 import type { Mail } from "./mailer";
 
@@ -33,14 +34,14 @@ export type BookingMailDetails = {
 
 export type BookingMailKind = "confirmed" | "cancelled" | "reminder";
 
-const WEEKDAYS = ["日", "月", "火", "水", "木", "金", "土"];
-
-/** "2026年11月23日(月) 10:00〜11:30" in the salon's zone, whatever the server's zone. */
+/**
+ * "2026年11月23日(月) 10:00〜11:30" in the salon's zone, whatever the server's
+ * zone: the salon's local day goes through the site's one date formatter.
+ */
 export function formatBookingTime(startsAt: Date, endsAt: Date, timeZone: string): string {
   const start = toLocal(startsAt, timeZone);
   const end = toLocal(endsAt, timeZone);
-  const [y, m, d] = start.date.split("-").map(Number);
-  return `${y}年${m}月${d}日(${WEEKDAYS[start.weekday]}) ${start.time}〜${end.time}`;
+  return `${formatDate(start.date)} ${start.time}〜${end.time}`;
 }
 
 const yen = (amount: number) => `${amount.toLocaleString("ja-JP")}円`;
