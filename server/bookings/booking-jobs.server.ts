@@ -2,15 +2,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import type { MailAttachment } from "../db/schema";
-import {
-  bookingMenus,
-  bookings,
-  coupons,
-  salonOwners,
-  salons,
-  staff,
-  users,
-} from "../db/schema";
+import { bookingMenus, bookings, coupons, salonOwners, salons, staff, users } from "../db/schema";
 import {
   enqueue,
   type JobHandler,
