@@ -38,6 +38,7 @@ export default [
   route("finish_password_reset", "routes/finish_password_reset.tsx"), // none
   route("mail_not_confirm", "routes/mail_not_confirm.tsx"), // is-login
   route("account/thanks", "routes/account.thanks.tsx"), // none
+  route("account/favorite", "routes/account.favorite.tsx"), // auth-full, account-setup-validation
   route("account/edit", "routes/account.edit.tsx"), // auth-full, is-login
   route("account/edit/change-email", "routes/account.edit.change-email.tsx"), // is-login
   route(

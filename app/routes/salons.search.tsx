@@ -1,4 +1,6 @@
+import { getCurrentUser } from "../../server/accounts/current-user";
 import { appContext } from "../../server/context";
+import { favoriteSlugs } from "../../server/favorites/favorites.server";
 import { parseSearchQuery, searchQueryToParams } from "../../server/salons/search.schema";
 import { loadSearchPage } from "../../server/salons/search-page";
 import { SearchForm } from "../components/salons/search-form";
@@ -25,14 +27,27 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 export const headers = publicPageHeaders;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = context.get(appContext);
+  const ctx = context.get(appContext);
   const query = parseSearchQuery(new URL(request.url).searchParams);
-  const { result, options } = await loadSearchPage(db, query);
-  return { query, result, options };
+  const [{ result, options }, user] = await Promise.all([
+    loadSearchPage(ctx.db, query),
+    getCurrentUser(request, ctx),
+  ]);
+  // A guest's hearts are sign-in links, so the shared (cached) page holds nothing personal.
+  const favorites = user
+    ? [
+        ...(await favoriteSlugs(
+          ctx.db,
+          user.id,
+          result.salons.map((salon) => salon.slug),
+        )),
+      ]
+    : null;
+  return { query, result, options, favorites };
 }
 
 export default function SalonSearch({ loaderData }: Route.ComponentProps) {
-  const { query, result, options } = loaderData;
+  const { query, result, options, favorites } = loaderData;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="text-2xl font-bold">サロンを探す</h1>
@@ -41,7 +56,7 @@ export default function SalonSearch({ loaderData }: Route.ComponentProps) {
           {/* Keyed by the URL so the controls show the conditions after back/forward. */}
           <SearchForm key={searchQueryToParams(query).toString()} query={query} options={options} />
         </div>
-        <SearchResults query={query} result={result} options={options} />
+        <SearchResults query={query} result={result} options={options} favorites={favorites} />
       </div>
     </div>
   );
