@@ -176,6 +176,13 @@ export function SalonCoupons({ detail }: { detail: SalonDetail }) {
             {coupon.validUntil ? (
               <p className="text-xs text-neutral-700">有効期限：{coupon.validUntil}まで</p>
             ) : null}
+            <Link
+              to={bookingHref(detail.salon.slug, { coupon: coupon.id })}
+              className={`${bookingLink} mt-2`}
+              aria-label={`${coupon.title}のクーポンで予約する`}
+            >
+              このクーポンで予約
+            </Link>
           </li>
         ))}
       </ul>
