@@ -22,6 +22,7 @@ export default [
   route("area/:id", "routes/area.$id.tsx"),
   route("salons/search", "routes/salons.search.tsx"),
   route("salons/:id", "routes/salons.$id.tsx"),
+  route("salons/:id/confirm", "routes/salons.$id.confirm.tsx"), // none
   route("salons/staffs/:param", "routes/salons.staffs.$param.tsx"),
   route("salons/feature/:param", "routes/salons.feature.$param.tsx"),
   route("salons/recommend/:param", "routes/salons.recommend.$param.tsx"),
