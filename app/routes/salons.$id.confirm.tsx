@@ -1,23 +1,31 @@
 import { useEffect, useRef } from "react";
-import { data, Link, useLocation } from "react-router";
+import { data, Link, redirect, useLocation } from "react-router";
 import { getCurrentUser } from "../../server/accounts/current-user";
+import { formValues } from "../../server/accounts/form-result";
+import { requireLogin } from "../../server/accounts/guards";
+import { pathOf } from "../../server/accounts/request-info";
+import { confirmBooking } from "../../server/bookings/booking.server";
 import { findFlowSalon, parseFlowParams } from "../../server/bookings/booking-flow.server";
 import {
   type HoldView,
+  holdFromForm,
   loadConfirmView,
   type PickView,
 } from "../../server/bookings/confirm-page.server";
+import { contactSchema, idempotencyKeyOf } from "../../server/bookings/contact.schema";
 import { flowAvailability } from "../../server/bookings/flow-availability.server";
 import { appContext } from "../../server/context";
+import { DomainError } from "../../server/errors/domain-error";
 import { notFound } from "../../server/routing/not-found";
 import { linkClass } from "../components/accounts/account-frame";
 import { BookingSummary, HoldCountdown } from "../components/bookings/booking-summary";
-import { ContactForm } from "../components/bookings/contact-form";
+import { ContactForm, contactFields } from "../components/bookings/contact-form";
 import { DayPicker } from "../components/bookings/day-picker";
 import { MenuPicker } from "../components/bookings/menu-picker";
 import { StylistPicker } from "../components/bookings/stylist-picker";
 import { TimeGrid } from "../components/bookings/time-grid";
 import { formatLocalDate } from "../lib/booking-format";
+import { fieldErrors } from "../lib/field-rules";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/salons.$id.confirm";
 
@@ -37,10 +45,17 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const salon = await findFlowSalon(ctx.db, params.id);
   if (!salon) throw notFound(request);
   const query = parseFlowParams(new URL(request.url).searchParams);
-  const now = new Date();
   const user = await getCurrentUser(request, ctx);
-  const view = await loadConfirmView(ctx.db, { salon, query, user, now }, flowAvailability);
-  return data({ salon, view }, { status: view.problems.length > 0 ? 400 : 200 });
+  const view = await loadConfirmView(
+    ctx.db,
+    { salon, query, user, now: new Date() },
+    flowAvailability,
+  );
+  if (view.kind === "redirect") throw redirect(view.to);
+  return data(
+    { salon, view, signInHref: `/signin?redirect=${encodeURIComponent(pathOf(request))}` },
+    { status: view.problems.length > 0 ? 400 : 200 },
+  );
 }
 
 // After a refused hold or confirm (4xx), the times must be fetched again: they changed.
@@ -48,9 +63,52 @@ export function shouldRevalidate() {
   return true;
 }
 
-// Holding and confirming are wired to holdSlot/confirmBooking with the booking model.
-export async function action(_args: Route.ActionArgs) {
-  return data({ error: "ただいま予約を受け付けていません。" }, { status: 503 as number });
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const ctx = context.get(appContext);
+  const salon = await findFlowSalon(ctx.db, params.id);
+  if (!salon) throw notFound(request);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  if (intent === "hold") {
+    const user = await getCurrentUser(request, ctx);
+    const result = await holdFromForm(ctx.db, {
+      salon,
+      form,
+      userId: user?.id ?? null,
+      now: new Date(),
+    });
+    if (!result.ok) return data({ error: result.message }, { status: result.status });
+    return redirect(`/salons/${salon.slug}/confirm?hold=${result.holdId}`);
+  }
+  if (intent === "confirm") {
+    // Only a signed-in visitor confirms; a guest signs in and comes back to this hold.
+    const user = await requireLogin(request, ctx);
+    const values = formValues(form, contactFields);
+    const parsed = contactSchema().safeParse(values);
+    if (!parsed.success) {
+      return data({ errors: fieldErrors<string>(parsed.error), values }, { status: 400 });
+    }
+    try {
+      const booking = await confirmBooking(ctx.db, {
+        holdId: String(form.get("hold") ?? ""),
+        userId: user.id,
+        customer: {
+          name: parsed.data.name,
+          kana: parsed.data.nameKana,
+          phone: parsed.data.phone,
+          email: parsed.data.email,
+        },
+        notes: parsed.data.note,
+        idempotencyKey: idempotencyKeyOf(form.get("idempotencyKey")),
+        now: new Date(),
+      });
+      return redirect(`/salons/${salon.slug}/confirm/thanks?booking=${booking.id}`);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return data({ errors: { form: error.message }, values }, { status: error.status });
+    }
+  }
+  return data({ error: "操作が正しくありません。もう一度お試しください。" }, { status: 400 });
 }
 
 /** The URL of the flow with this selection (the flow is driven by the URL). */
@@ -216,11 +274,9 @@ function PickSteps({
 }
 
 export default function SalonConfirm({ loaderData, actionData }: Route.ComponentProps) {
-  const { salon, view } = loaderData;
-  const actionError =
-    actionData && typeof actionData === "object" && "error" in actionData
-      ? String(actionData.error)
-      : null;
+  const { salon, view, signInHref } = loaderData;
+  const actionError = actionData && "error" in actionData ? actionData.error : null;
+  const contactResult = actionData && "errors" in actionData ? actionData : null;
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8">
       <p className="text-sm">
@@ -235,31 +291,69 @@ export default function SalonConfirm({ loaderData, actionData }: Route.Component
       {view.kind === "pick" ? (
         <PickSteps slug={salon.slug} view={view} actionError={actionError} />
       ) : (
-        <HoldStep view={view} />
+        <HoldStep view={view} signInHref={signInHref} result={contactResult} />
       )}
     </div>
   );
 }
 
-function HoldStep({ view }: { view: HoldView }) {
+function HoldStep({
+  view,
+  signInHref,
+  result,
+}: {
+  view: HoldView;
+  signInHref: string;
+  result: { errors: Record<string, string | undefined>; values: Record<string, string> } | null;
+}) {
+  useStepFocus(result ? stepIds.contactErrors : stepIds.confirm);
   return (
     <section aria-labelledby={stepIds.confirm} className="mt-6 flex flex-col gap-6">
-      <h2 id={stepIds.confirm} className="sr-only">
-        予約内容とお客様情報
+      <h2 id={stepIds.confirm} tabIndex={-1} className="text-xl font-bold">
+        5. 内容を確認して予約を確定する
       </h2>
       <HoldCountdown expiresAt={view.expiresAt} now={view.now} />
       <BookingSummary summary={view.summary} />
+      <p className="text-sm">
+        <Link to={view.repickHref} className={linkClass}>
+          日時やメニューを選び直す
+        </Link>
+      </p>
       {view.contact ? (
-        <ContactForm
-          values={view.contact}
-          errors={{}}
-          hidden={[
-            ["hold", view.holdId],
-            ["idempotencyKey", view.idempotencyKey],
-          ]}
-          errorSummaryId={stepIds.contactErrors}
-        />
-      ) : null}
+        <>
+          <h3 className="text-lg font-bold">お客様情報</h3>
+          <ContactForm
+            values={{ ...view.contact, ...result?.values }}
+            errors={result?.errors ?? {}}
+            hidden={[
+              ["hold", view.holdId],
+              ["idempotencyKey", view.idempotencyKey],
+            ]}
+            errorSummaryId={stepIds.contactErrors}
+          />
+        </>
+      ) : (
+        <div className="rounded-lg border-2 border-brand-700 p-4">
+          <p className="font-bold">予約を確定するには、ログインしてください。</p>
+          <p className="mt-1 text-sm text-neutral-700">
+            ログインすると、この画面に戻ってお取り置き中の枠のまま続けられます。
+          </p>
+          <p className="mt-3 flex flex-wrap gap-3">
+            <Link
+              to={signInHref}
+              className="rounded-lg bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800"
+            >
+              ログインして予約を続ける
+            </Link>
+            <Link
+              to="/signup"
+              className="rounded-lg border border-brand-700 px-6 py-3 font-bold text-brand-700 hover:bg-brand-50"
+            >
+              新規会員登録
+            </Link>
+          </p>
+        </div>
+      )}
     </section>
   );
 }

@@ -1,6 +1,10 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import type { CurrentUser } from "../accounts/current-user";
 import type { Database } from "../db/client";
+import { DomainError } from "../errors/domain-error";
 import type { DayAvailability } from "./availability-input";
+import { holdSlot } from "./booking.server";
 import {
   type FlowParams,
   type FlowSalon,
@@ -9,6 +13,9 @@ import {
   localDateIn,
   parseFlowParams,
 } from "./booking-flow.server";
+import { applyCouponToHold, claimHold, findHold, holdIsLive } from "./hold-view.server";
+import { toLocal } from "./local-time";
+import { bookingSettingsFor } from "./settings";
 
 /**
  * Everything /salons/:id/confirm shows while the visitor picks menus,
@@ -50,7 +57,16 @@ export async function loadPickView(
   const selection = await loadFlowSelection(db, salon, params, now);
   const problems = [...params.problems, ...selection.problems];
   const today = localDateIn(now, salon.timeZone);
-  const dayList = selection.menus.length > 0 ? await availability(db, selection, now) : [];
+  let dayList: DayAvailability[] = [];
+  if (selection.menus.length > 0) {
+    try {
+      dayList = await availability(db, selection, now);
+    } catch (error) {
+      // The selection was checked already; a rule the loader still refuses is shown, not a 500.
+      if (!(error instanceof DomainError)) throw error;
+      problems.push(error.message);
+    }
+  }
   const days = dayList.map((day) => ({
     date: day.date,
     holiday: day.holiday,
@@ -95,17 +111,150 @@ export type HoldView = {
   };
   contact: Record<"name" | "nameKana" | "phone" | "email" | "note", string> | null;
   idempotencyKey: string;
+  /** Back to the pickers with the same selection, to choose another time. */
+  repickHref: string;
   problems: string[];
 };
 
 export type { CurrentUser };
-/** The page for the URL: the hold step when a live hold is given, else the pickers. */
+export const holdLostMessage =
+  "お時間の確保期限が切れたか、この枠はご利用いただけなくなりました。お手数ですが、もう一度時間をお選びください。";
+
+/**
+ * The page for the URL: the hold step when a live hold is given, else the
+ * pickers. A hold that expired or was lost shows the pickers again with the
+ * same menus, stylist and day (fresh times) and a message; a hold already
+ * confirmed by this visitor goes to its thanks page.
+ */
 export async function loadConfirmView(
   db: Database,
   input: { salon: FlowSalon; query: FlowParams; user: CurrentUser | null; now: Date },
   availability: AvailabilityLookup,
-): Promise<PickView | HoldView> {
-  return loadPickView(db, input.salon, input.query, input.now, availability);
+): Promise<PickView | HoldView | { kind: "redirect"; to: string; problems: string[] }> {
+  const { salon, query, user, now } = input;
+  if (!query.holdId) return loadPickView(db, salon, query, now, availability);
+  const hold = await findHold(db, salon.id, query.holdId);
+  if (hold && user && hold.userId === user.id && hold.status === "confirmed") {
+    return {
+      kind: "redirect",
+      to: `/salons/${salon.slug}/confirm/thanks?booking=${hold.id}`,
+      problems: [],
+    };
+  }
+  if (!hold || !holdIsLive(hold, user?.id ?? null, now)) {
+    const mine = hold && (hold.userId === null || hold.userId === user?.id);
+    const again: FlowParams = mine
+      ? {
+          ...query,
+          menuIds: hold.menus.map((menu) => menu.menuId),
+          staffSlug: hold.staffRequested ? hold.staffSlug : null,
+          couponId: hold.couponId ?? query.couponId,
+          date: toLocal(hold.startsAt, salon.timeZone).date,
+          holdId: null,
+        }
+      : { ...query, holdId: null };
+    const view = await loadPickView(db, salon, again, now, availability);
+    return { ...view, problems: [holdLostMessage, ...view.problems] };
+  }
+  if (user && hold.userId === null) {
+    await claimHold(db, { salonId: salon.id, holdId: hold.id, userId: user.id, now });
+  }
+  const rules = await bookingSettingsFor(db, salon.id);
+  const subtotal = hold.menus.reduce((sum, menu) => sum + menu.price, 0);
+  const profile = user?.profile;
+  return {
+    kind: "hold",
+    holdId: hold.id,
+    expiresAt: (hold.holdExpiresAt ?? now).toISOString(),
+    now: now.toISOString(),
+    summary: {
+      salonName: salon.name,
+      menus: hold.menus.map(({ name, price, durationMinutes }) => ({
+        name,
+        price,
+        durationMinutes,
+      })),
+      stylistName: hold.staffRequested ? hold.staffName : null,
+      start: hold.startsAt.toISOString(),
+      end: hold.endsAt.toISOString(),
+      timeZone: salon.timeZone,
+      subtotal,
+      coupon: hold.couponTitle
+        ? { title: hold.couponTitle, discount: subtotal - hold.totalPrice }
+        : null,
+      total: hold.totalPrice,
+      cancelCutoffHours: rules.cancellationCutoffHours,
+    },
+    contact: user
+      ? {
+          name: profile?.name ?? user.name,
+          nameKana: profile?.nameKana ?? "",
+          phone: profile?.phone ?? "",
+          email: user.email,
+          note: "",
+        }
+      : null,
+    // One key per rendered form: a double submit (or a retry) returns the same booking.
+    idempotencyKey: randomUUID(),
+    repickHref: `/salons/${salon.slug}/confirm?${new URLSearchParams([
+      ...hold.menus.map((menu): [string, string] => ["menu", menu.menuId]),
+      ...(hold.staffRequested ? [["staff", hold.staffSlug] as [string, string]] : []),
+      ...(hold.couponId ? [["coupon", hold.couponId] as [string, string]] : []),
+      ["date", toLocal(hold.startsAt, salon.timeZone).date],
+    ])}`,
+    problems: [],
+  };
 }
 
 export { parseFlowParams };
+
+const startSchema = z.iso.datetime({ offset: true, error: "時間の指定が正しくありません。" });
+
+/**
+ * POST intent=hold: the selection from the form, checked like the URL,
+ * then holdSlot (price, duration and ability from the database) and the
+ * coupon. Refusals come back as a status and a Japanese message.
+ */
+export async function holdFromForm(
+  db: Database,
+  input: { salon: FlowSalon; form: FormData; userId: string | null; now: Date },
+): Promise<{ ok: true; holdId: string } | { ok: false; status: number; message: string }> {
+  const { salon, form, now } = input;
+  const params = new URLSearchParams();
+  for (const key of ["menu", "staff", "coupon", "date"]) {
+    for (const value of form.getAll(key)) params.append(key, String(value));
+  }
+  const query = parseFlowParams(params);
+  if (query.problems[0]) return { ok: false, status: 400, message: query.problems[0] };
+  const selection = await loadFlowSelection(db, salon, query, now);
+  if (selection.problems[0]) return { ok: false, status: 400, message: selection.problems[0] };
+  if (selection.menus.length === 0) {
+    return { ok: false, status: 400, message: "メニューを1つ以上選んでください。" };
+  }
+  const start = startSchema.safeParse(form.get("start") ?? "");
+  if (!start.success) {
+    return { ok: false, status: 400, message: "時間の指定が正しくありません。" };
+  }
+  try {
+    const hold = await holdSlot(db, {
+      salonId: salon.id,
+      menuIds: selection.menus.map((menu) => menu.id),
+      staffId: selection.stylist?.id ?? null,
+      start: new Date(start.data),
+      userId: input.userId,
+      now,
+    });
+    if (selection.coupon) {
+      await applyCouponToHold(db, {
+        salonId: salon.id,
+        holdId: hold.id,
+        couponId: selection.coupon.id,
+        timeZone: salon.timeZone,
+      });
+    }
+    return { ok: true, holdId: hold.id };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { ok: false, status: error.status, message: error.message };
+  }
+}
