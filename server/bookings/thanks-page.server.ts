@@ -79,6 +79,6 @@ export async function bookingIcs(
       menuNames: booking.menus.map((menu) => menu.name),
       staffName: booking.staffRequested ? booking.staff.name : null,
     },
-    { host: new URL(origin).host, now },
+    { host: new URL(origin).hostname, now },
   );
 }

@@ -1,15 +1,19 @@
-import { createStaticHandler, type RouterContextProvider } from "react-router";
+import { createStaticHandler, matchPath, type RouterContextProvider } from "react-router";
 import type { AccountServices } from "../../server/accounts/account-services";
 import { createAccountServices } from "../../server/accounts/account-services";
+import { requireLogin } from "../../server/accounts/guards";
+import { signUpWithPassword } from "../../server/accounts/identity";
+import { saveProfile } from "../../server/accounts/profile";
 import { loadConfig } from "../../server/config";
 import { createHttpApp } from "../../server/http/app";
 import { createLogger } from "../../server/logger";
-import { ORIGIN } from "./accounts";
+import { browser, lastMailLink, ORIGIN, uniqueEmail } from "./accounts";
 import type { TestDatabase } from "./test-database";
 
 type RouteModule = {
   loader?: (args: never) => unknown;
   action?: (args: never) => unknown;
+  default?: unknown;
 };
 
 /**
@@ -46,6 +50,15 @@ export function createRouteApp(
     log: createLogger("silent"),
     accounts,
     handleRequest: async (request: Request, context: RouterContextProvider) => {
+      // A resource route (no page, e.g. a file download) answers with its own Response.
+      const path = new URL(request.url).pathname;
+      const resource = routes.find(
+        ({ path: pattern, module }) => !module.default && matchPath(pattern, path),
+      );
+      if (resource) {
+        const answer = await handler.queryRoute(request, { requestContext: context });
+        return answer instanceof Response ? answer : Response.json(answer);
+      }
       const result = await handler.query(request, { requestContext: context });
       if (result instanceof Response) return result;
       const errors = result.errors
@@ -70,4 +83,40 @@ export function createRouteApp(
     },
   });
   return { app, accounts, config };
+}
+
+/** A verified user with a completed profile, signed in on a new browser of `app`. */
+export async function signedInMember(
+  database: TestDatabase,
+  env: ReturnType<typeof createRouteApp>,
+  name = "member",
+) {
+  const b = browser(env.app);
+  const email = uniqueEmail(name);
+  b.keep(
+    await signUpWithPassword(env.accounts, { email, password: "secret1" }, b.toRequest("/signup")),
+  );
+  await b.request(await lastMailLink(database.db, email));
+  const user = await requireLogin(b.toRequest("/"), { db: database.db, accounts: env.accounts });
+  await saveProfile(database.db, user.id, {
+    name: "山田 花子",
+    nameKana: "ヤマダ ハナコ",
+    phone: "09012345678",
+    gender: "female",
+    birthDate: null,
+  });
+  return { b, userId: user.id, email };
+}
+
+/** A urlencoded POST body, as a browser sends a form. */
+export function postForm(fields: Record<string, string | string[]>) {
+  const body = new URLSearchParams();
+  for (const [key, value] of Object.entries(fields)) {
+    for (const item of Array.isArray(value) ? value : [value]) body.append(key, item);
+  }
+  return {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  };
 }
