@@ -3,7 +3,6 @@ import { data, Link, redirect, useLocation } from "react-router";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import { formValues } from "../../server/accounts/form-result";
 import { requireLogin } from "../../server/accounts/guards";
-import { pathOf } from "../../server/accounts/request-info";
 import { confirmBooking } from "../../server/bookings/booking.server";
 import { findFlowSalon, parseFlowParams } from "../../server/bookings/booking-flow.server";
 import {
@@ -52,10 +51,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     flowAvailability,
   );
   if (view.kind === "redirect") throw redirect(view.to);
-  return data(
-    { salon, view, signInHref: `/signin?redirect=${encodeURIComponent(pathOf(request))}` },
-    { status: view.problems.length > 0 ? 400 : 200 },
-  );
+  return data({ salon, view }, { status: view.problems.length > 0 ? 400 : 200 });
 }
 
 // After a refused hold or confirm (4xx), the times must be fetched again: they changed.
@@ -274,7 +270,10 @@ function PickSteps({
 }
 
 export default function SalonConfirm({ loaderData, actionData }: Route.ComponentProps) {
-  const { salon, view, signInHref } = loaderData;
+  const { salon, view } = loaderData;
+  // Back to exactly this page (the hold is kept) after signing in.
+  const location = useLocation();
+  const signInHref = `/signin?redirect=${encodeURIComponent(`${location.pathname}${location.search}`)}`;
   const actionError = actionData && "error" in actionData ? actionData.error : null;
   const contactResult = actionData && "errors" in actionData ? actionData : null;
   return (

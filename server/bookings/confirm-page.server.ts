@@ -14,6 +14,7 @@ import {
   parseFlowParams,
 } from "./booking-flow.server";
 import { applyCouponToHold, claimHold, findHold, holdIsLive } from "./hold-view.server";
+import { japaneseHolidaysBetween } from "./holidays";
 import { toLocal } from "./local-time";
 import { bookingSettingsFor } from "./settings";
 
@@ -26,7 +27,7 @@ export type PickView = {
   kind: "pick";
   selection: FlowSelection;
   date: string | null;
-  days: { date: string; holiday: boolean; available: boolean }[];
+  days: { date: string; holiday: boolean; holidayName: string | null; available: boolean }[];
   times: { time: string; start: string }[];
   problems: string[];
   today: string;
@@ -67,9 +68,14 @@ export async function loadPickView(
       problems.push(error.message);
     }
   }
+  const names =
+    dayList.length > 0
+      ? japaneseHolidaysBetween(dayList[0]?.date ?? today, dayList.at(-1)?.date ?? today)
+      : new Map<string, string>();
   const days = dayList.map((day) => ({
     date: day.date,
     holiday: day.holiday,
+    holidayName: names.get(day.date) ?? null,
     available: day.slots.length > 0,
   }));
   let date = params.date;

@@ -18,6 +18,8 @@ export type DayOption = {
   /** "YYYY-MM-DD" in the salon's time zone. */
   date: string;
   holiday: boolean;
+  /** The public holiday's name (勤労感謝の日), when `holiday`. */
+  holidayName?: string | null;
   /** At least one free start time that day. */
   available: boolean;
 };
@@ -57,6 +59,7 @@ export function DayPicker(props: Props) {
         ＝祝日。空きのない日は選べません（<span className="line-through">斜線</span>）。
       </p>
       {enhanced ? <AriaDayPicker {...props} /> : <DayLinks {...props} />}
+      <HolidayList days={props.days} />
     </div>
   );
 }
@@ -136,12 +139,14 @@ function AriaDayPicker({ days, selected, hrefFor }: Props) {
                   }
                 >
                   {({ formattedDate }) => (
-                    <>
-                      <span>{formattedDate}</span>
-                      {day?.holiday ? (
-                        <span className="text-[10px] leading-none no-underline">祝</span>
-                      ) : null}
-                    </>
+                    // The 祝 mark is drawn by CSS so the cell's visible text stays its
+                    // date, as React Aria's label says; the holidays are listed below in words.
+                    <span
+                      data-holiday={day?.holiday ? "" : undefined}
+                      className="flex flex-col items-center leading-tight data-[holiday]:after:text-[10px] data-[holiday]:after:content-['祝']"
+                    >
+                      {formattedDate}
+                    </span>
                   )}
                 </CalendarCell>
               );
@@ -201,13 +206,15 @@ function DayLinks({ days, selected, hrefFor }: Props) {
                           <Link
                             to={hrefFor(day.date)}
                             preventScrollReset
-                            aria-label={`${label} 空きあり`}
                             aria-current={day.date === selected ? "date" : undefined}
                             className={`flex h-11 flex-col items-center justify-center rounded-lg border border-brand-700 text-sm font-bold ${day.date === selected ? "bg-brand-700 text-white" : `hover:bg-brand-50 ${dayTone(day.date, day.holiday)}`}`}
                           >
-                            <span>{dayNumber}</span>
+                            <span className="sr-only">{`${label} 空きあり`}</span>
+                            <span aria-hidden="true">{dayNumber}</span>
                             {day.holiday ? (
-                              <span className="text-[10px] leading-none">祝</span>
+                              <span aria-hidden="true" className="text-[10px] leading-none">
+                                祝
+                              </span>
                             ) : null}
                           </Link>
                         ) : (
@@ -231,5 +238,22 @@ function DayLinks({ days, selected, hrefFor }: Props) {
         );
       })}
     </div>
+  );
+}
+
+/** The public holidays of the range in words, so the 祝 marks are not colour or symbol alone. */
+function HolidayList({ days }: { days: DayOption[] }) {
+  const holidays = days.filter((day) => day.holiday);
+  if (holidays.length === 0) return null;
+  return (
+    <p className="mt-2 text-sm text-neutral-700">
+      この期間の祝日：
+      {holidays
+        .map(
+          (day) =>
+            `${formatLocalDate(day.date, false)}${day.holidayName ? ` ${day.holidayName}` : ""}`,
+        )
+        .join("、")}
+    </p>
   );
 }
