@@ -12,6 +12,7 @@ import {
 import { linkClass } from "../components/accounts/account-frame";
 import { SalonCardItem } from "../components/salons/salon-card-item";
 import { originFromMatches, pageMeta } from "../lib/meta";
+import { privatePageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/account.favorite";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -29,6 +30,8 @@ async function guard(request: Request, ctx: Parameters<typeof requireAuthFull>[1
   await requireAuthFull(request, ctx);
   return requireAccountSetup(request, ctx);
 }
+
+export const headers = privatePageHeaders;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);

@@ -10,6 +10,7 @@ import { BookingCard, BookingDetail } from "../components/bookings/booking-histo
 import { useFocusAfterStep } from "../components/bookings/step-focus";
 import { cancellationPolicy } from "../lib/booking-format";
 import { originFromMatches, pageMeta } from "../lib/meta";
+import { privatePageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/account.history";
 
 export const meta: Route.MetaFunction = ({ matches }) => [
@@ -21,6 +22,8 @@ export const meta: Route.MetaFunction = ({ matches }) => [
   }),
   { name: "robots", content: "noindex" },
 ];
+
+export const headers = privatePageHeaders;
 
 // Guards (SPEC.md §2): is-login.
 export async function loader({ request, context }: Route.LoaderArgs) {

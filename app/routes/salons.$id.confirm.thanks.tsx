@@ -6,6 +6,7 @@ import { DomainError } from "../../server/errors/domain-error";
 import { notFound } from "../../server/routing/not-found";
 import { BookingThanks } from "../components/bookings/booking-thanks";
 import { originFromMatches, pageMeta } from "../lib/meta";
+import { privatePageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.$id.confirm.thanks";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => [
@@ -17,6 +18,8 @@ export const meta: Route.MetaFunction = ({ matches, params }) => [
   }),
   { name: "robots", content: "noindex" },
 ];
+
+export const headers = privatePageHeaders;
 
 // Guards (SPEC.md §2): none; the page shows only the signed-in visitor's own booking.
 export async function loader({ params, request, context }: Route.LoaderArgs) {

@@ -26,6 +26,7 @@ import { TimeGrid } from "../components/bookings/time-grid";
 import { formatLocalDate } from "../lib/booking-format";
 import { fieldErrors } from "../lib/field-rules";
 import { originFromMatches, pageMeta } from "../lib/meta";
+import { privatePageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.$id.confirm";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
@@ -37,6 +38,8 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
   }),
   { name: "robots", content: "noindex" },
 ];
+
+export const headers = privatePageHeaders;
 
 // Guards (SPEC.md §2): none. Confirming needs a signed-in visitor (the action checks).
 export async function loader({ params, request, context }: Route.LoaderArgs) {

@@ -119,7 +119,9 @@ test("a guest picks a menu, 指名なし, a day and a time, signs in, confirms, 
   await expect(page.getByText("ご予約をキャンセルしました。")).toBeVisible();
   await expect(page.getByText("キャンセル済み").first()).toBeVisible();
 
-  await page.goto(pickUrl);
+  const again = await page.goto(pickUrl);
+  // A personal page is never cached (it may show a hold or contact details).
+  expect(again?.headers()["cache-control"]).toBe("private, no-store");
   await expect(page).toHaveURL(new RegExp(`date=${date}`));
   await expect(page.getByRole("button", { name: timeName })).toBeVisible();
 });
