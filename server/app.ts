@@ -5,7 +5,9 @@ import { type AccountServices, createAccountServices } from "./accounts/account-
 import { loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { createHttpApp, type HttpAppDeps } from "./http/app";
+import { withDomainErrors } from "./http/errors";
 import { createLogger, describeError, type Logger } from "./logger";
+import { type MailDelivery, startMailDelivery } from "./mail/mailer";
 
 /**
  * Entry of the server bundle (vite.config.ts points the SSR build here), so
@@ -19,7 +21,8 @@ export function createServerApp(
     import("virtual:react-router/server-build") as Promise<ServerBuild>,
 ) {
   const mode = deps.config.NODE_ENV === "production" ? "production" : "development";
-  return createHttpApp({ ...deps, handleRequest: createRequestHandler(loadBuild, mode) });
+  const build = () => loadBuild().then(withDomainErrors);
+  return createHttpApp({ ...deps, handleRequest: createRequestHandler(build, mode) });
 }
 
 export async function start(env: Record<string, string | undefined> = process.env) {
@@ -27,12 +30,21 @@ export async function start(env: Record<string, string | undefined> = process.en
   const log = createLogger(config.LOG_LEVEL);
   const database = await openDatabase(config.DATABASE_URL);
   await database.migrate();
-  const accounts = createAccountServices(database.db, config);
+  const accounts = createAccountServices(database.db, config, log);
+  // Requests only queue mail; this loop sends it (without SMTP_URL it stays for /dev/mailbox).
+  const delivery = config.SMTP_URL
+    ? startMailDelivery({ database, smtpUrl: config.SMTP_URL, log })
+    : null;
   const app = createServerApp({ config, database, log, accounts, clientDir: "build/client" });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
-    log.info("listening", { url: `http://localhost:${info.port}`, database: database.engine }),
+    log.info("listening", {
+      url: `http://localhost:${info.port}`,
+      // Mail links and redirects use this origin; set PUBLIC_URL when it is not the one above.
+      publicUrl: config.PUBLIC_URL,
+      database: database.engine,
+    }),
   );
-  stopGracefullyOnSignals(server, { database, accounts }, log, config.SHUTDOWN_TIMEOUT);
+  stopGracefullyOnSignals(server, { database, accounts, delivery }, log, config.SHUTDOWN_TIMEOUT);
   return server;
 }
 
@@ -42,7 +54,11 @@ export async function start(env: Record<string, string | undefined> = process.en
  */
 function stopGracefullyOnSignals(
   server: ServerType,
-  { database, accounts }: { database: DatabaseHandle; accounts: AccountServices },
+  {
+    database,
+    accounts,
+    delivery,
+  }: { database: DatabaseHandle; accounts: AccountServices; delivery: MailDelivery | null },
   log: Logger,
   timeoutSeconds: number,
 ) {
@@ -58,6 +74,7 @@ function stopGracefullyOnSignals(
     force.unref();
     server.close(async () => {
       try {
+        await delivery?.stop();
         await accounts.close();
         await database.close();
         log.info("stopped");

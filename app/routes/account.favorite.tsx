@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import { requireAccountSetup, requireAuthFull } from "../../server/accounts/guards";
-import { safeRedirect } from "../../server/accounts/request-info";
+import { safeRedirectPath } from "../../server/accounts/request-info";
 import { appContext } from "../../server/context";
 import { DomainError } from "../../server/errors/domain-error";
 import {
@@ -68,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   // With JavaScript the toggle stays on its page; without, the browser goes back to it.
   if (stay) return { favorite: intent === "add" };
-  return redirect(safeRedirect(parsed.data.redirect, "/account/favorite"));
+  return redirect(safeRedirectPath(parsed.data.redirect, "/account/favorite"));
 }
 
 export default function AccountFavorite({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,10 +1,16 @@
+import { redirect, useLocation } from "react-router";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import { appContext } from "../../server/context";
 import { favoriteSlugs } from "../../server/favorites/favorites.server";
-import { parseSearchQuery, searchQueryToParams } from "../../server/salons/search.schema";
+import {
+  parseSearch,
+  searchQueryToParams,
+  withoutEmptyParams,
+} from "../../server/salons/search.schema";
 import { loadSearchPage } from "../../server/salons/search-page";
 import { SearchForm } from "../components/salons/search-form";
 import { activeConditions, SearchResults } from "../components/salons/search-results";
+import { calendarDay, SITE_TIME_ZONE } from "../lib/format";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.search";
@@ -28,33 +34,58 @@ export const headers = publicPageHeaders;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const query = parseSearchQuery(new URL(request.url).searchParams);
+  const { db } = ctx;
+  const { searchParams } = new URL(request.url);
+  // A GET form sends its empty fields too: one canonical, shareable URL without them.
+  const canonical = withoutEmptyParams(searchParams);
+  if (canonical) throw redirect(searchHref(canonical));
+  const today = calendarDay(new Date(), SITE_TIME_ZONE);
+  const { query, errors, typed } = parseSearch(searchParams, today);
   const [{ result, options }, user] = await Promise.all([
-    loadSearchPage(ctx.db, query),
+    loadSearchPage(db, query),
     getCurrentUser(request, ctx),
   ]);
+  // Past the last page: the last page itself, at its own URL (no results: page 1, the empty state).
+  const lastPage = Math.max(1, Math.ceil(result.total / result.pageSize));
+  if (query.page > lastPage) {
+    const params = new URLSearchParams(searchParams);
+    if (lastPage > 1) params.set("page", String(lastPage));
+    else params.delete("page");
+    throw redirect(searchHref(params));
+  }
   // A guest's hearts are sign-in links, so the shared (cached) page holds nothing personal.
   const favorites = user
     ? [
         ...(await favoriteSlugs(
-          ctx.db,
+          db,
           user.id,
           result.salons.map((salon) => salon.slug),
         )),
       ]
     : null;
-  return { query, result, options, favorites };
+  return { query, errors, typed, today, result, options, favorites };
 }
 
+const searchHref = (params: URLSearchParams) =>
+  params.size > 0 ? `/salons/search?${params}` : "/salons/search";
+
 export default function SalonSearch({ loaderData }: Route.ComponentProps) {
-  const { query, result, options, favorites } = loaderData;
+  const { query, errors, typed, today, result, options, favorites } = loaderData;
+  const { search } = useLocation();
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="text-2xl font-bold">サロンを探す</h1>
       <div className="mt-6 grid grid-cols-1 gap-8 lg:grid-cols-[18rem_1fr]">
         <div>
           {/* Keyed by the URL so the controls show the conditions after back/forward. */}
-          <SearchForm key={searchQueryToParams(query).toString()} query={query} options={options} />
+          <SearchForm
+            key={search}
+            query={query}
+            errors={errors}
+            typed={typed}
+            today={today}
+            options={options}
+          />
         </div>
         <SearchResults query={query} result={result} options={options} favorites={favorites} />
       </div>
