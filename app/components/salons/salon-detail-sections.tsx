@@ -184,7 +184,7 @@ export function SalonCoupons({ detail }: { detail: SalonDetail }) {
             <Link
               to={bookingHref(detail.salon.slug, { coupon: coupon.id })}
               className={`${bookingLink} mt-2`}
-              aria-label={`${coupon.title}のクーポンで予約する`}
+              aria-label={`このクーポンで予約（${coupon.title}）`}
             >
               このクーポンで予約
             </Link>
