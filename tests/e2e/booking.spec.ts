@@ -274,3 +274,25 @@ test("favorites: a guest is asked to sign in; a member adds from the salon page 
   );
   await context.close();
 });
+
+test("the booking pages work at 320 px wide", async ({ page, axe }) => {
+  await page.setViewportSize({ width: 320, height: 640 });
+  const overflow = () =>
+    page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  await openFirstSalon(page);
+  await page
+    .getByRole("link", { name: /を予約する$/ })
+    .first()
+    .click();
+  await pickDay(page, 1);
+  await expect(page.getByRole("button", { name: /から予約する$/ }).first()).toBeVisible();
+  expect(await overflow()).toBeLessThanOrEqual(0);
+  await axe.check();
+  await page
+    .getByRole("button", { name: /から予約する$/ })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/hold=/);
+  await expect(page.getByText(/残り約\d+分/)).toBeVisible();
+  expect(await overflow()).toBeLessThanOrEqual(0);
+});
