@@ -331,3 +331,48 @@ describe("/salons/:id/confirm, holding and confirming", () => {
     expect((await lost.json()).actionData.error).toMatch(/埋まりました/);
   });
 });
+
+describe("/account/history", () => {
+  it("sends a guest to sign in and back", async () => {
+    const guest = browser(env.app);
+    const response = await guest.request("/account/history?booking=x");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(
+      `/signin?redirect=${encodeURIComponent("/account/history?booking=x")}`,
+    );
+  });
+
+  it("answers a bad or foreign booking and bad cancel input with a 4xx in Japanese", async () => {
+    const { b } = await signedInMember(database, env, "history");
+    const malformed = await b.request("/account/history?booking=not-an-id");
+    expect(malformed.status).toBe(404);
+    expect((await malformed.json()).loaderData.error).toBe("予約が見つかりません。");
+    const cases: [Record<string, string>, number, RegExp][] = [
+      [{ intent: "cancel", booking: "not-an-id" }, 404, /予約が見つかりません/],
+      [
+        { intent: "cancel", booking: "00000000-0000-4000-8000-000000000000" },
+        404,
+        /予約が見つかりません/,
+      ],
+      [
+        { intent: "delete", booking: "00000000-0000-4000-8000-000000000000" },
+        400,
+        /操作が正しくありません/,
+      ],
+      [
+        {
+          intent: "cancel",
+          booking: "00000000-0000-4000-8000-000000000000",
+          reason: "あ".repeat(201),
+        },
+        400,
+        /200文字以内/,
+      ],
+    ];
+    for (const [fields, status, message] of cases) {
+      const response = await b.request("/account/history", postForm(fields));
+      expect(response.status, JSON.stringify(fields)).toBe(status);
+      expect((await response.json()).actionData.error).toMatch(message);
+    }
+  });
+});
