@@ -177,10 +177,12 @@ function PickSteps({
   slug,
   view,
   actionError,
+  draft,
 }: {
   slug: string;
   view: PickView;
   actionError: string | null;
+  draft: Record<string, string> | null;
 }) {
   const { selection } = view;
   const current = {
@@ -262,7 +264,14 @@ function PickSteps({
             <TimeGrid
               dateLabel={formatLocalDate(view.date, false)}
               times={view.times}
-              hidden={keep(["menu", "staff", "coupon", "date"])}
+              hidden={[
+                ...keep(["menu", "staff", "coupon", "date"]),
+                // What was typed before the hold was lost comes along to the next hold.
+                ...Object.entries(draft ?? {}).map(([key, value]): [string, string] => [
+                  `draft.${key}`,
+                  value,
+                ]),
+              ]}
               headingId={stepIds.time}
             />
           ) : null}
@@ -291,7 +300,12 @@ export default function SalonConfirm({ loaderData, actionData }: Route.Component
         <span className="block text-base font-normal text-neutral-700">{salon.name}</span>
       </h1>
       {view.kind === "pick" ? (
-        <PickSteps slug={salon.slug} view={view} actionError={actionError} />
+        <PickSteps
+          slug={salon.slug}
+          view={view}
+          actionError={actionError}
+          draft={contactResult?.values ?? null}
+        />
       ) : (
         <HoldStep view={view} signInHref={signInHref} result={contactResult} />
       )}

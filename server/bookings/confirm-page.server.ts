@@ -13,7 +13,7 @@ import {
   localDateIn,
   parseFlowParams,
 } from "./booking-flow.server";
-import { applyCouponToHold, claimHold, findHold, holdIsLive } from "./hold-view.server";
+import { applyCouponToHold, claimHold, findHold, holdIsLive, keepDraft } from "./hold-view.server";
 import { japaneseHolidaysBetween } from "./holidays";
 import { toLocal } from "./local-time";
 import { bookingSettingsFor } from "./settings";
@@ -191,13 +191,14 @@ export async function loadConfirmView(
       total: hold.totalPrice,
       cancelCutoffHours: rules.cancellationCutoffHours,
     },
+    // What the visitor typed before (kept on the hold), else their profile.
     contact: user
       ? {
-          name: profile?.name ?? user.name,
-          nameKana: profile?.nameKana ?? "",
-          phone: profile?.phone ?? "",
-          email: user.email,
-          note: "",
+          name: hold.draft.name || profile?.name || user.name,
+          nameKana: hold.draft.nameKana || profile?.nameKana || "",
+          phone: hold.draft.phone || profile?.phone || "",
+          email: hold.draft.email || user.email,
+          note: hold.draft.note,
         }
       : null,
     // One key per rendered form: a double submit (or a retry) returns the same booking.
@@ -250,6 +251,7 @@ export async function holdFromForm(
       userId: input.userId,
       now,
     });
+    await keepDraft(db, { salonId: salon.id, holdId: hold.id, form });
     if (selection.coupon) {
       await applyCouponToHold(db, {
         salonId: salon.id,

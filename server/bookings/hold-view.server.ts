@@ -23,6 +23,8 @@ export type HoldRow = {
   staffName: string;
   couponId: string | null;
   couponTitle: string | null;
+  /** Contact details typed for an earlier, lost hold (empty strings when none). */
+  draft: { name: string; nameKana: string; phone: string; email: string; note: string };
   menus: { menuId: string; name: string; price: number; durationMinutes: number }[];
 };
 
@@ -46,6 +48,11 @@ export async function findHold(
       staffName: staff.name,
       couponId: bookings.couponId,
       couponTitle: coupons.title,
+      draftName: bookings.customerName,
+      draftKana: bookings.customerKana,
+      draftPhone: bookings.customerPhone,
+      draftEmail: bookings.customerEmail,
+      draftNote: bookings.notes,
     })
     .from(bookings)
     .innerJoin(staff, and(eq(staff.id, bookings.staffId), eq(staff.salonId, bookings.salonId)))
@@ -62,7 +69,18 @@ export async function findHold(
     .from(bookingMenus)
     .where(and(eq(bookingMenus.salonId, salonId), eq(bookingMenus.bookingId, holdId)))
     .orderBy(asc(bookingMenus.position));
-  return { ...row, menus };
+  const { draftName, draftKana, draftPhone, draftEmail, draftNote, ...rest } = row;
+  return {
+    ...rest,
+    draft: {
+      name: draftName,
+      nameKana: draftKana,
+      phone: draftPhone,
+      email: draftEmail,
+      note: draftNote,
+    },
+    menus,
+  };
 }
 
 /** Live: held, not expired, and the visitor's or nobody's yet. */
@@ -142,4 +160,40 @@ export async function applyCouponToHold(
     .update(bookings)
     .set({ couponId: coupon.id, totalPrice: subtotal - couponDiscount(subtotal, coupon) })
     .where(and(eq(bookings.id, hold.id), eq(bookings.status, "held")));
+}
+
+const draftFields = {
+  name: ["customerName", 50],
+  nameKana: ["customerKana", 50],
+  phone: ["customerPhone", 30],
+  email: ["customerEmail", 254],
+  note: ["notes", 500],
+} as const;
+
+/**
+ * Keeps on a fresh hold the contact details typed for an earlier hold that
+ * was lost (form fields `draft.<name>`), so the visitor does not type them
+ * again. Only a prefill: confirmBooking checks and stores what is finally sent.
+ */
+export async function keepDraft(
+  db: Database,
+  input: { salonId: string; holdId: string; form: FormData },
+) {
+  const values: Partial<Record<(typeof draftFields)[keyof typeof draftFields][0], string>> = {};
+  for (const [field, [column, max]] of Object.entries(draftFields)) {
+    const value = input.form.get(`draft.${field}`);
+    if (typeof value === "string" && value.trim() !== "")
+      values[column] = value.trim().slice(0, max);
+  }
+  if (Object.keys(values).length === 0) return;
+  await db
+    .update(bookings)
+    .set(values)
+    .where(
+      and(
+        eq(bookings.id, input.holdId),
+        eq(bookings.salonId, input.salonId),
+        eq(bookings.status, "held"),
+      ),
+    );
 }

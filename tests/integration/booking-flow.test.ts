@@ -313,6 +313,28 @@ describe("/salons/:id/confirm, holding and confirming", () => {
     expect(body.loaderData.view.times.map((time: { time: string }) => time.time)).toContain(
       "13:00",
     );
+    // Picking a fresh time keeps what was typed (the page sends it along as draft fields).
+    const fresh = body.loaderData.view.times.find(
+      (time: { time: string }) => time.time === "14:00",
+    );
+    const rehold = await b.request(
+      `/salons/${slug}/confirm`,
+      postForm({
+        intent: "hold",
+        menu: menuId,
+        date: tomorrow(),
+        start: fresh.start,
+        "draft.email": "late@example.jp",
+        "draft.note": "遅れてすみません",
+      }),
+    );
+    expect(rehold.status).toBe(302);
+    const { view: again } = await page(b, rehold.headers.get("location") ?? "");
+    expect(again.contact).toMatchObject({
+      name: "山田 花子",
+      email: "late@example.jp",
+      note: "遅れてすみません",
+    });
   });
 
   it("a lost race on a held time is a 409 in Japanese", async () => {
