@@ -7,7 +7,7 @@ import * as icsRoute from "../../app/routes/salons.$id.confirm.thanks.ics";
 import { localDateIn } from "../../server/bookings/booking-flow.server";
 import { holdLostMessage } from "../../server/bookings/confirm-page.server";
 import { addDays } from "../../server/bookings/local-time";
-import { bookings, coupons } from "../../server/db/schema";
+import { bookings, couponMenus, coupons } from "../../server/db/schema";
 import { browser } from "../support/accounts";
 import { buildMenu, buildSalonWithStaff, buildStaff, restrictMenu } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
@@ -98,6 +98,34 @@ describe("/salons/:id/confirm, picking", () => {
     expect(view.times.map((time) => time.time)).toContain("10:00");
     expect(view.times.map((time) => time.time)).toContain("19:00");
     expect(view.times.map((time) => time.time)).not.toContain("19:15");
+  });
+
+  it("lists only the stylists who can do every chosen menu, and a coupon brings its menus", async () => {
+    const guest = browser(env.app);
+    const { view: color } = await page(guest, `/salons/${slug}/confirm?menu=${colorId}`);
+    const colorists = (color as unknown as { selection: { stylists: { slug: string }[] } })
+      .selection.stylists;
+    expect(colorists.map((s) => s.slug)).not.toContain(juniorSlug);
+    expect(colorists).toHaveLength(1);
+    const { view: cut } = await page(guest, `/salons/${slug}/confirm?menu=${menuId}`);
+    expect(
+      (cut as unknown as { selection: { stylists: { slug: string }[] } }).selection.stylists.map(
+        (s) => s.slug,
+      ),
+    ).toContain(juniorSlug);
+
+    await database.db.insert(couponMenus).values({ couponId, menuId: colorId });
+    const { status, view } = await page(guest, `/salons/${slug}/confirm?coupon=${couponId}`);
+    expect(status).toBe(200);
+    const selection = (
+      view as unknown as {
+        selection: { menus: { id: string }[]; coupon: { id: string }; discount: number };
+      }
+    ).selection;
+    expect(selection.menus.map((menu) => menu.id)).toEqual([colorId]);
+    expect(selection.coupon.id).toBe(couponId);
+    expect(selection.discount).toBe(800);
+    await database.db.delete(couponMenus).where(eq(couponMenus.couponId, couponId));
   });
 
   it("answers every bad parameter with a 400 and a Japanese message, never a 5xx", async () => {
