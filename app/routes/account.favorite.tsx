@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
+import { privatePageHeaders } from "../../common/page-cache";
 import { requireAccountSetup, requireAuthFull } from "../../server/accounts/guards";
 import { safeRedirectPath } from "../../server/accounts/request-info";
 import { appContext } from "../../server/context";
@@ -12,7 +13,6 @@ import {
 import { linkClass } from "../components/accounts/account-frame";
 import { SalonCardItem } from "../components/salons/salon-card-item";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { privatePageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/account.favorite";
 
 export const meta: Route.MetaFunction = ({ matches }) => [

@@ -1,5 +1,6 @@
 import { data, Link, redirect } from "react-router";
 import { z } from "zod";
+import { privatePageHeaders } from "../../common/page-cache";
 import { requireLogin } from "../../server/accounts/guards";
 import { cancelBooking } from "../../server/bookings/booking.server";
 import { historyDetail, historyList } from "../../server/bookings/history-page.server";
@@ -10,7 +11,6 @@ import { BookingCard, BookingDetail } from "../components/bookings/booking-histo
 import { useFocusAfterStep } from "../components/bookings/step-focus";
 import { cancellationPolicy } from "../lib/booking-format";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { privatePageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/account.history";
 
 export const meta: Route.MetaFunction = ({ matches }) => [

@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import { privatePageHeaders } from "../../common/page-cache";
 import { requireLogin } from "../../server/accounts/guards";
 import { ownBookingAt, thanksView } from "../../server/bookings/thanks-page.server";
 import { appContext } from "../../server/context";
@@ -6,7 +7,6 @@ import { DomainError } from "../../server/errors/domain-error";
 import { notFound } from "../../server/routing/not-found";
 import { BookingThanks } from "../components/bookings/booking-thanks";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { privatePageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.$id.confirm.thanks";
 
 export const meta: Route.MetaFunction = ({ matches, params }) => [

@@ -1,5 +1,7 @@
 import { useEffect, useRef } from "react";
 import { data, Link, redirect, useLocation } from "react-router";
+import { fieldErrors } from "../../common/field-rules";
+import { privatePageHeaders } from "../../common/page-cache";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import { formValues } from "../../server/accounts/form-result";
 import { requireLogin } from "../../server/accounts/guards";
@@ -24,9 +26,7 @@ import { MenuPicker } from "../components/bookings/menu-picker";
 import { StylistPicker } from "../components/bookings/stylist-picker";
 import { TimeGrid } from "../components/bookings/time-grid";
 import { formatLocalDate } from "../lib/booking-format";
-import { fieldErrors } from "../lib/field-rules";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { privatePageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.$id.confirm";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailAddress, kanaName, phoneNumber, requiredText } from "../../app/lib/field-rules";
+import { emailAddress, kanaName, phoneNumber, requiredText } from "../../common/field-rules";
 
 /** The contact details of a booking (the customer snapshot) and the note to the salon. */
 export const contactSchema = () =>
