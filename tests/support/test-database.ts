@@ -2,7 +2,15 @@ import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { type DatabaseHandle, openDatabase } from "../../server/db/client";
 
-export type TestDatabase = DatabaseHandle & { drop(): Promise<void> };
+export type TestDatabase = DatabaseHandle & {
+  drop(): Promise<void>;
+  /**
+   * Another handle on the same database, as a second app server would
+   * have: its own pool (and LISTEN connection) on PostgreSQL; on PGlite,
+   * which is one in-process connection, the same handle (close is a no-op).
+   */
+  openAnother(): Promise<DatabaseHandle>;
+};
 
 /**
  * A fresh, migrated database for one test file: PGlite in memory, or a new
@@ -14,7 +22,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   if (process.env.TEST_DB_ENGINE !== "postgres" || !serverUrl) {
     const handle = await openDatabase("memory://");
     await handle.migrate();
-    return { ...handle, drop: () => handle.close() };
+    return {
+      ...handle,
+      drop: () => handle.close(),
+      openAnother: async () => ({ ...handle, close: async () => {} }),
+    };
   }
   const name = `test_${randomUUID().replaceAll("-", "")}`;
   await withAdminClient(serverUrl, (client) => client.query(`create database ${name}`));
@@ -24,6 +36,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await handle.migrate();
   return {
     ...handle,
+    openAnother: () => openDatabase(url.toString()),
     drop: async () => {
       await handle.close();
       await withAdminClient(serverUrl, (client) =>
