@@ -6,6 +6,7 @@ import { loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { createHttpApp, type HttpAppDeps } from "./http/app";
 import { createLogger, describeError, type Logger } from "./logger";
+import { createSlotEvents, type SlotEvents } from "./realtime/slot-events.server";
 
 /**
  * Entry of the server bundle (vite.config.ts points the SSR build here), so
@@ -28,21 +29,34 @@ export async function start(env: Record<string, string | undefined> = process.en
   const database = await openDatabase(config.DATABASE_URL);
   await database.migrate();
   const accounts = createAccountServices(database.db, config);
-  const app = createServerApp({ config, database, log, accounts, clientDir: "build/client" });
+  const slotEvents = createSlotEvents(database);
+  const app = createServerApp({
+    config,
+    database,
+    log,
+    accounts,
+    slotEvents,
+    clientDir: "build/client",
+  });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
     log.info("listening", { url: `http://localhost:${info.port}`, database: database.engine }),
   );
-  stopGracefullyOnSignals(server, { database, accounts }, log, config.SHUTDOWN_TIMEOUT);
+  stopGracefullyOnSignals(server, { database, accounts, slotEvents }, log, config.SHUTDOWN_TIMEOUT);
   return server;
 }
 
 /**
- * SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish
- * (bounded by the timeout), then close Redis and the database so PGlite flushes.
+ * SIGTERM/SIGINT: stop accepting connections, end live streams, let
+ * in-flight requests finish (bounded by the timeout), then close Redis and
+ * the database so PGlite flushes.
  */
 function stopGracefullyOnSignals(
   server: ServerType,
-  { database, accounts }: { database: DatabaseHandle; accounts: AccountServices },
+  {
+    database,
+    accounts,
+    slotEvents,
+  }: { database: DatabaseHandle; accounts: AccountServices; slotEvents: SlotEvents },
   log: Logger,
   timeoutSeconds: number,
 ) {
@@ -56,8 +70,12 @@ function stopGracefullyOnSignals(
       if ("closeAllConnections" in server) server.closeAllConnections();
     }, timeoutSeconds * 1000);
     force.unref();
+    // Live availability streams never end on their own: end them now, and
+    // their browsers reconnect to another server.
+    const streamsClosed = slotEvents.close();
     server.close(async () => {
       try {
+        await streamsClosed;
         await accounts.close();
         await database.close();
         log.info("stopped");

@@ -7,10 +7,12 @@ import { NONCE, secureHeaders } from "hono/secure-headers";
 import { RouterContextProvider } from "react-router";
 import { type AccountServices, createAccountServices } from "../accounts/account-services";
 import { accountRecordHandler } from "../api/accounts";
+import { createBookingApi } from "../api/booking-api";
 import type { Config } from "../config";
 import { appContext } from "../context";
 import type { DatabaseHandle } from "../db/client";
 import { describeError, type Logger } from "../logger";
+import { createSlotEvents, type SlotEvents } from "../realtime/slot-events.server";
 import { createRedirectRuleCache, type RedirectRuleCache } from "../routing/redirect-rules";
 import { clientIpHeader } from "./client-ip";
 import { compression } from "./compression";
@@ -30,6 +32,10 @@ export type HttpAppDeps = {
   accounts?: AccountServices;
   /** Route rules (SPEC.md §2), cached in memory; built from the database when not given. */
   redirects?: RedirectRuleCache;
+  /** Live slot changes (LISTEN/NOTIFY); built from the database when not given. */
+  slotEvents?: SlotEvents;
+  /** Comment interval of live availability streams; 25 s unless a test shortens it. */
+  liveHeartbeatMs?: number;
 };
 
 type Env = { Variables: { requestId: string; secureHeadersNonce?: string } };
@@ -50,6 +56,8 @@ export function createHttpApp({
   clientDir,
   accounts = createAccountServices(database.db, config),
   redirects = createRedirectRuleCache(database.db),
+  slotEvents = createSlotEvents(database),
+  liveHeartbeatMs,
 }: HttpAppDeps) {
   const app = new Hono<Env>();
 
@@ -130,6 +138,19 @@ export function createHttpApp({
   const accountsHandler = accountRecordHandler({ db: database.db, accounts });
   app.get("/api/accounts", accountsHandler);
   app.get("/api/accounts/", accountsHandler);
+
+  // Booking API (issue 15): availability, live slots, holds, bookings, favorites, OpenAPI.
+  app.route(
+    "/api",
+    createBookingApi({
+      db: database.db,
+      config,
+      log,
+      accounts,
+      slotEvents,
+      heartbeatMs: liveHeartbeatMs,
+    }),
+  );
 
   // Route rules, asked by the client before each client-side navigation.
   app.get("/api/route-rules", async (c) => {

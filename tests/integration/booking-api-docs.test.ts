@@ -1,0 +1,61 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccountsApp } from "../support/accounts";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+
+let database: TestDatabase;
+let env: ReturnType<typeof createAccountsApp>;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  env = createAccountsApp(database);
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+/** Every operation of the booking API (issue 15, point 9), as the document must list it. */
+export const BOOKING_API_OPERATIONS = [
+  "get /api/salons/{id}/availability",
+  "get /api/salons/{id}/availability/stream",
+  "post /api/holds",
+  "post /api/bookings",
+  "get /api/bookings",
+  "get /api/bookings/{id}",
+  "post /api/bookings/{id}/cancel",
+  "get /api/favorites",
+  "put /api/favorites/{salonId}",
+  "delete /api/favorites/{salonId}",
+];
+
+describe("OpenAPI document and reference", () => {
+  it("/api/openapi.json is a valid OpenAPI 3.1 document", async () => {
+    const response = await env.app.request("/api/openapi.json");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+    const doc = await response.json();
+    expect(doc.openapi).toBe("3.1.0");
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  it("/api/docs lists the document's operations as HTML without scripts", async () => {
+    const doc = await (await env.app.request("/api/openapi.json")).json();
+    const response = await env.app.request("/api/docs");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html).toContain('<html lang="ja">');
+    expect(html).not.toContain("<script");
+    for (const [path, item] of Object.entries(doc.paths as Record<string, object>)) {
+      for (const method of Object.keys(item)) {
+        expect(html).toContain(`${method.toUpperCase()}</span> <code>${path}</code>`);
+      }
+    }
+    for (const name of Object.keys(doc.components.schemas)) {
+      expect(html).toContain(`id="schema-${name}"`);
+    }
+  });
+});
