@@ -130,3 +130,6 @@ export const errorResponse = (description: string) => ({
   description,
   content: { "application/json": { schema: errorSchema } },
 });
+
+/** Operations that need an account: a bearer token or the session cookie. */
+export const signedIn: Record<string, string[]>[] = [{ bearer: [] }, { cookie: [] }];

@@ -5,6 +5,7 @@ import type { Logger } from "../logger";
 import type { SlotEvents } from "../realtime/slot-events.server";
 import { createApiApp } from "./api-app";
 import { type OpenApiDocument, renderApiDocs } from "./docs-page";
+import { registerFavoriteRoutes } from "./favorite-routes";
 
 export type BookingApiDeps = {
   db: Database;
@@ -29,6 +30,8 @@ const documentInfo = {
   servers: [{ url: "/" }],
 };
 
+export type BookingApiApp = ReturnType<typeof createApiApp>;
+
 /**
  * The booking API under /api (issue 15, point 9), with its OpenAPI 3.1
  * document and reference page built from the same Zod schemas.
@@ -46,6 +49,8 @@ export function createBookingApi(deps: BookingApiDeps) {
     name: "better-auth.session_token",
     description: "ブラウザーのセッション Cookie",
   });
+
+  registerFavoriteRoutes(app, deps);
 
   const document = () => app.getOpenAPI31Document(documentInfo) as unknown as OpenApiDocument;
   app.get("/openapi.json", (c) => c.json(document()));
