@@ -1,6 +1,20 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 const integration = ["tests/integration/**/*.test.ts"];
+const unit = ["app/**/*.test.ts", "server/**/*.test.ts", "tests/unit/**/*.test.ts"];
+// `*.timezone.test.ts` run twice, once per process time zone, to prove that
+// time code never depends on the server's TZ (STYLE.md); not in plain "unit".
+const timezoneTests = ["app/**/*.timezone.test.ts", "server/**/*.timezone.test.ts"];
+const timezoneProject = (name: string, tz: string) => ({
+  test: {
+    name,
+    include: timezoneTests,
+    // Node reads TZ when the worker starts; tests/timezone-guard.ts fails
+    // the run if the zone did not take effect.
+    env: { TZ: tz, EXPECTED_TZ: tz },
+    setupFiles: ["tests/timezone-guard.ts"],
+  },
+});
 
 // Integration tests run on PGlite always, and once more on the PostgreSQL
 // server when TEST_DATABASE_URL is set (.ci/run sets it).
@@ -10,9 +24,12 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["app/**/*.test.ts", "server/**/*.test.ts", "tests/unit/**/*.test.ts"],
+          include: unit,
+          exclude: [...configDefaults.exclude, ...timezoneTests],
         },
       },
+      timezoneProject("unit:tz-utc", "UTC"),
+      timezoneProject("unit:tz-tokyo", "Asia/Tokyo"),
       {
         test: {
           name: "integration:pglite",
