@@ -6,14 +6,15 @@ export const HEARTBEAT_MS = 25_000;
 /** How long a browser waits before reconnecting (the `retry:` hint). */
 export const RETRY_MS = 3_000;
 
-export type AvailabilityStreamOptions = {
+export type AvailabilityStreamOptions<T> = {
   slotEvents: SlotEvents;
+  /** The salon's UUID, as notifications name it. */
   salonId: string;
   /** Inclusive local date range the client looks at. */
   from: string;
   to: string;
-  /** The availability of the range, computed now (called again on each change). */
-  snapshot: () => Promise<unknown>;
+  /** The availability of the range, computed now (called again after each change). */
+  snapshot: () => Promise<T>;
   heartbeatMs?: number;
 };
 
@@ -28,71 +29,85 @@ export type AvailabilityStreamOptions = {
  * which covers whatever it missed. Changes arriving while a snapshot is
  * computed are coalesced into one more. A comment every 25 s keeps proxies
  * from closing an idle connection. The subscription ends with the connection.
+ *
+ * It subscribes, then computes the first snapshot, and only then answers:
+ * no change can fall between the two, and bad input (an unknown menu…)
+ * still gets its JSON 4xx instead of a stream.
  */
-export function availabilityStream(c: Context, options: AvailabilityStreamOptions) {
+export async function openAvailabilityStream<T>(
+  c: Context,
+  options: AvailabilityStreamOptions<T>,
+): Promise<Response> {
   const { slotEvents, salonId, from, to, snapshot, heartbeatMs = HEARTBEAT_MS } = options;
-  const response = streamSSE(c, async (stream) => {
-    let finish = () => {};
-    const finished = new Promise<void>((resolve) => {
-      finish = resolve;
-    });
-    stream.onAbort(() => finish());
-    const stopOnShutdown = slotEvents.onClose(() => finish());
 
+  let pending: { dates: string[] | null } | null = null;
+  let wake = () => {};
+  const onChange = (event: SlotEvent) => {
+    const relevant = event.dates?.filter((date) => date >= from && date <= to) ?? null;
+    if (relevant && relevant.length === 0) return;
+    if (!pending) pending = { dates: relevant };
+    else if (pending.dates && relevant) {
+      pending.dates = [...new Set([...pending.dates, ...relevant])].sort();
+    } else pending.dates = null;
+    wake();
+  };
+  const unsubscribe = await slotEvents.subscribe(salonId, onChange);
+  let first: T;
+  try {
+    first = await snapshot();
+  } catch (error) {
+    unsubscribe();
+    throw error;
+  }
+
+  const response = streamSSE(c, async (stream) => {
+    let ended = false;
+    let end = () => {};
+    const endedPromise = new Promise<void>((resolve) => {
+      end = () => {
+        ended = true;
+        resolve();
+        wake();
+      };
+    });
+    stream.onAbort(() => end());
+    const stopOnShutdown = slotEvents.onClose(() => end());
+    const heartbeat = setInterval(() => {
+      void stream.write(": ping\n\n");
+    }, heartbeatMs);
     let eventId = 0;
-    let running = false;
-    let pending: { dates: string[] | null } | null = null;
-    const send = async (changedDates: string[] | null, first: boolean) => {
-      const days = await snapshot();
-      if (stream.aborted || stream.closed) return;
+    const send = async (days: T, changedDates: string[] | null, retry?: number) => {
       eventId += 1;
       await stream.writeSSE({
         event: "availability",
         id: String(eventId),
         data: JSON.stringify({ salonId, from, to, changedDates, days }),
-        ...(first ? { retry: RETRY_MS } : {}),
+        ...(retry ? { retry } : {}),
       });
     };
-    // One computation at a time; changes arriving meanwhile merge into the next one.
-    const refresh = async () => {
-      if (running) return;
-      running = true;
-      try {
-        while (pending && !stream.aborted) {
-          const { dates } = pending;
-          pending = null;
-          await send(dates, false);
-        }
-      } catch {
-        // The next change or the browser's reconnect brings a fresh snapshot.
-      } finally {
-        running = false;
-      }
-    };
-    const onChange = (event: SlotEvent) => {
-      const relevant = event.dates?.filter((date) => date >= from && date <= to) ?? null;
-      if (relevant && relevant.length === 0) return;
-      if (!pending) pending = { dates: relevant };
-      else if (pending.dates && relevant) {
-        pending.dates = [...new Set([...pending.dates, ...relevant])].sort();
-      } else pending.dates = null;
-      void refresh();
-    };
-
-    // Subscribe before the first snapshot, so no change can fall between them.
-    const unsubscribe = await slotEvents.subscribe(salonId, onChange);
-    const heartbeat = setInterval(() => {
-      void stream.write(": ping\n\n");
-    }, heartbeatMs);
     try {
-      running = true;
-      try {
-        await send(null, true);
-      } finally {
-        running = false;
+      await send(first, null, RETRY_MS);
+      while (!ended) {
+        if (!pending) {
+          await Promise.race([
+            endedPromise,
+            new Promise<void>((resolve) => {
+              wake = resolve;
+            }),
+          ]);
+          continue;
+        }
+        const { dates } = pending;
+        pending = null;
+        try {
+          const days = await snapshot();
+          if (!ended) await send(days, dates);
+        } catch {
+          // Data changed under the stream (a menu withdrawn…): end it; the
+          // browser reconnects and gets the error, or a fresh snapshot.
+          end();
+        }
       }
-      if (pending) void refresh();
-      await finished;
     } finally {
       clearInterval(heartbeat);
       unsubscribe();
