@@ -1,4 +1,5 @@
 import type { AccountServices } from "../accounts/account-services";
+import { type BookingLimits, bookingLimitsFrom } from "../bookings/booking-rate-limit";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import type { Logger } from "../logger";
@@ -13,6 +14,8 @@ export type BookingApiDeps = {
   log: Logger;
   accounts: AccountServices;
   slotEvents: SlotEvents;
+  /** Holds and bookings per account and per address; from config and the accounts' counter store when not given. */
+  limits?: BookingLimits;
   /** The clock; tests pass a fixed one. */
   now?: () => Date;
   /** Comment interval of the availability stream (25 s; tests shorten it). */
@@ -31,12 +34,21 @@ const documentInfo = {
 };
 
 export type BookingApiApp = ReturnType<typeof createApiApp>;
+export type ResolvedBookingApiDeps = BookingApiDeps & {
+  limits: BookingLimits;
+  now: () => Date;
+};
 
 /**
  * The booking API under /api (issue 15, point 9), with its OpenAPI 3.1
  * document and reference page built from the same Zod schemas.
  */
-export function createBookingApi(deps: BookingApiDeps) {
+export function createBookingApi(options: BookingApiDeps) {
+  const deps: ResolvedBookingApiDeps = {
+    ...options,
+    limits: options.limits ?? bookingLimitsFrom(options.config, options.accounts.limits.store),
+    now: options.now ?? (() => new Date()),
+  };
   const app = createApiApp(deps.log);
   app.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",

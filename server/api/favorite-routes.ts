@@ -8,7 +8,7 @@ import {
   requireApiUser,
   signedIn,
 } from "./api-app";
-import type { BookingApiApp, BookingApiDeps } from "./booking-api";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
 import { envelope, favoriteParams, favoriteSalonSchema, favoriteStateSchema } from "./schemas";
 
 const listRoute = createRoute({
@@ -64,7 +64,7 @@ const deleteRoute = createRoute({
 });
 
 /** GET/PUT/DELETE /api/favorites[/{salonId}]: the signed-in user's favorite salons. */
-export function registerFavoriteRoutes(app: BookingApiApp, deps: BookingApiDeps) {
+export function registerFavoriteRoutes(app: BookingApiApp, deps: ResolvedBookingApiDeps) {
   app.openapi(listRoute, async (c) => {
     const user = await requireApiUser(c, deps);
     return c.json({ data: await listFavorites(deps.db, user.id) }, 200);

@@ -36,6 +36,8 @@ export type HttpAppDeps = {
   slotEvents?: SlotEvents;
   /** Comment interval of live availability streams; 25 s unless a test shortens it. */
   liveHeartbeatMs?: number;
+  /** The clock of the booking API; tests fix it. */
+  now?: () => Date;
 };
 
 type Env = { Variables: { requestId: string; secureHeadersNonce?: string } };
@@ -58,6 +60,7 @@ export function createHttpApp({
   redirects = createRedirectRuleCache(database.db),
   slotEvents = createSlotEvents(database),
   liveHeartbeatMs,
+  now,
 }: HttpAppDeps) {
   const app = new Hono<Env>();
 
@@ -149,6 +152,7 @@ export function createHttpApp({
       accounts,
       slotEvents,
       heartbeatMs: liveHeartbeatMs,
+      now,
     }),
   );
 
