@@ -1,4 +1,10 @@
-import { browser, uniqueEmail } from "./accounts";
+import { createAccountServices } from "../../server/accounts/account-services";
+import { loadConfig } from "../../server/config";
+import type { DatabaseHandle } from "../../server/db/client";
+import { createHttpApp } from "../../server/http/app";
+import { createLogger } from "../../server/logger";
+import { createSlotEvents, type SlotEvents } from "../../server/realtime/slot-events.server";
+import { browser, ORIGIN, uniqueEmail } from "./accounts";
 
 type App = { request: (input: string, init?: RequestInit) => Response | Promise<Response> };
 
@@ -14,7 +20,7 @@ export function apiClient(app: App, token?: string, ip?: string) {
     if (token) headers.set("authorization", `Bearer ${token}`);
     const { json, ...rest } = init;
     if (json !== undefined) headers.set("content-type", "application/json");
-    return app.request(`http://localhost:3000${path}`, {
+    return app.request(`${ORIGIN}${path}`, {
       ...rest,
       headers: withIp(headers, b.ip),
       body: json === undefined ? rest.body : JSON.stringify(json),
@@ -39,4 +45,33 @@ export async function apiUser(app: App, ip?: string) {
   if (signUp.status !== 200 || !token) throw new Error(`sign-up failed: ${signUp.status}`);
   const { user } = (await signUp.json()) as { user: { id: string } };
   return { ...apiClient(app, token, ip), email, userId: user.id };
+}
+
+/**
+ * The real Hono app (one app server) on a test database, with the booking
+ * API's clock fixed and its own slot-event hub, which the test can inspect.
+ */
+export function createApiTestApp(
+  database: DatabaseHandle,
+  options: { now?: () => Date; env?: Record<string, string>; heartbeatMs?: number } = {},
+) {
+  const config = loadConfig({
+    PUBLIC_URL: ORIGIN,
+    TRUST_PROXY: "true",
+    LOG_LEVEL: "silent",
+    ...options.env,
+  });
+  const accounts = createAccountServices(database.db, config);
+  const slotEvents: SlotEvents = createSlotEvents(database);
+  const app = createHttpApp({
+    config,
+    database,
+    log: createLogger("silent"),
+    handleRequest: async () => new Response("react router"),
+    accounts,
+    slotEvents,
+    liveHeartbeatMs: options.heartbeatMs,
+    now: options.now,
+  });
+  return { app, accounts, slotEvents, close: () => slotEvents.close() };
 }
