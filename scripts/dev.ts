@@ -5,6 +5,7 @@ import { createServer } from "vite";
 import { loadConfig } from "../server/config";
 import { openDatabase } from "../server/db/client";
 import { createLogger } from "../server/logger";
+import { startMailDelivery } from "../server/mail/mailer";
 
 // Development server: Vite serves client modules with HMR; every other
 // request goes to the same Hono app as production, loaded through Vite so
@@ -13,6 +14,8 @@ const config = loadConfig();
 const log = createLogger(config.LOG_LEVEL);
 const database = await openDatabase(config.DATABASE_URL);
 await database.migrate();
+// Requests only queue mail (decision 0008); with SMTP_URL this sends it, as in production.
+if (config.SMTP_URL) startMailDelivery({ database, smtpUrl: config.SMTP_URL, log });
 const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
 
 const listener = getRequestListener(async (request) => {

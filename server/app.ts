@@ -6,6 +6,7 @@ import { loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { createHttpApp, type HttpAppDeps } from "./http/app";
 import { createLogger, describeError, type Logger } from "./logger";
+import { type MailDelivery, startMailDelivery } from "./mail/mailer";
 import { createSlotEvents, type SlotEvents } from "./realtime/slot-events.server";
 
 /**
@@ -28,7 +29,11 @@ export async function start(env: Record<string, string | undefined> = process.en
   const log = createLogger(config.LOG_LEVEL);
   const database = await openDatabase(config.DATABASE_URL);
   await database.migrate();
-  const accounts = createAccountServices(database.db, config);
+  const accounts = createAccountServices(database.db, config, log);
+  // Requests only queue mail; this loop sends it (without SMTP_URL it stays for /dev/mailbox).
+  const delivery = config.SMTP_URL
+    ? startMailDelivery({ database, smtpUrl: config.SMTP_URL, log })
+    : null;
   const slotEvents = createSlotEvents(database);
   const app = createServerApp({
     config,
@@ -39,9 +44,19 @@ export async function start(env: Record<string, string | undefined> = process.en
     clientDir: "build/client",
   });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
-    log.info("listening", { url: `http://localhost:${info.port}`, database: database.engine }),
+    log.info("listening", {
+      url: `http://localhost:${info.port}`,
+      // Mail links and redirects use this origin; set PUBLIC_URL when it is not the one above.
+      publicUrl: config.PUBLIC_URL,
+      database: database.engine,
+    }),
   );
-  stopGracefullyOnSignals(server, { database, accounts, slotEvents }, log, config.SHUTDOWN_TIMEOUT);
+  stopGracefullyOnSignals(
+    server,
+    { database, accounts, delivery, slotEvents },
+    log,
+    config.SHUTDOWN_TIMEOUT,
+  );
   return server;
 }
 
@@ -55,8 +70,14 @@ function stopGracefullyOnSignals(
   {
     database,
     accounts,
+    delivery,
     slotEvents,
-  }: { database: DatabaseHandle; accounts: AccountServices; slotEvents: SlotEvents },
+  }: {
+    database: DatabaseHandle;
+    accounts: AccountServices;
+    delivery: MailDelivery | null;
+    slotEvents: SlotEvents;
+  },
   log: Logger,
   timeoutSeconds: number,
 ) {
@@ -76,6 +97,7 @@ function stopGracefullyOnSignals(
     server.close(async () => {
       try {
         await streamsClosed;
+        await delivery?.stop();
         await accounts.close();
         await database.close();
         log.info("stopped");

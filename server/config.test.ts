@@ -44,3 +44,19 @@ describe("loadConfig", () => {
     );
   });
 });
+
+describe("PUBLIC_URL", () => {
+  it("follows PORT when unset, so mail links work on the port the app listens on", () => {
+    expect(loadConfig({}).PUBLIC_URL).toBe("http://localhost:3000");
+    expect(loadConfig({ PORT: "4000" }).PUBLIC_URL).toBe("http://localhost:4000");
+    expect(loadConfig({ PORT: "4000", PUBLIC_URL: "" }).PUBLIC_URL).toBe("http://localhost:4000");
+  });
+
+  it("keeps a configured origin, without a trailing slash", () => {
+    expect(loadConfig({ PORT: "4000", PUBLIC_URL: "https://salon.example.jp/" }).PUBLIC_URL).toBe(
+      "https://salon.example.jp",
+    );
+    expect(() => loadConfig({ PUBLIC_URL: "ftp://salon.example.jp" })).toThrow(/PUBLIC_URL/);
+    expect(() => loadConfig({ PUBLIC_URL: "salon.example.jp" })).toThrow(/PUBLIC_URL/);
+  });
+});

@@ -16,8 +16,14 @@ const configSchema = z.object({
   HOST: z.string().default("0.0.0.0"),
   /** Empty: PGlite in ./data/db. `memory://`: throwaway PGlite. `postgres://…`: a server. */
   DATABASE_URL: z.string().default("./data/db"),
-  /** Absolute origin used for canonical URLs, Open Graph and mail links. */
-  PUBLIC_URL: z.url().default("http://localhost:3000"),
+  /**
+   * Absolute origin used for canonical URLs, Open Graph, mail links and
+   * Better Auth's redirects. Unset: http://localhost:PORT, so `PORT=4000
+   * npm start` sends links that work on that port.
+   */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: "http(s):// で始まるURLにしてください" })
+    .optional(),
   /** Google Tag Manager container (GTM-XXXX); the script loads only when set. */
   GTM_ID: z
     .string()
@@ -36,8 +42,18 @@ const configSchema = z.object({
   MAIL_FROM: z.string().default("Salon Navi <no-reply@salon-navi.localhost>"),
   /** Rate-limit counters in Redis (shared by app servers); unset: in the database. */
   REDIS_URL: z.string().optional(),
-  /** Behind a reverse proxy: the client address is the first X-Forwarded-For entry. */
-  TRUST_PROXY: booleanFlag,
+  /**
+   * Reverse proxies in front of the app: the client address is the entry this
+   * many hops from the right of X-Forwarded-For (what our own proxies appended;
+   * entries further left are whatever the client sent). `false`/0: the socket's
+   * peer, X-Forwarded-For ignored; `true`: 1.
+   */
+  TRUST_PROXY: z
+    .union([
+      z.enum(["true", "false"]).transform((value) => (value === "true" ? 1 : 0)),
+      z.coerce.number().int().min(0).max(10),
+    ])
+    .default(0),
   RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(60),
   /** Sign-in, sign-up, reset and mail requests per window from one IP address. */
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
@@ -68,7 +84,9 @@ const configSchema = z.object({
 /** A fixed secret for development and tests only; production refuses to start without its own. */
 export const DEVELOPMENT_AUTH_SECRET = "development-only-secret-do-not-use-in-production-0001";
 
-export type Config = z.infer<typeof configSchema> & {
+export type Config = Omit<z.infer<typeof configSchema>, "PUBLIC_URL"> & {
+  /** Always set: the configured origin, or http://localhost:PORT; no trailing slash. */
+  PUBLIC_URL: string;
   isProduction: boolean;
   BETTER_AUTH_SECRET: string;
 };
@@ -92,6 +110,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return {
     ...parsed.data,
+    PUBLIC_URL: (parsed.data.PUBLIC_URL ?? `http://localhost:${parsed.data.PORT}`).replace(
+      /\/+$/,
+      "",
+    ),
     BETTER_AUTH_SECRET: parsed.data.BETTER_AUTH_SECRET ?? DEVELOPMENT_AUTH_SECRET,
     isProduction,
   };

@@ -1,5 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
-import { saveContactMessage } from "../../server/content/contact";
+import { clientIp } from "../../server/accounts/request-info";
+import { ContactLimitError, submitContactMessage } from "../../server/content/contact";
 import { type ContactField, contactSchema } from "../../server/content/contact.schema";
 import { appContext } from "../../server/context";
 import { ErrorSummary, SelectField, TextAreaField, TextField } from "../components/form/field";
@@ -33,8 +34,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) {
     return data({ errors: fieldErrors<ContactField>(parsed.error), values }, { status: 400 });
   }
-  const { db } = context.get(appContext);
-  await saveContactMessage(db, parsed.data, request.headers.get("user-agent") ?? "");
+  const { db, accounts } = context.get(appContext);
+  try {
+    await submitContactMessage(db, accounts.limits, parsed.data, {
+      ip: clientIp(request),
+      userAgent: request.headers.get("user-agent") ?? "",
+    });
+  } catch (error) {
+    if (!(error instanceof ContactLimitError)) throw error;
+    return data({ errors: {}, formError: error.message, values }, { status: error.status });
+  }
   // Post/Redirect/Get: a reload of the thanks state does not send the message twice.
   return redirect("/contact?sent=1");
 }
@@ -57,6 +66,7 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
     );
   }
   const errors: FieldErrors<ContactField> = actionData?.errors ?? {};
+  const formError = actionData && "formError" in actionData ? actionData.formError : undefined;
   const values = actionData?.values;
   return (
     <StaticPage
@@ -64,7 +74,7 @@ export default function Contact({ loaderData, actionData }: Route.ComponentProps
       lead="ご質問・ご意見・サロン掲載のご相談は、以下のフォームからお送りください。"
     >
       <Form method="post" noValidate className="mt-6 flex flex-col gap-5">
-        <ErrorSummary errors={errors} />
+        <ErrorSummary errors={{ ...errors, form: formError }} />
         <TextField
           id="contact-name"
           name="name"

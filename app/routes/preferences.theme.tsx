@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import { safeRedirectPath } from "../../server/accounts/request-info";
 import { preferenceCookie } from "../lib/cookies";
 import { isTheme, THEME_COOKIE, THEME_COOKIE_MAX_AGE } from "../lib/theme";
 import type { Route } from "./+types/preferences.theme";
@@ -10,9 +11,8 @@ export async function action({ request }: Route.ActionArgs) {
   if (!isTheme(theme)) {
     return data({ error: "表示テーマを選択してください。" }, { status: 400 });
   }
-  const returnTo = String(form.get("returnTo") ?? "/");
   // Only same-site paths: never an open redirect.
-  const target = returnTo.startsWith("/") && !returnTo.startsWith("//") ? returnTo : "/";
+  const target = safeRedirectPath(form.get("returnTo"));
   return redirect(target, {
     headers: { "Set-Cookie": preferenceCookie(THEME_COOKIE, theme, THEME_COOKIE_MAX_AGE) },
   });

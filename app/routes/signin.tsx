@@ -8,7 +8,7 @@ import {
   signInWithPassword,
   startExternalSignIn,
 } from "../../server/accounts/identity";
-import { safeRedirect } from "../../server/accounts/request-info";
+import { safeRedirectPath } from "../../server/accounts/request-info";
 import { appContext } from "../../server/context";
 import { SignInForms } from "../components/accounts/sign-in-forms";
 import { authErrorMessage } from "../lib/auth-errors";
@@ -30,7 +30,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
   const error = params.get("error");
   return {
     providers: accounts.providers,
-    redirectTo: safeRedirect(params.get("redirect"), ""),
+    redirectTo: safeRedirectPath(params.get("redirect"), ""),
     linkSent: params.get("sent") === "link",
     // Magic-link and external sign-in failures come back as ?error=<Better Auth code>.
     error: error ? authErrorMessage(authErrorCodeOf(error)) : null,
@@ -42,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "password");
   const values = { ...formValues(form, ["email", "redirect"]), intent };
-  const redirectTo = safeRedirect(values.redirect);
+  const redirectTo = safeRedirectPath(values.redirect);
   try {
     if (intent === "external") {
       const provider = String(form.get("provider") ?? "") as ExternalProviderId;

@@ -2,6 +2,7 @@ import Redis from "ioredis";
 import type { PasswordPolicy } from "../../app/lib/password-policy";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
+import type { Logger } from "../logger";
 import { createMailer, type Mailer } from "../mail/mailer";
 import { type Auth, createAuth } from "./auth";
 import { configuredProviderIds, type ExternalProviderId } from "./external-providers";
@@ -19,14 +20,19 @@ export type AccountServices = {
   close(): Promise<void>;
 };
 
-export function createAccountServices(
-  db: Database,
-  config: Config,
-  mailer: Mailer = createMailer(db, { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }),
-): AccountServices {
+export function createAccountServices(db: Database, config: Config, log?: Logger): AccountServices {
   const store = config.REDIS_URL
     ? redisRateLimitStore(new Redis(config.REDIS_URL, { lazyConnect: false }))
     : databaseRateLimitStore(db);
+  // Mails to one address count like attempts on one account, on every path.
+  const mailer = createMailer(db, {
+    from: config.MAIL_FROM,
+    perRecipient: {
+      store,
+      rule: { window: config.RATE_LIMIT_WINDOW, max: config.RATE_LIMIT_PER_ACCOUNT },
+    },
+    log,
+  });
   return {
     auth: createAuth({ db, config, mailer, rateLimitStore: store }),
     limits: {

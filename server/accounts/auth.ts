@@ -33,6 +33,9 @@ const passwordFields: Record<string, string> = {
   "/sign-up/email": "password",
   "/reset-password": "newPassword",
   "/change-password": "newPassword",
+  "/set-password": "newPassword",
+  "/admin/set-user-password": "newPassword",
+  "/admin/create-user": "password",
 };
 
 /**
@@ -92,6 +95,9 @@ export function createAuth({ db, config, mailer, rateLimitStore }: AuthDeps) {
       window: config.RATE_LIMIT_WINDOW,
       max: config.RATE_LIMIT_PER_IP * 10,
       customStorage: rateLimitStore,
+      // Better Auth counts per IP only (and would apply its own stricter
+      // defaults to these paths); the per-account limits shared with the
+      // forms are in front of the handler (server/http/auth-limits.ts).
       customRules: {
         "/sign-in/*": { window: config.RATE_LIMIT_WINDOW, max: config.RATE_LIMIT_PER_IP },
         "/sign-up/*": { window: config.RATE_LIMIT_WINDOW, max: config.RATE_LIMIT_PER_IP },

@@ -166,7 +166,11 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
   request: Request,
 ) {
-  await limit(services, "sign-in", request);
+  // Counted on the account too, like /api/auth/change-password (server/http/auth-limits.ts).
+  const session = await services.auth.api
+    .getSession({ headers: request.headers })
+    .catch(() => null);
+  await limit(services, "sign-in", request, session?.user.email);
   const { headers } = await call(() =>
     services.auth.api.changePassword({
       // Other devices are signed out: whoever knew the old password loses access.

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { lt, sql } from "drizzle-orm";
 import type Redis from "ioredis";
 import type { Database } from "../db/client";
 import { rateLimits } from "../db/schema";
@@ -18,10 +18,33 @@ export type RateLimitStore = {
   close(): Promise<void>;
 };
 
-export function databaseRateLimitStore(db: Database): RateLimitStore {
+/** How often, at most, one app server deletes expired counters. */
+const CLEANUP_EVERY_MS = 60_000;
+
+export function databaseRateLimitStore(
+  db: Database,
+  clock: () => Date = () => new Date(),
+): RateLimitStore {
+  let longestWindow = 0;
+  let lastCleanup = 0;
+  /**
+   * Every key ever counted would otherwise stay forever (one row per IP and
+   * address tried). Rows whose window ended longer ago than the longest rule
+   * this server uses can only restart at 1, so deleting them changes no
+   * answer; done on write, at most once a minute.
+   */
+  async function deleteExpired(now: Date) {
+    if (now.getTime() - lastCleanup < CLEANUP_EVERY_MS) return;
+    lastCleanup = now.getTime();
+    const cutoff = new Date(now.getTime() - longestWindow * 1000);
+    await db.delete(rateLimits).where(lt(rateLimits.windowStart, cutoff));
+  }
+
   return {
     async consume(key, rule) {
-      const now = new Date();
+      const now = clock();
+      longestWindow = Math.max(longestWindow, rule.window);
+      await deleteExpired(now);
       const cutoff = new Date(now.getTime() - rule.window * 1000).toISOString();
       // One statement: concurrent requests on the same key serialize on the row.
       const [row] = await db
@@ -72,7 +95,31 @@ export function redisRateLimitStore(redis: Redis): RateLimitStore {
   };
 }
 
-export type LimitedAction = "sign-in" | "sign-up" | "password-reset" | "send-mail";
+export type LimitedAction = "sign-in" | "sign-up" | "password-reset" | "send-mail" | "contact";
+
+/**
+ * Better Auth's endpoints (under /api/auth) counted as the form action that
+ * does the same thing, under the same keys, so neither path is a way round
+ * the other's limit. `account` says where the account's address is: a body
+ * field, or the signed-in session for endpoints that act on one's own account.
+ */
+export const authEndpointLimits: Record<
+  string,
+  { action: LimitedAction; account: "email" | "newEmail" | "session" }
+> = {
+  "/sign-in/email": { action: "sign-in", account: "email" },
+  "/sign-up/email": { action: "sign-up", account: "email" },
+  "/sign-in/magic-link": { action: "send-mail", account: "email" },
+  "/request-password-reset": { action: "password-reset", account: "email" },
+  "/forget-password": { action: "password-reset", account: "email" },
+  "/reset-password": { action: "password-reset", account: "email" },
+  "/send-verification-email": { action: "send-mail", account: "email" },
+  "/change-email": { action: "send-mail", account: "newEmail" },
+  "/verify-password": { action: "sign-in", account: "session" },
+  "/change-password": { action: "sign-in", account: "session" },
+  "/set-password": { action: "sign-in", account: "session" },
+  "/delete-user": { action: "sign-in", account: "session" },
+};
 
 export type RateLimits = {
   store: RateLimitStore;

@@ -8,19 +8,45 @@ export function clientIp(request: Request) {
   return request.headers.get(CLIENT_IP_HEADER) ?? "unknown";
 }
 
-/** The path plus query of a request, for `?redirect=` after sign-in. */
+/**
+ * The page a request is for, as path plus query, for `?redirect=` after
+ * sign-in. A client navigation fetches `<page>.data` (React Router's single
+ * fetch, `/_root.data` for the home page) with a `_routes` parameter; the
+ * guest must come back to the page, not to that data URL.
+ */
 export function pathOf(request: Request) {
   const url = new URL(request.url);
-  return `${url.pathname}${url.search}`;
+  let pathname = url.pathname;
+  if (pathname.endsWith(".data")) {
+    pathname = pathname === "/_root.data" ? "/" : pathname.slice(0, -".data".length);
+    url.searchParams.delete("_routes");
+  }
+  return `${pathname}${url.search}`;
 }
 
+const BASE = "http://same-origin.invalid";
+// C0 controls, DEL and the backslash browsers read as a slash.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const UNSAFE = /[\u0000-\u001f\u007f\\]/;
+
 /**
- * A redirect target from a query string, accepted only when it is a path
- * on this site (an open redirect would let a phishing link borrow our domain).
+ * A redirect target from a query string, form field or callback parameter,
+ * accepted only when it is a path on this site (an open redirect would let a
+ * phishing link borrow our domain). Browsers strip tabs and newlines and read
+ * `\` as `/`, so `/%09/evil`, `/\evil` and `/%5Cevil` are refused as well as
+ * `//evil` and absolute URLs, checked both as sent and percent-decoded.
  */
-export function safeRedirect(target: string | null | undefined, fallback = "/") {
-  if (!target?.startsWith("/") || target.startsWith("//") || target.includes("\\")) {
+export function safeRedirectPath(value: unknown, fallback = "/"): string {
+  if (typeof value !== "string" || value.length === 0 || value.length > 2000) return fallback;
+  if (!value.startsWith("/") || value.startsWith("//") || UNSAFE.test(value)) return fallback;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(value.split(/[?#]/)[0] ?? "");
+  } catch {
     return fallback;
   }
-  return target;
+  if (decoded.startsWith("//") || UNSAFE.test(decoded)) return fallback;
+  const url = new URL(value, BASE);
+  if (url.origin !== BASE) return fallback;
+  return `${url.pathname}${url.search}${url.hash}`;
 }

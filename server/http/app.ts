@@ -14,6 +14,7 @@ import type { DatabaseHandle } from "../db/client";
 import { describeError, type Logger } from "../logger";
 import { createSlotEvents, type SlotEvents } from "../realtime/slot-events.server";
 import { createRedirectRuleCache, type RedirectRuleCache } from "../routing/redirect-rules";
+import { authEndpointGuard } from "./auth-limits";
 import { clientIpHeader } from "./client-ip";
 import { compression } from "./compression";
 import { isCrawler } from "./crawler";
@@ -56,7 +57,7 @@ export function createHttpApp({
   log,
   handleRequest,
   clientDir,
-  accounts = createAccountServices(database.db, config),
+  accounts = createAccountServices(database.db, config, log),
   redirects = createRedirectRuleCache(database.db),
   slotEvents = createSlotEvents(database),
   liveHeartbeatMs,
@@ -135,6 +136,7 @@ export function createHttpApp({
   // Better Auth owns /api/auth/* (mail links, external sign-in callbacks,
   // JSON endpoints); the password policy is ours, served beside it.
   app.get("/api/auth/password-policy", (c) => c.json(accounts.policy));
+  app.use("/api/auth/*", authEndpointGuard(accounts));
   app.on(["GET", "POST"], "/api/auth/*", (c) => accounts.auth.handler(c.req.raw));
 
   // SPEC.md §7: the account record for a bearer token (or session cookie).

@@ -4,6 +4,8 @@ import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import { signUpWithPassword, startExternalSignIn } from "../../server/accounts/identity";
+import { createLogger } from "../../server/logger";
+import { outboxSender } from "../../server/mail/mailer";
 import { browser, createAccountsApp, outboxFor, uniqueEmail } from "../support/accounts";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -44,6 +46,16 @@ describe("mail over SMTP", () => {
         { email, password: "secret1" },
         browser(env.app).toRequest("/signup"),
       );
+      // The request only queued it; the background sender delivers it.
+      expect(received).toHaveLength(0);
+      expect(await outboxFor(database.db, email)).toHaveLength(1);
+      const sender = outboxSender({
+        database,
+        smtpUrl: `smtp://127.0.0.1:${port}`,
+        log: createLogger("silent"),
+      });
+      expect(await sender.deliverPending()).toBe(1);
+      sender.close();
       expect(received).toHaveLength(1);
       const raw = received[0] ?? "";
       expect(raw).toContain("multipart/alternative");

@@ -1,0 +1,39 @@
+import type { ServerBuild } from "react-router";
+import { createServer } from "vite";
+import type { DatabaseHandle } from "../../server/db/client";
+
+/**
+ * The whole site as the server runs it, real React Router routes included,
+ * callable with app.request() and no port. The routes and server/app.ts are
+ * loaded through one Vite server (as scripts/dev.ts does), so the loaders read
+ * the same appContext key Hono sets. Slower to start than the stand-in of
+ * tests/support/accounts.ts: for tests of what a route does with a request.
+ */
+export async function createRouterApp(database: DatabaseHandle, env: Record<string, string> = {}) {
+  const vite = await createServer({
+    server: { middlewareMode: true, hmr: false, watch: null },
+    appType: "custom",
+    logLevel: "silent",
+  });
+  const { createServerApp } = (await vite.ssrLoadModule(
+    "/server/app.ts",
+  )) as typeof import("../../server/app");
+  const { loadConfig } = (await vite.ssrLoadModule(
+    "/server/config.ts",
+  )) as typeof import("../../server/config");
+  const { createLogger } = (await vite.ssrLoadModule(
+    "/server/logger.ts",
+  )) as typeof import("../../server/logger");
+  const config = loadConfig({
+    PUBLIC_URL: "http://localhost:3000",
+    TRUST_PROXY: "true",
+    LOG_LEVEL: "silent",
+    PAGE_CACHE_ENTRIES: "0",
+    ...env,
+  });
+  const app = createServerApp(
+    { config, database, log: createLogger("silent") },
+    () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+  );
+  return { app, config, close: () => vite.close() };
+}
