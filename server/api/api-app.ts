@@ -1,5 +1,5 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AccountServices } from "../accounts/account-services";
 import { type CurrentUser, getCurrentUser } from "../accounts/current-user";
@@ -57,11 +57,13 @@ export class UnauthorizedError extends DomainError {
  * `{ error: { code, message } }`; anything else a logged 500 in the same shape.
  */
 export function createApiApp(log: Logger) {
+  // The base path is part of the app (not of where it is mounted), so the
+  // document's paths are the real ones: /api/holds, not /holds.
   const app = new OpenAPIHono<ApiEnv>({
     defaultHook: (result, c) => {
       if (!result.success) return c.json(invalidRequest(result.error), 400);
     },
-  });
+  }).basePath("/api");
   app.use("*", async (c, next) => {
     await next();
     c.res.headers.set("Cache-Control", "private, no-store");
@@ -105,6 +107,14 @@ export async function requireApiUser(
   const user = await getCurrentUser(c.req.raw, deps);
   if (!user) throw new UnauthorizedError();
   return user;
+}
+
+/** For paths that need an account: a guest gets 401 before the input is even validated. */
+export function signedInOnly(deps: { db: Database; accounts: AccountServices }): MiddlewareHandler {
+  return async (c, next) => {
+    await requireApiUser(c, deps);
+    await next();
+  };
 }
 
 /** Responses every operation may give, for the document. */

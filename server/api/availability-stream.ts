@@ -21,8 +21,9 @@ export type AvailabilityStreamOptions<T> = {
 /**
  * Server-Sent Events for one salon's free times (issue 15, point 8).
  *
- * Every message is an `availability` event with the whole range, so the
- * client only ever replaces what it shows: the first one on connect, then
+ * Every message is an `availability` event, `{ changedDates, data }` with
+ * `data` the whole range (as GET …/availability answers it), so the client
+ * only ever replaces what it shows: the first one on connect, then
  * one after each change of a date in the range, wherever it happened
  * (LISTEN/NOTIFY, see server/realtime/). Resuming is the first message
  * again: a reconnecting browser (Last-Event-ID) gets a fresh snapshot,
@@ -76,12 +77,12 @@ export async function openAvailabilityStream<T>(
       void stream.write(": ping\n\n");
     }, heartbeatMs);
     let eventId = 0;
-    const send = async (days: T, changedDates: string[] | null, retry?: number) => {
+    const send = async (data: T, changedDates: string[] | null, retry?: number) => {
       eventId += 1;
       await stream.writeSSE({
         event: "availability",
         id: String(eventId),
-        data: JSON.stringify({ salonId, from, to, changedDates, days }),
+        data: JSON.stringify({ changedDates, data }),
         ...(retry ? { retry } : {}),
       });
     };

@@ -7,6 +7,7 @@ import {
   errorResponses,
   requireApiUser,
   signedIn,
+  signedInOnly,
 } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
 import { envelope, favoriteParams, favoriteSalonSchema, favoriteStateSchema } from "./schemas";
@@ -65,6 +66,7 @@ const deleteRoute = createRoute({
 
 /** GET/PUT/DELETE /api/favorites[/{salonId}]: the signed-in user's favorite salons. */
 export function registerFavoriteRoutes(app: BookingApiApp, deps: ResolvedBookingApiDeps) {
+  for (const path of ["/favorites", "/favorites/*"]) app.use(path, signedInOnly(deps));
   app.openapi(listRoute, async (c) => {
     const user = await requireApiUser(c, deps);
     return c.json({ data: await listFavorites(deps.db, user.id) }, 200);

@@ -191,7 +191,7 @@ export const idempotencyHeaders = z.object({
     .regex(/^[\x21-\x7e]{8,200}$/, "Idempotency-Key は8〜200文字の英数字・記号で指定してください。")
     .optional()
     .openapi({
-      param: { name: "Idempotency-Key", in: "header" },
+      param: { name: "idempotency-key", in: "header" },
       description: "同じキーでの再送は同じ予約を返します（2回目以降は 200）",
       example: "3f9c2a7e-5d1b-4c8e-9a0f-1b2c3d4e5f60",
     }),

@@ -146,7 +146,7 @@ export function createHttpApp({
 
   // Booking API (issue 15): availability, live slots, holds, bookings, favorites, OpenAPI.
   app.route(
-    "/api",
+    "/",
     createBookingApi({
       db: database.db,
       config,

@@ -69,13 +69,7 @@ describe("availability stream (SSE)", () => {
     const first = await stream.nextAvailability();
     expect(first.id).toBe("1");
     expect(first.retry).toBe(RETRY_MS);
-    expect(first.payload).toEqual({
-      salonId: salon.id,
-      from: "2026-12-01",
-      to: "2026-12-07",
-      changedDates: null,
-      days: { favorites: 0 },
-    });
+    expect(first.payload).toEqual({ changedDates: null, data: { favorites: 0 } });
 
     // Server A changes data and notifies; a date outside the range is ignored.
     await notifySlotChange(serverA.db, salon.id, ["2026-12-20"]);
@@ -85,7 +79,7 @@ describe("availability stream (SSE)", () => {
     });
     const second = await stream.nextAvailability();
     expect(second.id).toBe("2");
-    expect(second.payload).toMatchObject({ changedDates: ["2026-12-02"], days: { favorites: 1 } });
+    expect(second.payload).toMatchObject({ changedDates: ["2026-12-02"], data: { favorites: 1 } });
     expect(stream.inbox.pending().filter((m) => m.event)).toEqual([]);
     await stream.close();
   });
@@ -124,7 +118,7 @@ describe("availability stream (SSE)", () => {
       await appB.request(`/stream/${salonId}`, { headers: { "last-event-id": "7" } }),
     );
     const resumed = await again.nextAvailability();
-    expect(resumed.payload).toMatchObject({ changedDates: null, days: { favorites: 0 } });
+    expect(resumed.payload).toMatchObject({ changedDates: null, data: { favorites: 0 } });
     expect(resumed.retry).toBe(RETRY_MS);
     await again.close();
   });

@@ -51,6 +51,7 @@ describe("/api/favorites", () => {
       ["GET", "/api/favorites"],
       ["PUT", `/api/favorites/${draft.slug}`],
       ["DELETE", `/api/favorites/${draft.slug}`],
+      ["PUT", "/api/favorites/Bad_Slug!"],
     ] as const) {
       const response = await guest.request(path, { method });
       expect(response.status).toBe(401);
