@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { SalonDetail } from "../../../server/salons/salon-detail";
-import { formatYen } from "../../lib/format";
+import { formatDate, formatYen } from "../../lib/format";
 import { Pagination } from "../pagination";
 
 const weekdayNames = ["日", "月", "火", "水", "木", "金", "土"];
@@ -27,7 +27,6 @@ export function SalonPhotos({ photos }: { photos: SalonDetail["photos"] }) {
             // The first photo is the page's largest image: load it at once.
             loading={index === 0 ? "eager" : "lazy"}
             decoding="async"
-            sizes={index === 0 ? "(min-width: 640px) 66vw, 100vw" : "(min-width: 640px) 33vw, 50vw"}
             className="h-auto w-full rounded-lg object-cover"
           />
         </li>
@@ -249,7 +248,7 @@ export function SalonReviews({ detail }: { detail: SalonDetail }) {
                   <span className="sr-only">評価{review.rating}</span>
                 </span>
                 <span className="ml-2 text-neutral-700">
-                  {review.authorLabel}・{review.visitedOn}来店
+                  {review.authorLabel}・{formatDate(review.visitedOn)}来店
                   {review.staffName ? `・担当 ${review.staffName}` : ""}
                 </span>
               </p>
