@@ -4,34 +4,35 @@ import { HTTPException } from "hono/http-exception";
 import type { AccountServices } from "../accounts/account-services";
 import { type CurrentUser, getCurrentUser } from "../accounts/current-user";
 import type { Database } from "../db/client";
-import { DomainError } from "../errors/domain-error";
+import { DomainError, UnauthenticatedError } from "../errors/domain-error";
+import { domainErrorResponse, toDomainError } from "../http/errors";
 import { describeError, type Logger } from "../logger";
 
 export type ApiEnv = { Variables: { requestId: string } };
 
-/** The body of every /api error (issue 15, point 9). */
+/** The body of every /api error (issue 15, point 9; built by errorBody in server/errors/). */
 export const errorSchema = z
   .object({
-    error: z.object({
-      code: z.string().openapi({ example: "invalid_request" }),
-      message: z.string().openapi({ example: "日付は YYYY-MM-DD の形式で指定してください。" }),
-      details: z.record(z.string(), z.unknown()).optional(),
-    }),
+    error: z
+      .object({
+        code: z.string().openapi({ example: "invalid_request" }),
+        message: z.string().openapi({ example: "日付は YYYY-MM-DD の形式で指定してください。" }),
+        issues: z
+          .array(z.object({ path: z.string(), message: z.string() }))
+          .optional()
+          .openapi({ description: "invalid_request のとき、項目ごとの問題" }),
+        retryAfter: z
+          .number()
+          .int()
+          .optional()
+          .openapi({ description: "too_many_requests のとき、待つ秒数（Retry-After と同じ）" }),
+      })
+      .catchall(z.unknown()),
   })
   .openapi("Error", { description: "エラー。message は利用者にそのまま見せられる日本語です。" });
 
-export type ApiErrorBody = z.infer<typeof errorSchema>;
-
-export function errorBody(
-  code: string,
-  message: string,
-  details?: Record<string, unknown>,
-): ApiErrorBody {
-  return { error: details ? { code, message, details } : { code, message } };
-}
-
-/** Zod issues as `{ path: "from", message }`, for clients that mark fields. */
-export function invalidRequest(error: z.ZodError): ApiErrorBody {
+/** A failed schema: the first issue as the message, every issue as `{ path, message }`. */
+export function invalidRequest(error: z.ZodError): DomainError {
   const issues = error.issues.map((issue) => ({
     path: issue.path.map(String).join("."),
     message: issue.message,
@@ -40,52 +41,41 @@ export function invalidRequest(error: z.ZodError): ApiErrorBody {
   const message = first
     ? `${first.path ? `${first.path}: ` : ""}${first.message}`
     : "リクエストの内容が正しくありません。";
-  return errorBody("invalid_request", message, { issues });
-}
-
-export class UnauthorizedError extends DomainError {
-  constructor() {
-    super("unauthorized", "ログインしてください。", 401);
-  }
+  return new DomainError("invalid_request", message, 400, { issues });
 }
 
 /**
  * The base of the booking API: an OpenAPIHono app whose schemas validate
  * every input (failures become 400 `invalid_request` with Japanese messages)
- * and feed /api/openapi.json. Answers are personal or live, so none is
- * stored by a browser or a proxy. DomainErrors become their status and
- * `{ error: { code, message } }`; anything else a logged 500 in the same shape.
+ * and feed /api/openapi.json. DomainErrors become their status and
+ * `{ error: { code, message } }` through the one helper of server/http/errors.ts;
+ * anything else a logged 500 in the same shape. (`private, no-store` on
+ * every /api answer comes from server/http/private-answers.ts.)
  */
 export function createApiApp(log: Logger) {
   // The base path is part of the app (not of where it is mounted), so the
   // document's paths are the real ones: /api/holds, not /holds.
   const app = new OpenAPIHono<ApiEnv>({
     defaultHook: (result, c) => {
-      if (!result.success) return c.json(invalidRequest(result.error), 400);
+      if (!result.success) return domainErrorResponse(c, invalidRequest(result.error));
     },
   }).basePath("/api");
-  app.use("*", async (c, next) => {
-    await next();
-    c.res.headers.set("Cache-Control", "private, no-store");
-  });
   app.onError((error, c) => apiErrorResponse(error, c, log));
   return app;
 }
 
 export function apiErrorResponse(error: unknown, c: Context<ApiEnv>, log: Logger) {
-  if (error instanceof DomainError) {
-    const retryAfter = error.details?.retryAfter;
-    if (typeof retryAfter === "number") c.header("Retry-After", String(retryAfter));
-    return c.json(
-      errorBody(error.code, error.message, error.details),
-      error.status as 400 | 401 | 403 | 404 | 409 | 410 | 422 | 429,
-    );
-  }
+  const domain = toDomainError(error);
+  if (domain) return domainErrorResponse(c, domain);
   // Malformed JSON bodies and the like, raised by Hono's validators.
   if (error instanceof HTTPException && error.status < 500) {
-    return c.json(
-      errorBody("invalid_request", "リクエストの形式が正しくありません（JSON を送ってください）。"),
-      400,
+    return domainErrorResponse(
+      c,
+      new DomainError(
+        "invalid_request",
+        "リクエストの形式が正しくありません（JSON を送ってください）。",
+        400,
+      ),
     );
   }
   log.error("unhandled api error", {
@@ -93,10 +83,8 @@ export function apiErrorResponse(error: unknown, c: Context<ApiEnv>, log: Logger
     path: c.req.path,
     ...describeError(error),
   });
-  return c.json(
-    errorBody("internal_error", "問題が発生しました。しばらくしてから再度お試しください。"),
-    500,
-  );
+  const message = "問題が発生しました。しばらくしてから再度お試しください。";
+  return c.json({ error: { code: "internal_error", message } }, 500);
 }
 
 /** The signed-in user (bearer token or session cookie), or a 401. */
@@ -105,7 +93,7 @@ export async function requireApiUser(
   deps: { db: Database; accounts: AccountServices },
 ): Promise<CurrentUser> {
   const user = await getCurrentUser(c.req.raw, deps);
-  if (!user) throw new UnauthorizedError();
+  if (!user) throw new UnauthenticatedError();
   return user;
 }
 
