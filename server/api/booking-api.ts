@@ -5,6 +5,7 @@ import type { Database } from "../db/client";
 import type { Logger } from "../logger";
 import type { SlotEvents } from "../realtime/slot-events.server";
 import { createApiApp } from "./api-app";
+import { registerBookingRoutes } from "./booking-routes";
 import { type OpenApiDocument, renderApiDocs } from "./docs-page";
 import { registerFavoriteRoutes } from "./favorite-routes";
 
@@ -62,6 +63,7 @@ export function createBookingApi(options: BookingApiDeps) {
     description: "ブラウザーのセッション Cookie",
   });
 
+  registerBookingRoutes(app, deps);
   registerFavoriteRoutes(app, deps);
 
   const document = () => app.getOpenAPI31Document(documentInfo) as unknown as OpenApiDocument;

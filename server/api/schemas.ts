@@ -143,6 +143,10 @@ export const holdRequestSchema = z
       .nullable()
       .optional()
       .openapi({ description: "スタイリストのスラッグまたは UUID。null または省略で指名なし" }),
+    couponId: uuid("クーポンID")
+      .nullable()
+      .optional()
+      .openapi({ description: "適用するクーポンの UUID（条件はサーバーが確認します）" }),
     start: z.iso
       .datetime({
         offset: true,

@@ -14,7 +14,7 @@ afterAll(async () => {
 });
 
 /** Every operation of the booking API (issue 15, point 9), as the document must list it. */
-export const BOOKING_API_OPERATIONS = [
+const BOOKING_API_OPERATIONS = [
   "get /api/salons/{id}/availability",
   "get /api/salons/{id}/availability/stream",
   "post /api/holds",
@@ -39,6 +39,15 @@ describe("OpenAPI document and reference", () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe("3.1");
+    const operations = Object.entries(doc.paths as Record<string, object>).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method} ${path}`),
+    );
+    expect(operations.sort()).toEqual(expect.arrayContaining(BOOKING_API_OPERATIONS));
+  });
+
+  it("leaves pages outside /api to their own caching", async () => {
+    const page = await env.app.request("/");
+    expect(page.headers.get("cache-control")).not.toBe("private, no-store");
   });
 
   it("/api/docs lists the document's operations as HTML without scripts", async () => {
