@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { saveProfile } from "../../server/accounts/profile";
 import type { DatabaseHandle } from "../../server/db/client";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { buildMenu, buildSalonWithStaff } from "../support/builders";
@@ -206,6 +207,32 @@ describe("holds and bookings", () => {
     expect(cancelled.status).toBe(200);
     expect((await cancelled.json()).data.status).toBe("cancelled_by_user");
     expect(times((await availability(f.base)).body.data.days, DAY)).toContain("11:00");
+  });
+
+  it("takes the contact from the account's profile when none is sent", async () => {
+    const f = await salonFixture();
+    const user = await apiUser(serverA.app);
+    await saveProfile(database.db, user.userId, {
+      name: "会員 太郎",
+      nameKana: "カイイン タロウ",
+      phone: "0312345678",
+      gender: "male",
+      birthDate: null,
+    });
+    const { data: held } = await (
+      await user.request("/api/holds", { method: "POST", json: holdBody(f, "15:00") })
+    ).json();
+    const created = await user.request("/api/bookings", {
+      method: "POST",
+      json: { holdId: held.id },
+    });
+    expect(created.status).toBe(201);
+    expect((await created.json()).data.customer).toEqual({
+      name: "会員 太郎",
+      kana: "カイイン タロウ",
+      phone: "0312345678",
+      email: user.email,
+    });
   });
 
   it("answers 401 to guests on every endpoint that needs an account", async () => {
