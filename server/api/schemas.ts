@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { emailAddress, kanaName, phoneNumber, requiredText } from "../../app/lib/field-rules";
+import { emailAddress, kanaName, phoneNumber, requiredText } from "../../common/field-rules";
 
 /**
  * Input and output schemas of the booking API: they validate requests

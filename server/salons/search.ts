@@ -1,10 +1,10 @@
 import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { SEARCH_PAGE_SIZE, type SearchQuery } from "../../common/search.schema";
 import type { Database } from "../db/client";
 import { areas, prefectures, salons, stations } from "../db/schema";
 import { normalizeForSearch } from "../search/normalize";
 import { type SalonCard, salonCardColumns } from "./salon-card";
-import { SEARCH_PAGE_SIZE, type SearchQuery } from "./search.schema";
 
 export type SearchResult = {
   salons: SalonCard[];
