@@ -12,14 +12,14 @@ import {
 } from "../../server/realtime/slot-events.server";
 import { buildSalon, buildUser } from "../support/builders";
 import { readEventStream } from "../support/sse";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
 /**
  * The live stream's machinery between two app servers over one database:
  * the snapshot here is a plain count read from the database (the booking
  * API's stream, tested in booking-api.test.ts, sends real availability).
  */
-let serverA: TestDatabase;
+const serverA = withTestDatabase();
 let serverB: DatabaseHandle;
 let eventsB: SlotEvents;
 
@@ -45,14 +45,12 @@ function streamApp(database: DatabaseHandle, slotEvents: SlotEvents, heartbeatMs
 }
 
 beforeAll(async () => {
-  serverA = await createTestDatabase();
   serverB = await serverA.openAnother();
   eventsB = createSlotEvents(serverB);
 });
 afterAll(async () => {
   await eventsB?.close();
   await serverB?.close();
-  await serverA?.drop();
 });
 
 describe("availability stream (SSE)", () => {

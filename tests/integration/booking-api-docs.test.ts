@@ -1,16 +1,12 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAccountsApp } from "../support/accounts";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let env: ReturnType<typeof createAccountsApp>;
 beforeAll(async () => {
-  database = await createTestDatabase();
   env = createAccountsApp(database);
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 /** Every operation of the booking API (issue 15, point 9), as the document must list it. */

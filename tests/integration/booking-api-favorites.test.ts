@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAccountsApp } from "../support/accounts";
 import { apiClient, apiUser } from "../support/api-client";
 import { buildSalon } from "../support/builders";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let env: ReturnType<typeof createAccountsApp>;
 beforeAll(async () => {
-  database = await createTestDatabase();
   env = createAccountsApp(database);
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 describe("/api/favorites", () => {

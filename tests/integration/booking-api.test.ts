@@ -4,7 +4,7 @@ import type { DatabaseHandle } from "../../server/db/client";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { buildMenu, buildSalonWithStaff } from "../support/builders";
 import { readEventStream } from "../support/sse";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
 /** A fixed clock: Tuesday 1 December 2026, 09:00 in Tokyo. */
 const NOW = new Date("2026-12-01T09:00:00+09:00");
@@ -17,13 +17,12 @@ const CONTACT = {
   email: "hanako@example.jp",
 };
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let second: DatabaseHandle;
 let serverA: ReturnType<typeof createApiTestApp>;
 let serverB: ReturnType<typeof createApiTestApp>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   second = await database.openAnother();
   serverA = createApiTestApp(database, { now });
   serverB = createApiTestApp(second, { now });
@@ -32,7 +31,6 @@ afterAll(async () => {
   await serverA?.close();
   await serverB?.close();
   await second?.close();
-  await database?.drop();
 });
 
 type Day = { date: string; slots: { start: string; time: string; staffIds: string[] }[] };
