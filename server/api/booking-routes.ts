@@ -3,13 +3,13 @@ import { clientIp } from "../accounts/request-info";
 import {
   type Booking,
   cancelBooking,
-  confirmBooking,
   getBookingForUser,
   holdSlot,
   listBookingsForUser,
 } from "../bookings/booking.server";
 import {
   availabilityFor,
+  confirmBookingOnce,
   findBookingByIdempotencyKey,
   resolveAvailabilityQuery,
   staffIdForRef,
@@ -261,7 +261,7 @@ export function registerBookingRoutes(app: BookingApiApp, deps: ResolvedBookingA
       }
     }
     const customer = body.contact ?? contactFromProfile(user);
-    const confirmed = await confirmBooking(db, {
+    const { bookingId, replayed } = await confirmBookingOnce(db, {
       holdId: body.holdId,
       userId: user.id,
       customer,
@@ -269,8 +269,8 @@ export function registerBookingRoutes(app: BookingApiApp, deps: ResolvedBookingA
       idempotencyKey,
       now: now(),
     });
-    const booking = await getBookingForUser(db, { bookingId: confirmed.id, userId: user.id });
-    return c.json({ data: booking }, 201);
+    const booking = await getBookingForUser(db, { bookingId, userId: user.id });
+    return replayed ? c.json({ data: booking }, 200) : c.json({ data: booking }, 201);
   });
 
   app.openapi(listRoute, async (c) => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveProfile } from "../../server/accounts/profile";
+import { confirmBookingOnce } from "../../server/bookings/booking-api.server";
 import type { DatabaseHandle } from "../../server/db/client";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { buildMenu, buildSalonWithStaff } from "../support/builders";
@@ -205,6 +206,44 @@ describe("holds and bookings", () => {
     expect(cancelled.status).toBe(200);
     expect((await cancelled.json()).data.status).toBe("cancelled_by_user");
     expect(times((await availability(f.base)).body.data.days, DAY)).toContain("11:00");
+  });
+
+  it("creates one booking for two simultaneous submissions with one Idempotency-Key", async () => {
+    const f = await salonFixture();
+    const user = await apiUser(serverA.app);
+    const { data: held } = await (
+      await user.request("/api/holds", { method: "POST", json: holdBody(f, "16:00") })
+    ).json();
+    const submit = () =>
+      user.request("/api/bookings", {
+        method: "POST",
+        headers: { "idempotency-key": "double-click-0001" },
+        json: { holdId: held.id, contact: CONTACT },
+      });
+    const answers = await Promise.all([submit(), submit()]);
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 201]);
+    const ids = await Promise.all(answers.map(async (a) => (await a.json()).data.id));
+    expect(ids).toEqual([held.id, held.id]);
+  });
+
+  it("confirmBookingOnce: of two simultaneous confirmations with one key, the second is a replay", async () => {
+    const f = await salonFixture();
+    const user = await apiUser(serverA.app);
+    const { data: held } = await (
+      await user.request("/api/holds", { method: "POST", json: holdBody(f, "18:00") })
+    ).json();
+    const confirm = () =>
+      confirmBookingOnce(database.db, {
+        holdId: held.id,
+        userId: user.userId,
+        customer: { ...CONTACT, kana: "ヨヤク ハナコ", phone: "09012345678" },
+        notes: "",
+        idempotencyKey: "race-key-0001",
+        now: NOW,
+      });
+    const results = await Promise.all([confirm(), confirm()]);
+    expect(results.map((r) => r.replayed).sort()).toEqual([false, true]);
+    expect(results.map((r) => r.bookingId)).toEqual([held.id, held.id]);
   });
 
   it("takes the contact from the account's profile when none is sent", async () => {
