@@ -49,6 +49,7 @@ const json = <T extends z.ZodType>(schema: T) => ({
 const availabilityRoute = createRoute({
   method: "get",
   path: "/salons/{id}/availability",
+  operationId: "getAvailability",
   tags: ["空き状況"],
   summary: "空き時間（日ごと、最大31日）",
   description:
@@ -64,6 +65,7 @@ const availabilityRoute = createRoute({
 const streamRoute = createRoute({
   method: "get",
   path: "/salons/{id}/availability/stream",
+  operationId: "streamAvailability",
   tags: ["空き状況"],
   summary: "空き状況のライブ配信（Server-Sent Events）",
   description:
@@ -82,6 +84,7 @@ const streamRoute = createRoute({
 const holdRoute = createRoute({
   method: "post",
   path: "/holds",
+  operationId: "createHold",
   tags: ["予約"],
   summary: "時間を仮押さえ（10分間）",
   description:
@@ -101,6 +104,7 @@ const holdRoute = createRoute({
 const bookRoute = createRoute({
   method: "post",
   path: "/bookings",
+  operationId: "createBooking",
   tags: ["予約"],
   summary: "仮押さえを予約として確定",
   description:
@@ -123,6 +127,7 @@ const bookRoute = createRoute({
 const listRoute = createRoute({
   method: "get",
   path: "/bookings",
+  operationId: "listBookings",
   tags: ["予約"],
   summary: "自分の予約（今後の予約は近い順、過去・キャンセル済みは新しい順）",
   security: signedIn,
@@ -136,6 +141,7 @@ const listRoute = createRoute({
 const getRoute = createRoute({
   method: "get",
   path: "/bookings/{id}",
+  operationId: "getBooking",
   tags: ["予約"],
   summary: "自分の予約1件",
   security: signedIn,
@@ -151,6 +157,7 @@ const getRoute = createRoute({
 const cancelRoute = createRoute({
   method: "post",
   path: "/bookings/{id}/cancel",
+  operationId: "cancelBooking",
   tags: ["予約"],
   summary: "予約をキャンセル（キャンセル期限まで）",
   description:

@@ -15,6 +15,7 @@ import { envelope, favoriteParams, favoriteSalonSchema, favoriteStateSchema } fr
 const listRoute = createRoute({
   method: "get",
   path: "/favorites",
+  operationId: "listFavorites",
   tags: ["お気に入り"],
   summary: "お気に入りのサロン一覧（新しく追加した順）",
   security: signedIn,
@@ -31,6 +32,7 @@ const listRoute = createRoute({
 const putRoute = createRoute({
   method: "put",
   path: "/favorites/{salonId}",
+  operationId: "addFavorite",
   tags: ["お気に入り"],
   summary: "サロンをお気に入りに追加（2回追加しても1件）",
   security: signedIn,
@@ -49,6 +51,7 @@ const putRoute = createRoute({
 const deleteRoute = createRoute({
   method: "delete",
   path: "/favorites/{salonId}",
+  operationId: "removeFavorite",
   tags: ["お気に入り"],
   summary: "サロンをお気に入りから外す（入っていなくても成功）",
   security: signedIn,

@@ -39,6 +39,12 @@ describe("OpenAPI document and reference", () => {
       Object.keys(item).map((method) => `${method} ${path}`),
     );
     expect(operations.sort()).toEqual(expect.arrayContaining(BOOKING_API_OPERATIONS));
+    // Client generators name their functions after these: each present and unique.
+    const operationIds = Object.values(
+      doc.paths as Record<string, Record<string, { operationId?: string }>>,
+    ).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    expect(operationIds.every(Boolean)).toBe(true);
+    expect(new Set(operationIds).size).toBe(operationIds.length);
   });
 
   it("leaves pages outside /api to their own caching", async () => {
