@@ -3,10 +3,12 @@ import { serve } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { type AccountServices, createAccountServices } from "./accounts/account-services";
 import { DEMO_PASSWORD, presentDemoAccounts } from "./accounts/demo-accounts";
+import { startBookingJobs } from "./bookings/booking-jobs.server";
 import { loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { createHttpApp, type HttpAppDeps } from "./http/app";
 import { withDomainErrors } from "./http/errors";
+import type { RunningJobWorker } from "./jobs/queue.server";
 import { createLogger, describeError, type Logger } from "./logger";
 import { type MailDelivery, startMailDelivery } from "./mail/mailer";
 import { createSlotEvents, type SlotEvents } from "./realtime/slot-events.server";
@@ -37,6 +39,8 @@ export async function start(env: Record<string, string | undefined> = process.en
   const delivery = config.SMTP_URL
     ? startMailDelivery({ database, smtpUrl: config.SMTP_URL, log })
     : null;
+  // Booking mails and reminders are jobs in the database (decision 0010); this runs them.
+  const jobs = startBookingJobs(database.db, config, log);
   const slotEvents = createSlotEvents(database);
   const app = createServerApp({
     config,
@@ -56,7 +60,7 @@ export async function start(env: Record<string, string | undefined> = process.en
   );
   stopGracefullyOnSignals(
     server,
-    { database, accounts, delivery, slotEvents },
+    { database, accounts, delivery, jobs, slotEvents },
     log,
     config.SHUTDOWN_TIMEOUT,
   );
@@ -85,11 +89,13 @@ function stopGracefullyOnSignals(
     database,
     accounts,
     delivery,
+    jobs,
     slotEvents,
   }: {
     database: DatabaseHandle;
     accounts: AccountServices;
     delivery: MailDelivery | null;
+    jobs: RunningJobWorker;
     slotEvents: SlotEvents;
   },
   log: Logger,
@@ -111,6 +117,7 @@ function stopGracefullyOnSignals(
     server.close(async () => {
       try {
         await streamsClosed;
+        await jobs.stop();
         await delivery?.stop();
         await accounts.close();
         await database.close();

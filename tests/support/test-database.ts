@@ -7,6 +7,8 @@ import { type Database, type DatabaseHandle, openDatabase } from "../../server/d
 import * as schema from "../../server/db/schema";
 
 export type TestDatabase = DatabaseHandle & {
+  /** The PostgreSQL database's URL, to open a second pool on it (another "app server"); null on PGlite. */
+  url: string | null;
   drop(): Promise<void>;
   /**
    * Another handle on the same database, as a second app server would
@@ -80,7 +82,7 @@ async function emptiedWorkerPglite(): Promise<TestDatabase> {
     // Shared by the worker's later files: nothing to close or drop.
     close: async () => {},
   };
-  return { ...handle, drop: async () => {}, openAnother: async () => handle };
+  return { ...handle, url: null, drop: async () => {}, openAnother: async () => handle };
 }
 
 /**
@@ -96,6 +98,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     await handle.migrate();
     return {
       ...handle,
+      url: null,
       drop: () => handle.close(),
       openAnother: async () => ({ ...handle, close: async () => {} }),
     };
@@ -108,6 +111,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await handle.migrate();
   return {
     ...handle,
+    url: url.toString(),
     openAnother: () => openDatabase(url.toString()),
     drop: async () => {
       await handle.close();
