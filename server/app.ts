@@ -11,6 +11,7 @@ import { withDomainErrors } from "./http/errors";
 import type { RunningJobWorker } from "./jobs/queue.server";
 import { createLogger, describeError, type Logger } from "./logger";
 import { type MailDelivery, startMailDelivery } from "./mail/mailer";
+import { createSlotEvents, type SlotEvents } from "./realtime/slot-events.server";
 
 /**
  * Entry of the server bundle (vite.config.ts points the SSR build here), so
@@ -40,7 +41,15 @@ export async function start(env: Record<string, string | undefined> = process.en
     : null;
   // Booking mails and reminders are jobs in the database (decision 0010); this runs them.
   const jobs = startBookingJobs(database.db, config, log);
-  const app = createServerApp({ config, database, log, accounts, clientDir: "build/client" });
+  const slotEvents = createSlotEvents(database);
+  const app = createServerApp({
+    config,
+    database,
+    log,
+    accounts,
+    slotEvents,
+    clientDir: "build/client",
+  });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
     log.info("listening", {
       url: `http://localhost:${info.port}`,
@@ -51,7 +60,7 @@ export async function start(env: Record<string, string | undefined> = process.en
   );
   stopGracefullyOnSignals(
     server,
-    { database, accounts, delivery, jobs },
+    { database, accounts, delivery, jobs, slotEvents },
     log,
     config.SHUTDOWN_TIMEOUT,
   );
@@ -70,8 +79,9 @@ async function logDemoAccounts(database: DatabaseHandle, log: Logger) {
 }
 
 /**
- * SIGTERM/SIGINT: stop accepting connections, let in-flight requests finish
- * (bounded by the timeout), then close Redis and the database so PGlite flushes.
+ * SIGTERM/SIGINT: stop accepting connections, end live streams, let
+ * in-flight requests finish (bounded by the timeout), then close Redis and
+ * the database so PGlite flushes.
  */
 function stopGracefullyOnSignals(
   server: ServerType,
@@ -80,11 +90,13 @@ function stopGracefullyOnSignals(
     accounts,
     delivery,
     jobs,
+    slotEvents,
   }: {
     database: DatabaseHandle;
     accounts: AccountServices;
     delivery: MailDelivery | null;
     jobs: RunningJobWorker;
+    slotEvents: SlotEvents;
   },
   log: Logger,
   timeoutSeconds: number,
@@ -99,8 +111,12 @@ function stopGracefullyOnSignals(
       if ("closeAllConnections" in server) server.closeAllConnections();
     }, timeoutSeconds * 1000);
     force.unref();
+    // Live availability streams never end on their own: end them now, and
+    // their browsers reconnect to another server.
+    const streamsClosed = slotEvents.close();
     server.close(async () => {
       try {
+        await streamsClosed;
         await jobs.stop();
         await delivery?.stop();
         await accounts.close();

@@ -61,6 +61,10 @@ const configSchema = z.object({
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
   /** The same requests per window for one email address. */
   RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(5),
+  /** Slot holds, and separately bookings, per RATE_LIMIT_WINDOW from one IP address. */
+  BOOKING_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(60),
+  /** Slot holds, and separately bookings, per RATE_LIMIT_WINDOW for one account. */
+  BOOKING_RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(20),
 
   /** External sign-in: a provider is offered only when its client id and secret are set. */
   GOOGLE_CLIENT_ID: z.string().optional(),

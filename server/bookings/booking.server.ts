@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql } from "drizzle-
 import type { Database } from "../db/client";
 import { bookingMenus, bookings, couponMenus, coupons, salons, staff } from "../db/schema";
 import { EXCLUSION_VIOLATION, sqlState, UNIQUE_VIOLATION } from "../db/sql-state";
+import { notifySlotChange } from "../realtime/slot-events.server";
 import { findAvailability, pickStaff } from "./availability";
 import { loadAvailabilityInput, publishedSalon } from "./availability-data.server";
 import {
@@ -116,17 +117,18 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
         // One live hold per visitor and salon: picking another time (or the
         // same one again, e.g. after going back) releases the earlier hold
         // before availability is read, so it does not stand in the way.
-        if (request.userId) {
-          await tx
-            .delete(bookings)
-            .where(
-              and(
-                eq(bookings.salonId, salon.id),
-                eq(bookings.userId, request.userId),
-                eq(bookings.status, "held"),
-              ),
-            );
-        }
+        const released = request.userId
+          ? await tx
+              .delete(bookings)
+              .where(
+                and(
+                  eq(bookings.salonId, salon.id),
+                  eq(bookings.userId, request.userId),
+                  eq(bookings.status, "held"),
+                ),
+              )
+              .returning({ startsAt: bookings.startsAt })
+          : [];
         const loaded = await loadAvailabilityInput(tx, {
           salonId: salon.id,
           menuIds: request.menuIds,
@@ -200,6 +202,12 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
             durationMinutes: menu.durationMinutes,
           })),
         );
+        // Open booking pages on every app server drop the time (and show a
+        // released one) when this transaction commits; never on a rollback.
+        await notifySlotChange(tx, salon.id, [
+          date,
+          ...released.map((hold) => toLocal(hold.startsAt, salon.timeZone).date),
+        ]);
         return held;
       });
     } catch (error) {
@@ -321,6 +329,14 @@ export async function cancelBooking(db: Database, request: CancelRequest): Promi
       .returning();
     if (!cancelled) throw new BookingNotFoundError();
     await enqueueCancellationJobs(tx, cancelled, request.now);
+    // The time is free again at once, also on pages open on other app servers.
+    const [salon] = await tx
+      .select({ timeZone: salons.timeZone })
+      .from(salons)
+      .where(eq(salons.id, row.salonId));
+    if (salon) {
+      await notifySlotChange(tx, row.salonId, [toLocal(row.startsAt, salon.timeZone).date]);
+    }
     return cancelled;
   });
 }

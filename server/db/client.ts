@@ -21,6 +21,18 @@ export type DatabaseHandle = {
   migrate(): Promise<void>;
   /** Throws when the database cannot answer (used by /readyz). */
   ping(): Promise<void>;
+  /**
+   * LISTENs on a channel (snake_case) until the returned function is called.
+   * Notifications sent with NOTIFY / pg_notify by any connection (any app
+   * server) reach `onNotification` after their transaction commits. On
+   * PostgreSQL a lost connection is re-established and `onReconnect` called,
+   * since notifications sent meanwhile are lost: the listener must resync.
+   */
+  listen(
+    channel: string,
+    onNotification: (payload: string) => void,
+    options?: { onReconnect?: () => void },
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 };
 
@@ -47,6 +59,7 @@ export async function openDatabase(url: string): Promise<DatabaseHandle> {
     pool.on("error", reportLostConnection);
     pool.on("connect", (client) => client.on("error", reportLostConnection));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
+    const listener = createPostgresListener(url, reportLostConnection);
     return {
       db,
       engine: "postgres",
@@ -54,7 +67,11 @@ export async function openDatabase(url: string): Promise<DatabaseHandle> {
       ping: async () => {
         await pool.query("select 1");
       },
-      close: () => pool.end(),
+      listen: listener.listen,
+      close: async () => {
+        await listener.close();
+        await pool.end();
+      },
     };
   }
   const dataDir = url.startsWith("memory://") ? url : path.resolve(url);
@@ -68,6 +85,137 @@ export async function openDatabase(url: string): Promise<DatabaseHandle> {
     ping: async () => {
       await client.query("select 1");
     },
+    // One in-process connection: NOTIFY from any handle on it reaches every listener.
+    listen: async (channel, onNotification) => {
+      const unlisten = await client.listen(assertChannel(channel), onNotification);
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
+    },
     close: () => client.close(),
+  };
+}
+
+/** Channel names go into LISTEN unquoted, so only plain identifiers are accepted. */
+function assertChannel(channel: string) {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`bad channel name: ${channel}`);
+  return channel;
+}
+
+type ChannelListener = {
+  onNotification: (payload: string) => void;
+  onReconnect?: () => void;
+};
+
+const RECONNECT_MIN_MS = 100;
+const RECONNECT_MAX_MS = 5_000;
+
+/**
+ * LISTEN needs a connection of its own: a pooled one goes back to the pool
+ * (and its LISTENs with it) after each query. One client per process serves
+ * every channel; it is opened on the first listen and, when the server
+ * drops it (restart, failover, terminated backend), opened again with
+ * growing pauses, its channels LISTENed again, and listeners told to resync.
+ */
+function createPostgresListener(url: string, report: (error: Error) => void) {
+  const channels = new Map<string, Set<ChannelListener>>();
+  let client: pg.Client | null = null;
+  let connecting: Promise<pg.Client> | null = null;
+  let retryTimer: NodeJS.Timeout | null = null;
+  let retryDelay = RECONNECT_MIN_MS;
+  let closed = false;
+
+  const open = async () => {
+    const next = new pg.Client({ connectionString: url, application_name: "salon-listen" });
+    next.on("notification", (message) => {
+      for (const listener of channels.get(message.channel) ?? []) {
+        listener.onNotification(message.payload ?? "");
+      }
+    });
+    next.on("error", (error) => {
+      report(error);
+      lost(next);
+    });
+    next.on("end", () => lost(next));
+    await next.connect();
+    for (const channel of channels.keys()) await next.query(`listen ${channel}`);
+    client = next;
+    return next;
+  };
+
+  const connection = () => {
+    if (client) return Promise.resolve(client);
+    connecting ??= open().finally(() => {
+      connecting = null;
+    });
+    return connecting;
+  };
+
+  const lost = (gone: pg.Client) => {
+    if (client !== gone) return;
+    client = null;
+    gone.end().catch(() => {});
+    if (!closed && channels.size > 0) scheduleReconnect();
+  };
+
+  const scheduleReconnect = () => {
+    if (retryTimer || closed) return;
+    retryTimer = setTimeout(async () => {
+      retryTimer = null;
+      try {
+        await connection();
+        retryDelay = RECONNECT_MIN_MS;
+        for (const listeners of channels.values()) {
+          for (const listener of listeners) listener.onReconnect?.();
+        }
+      } catch (error) {
+        report(error as Error);
+        retryDelay = Math.min(retryDelay * 2, RECONNECT_MAX_MS);
+        scheduleReconnect();
+      }
+    }, retryDelay);
+    retryTimer.unref();
+  };
+
+  return {
+    async listen(
+      channel: string,
+      onNotification: (payload: string) => void,
+      options: { onReconnect?: () => void } = {},
+    ) {
+      assertChannel(channel);
+      if (closed) throw new Error("database closed");
+      const listener: ChannelListener = { onNotification, onReconnect: options.onReconnect };
+      let listeners = channels.get(channel);
+      const first = !listeners;
+      if (!listeners) {
+        listeners = new Set();
+        channels.set(channel, listeners);
+      }
+      listeners.add(listener);
+      try {
+        const current = await connection();
+        // open() already LISTENs on every known channel; a second LISTEN is a no-op.
+        if (first) await current.query(`listen ${channel}`);
+      } catch (error) {
+        listeners.delete(listener);
+        if (listeners.size === 0) channels.delete(channel);
+        throw error;
+      }
+      return async () => {
+        const set = channels.get(channel);
+        if (!set?.delete(listener) || set.size > 0) return;
+        channels.delete(channel);
+        await client?.query(`unlisten ${channel}`).catch(() => {});
+      };
+    },
+    async close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      channels.clear();
+      const current = client ?? (await connecting?.catch(() => null));
+      client = null;
+      await current?.end().catch(() => {});
+    },
   };
 }

@@ -7,12 +7,14 @@ import { NONCE, secureHeaders } from "hono/secure-headers";
 import { RouterContextProvider } from "react-router";
 import { type AccountServices, createAccountServices } from "../accounts/account-services";
 import { accountRecordHandler } from "../api/accounts";
+import { createBookingApi } from "../api/booking-api";
 import { testLoginHandler } from "../api/test-login";
 import type { Config } from "../config";
 import { appContext } from "../context";
 import type { DatabaseHandle } from "../db/client";
 import type { DomainError } from "../errors/domain-error";
 import { describeError, type Logger } from "../logger";
+import { createSlotEvents, type SlotEvents } from "../realtime/slot-events.server";
 import { createRedirectRuleCache, type RedirectRuleCache } from "../routing/redirect-rules";
 import { withJapaneseAuthErrors } from "./auth-error-answers";
 import { authEndpointGuard } from "./auth-limits";
@@ -37,6 +39,12 @@ export type HttpAppDeps = {
   accounts?: AccountServices;
   /** Route rules (SPEC.md §2), cached in memory; built from the database when not given. */
   redirects?: RedirectRuleCache;
+  /** Live slot changes (LISTEN/NOTIFY); built from the database when not given. */
+  slotEvents?: SlotEvents;
+  /** Comment interval of live availability streams; 25 s unless a test shortens it. */
+  liveHeartbeatMs?: number;
+  /** The clock of the booking API; tests fix it. */
+  now?: () => Date;
 };
 
 type Env = {
@@ -59,6 +67,9 @@ export function createHttpApp({
   clientDir,
   accounts = createAccountServices(database.db, config, log),
   redirects = createRedirectRuleCache(database.db),
+  slotEvents = createSlotEvents(database),
+  liveHeartbeatMs,
+  now,
 }: HttpAppDeps) {
   const app = new Hono<Env>();
 
@@ -167,6 +178,20 @@ export function createHttpApp({
   // End-to-end tests only: a signed-in, ready user without the mailbox.
   if (config.E2E_LOGIN)
     app.post("/api/test/login", testLoginHandler({ db: database.db, accounts }));
+
+  // Booking API (issue 15): availability, live slots, holds, bookings, favorites, OpenAPI.
+  app.route(
+    "/",
+    createBookingApi({
+      db: database.db,
+      config,
+      log,
+      accounts,
+      slotEvents,
+      heartbeatMs: liveHeartbeatMs,
+      now,
+    }),
+  );
 
   // Route rules, asked by the client before each client-side navigation.
   app.get("/api/route-rules", async (c) => {

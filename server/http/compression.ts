@@ -4,6 +4,8 @@ import zlib from "node:zlib";
 import type { MiddlewareHandler } from "hono";
 
 const compressible = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
+// Server-Sent Events must reach the browser event by event; a compressor buffers them.
+const streamed = /^text\/event-stream/;
 const MIN_BYTES = 1024;
 
 /** Picks brotli over gzip when the client accepts both (smaller for text). */
@@ -37,6 +39,7 @@ export function compression(): MiddlewareHandler {
       c.req.method === "HEAD" ||
       res.headers.has("content-encoding") ||
       !compressible.test(type) ||
+      streamed.test(type) ||
       length < MIN_BYTES ||
       !res.body
     ) {

@@ -1,6 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 
-const SAFE_METHOD = /^(GET|HEAD|OPTIONS)$/;
+// Only POST (and GET) can be sent by another site's form or a no-cors fetch;
+// PUT, PATCH and DELETE always need a CORS preflight, which we never grant,
+// so API clients may send them without a body or an Origin.
+const SAFE_METHOD = /^(GET|HEAD|OPTIONS|PUT|PATCH|DELETE)$/;
 // The content types a page on another site can post without a CORS preflight.
 const FORM_TYPE = /^\b(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)\b/i;
 

@@ -60,6 +60,9 @@ export const isApiPath = (path: string) => path === "/api" || path.startsWith("/
 /** A DomainError as a response: JSON under /api, a short Japanese text elsewhere. */
 export function domainErrorResponse(c: Context, error: DomainError): Response {
   c.header("Cache-Control", "private, no-store");
+  // A rate limit says when to come back (seconds), in the header clients know.
+  const retryAfter = error.details?.retryAfter;
+  if (typeof retryAfter === "number") c.header("Retry-After", String(retryAfter));
   if (isApiPath(c.req.path)) {
     return c.json(errorBody(error), error.status as 400);
   }

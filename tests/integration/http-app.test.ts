@@ -72,7 +72,8 @@ describe("Hono application", () => {
       });
     const slotTaken = () => new DomainError("slot_taken", "この時間は予約できません。", 409);
 
-    const api = await throwing(slotTaken).request("/api/bookings");
+    // A path no real /api route has (the booking API owns /api/bookings).
+    const api = await throwing(slotTaken).request("/api/thrown");
     expect(api.status).toBe(409);
     expect(api.headers.get("cache-control")).toBe("private, no-store");
     expect(await api.json()).toEqual({

@@ -10,6 +10,12 @@ export type TestDatabase = DatabaseHandle & {
   /** The PostgreSQL database's URL, to open a second pool on it (another "app server"); null on PGlite. */
   url: string | null;
   drop(): Promise<void>;
+  /**
+   * Another handle on the same database, as a second app server would
+   * have: its own pool (and LISTEN connection) on PostgreSQL; on PGlite,
+   * which is one in-process connection, the same handle (close is a no-op).
+   */
+  openAnother(): Promise<DatabaseHandle>;
 };
 
 /**
@@ -60,18 +66,23 @@ async function emptiedWorkerPglite(): Promise<TestDatabase> {
   await client.exec(
     `truncate table ${rows.map((row) => row.name).join(", ")} restart identity cascade`,
   );
-  return {
+  const handle: DatabaseHandle = {
     db: drizzle(client, { schema }) as unknown as Database,
     engine: "pglite",
-    url: null,
     migrate: async () => {},
     ping: async () => {
       await client.query("select 1");
     },
+    listen: async (channel, onNotification) => {
+      const unlisten = await client.listen(channel, onNotification);
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
+    },
     // Shared by the worker's later files: nothing to close or drop.
     close: async () => {},
-    drop: async () => {},
   };
+  return { ...handle, url: null, drop: async () => {}, openAnother: async () => handle };
 }
 
 /**
@@ -85,7 +96,12 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   if (process.env.TEST_DB_ENGINE !== "postgres" || !serverUrl) {
     const handle = await openDatabase("memory://");
     await handle.migrate();
-    return { ...handle, url: null, drop: () => handle.close() };
+    return {
+      ...handle,
+      url: null,
+      drop: () => handle.close(),
+      openAnother: async () => ({ ...handle, close: async () => {} }),
+    };
   }
   const name = `test_${randomUUID().replaceAll("-", "")}`;
   await withAdminClient(serverUrl, (client) => client.query(`create database ${name}`));
@@ -96,6 +112,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return {
     ...handle,
     url: url.toString(),
+    openAnother: () => openDatabase(url.toString()),
     drop: async () => {
       await handle.close();
       await withAdminClient(serverUrl, (client) =>

@@ -1,0 +1,314 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { clientIp } from "../accounts/request-info";
+import {
+  type Booking,
+  cancelBooking,
+  getBookingForUser,
+  holdSlot,
+  listBookingsForUser,
+} from "../bookings/booking.server";
+import {
+  availabilityFor,
+  confirmBookingOnce,
+  findBookingByIdempotencyKey,
+  resolveAvailabilityQuery,
+  staffIdForRef,
+} from "../bookings/booking-api.server";
+import { limitBookingAttempt } from "../bookings/booking-rate-limit";
+import { DomainError } from "../errors/domain-error";
+import { publishedSalonRef } from "../salons/salon-ref";
+import {
+  authErrorResponses,
+  errorResponse,
+  errorResponses,
+  requireApiUser,
+  signedIn,
+  signedInOnly,
+} from "./api-app";
+import { openAvailabilityStream } from "./availability-stream";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import {
+  availabilityQuery,
+  availabilitySchema,
+  bookingListSchema,
+  bookingParams,
+  bookingRequestSchema,
+  bookingSchema,
+  cancelRequestSchema,
+  envelope,
+  holdRequestSchema,
+  holdSchema,
+  idempotencyHeaders,
+  salonParams,
+} from "./schemas";
+
+const json = <T extends z.ZodType>(schema: T) => ({
+  content: { "application/json": { schema } },
+});
+
+const availabilityRoute = createRoute({
+  method: "get",
+  path: "/salons/{id}/availability",
+  operationId: "getAvailability",
+  tags: ["空き状況"],
+  summary: "空き時間（日ごと、最大31日）",
+  description:
+    "選んだメニューの合計時間で始められる時刻を、サロンの現地日付ごとに返します。staff を省略すると指名なし（空いているスタイリストのいずれか）。",
+  request: { params: salonParams, query: availabilityQuery },
+  responses: {
+    200: { description: "空き状況", ...json(envelope(availabilitySchema)) },
+    404: errorResponse("サロンが見つかりません（salon_not_found）"),
+    ...errorResponses,
+  },
+});
+
+const streamRoute = createRoute({
+  method: "get",
+  path: "/salons/{id}/availability/stream",
+  operationId: "streamAvailability",
+  tags: ["空き状況"],
+  summary: "空き状況のライブ配信（Server-Sent Events）",
+  description:
+    "text/event-stream。接続直後と、範囲内の日付の空きが変わるたびに event: availability（data は { changedDates, data }。data は GET …/availability の data と同じ、changedDates は変わった日付で、最初の1件は null）を送ります。どのアプリサーバーで起きた変更も届きます（PostgreSQL LISTEN/NOTIFY）。25秒ごとにコメント行、retry: で再接続間隔を指示し、再接続（Last-Event-ID 付き）では最新の全体を送り直します。",
+  request: { params: salonParams, query: availabilityQuery },
+  responses: {
+    200: {
+      description: "イベントストリーム",
+      content: { "text/event-stream": { schema: z.string() } },
+    },
+    404: errorResponse("サロンが見つかりません（salon_not_found）"),
+    ...errorResponses,
+  },
+});
+
+const holdRoute = createRoute({
+  method: "post",
+  path: "/holds",
+  operationId: "createHold",
+  tags: ["予約"],
+  summary: "時間を仮押さえ（10分間）",
+  description:
+    "選んだ時刻を確保します。確保中はほかの人には空きとして見えません。POST /api/bookings で確定してください。アカウントと IP アドレスごとに回数制限があります（429）。使えないクーポンは 400（coupon_not_applicable）。",
+  security: signedIn,
+  request: { body: { required: true, ...json(holdRequestSchema) } },
+  responses: {
+    201: { description: "仮押さえ", ...json(envelope(holdSchema)) },
+    404: errorResponse("サロンが見つかりません（salon_not_found）"),
+    409: errorResponse("その時間は埋まったか、受け付けていません（slot_taken / slot_unavailable）"),
+    429: errorResponse("操作が多すぎます（too_many_requests、Retry-After ヘッダー付き）"),
+    ...authErrorResponses,
+    ...errorResponses,
+  },
+});
+
+const bookRoute = createRoute({
+  method: "post",
+  path: "/bookings",
+  operationId: "createBooking",
+  tags: ["予約"],
+  summary: "仮押さえを予約として確定",
+  description:
+    "Idempotency-Key ヘッダーを付けると、同じキーでの再送は新しい予約を作らずに同じ予約を 200 で返します。",
+  security: signedIn,
+  request: {
+    headers: idempotencyHeaders,
+    body: { required: true, ...json(bookingRequestSchema) },
+  },
+  responses: {
+    200: { description: "同じ Idempotency-Key で確定済みの予約", ...json(envelope(bookingSchema)) },
+    201: { description: "確定した予約", ...json(envelope(bookingSchema)) },
+    410: errorResponse("仮押さえの期限切れ、または見つかりません（hold_expired）"),
+    429: errorResponse("操作が多すぎます（too_many_requests、Retry-After ヘッダー付き）"),
+    ...authErrorResponses,
+    ...errorResponses,
+  },
+});
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/bookings",
+  operationId: "listBookings",
+  tags: ["予約"],
+  summary: "自分の予約（今後の予約は近い順、過去・キャンセル済みは新しい順）",
+  security: signedIn,
+  responses: {
+    200: { description: "予約一覧", ...json(envelope(bookingListSchema)) },
+    ...authErrorResponses,
+    ...errorResponses,
+  },
+});
+
+const getRoute = createRoute({
+  method: "get",
+  path: "/bookings/{id}",
+  operationId: "getBooking",
+  tags: ["予約"],
+  summary: "自分の予約1件",
+  security: signedIn,
+  request: { params: bookingParams },
+  responses: {
+    200: { description: "予約", ...json(envelope(bookingSchema)) },
+    404: errorResponse("予約が見つかりません（他人の予約も同じく booking_not_found）"),
+    ...authErrorResponses,
+    ...errorResponses,
+  },
+});
+
+const cancelRoute = createRoute({
+  method: "post",
+  path: "/bookings/{id}/cancel",
+  operationId: "cancelBooking",
+  tags: ["予約"],
+  summary: "予約をキャンセル（キャンセル期限まで）",
+  description:
+    "キャンセルした時間はすぐにほかの人が予約できるようになります。本文は JSON（{} でも可）。",
+  security: signedIn,
+  request: {
+    params: bookingParams,
+    body: { required: false, ...json(cancelRequestSchema) },
+  },
+  responses: {
+    200: { description: "キャンセル後の予約", ...json(envelope(bookingSchema)) },
+    404: errorResponse("予約が見つかりません（booking_not_found）"),
+    409: errorResponse("キャンセルできません（booking_not_cancellable / cancellation_closed）"),
+    ...authErrorResponses,
+    ...errorResponses,
+  },
+});
+
+class ContactRequiredError extends DomainError {
+  constructor() {
+    super("contact_required", "連絡先（contact）を指定するか、会員情報を登録してください。", 400);
+  }
+}
+
+function holdBody(row: Booking) {
+  return {
+    id: row.id,
+    salonId: row.salonId,
+    staffId: row.staffId,
+    staffRequested: row.staffRequested,
+    startsAt: row.startsAt.toISOString(),
+    endsAt: row.endsAt.toISOString(),
+    totalPrice: row.totalPrice,
+    expiresAt: (row.holdExpiresAt ?? row.startsAt).toISOString(),
+  };
+}
+
+/** Availability, its live stream, holds and bookings (issue 15, points 8 and 9). */
+export function registerBookingRoutes(app: BookingApiApp, deps: ResolvedBookingApiDeps) {
+  const { db } = deps;
+  const { now } = deps;
+  for (const path of ["/holds", "/bookings", "/bookings/*"]) app.use(path, signedInOnly(deps));
+
+  app.openapi(availabilityRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const { from, to, menus, staff } = c.req.valid("query");
+    const query = await resolveAvailabilityQuery(db, {
+      salon: id,
+      menuIds: menus,
+      staff: staff ?? null,
+      from,
+      to,
+    });
+    return c.json({ data: await availabilityFor(db, query, now()) }, 200);
+  });
+
+  app.openapi(streamRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const { from, to, menus, staff } = c.req.valid("query");
+    const query = await resolveAvailabilityQuery(db, {
+      salon: id,
+      menuIds: menus,
+      staff: staff ?? null,
+      from,
+      to,
+    });
+    const response = await openAvailabilityStream(c, {
+      slotEvents: deps.slotEvents,
+      salonId: query.salonId,
+      from,
+      to,
+      snapshot: () => availabilityFor(db, query, now()),
+      heartbeatMs: deps.heartbeatMs,
+    });
+    return response as never;
+  });
+
+  app.openapi(holdRoute, async (c) => {
+    const user = await requireApiUser(c, deps);
+    await limitBookingAttempt(deps.limits, "hold", { ip: clientIp(c.req.raw), userId: user.id });
+    const body = c.req.valid("json");
+    const salon = await publishedSalonRef(db, body.salonId);
+    const hold = await holdSlot(db, {
+      salonId: salon.id,
+      menuIds: body.menuIds,
+      staffId: await staffIdForRef(db, salon.id, body.staffId ?? null),
+      start: new Date(body.start),
+      couponId: body.couponId ?? null,
+      userId: user.id,
+      now: now(),
+    });
+    return c.json({ data: holdBody(hold) }, 201);
+  });
+
+  app.openapi(bookRoute, async (c) => {
+    const user = await requireApiUser(c, deps);
+    await limitBookingAttempt(deps.limits, "booking", {
+      ip: clientIp(c.req.raw),
+      userId: user.id,
+    });
+    const body = c.req.valid("json");
+    const idempotencyKey = c.req.valid("header")["idempotency-key"] ?? null;
+    if (idempotencyKey) {
+      const earlier = await findBookingByIdempotencyKey(db, { userId: user.id, idempotencyKey });
+      if (earlier) {
+        const booking = await getBookingForUser(db, { bookingId: earlier, userId: user.id });
+        return c.json({ data: booking }, 200);
+      }
+    }
+    const customer = body.contact ?? contactFromProfile(user);
+    const { bookingId, replayed } = await confirmBookingOnce(db, {
+      holdId: body.holdId,
+      userId: user.id,
+      customer,
+      notes: body.notes,
+      idempotencyKey,
+      now: now(),
+    });
+    const booking = await getBookingForUser(db, { bookingId, userId: user.id });
+    return replayed ? c.json({ data: booking }, 200) : c.json({ data: booking }, 201);
+  });
+
+  app.openapi(listRoute, async (c) => {
+    const user = await requireApiUser(c, deps);
+    return c.json({ data: await listBookingsForUser(db, { userId: user.id, now: now() }) }, 200);
+  });
+
+  app.openapi(getRoute, async (c) => {
+    const user = await requireApiUser(c, deps);
+    const { id } = c.req.valid("param");
+    return c.json({ data: await getBookingForUser(db, { bookingId: id, userId: user.id }) }, 200);
+  });
+
+  app.openapi(cancelRoute, async (c) => {
+    const user = await requireApiUser(c, deps);
+    const { id } = c.req.valid("param");
+    const { reason } = cancelRequestSchema.parse(c.req.valid("json") ?? {});
+    await cancelBooking(db, { bookingId: id, userId: user.id, reason, now: now() });
+    return c.json({ data: await getBookingForUser(db, { bookingId: id, userId: user.id }) }, 200);
+  });
+}
+
+function contactFromProfile(user: {
+  email: string;
+  profile: { name: string; nameKana: string; phone: string } | null;
+}) {
+  if (!user.profile) throw new ContactRequiredError();
+  return {
+    name: user.profile.name,
+    kana: user.profile.nameKana,
+    phone: user.profile.phone,
+    email: user.email,
+  };
+}

@@ -1,0 +1,137 @@
+import { and, eq, ne, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { bookings, staff } from "../db/schema";
+import { publishedSalonRef } from "../salons/salon-ref";
+import { findAvailability } from "./availability";
+import { loadAvailabilityInput } from "./availability-data.server";
+import type { DayAvailability, LocalDate } from "./availability-input";
+import { type ConfirmRequest, confirmBooking } from "./booking.server";
+import { InvalidDateRangeError, StaffNotAvailableError } from "./booking-errors";
+import { addDays, toLocal } from "./local-time";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type AvailabilityQuery = {
+  /** The salon's slug or UUID. */
+  salon: string;
+  menuIds: readonly string[];
+  /** A stylist's slug or UUID; null for 指名なし. */
+  staff: string | null;
+  from: LocalDate;
+  to: LocalDate;
+};
+
+/** A stylist of the salon by slug or UUID (the loader checks the UUID belongs to the salon). */
+export async function staffIdForRef(db: Database, salonId: string, ref: string | null) {
+  if (ref === null) return null;
+  if (UUID.test(ref)) return ref.toLowerCase();
+  const [member] = await db
+    .select({ id: staff.id })
+    .from(staff)
+    .where(and(eq(staff.salonId, salonId), eq(staff.slug, ref)));
+  if (!member) throw new StaffNotAvailableError();
+  return member.id;
+}
+
+/** The query with the salon and stylist named by UUID; throws the 4xx DomainErrors. */
+export async function resolveAvailabilityQuery(db: Database, query: AvailabilityQuery) {
+  const salon = await publishedSalonRef(db, query.salon);
+  const staffId = await staffIdForRef(db, salon.id, query.staff);
+  return { ...query, salonId: salon.id, staffId };
+}
+
+export type ResolvedAvailabilityQuery = Awaited<ReturnType<typeof resolveAvailabilityQuery>>;
+
+export type Availability = {
+  salon: { id: string; slug: string; name: string; timeZone: string };
+  from: LocalDate;
+  to: LocalDate;
+  staffId: string | null;
+  durationMinutes: number;
+  totalPrice: number;
+  days: DayAvailability[];
+};
+
+/** Free start times for the query, read from the database now (API and live stream). */
+export async function availabilityFor(
+  db: Database,
+  query: ResolvedAvailabilityQuery,
+  now: Date,
+): Promise<Availability> {
+  const loaded = await loadAvailabilityInput(db, {
+    salonId: query.salonId,
+    menuIds: query.menuIds,
+    staffId: query.staffId,
+    from: query.from,
+    to: query.to,
+    now,
+  });
+  // A calendar asks from today on: a range that starts in the past or
+  // beyond the booking window is a mistake worth telling, not empty days.
+  const today = toLocal(now, loaded.salon.timeZone).date;
+  if (query.from < today) {
+    throw new InvalidDateRangeError(
+      `過去の日付は指定できません。開始日 from は ${today} 以降にしてください。`,
+    );
+  }
+  const lastDay = addDays(today, loaded.rules.bookingWindowDays);
+  if (query.from > lastDay) {
+    throw new InvalidDateRangeError(`予約を受け付けているのは ${lastDay} までです。`);
+  }
+  return {
+    salon: loaded.salon,
+    from: query.from,
+    to: query.to,
+    staffId: query.staffId,
+    durationMinutes: loaded.durationMinutes,
+    totalPrice: loaded.totalPrice,
+    days: findAvailability(loaded.input),
+  };
+}
+
+/**
+ * The booking the user already made with this Idempotency-Key, if any (its
+ * UUID), so a repeated POST /api/bookings answers 200 with it instead of 201.
+ */
+export async function findBookingByIdempotencyKey(
+  db: Database,
+  { userId, idempotencyKey }: { userId: string; idempotencyKey: string },
+): Promise<string | null> {
+  const [row] = await db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.userId, userId),
+        eq(bookings.idempotencyKey, idempotencyKey),
+        ne(bookings.status, "held"),
+      ),
+    )
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/**
+ * confirmBooking, once per Idempotency-Key: two submissions with the same
+ * key (a double click, a retry after a timeout) wait for each other on an
+ * advisory lock of the key, so the second finds the first's booking and is
+ * told it is a replay (200), instead of both answering "created".
+ */
+export async function confirmBookingOnce(
+  db: Database,
+  request: ConfirmRequest,
+): Promise<{ bookingId: string; replayed: boolean }> {
+  const { idempotencyKey, userId } = request;
+  if (!idempotencyKey) {
+    return { bookingId: (await confirmBooking(db, request)).id, replayed: false };
+  }
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`booking:${userId}:${idempotencyKey}`}, 0))`,
+    );
+    const earlier = await findBookingByIdempotencyKey(tx, { userId, idempotencyKey });
+    if (earlier) return { bookingId: earlier, replayed: true };
+    const confirmed = await confirmBooking(tx, request);
+    return { bookingId: confirmed.id, replayed: false };
+  });
+}

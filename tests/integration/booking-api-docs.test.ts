@@ -1,0 +1,72 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createAccountsApp } from "../support/accounts";
+import { withTestDatabase } from "../support/test-database";
+
+const database = withTestDatabase();
+let env: ReturnType<typeof createAccountsApp>;
+beforeAll(async () => {
+  env = createAccountsApp(database);
+});
+
+/** Every operation of the booking API (issue 15, point 9), as the document must list it. */
+const BOOKING_API_OPERATIONS = [
+  "get /api/salons/{id}/availability",
+  "get /api/salons/{id}/availability/stream",
+  "post /api/holds",
+  "post /api/bookings",
+  "get /api/bookings",
+  "get /api/bookings/{id}",
+  "post /api/bookings/{id}/cancel",
+  "get /api/favorites",
+  "put /api/favorites/{salonId}",
+  "delete /api/favorites/{salonId}",
+];
+
+describe("OpenAPI document and reference", () => {
+  it("/api/openapi.json is a valid OpenAPI 3.1 document", async () => {
+    const response = await env.app.request("/api/openapi.json");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+    const doc = await response.json();
+    expect(doc.openapi).toBe("3.1.0");
+    const validator = new Validator();
+    const result = await validator.validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+    const operations = Object.entries(doc.paths as Record<string, object>).flatMap(([path, item]) =>
+      Object.keys(item).map((method) => `${method} ${path}`),
+    );
+    expect(operations.sort()).toEqual(expect.arrayContaining(BOOKING_API_OPERATIONS));
+    // Client generators name their functions after these: each present and unique.
+    const operationIds = Object.values(
+      doc.paths as Record<string, Record<string, { operationId?: string }>>,
+    ).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    expect(operationIds.every(Boolean)).toBe(true);
+    expect(new Set(operationIds).size).toBe(operationIds.length);
+  });
+
+  it("leaves pages outside /api to their own caching", async () => {
+    const page = await env.app.request("/");
+    expect(page.headers.get("cache-control")).not.toBe("private, no-store");
+  });
+
+  it("/api/docs lists the document's operations as HTML without scripts", async () => {
+    const doc = await (await env.app.request("/api/openapi.json")).json();
+    const response = await env.app.request("/api/docs");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    const html = await response.text();
+    expect(html).toContain('<html lang="ja">');
+    expect(html).not.toContain("<script");
+    for (const [path, item] of Object.entries(doc.paths as Record<string, object>)) {
+      for (const method of Object.keys(item)) {
+        expect(html).toContain(`${method.toUpperCase()}</span> <code>${path}</code>`);
+      }
+    }
+    for (const name of Object.keys(doc.components.schemas)) {
+      expect(html).toContain(`id="schema-${name}"`);
+    }
+  });
+});

@@ -1,0 +1,77 @@
+import { createAccountServices } from "../../server/accounts/account-services";
+import { loadConfig } from "../../server/config";
+import type { DatabaseHandle } from "../../server/db/client";
+import { createHttpApp } from "../../server/http/app";
+import { createLogger } from "../../server/logger";
+import { createSlotEvents, type SlotEvents } from "../../server/realtime/slot-events.server";
+import { browser, ORIGIN, uniqueEmail } from "./accounts";
+
+type App = { request: (input: string, init?: RequestInit) => Response | Promise<Response> };
+
+/**
+ * A JSON client of the booking API: `user` signs up through /api/auth and
+ * then sends only the bearer token (no cookies), as a mobile app would;
+ * `guest` sends nothing. Each has its own client address.
+ */
+export function apiClient(app: App, token?: string, ip?: string) {
+  const b = browser(app, ip);
+  const request = (path: string, init: RequestInit & { json?: unknown } = {}) => {
+    const headers = new Headers(init.headers);
+    if (token) headers.set("authorization", `Bearer ${token}`);
+    const { json, ...rest } = init;
+    if (json !== undefined) headers.set("content-type", "application/json");
+    return app.request(`${ORIGIN}${path}`, {
+      ...rest,
+      headers: withIp(headers, b.ip),
+      body: json === undefined ? rest.body : JSON.stringify(json),
+    });
+  };
+  return { request, ip: b.ip, token };
+}
+
+function withIp(headers: Headers, ip: string) {
+  headers.set("x-forwarded-for", ip);
+  return headers;
+}
+
+export async function apiUser(app: App, ip?: string) {
+  const email = uniqueEmail("api");
+  const signUp = await browser(app).request("/api/auth/sign-up/email", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email, password: "secret1", name: "" }),
+  });
+  const token = signUp.headers.get("set-auth-token");
+  if (signUp.status !== 200 || !token) throw new Error(`sign-up failed: ${signUp.status}`);
+  const { user } = (await signUp.json()) as { user: { id: string } };
+  return { ...apiClient(app, token, ip), email, userId: user.id };
+}
+
+/**
+ * The real Hono app (one app server) on a test database, with the booking
+ * API's clock fixed and its own slot-event hub, which the test can inspect.
+ */
+export function createApiTestApp(
+  database: DatabaseHandle,
+  options: { now?: () => Date; env?: Record<string, string>; heartbeatMs?: number } = {},
+) {
+  const config = loadConfig({
+    PUBLIC_URL: ORIGIN,
+    TRUST_PROXY: "true",
+    LOG_LEVEL: "silent",
+    ...options.env,
+  });
+  const accounts = createAccountServices(database.db, config);
+  const slotEvents: SlotEvents = createSlotEvents(database);
+  const app = createHttpApp({
+    config,
+    database,
+    log: createLogger("silent"),
+    handleRequest: async () => new Response("react router"),
+    accounts,
+    slotEvents,
+    liveHeartbeatMs: options.heartbeatMs,
+    now: options.now,
+  });
+  return { app, accounts, slotEvents, close: () => slotEvents.close() };
+}
