@@ -2,7 +2,9 @@ import { and, asc, eq, gte, inArray, isNull, lte, or } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { couponMenus, coupons, menuStaff, menus, salons, staff } from "../db/schema";
 import { groupMenus, type MenuItem, menuItemColumns, SLUG_PATTERN } from "../salons/salon-detail";
+import { MAX_MENUS } from "./availability-data.server";
 import { couponDiscount } from "./coupon-price";
+import { isLocalDate } from "./local-time";
 
 /**
  * The booking flow's selection (/salons/:id/confirm): the URL carries it
@@ -13,20 +15,10 @@ import { couponDiscount } from "./coupon-price";
  */
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-/** More menus than anyone books at once; a longer list is refused, not truncated silently. */
-export const MAX_MENUS = 5;
 
 export const isUuid = (value: string) => UUID.test(value);
 
-/** A real calendar date written YYYY-MM-DD. */
-export function isCalendarDate(value: string) {
-  const match = DATE.exec(value);
-  if (!match) return false;
-  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const check = new Date(Date.UTC(y, m - 1, d));
-  return check.getUTCFullYear() === y && check.getUTCMonth() === m - 1 && check.getUTCDate() === d;
-}
+export { MAX_MENUS };
 
 export type FlowParams = {
   menuIds: string[];
@@ -74,7 +66,7 @@ export function parseFlowParams(params: URLSearchParams): FlowParams {
   const rawDate = params.get("date") ?? "";
   let date: string | null = null;
   if (rawDate !== "") {
-    if (isCalendarDate(rawDate)) date = rawDate;
+    if (isLocalDate(rawDate)) date = rawDate;
     else problems.push(flowMessages.date);
   }
   const rawHold = params.get("hold") ?? "";
