@@ -1,5 +1,10 @@
 import { TZDate } from "@date-fns/tz";
-import ical, { ICalCalendarMethod, ICalEventStatus } from "ical-generator";
+import ical, {
+  ICalAttendeeRole,
+  ICalAttendeeStatus,
+  ICalCalendarMethod,
+  ICalEventStatus,
+} from "ical-generator";
 import { tzlib_get_ical_block } from "timezones-ical-library";
 
 export type CalendarBooking = {
@@ -31,6 +36,13 @@ export function bookingCalendar(
     method?: "PUBLISH" | "REQUEST" | "CANCEL";
     sequence?: number;
     now: Date;
+    /**
+     * REQUEST and CANCEL (RFC 5546) name an organizer and an attendee:
+     * the salon, under the site's sending address (salons have none of
+     * their own), and the visitor, already accepted and asked for no reply.
+     */
+    organizer?: { name: string; email: string };
+    attendee?: { name: string; email: string };
   },
 ): string {
   const method = options.method ?? "PUBLISH";
@@ -64,6 +76,18 @@ export function bookingCalendar(
     location: `${booking.salonName} ${booking.salonAddress}`,
     url: booking.salonUrl,
     status: method === "CANCEL" ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    organizer: options.organizer ?? null,
+    attendees: options.attendee
+      ? [
+          {
+            name: options.attendee.name,
+            email: options.attendee.email,
+            role: ICalAttendeeRole.REQ,
+            status: method === "CANCEL" ? null : ICalAttendeeStatus.ACCEPTED,
+            rsvp: false,
+          },
+        ]
+      : [],
   });
   return calendar.toString();
 }

@@ -38,4 +38,20 @@ describe("bookingCalendar", () => {
     expect(text).toContain("STATUS:CANCELLED");
     expect(text).toContain(`UID:${booking.id}@salon.example.jp`);
   });
+
+  it("names the salon as organizer and the visitor as an attendee who need not reply", () => {
+    const text = unfold(
+      bookingCalendar(booking, {
+        host: "salon.example.jp",
+        now,
+        method: "REQUEST",
+        organizer: { name: "Hair Salon TEST", email: "no-reply@salon.example.jp" },
+        attendee: { name: "予約 花子", email: "hanako@example.jp" },
+      }),
+    );
+    expect(text).toContain("METHOD:REQUEST");
+    expect(text).toContain("SEQUENCE:0");
+    expect(text).toMatch(/ORGANIZER;CN="?Hair Salon TEST"?:mailto:no-reply@salon\.example\.jp/);
+    expect(text).toMatch(/ATTENDEE;[^\r\n]*RSVP=FALSE[^\r\n]*:MAILTO:hanako@example\.jp/i);
+  });
 });
