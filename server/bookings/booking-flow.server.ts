@@ -3,8 +3,8 @@ import type { Database } from "../db/client";
 import { couponMenus, coupons, menuStaff, menus, salons, staff } from "../db/schema";
 import { groupMenus, type MenuItem, menuItemColumns, SLUG_PATTERN } from "../salons/salon-detail";
 import { MAX_MENUS } from "./availability-data.server";
-import { couponDiscount } from "./coupon-price";
 import { isLocalDate } from "./local-time";
+import { type CouponTerms, priceWithCoupon } from "./pricing";
 
 /**
  * The booking flow's selection (/salons/:id/confirm): the URL carries it
@@ -37,6 +37,8 @@ export const flowMessages = {
   staffCannotDoMenu:
     "選択したスタイリストは、このメニューを担当していません。別のスタイリストか「指名なし」をお選びください。",
   coupon: "このクーポンは見つからないか、有効期限が切れています。クーポンなしで予約できます。",
+  couponMenus:
+    "このクーポンは選んだメニューには使えません。クーポンの対象メニューを選ぶか、クーポンなしで予約できます。",
   date: "日付の指定が正しくありません（例：2026-11-23）。",
   hold: "お取り置きの指定が正しくありません。もう一度日時をお選びください。",
 } as const;
@@ -96,7 +98,12 @@ export type FlowSelection = {
   stylists: FlowStylist[];
   /** The chosen stylist (one of `stylists`), or null for 指名なし. */
   stylist: FlowStylist | null;
-  coupon: { id: string; title: string; discountKind: string; discountValue: number } | null;
+  coupon: {
+    id: string;
+    title: string;
+    discountKind: CouponTerms["discountKind"];
+    discountValue: number;
+  } | null;
   subtotal: number;
   discount: number;
   durationMinutes: number;
@@ -170,12 +177,16 @@ export async function loadFlowSelection(
     problems.push(flowMessages.menu);
     menuIds = menuIds.filter((id) => byId.has(id));
   }
+  const couponMenuIds = couponRow
+    ? (
+        await db
+          .select({ menuId: couponMenus.menuId })
+          .from(couponMenus)
+          .where(eq(couponMenus.couponId, couponRow.id))
+      ).map((row) => row.menuId)
+    : [];
   if (menuIds.length === 0 && couponRow) {
-    const tied = await db
-      .select({ menuId: couponMenus.menuId })
-      .from(couponMenus)
-      .where(eq(couponMenus.couponId, couponRow.id));
-    menuIds = tied.map((row) => row.menuId).filter((id) => byId.has(id));
+    menuIds = couponMenuIds.filter((id) => byId.has(id));
   }
   const chosen = menuIds.flatMap((id) => byId.get(id) ?? []);
 
@@ -206,6 +217,13 @@ export async function loadFlowSelection(
     else stylist = member;
   }
   const subtotal = chosen.reduce((sum, menu) => sum + menu.price, 0);
+  // The same pricing as the hold (server/bookings/pricing.ts); null: not for these menus.
+  const couponTotal =
+    couponRow && chosen.length > 0
+      ? priceWithCoupon(chosen, { ...couponRow, menuIds: couponMenuIds })
+      : null;
+  if (couponRow && chosen.length > 0 && couponTotal === null)
+    problems.push(flowMessages.couponMenus);
   return {
     salon,
     menuGroups: groupMenus(menuRows),
@@ -214,7 +232,7 @@ export async function loadFlowSelection(
     stylist,
     coupon: couponRow,
     subtotal,
-    discount: couponRow ? couponDiscount(subtotal, couponRow) : 0,
+    discount: couponTotal === null ? 0 : subtotal - couponTotal,
     durationMinutes: chosen.reduce((sum, menu) => sum + menu.durationMinutes, 0),
     problems,
   };
