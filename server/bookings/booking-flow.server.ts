@@ -2,7 +2,9 @@ import { and, asc, eq, gte, inArray, isNull, lte, or } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { couponMenus, coupons, menuStaff, menus, salons, staff } from "../db/schema";
 import { groupMenus, type MenuItem, menuItemColumns, SLUG_PATTERN } from "../salons/salon-detail";
-import { couponDiscount } from "./coupon-price";
+import { MAX_MENUS } from "./availability-data.server";
+import { isLocalDate } from "./local-time";
+import { type CouponTerms, priceWithCoupon } from "./pricing";
 
 /**
  * The booking flow's selection (/salons/:id/confirm): the URL carries it
@@ -13,20 +15,10 @@ import { couponDiscount } from "./coupon-price";
  */
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-/** More menus than anyone books at once; a longer list is refused, not truncated silently. */
-export const MAX_MENUS = 5;
 
 export const isUuid = (value: string) => UUID.test(value);
 
-/** A real calendar date written YYYY-MM-DD. */
-export function isCalendarDate(value: string) {
-  const match = DATE.exec(value);
-  if (!match) return false;
-  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  const check = new Date(Date.UTC(y, m - 1, d));
-  return check.getUTCFullYear() === y && check.getUTCMonth() === m - 1 && check.getUTCDate() === d;
-}
+export { MAX_MENUS };
 
 export type FlowParams = {
   menuIds: string[];
@@ -45,6 +37,8 @@ export const flowMessages = {
   staffCannotDoMenu:
     "選択したスタイリストは、このメニューを担当していません。別のスタイリストか「指名なし」をお選びください。",
   coupon: "このクーポンは見つからないか、有効期限が切れています。クーポンなしで予約できます。",
+  couponMenus:
+    "このクーポンは選んだメニューには使えません。クーポンの対象メニューを選ぶか、クーポンなしで予約できます。",
   date: "日付の指定が正しくありません（例：2026-11-23）。",
   hold: "お取り置きの指定が正しくありません。もう一度日時をお選びください。",
 } as const;
@@ -74,7 +68,7 @@ export function parseFlowParams(params: URLSearchParams): FlowParams {
   const rawDate = params.get("date") ?? "";
   let date: string | null = null;
   if (rawDate !== "") {
-    if (isCalendarDate(rawDate)) date = rawDate;
+    if (isLocalDate(rawDate)) date = rawDate;
     else problems.push(flowMessages.date);
   }
   const rawHold = params.get("hold") ?? "";
@@ -104,7 +98,12 @@ export type FlowSelection = {
   stylists: FlowStylist[];
   /** The chosen stylist (one of `stylists`), or null for 指名なし. */
   stylist: FlowStylist | null;
-  coupon: { id: string; title: string; discountKind: string; discountValue: number } | null;
+  coupon: {
+    id: string;
+    title: string;
+    discountKind: CouponTerms["discountKind"];
+    discountValue: number;
+  } | null;
   subtotal: number;
   discount: number;
   durationMinutes: number;
@@ -178,12 +177,16 @@ export async function loadFlowSelection(
     problems.push(flowMessages.menu);
     menuIds = menuIds.filter((id) => byId.has(id));
   }
+  const couponMenuIds = couponRow
+    ? (
+        await db
+          .select({ menuId: couponMenus.menuId })
+          .from(couponMenus)
+          .where(eq(couponMenus.couponId, couponRow.id))
+      ).map((row) => row.menuId)
+    : [];
   if (menuIds.length === 0 && couponRow) {
-    const tied = await db
-      .select({ menuId: couponMenus.menuId })
-      .from(couponMenus)
-      .where(eq(couponMenus.couponId, couponRow.id));
-    menuIds = tied.map((row) => row.menuId).filter((id) => byId.has(id));
+    menuIds = couponMenuIds.filter((id) => byId.has(id));
   }
   const chosen = menuIds.flatMap((id) => byId.get(id) ?? []);
 
@@ -214,6 +217,13 @@ export async function loadFlowSelection(
     else stylist = member;
   }
   const subtotal = chosen.reduce((sum, menu) => sum + menu.price, 0);
+  // The same pricing as the hold (server/bookings/pricing.ts); null: not for these menus.
+  const couponTotal =
+    couponRow && chosen.length > 0
+      ? priceWithCoupon(chosen, { ...couponRow, menuIds: couponMenuIds })
+      : null;
+  if (couponRow && chosen.length > 0 && couponTotal === null)
+    problems.push(flowMessages.couponMenus);
   return {
     salon,
     menuGroups: groupMenus(menuRows),
@@ -222,7 +232,7 @@ export async function loadFlowSelection(
     stylist,
     coupon: couponRow,
     subtotal,
-    discount: couponRow ? couponDiscount(subtotal, couponRow) : 0,
+    discount: couponTotal === null ? 0 : subtotal - couponTotal,
     durationMinutes: chosen.reduce((sum, menu) => sum + menu.durationMinutes, 0),
     problems,
   };

@@ -13,7 +13,7 @@ import {
   localDateIn,
   parseFlowParams,
 } from "./booking-flow.server";
-import { applyCouponToHold, claimHold, findHold, holdIsLive, keepDraft } from "./hold-view.server";
+import { claimHold, findHold, holdIsLive, keepDraft } from "./hold-view.server";
 import { japaneseHolidaysBetween } from "./holidays";
 import { toLocal } from "./local-time";
 import { bookingSettingsFor } from "./settings";
@@ -249,17 +249,10 @@ export async function holdFromForm(
       staffId: selection.stylist?.id ?? null,
       start: new Date(start.data),
       userId: input.userId,
+      couponId: selection.coupon?.id ?? null,
       now,
     });
     await keepDraft(db, { salonId: salon.id, holdId: hold.id, form });
-    if (selection.coupon) {
-      await applyCouponToHold(db, {
-        salonId: salon.id,
-        holdId: hold.id,
-        couponId: selection.coupon.id,
-        timeZone: salon.timeZone,
-      });
-    }
     return { ok: true, holdId: hold.id };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { emailAddress, kanaName, phoneNumber, requiredText } from "../../common/field-rules";
+import { isUuid } from "./booking-flow.server";
 
 /** The contact details of a booking (the customer snapshot) and the note to the salon. */
 export const contactSchema = () =>
@@ -18,8 +19,5 @@ export const contactSchema = () =>
 
 /** The form's idempotency key when it is one we generated (a UUID); anything else is ignored. */
 export function idempotencyKeyOf(value: FormDataEntryValue | null): string | null {
-  return typeof value === "string" &&
-    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
-    ? value
-    : null;
+  return typeof value === "string" && isUuid(value) ? value : null;
 }

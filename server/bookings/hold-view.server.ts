@@ -1,8 +1,6 @@
 import { and, asc, eq, gt, isNull, ne } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookingMenus, bookings, coupons, staff } from "../db/schema";
-import { couponDiscount } from "./coupon-price";
-import { toLocal } from "./local-time";
 
 /**
  * The hold step of the flow reads a held row directly: a guest's hold has
@@ -129,37 +127,6 @@ export async function claimHold(
         ),
       );
   });
-}
-
-/**
- * Puts a coupon on a fresh hold: valid for the salon on the booking's
- * local date, and the price is the held menus' total less the discount,
- * computed here from the stored menu prices, never from the form.
- * A coupon that does not apply is ignored (the visitor books at full price).
- */
-export async function applyCouponToHold(
-  db: Database,
-  input: { salonId: string; holdId: string; couponId: string; timeZone: string },
-) {
-  const hold = await findHold(db, input.salonId, input.holdId);
-  if (hold?.status !== "held") return;
-  const day = toLocal(hold.startsAt, input.timeZone).date;
-  const [coupon] = await db
-    .select({
-      id: coupons.id,
-      discountKind: coupons.discountKind,
-      discountValue: coupons.discountValue,
-      validFrom: coupons.validFrom,
-      validUntil: coupons.validUntil,
-    })
-    .from(coupons)
-    .where(and(eq(coupons.id, input.couponId), eq(coupons.salonId, input.salonId)));
-  if (!coupon || coupon.validFrom > day || (coupon.validUntil && coupon.validUntil < day)) return;
-  const subtotal = hold.menus.reduce((sum, menu) => sum + menu.price, 0);
-  await db
-    .update(bookings)
-    .set({ couponId: coupon.id, totalPrice: subtotal - couponDiscount(subtotal, coupon) })
-    .where(and(eq(bookings.id, hold.id), eq(bookings.status, "held")));
 }
 
 const draftFields = {

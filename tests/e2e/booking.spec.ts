@@ -248,6 +248,13 @@ test("favorites: a guest is asked to sign in; a member adds from the salon page 
     "true",
   );
 
+  // The same salon's card in the search results shows it too.
+  await page.goto("/salons/search?genre=hair");
+  await expect(page.getByRole("button", { name: salonName.trim() })).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
+
   await page.goto("/account/favorite");
   await expect(page.getByRole("heading", { name: "お気に入りサロン" })).toBeVisible();
   await expect(page.getByRole("link", { name: salonName.trim() })).toBeVisible();

@@ -125,6 +125,9 @@ describe("/salons/:id/confirm, picking", () => {
     expect(selection.menus.map((menu) => menu.id)).toEqual([colorId]);
     expect(selection.coupon.id).toBe(couponId);
     expect(selection.discount).toBe(800);
+    const notFor = await page(guest, `/salons/${slug}/confirm?menu=${menuId}&coupon=${couponId}`);
+    expect(notFor.status).toBe(400);
+    expect(notFor.view.problems.join()).toMatch(/対象メニュー/);
     await database.db.delete(couponMenus).where(eq(couponMenus.couponId, couponId));
   });
 

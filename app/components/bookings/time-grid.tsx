@@ -7,6 +7,13 @@ export type TimeOption = {
   start: string;
 };
 
+/** Times grouped as people think of a day, so a long list is easy to scan. */
+const periods = [
+  { label: "午前", from: "00:00", to: "12:00" },
+  { label: "午後", from: "12:00", to: "17:00" },
+  { label: "夕方以降", from: "17:00", to: "24:01" },
+];
+
 type Props = {
   dateLabel: string;
   times: TimeOption[];
@@ -38,25 +45,36 @@ export function TimeGrid({ dateLabel, times, hidden, headingId }: Props) {
           <p id={`${headingId}-hint`} className="text-sm text-neutral-700">
             時間を選ぶと、その枠を10分間お取り置きします。
           </p>
-          <ul
-            className="mt-2 grid grid-cols-3 gap-2 sm:grid-cols-6"
-            aria-describedby={`${headingId}-hint`}
-          >
-            {times.map((option) => (
-              <li key={option.start}>
-                <button
-                  type="submit"
-                  name="start"
-                  value={option.start}
-                  disabled={busy}
-                  aria-label={`${dateLabel} ${option.time}から予約する`}
-                  className="w-full rounded-lg border border-brand-700 px-2 py-2 font-bold text-brand-700 hover:bg-brand-50 disabled:opacity-60"
+          {periods.map((period) => {
+            const inPeriod = times.filter(
+              (option) => option.time >= period.from && option.time < period.to,
+            );
+            if (inPeriod.length === 0) return null;
+            return (
+              <div key={period.label} className="mt-3">
+                <h3 className="text-sm font-bold text-neutral-700">{period.label}</h3>
+                <ul
+                  className="mt-1 grid grid-cols-3 gap-2 sm:grid-cols-6"
+                  aria-describedby={`${headingId}-hint`}
                 >
-                  {option.time}
-                </button>
-              </li>
-            ))}
-          </ul>
+                  {inPeriod.map((option) => (
+                    <li key={option.start}>
+                      <button
+                        type="submit"
+                        name="start"
+                        value={option.start}
+                        disabled={busy}
+                        aria-label={`${dateLabel} ${option.time}から予約する`}
+                        className="w-full rounded-lg border border-brand-700 px-2 py-2 font-bold text-brand-700 hover:bg-brand-50 disabled:opacity-60"
+                      >
+                        {option.time}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            );
+          })}
         </Form>
       )}
     </section>
