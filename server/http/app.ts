@@ -7,6 +7,7 @@ import { NONCE, secureHeaders } from "hono/secure-headers";
 import { RouterContextProvider } from "react-router";
 import { type AccountServices, createAccountServices } from "../accounts/account-services";
 import { accountRecordHandler } from "../api/accounts";
+import { adminApi } from "../api/admin";
 import type { Config } from "../config";
 import { appContext } from "../context";
 import type { DatabaseHandle } from "../db/client";
@@ -160,6 +161,9 @@ export function createHttpApp({
   const accountsHandler = accountRecordHandler({ db: database.db, accounts });
   app.get("/api/accounts", accountsHandler);
   app.get("/api/accounts/", accountsHandler);
+
+  // Admin JSON API (issue 16): admin-only, checked once for the whole prefix.
+  app.route("/api/admin", adminApi({ db: database.db, accounts }));
 
   // Route rules, asked by the client before each client-side navigation.
   app.get("/api/route-rules", async (c) => {
