@@ -34,6 +34,9 @@ export async function requireAuthFull(request: Request, ctx: GuardContext): Prom
 export async function requireAdmin(request: Request, ctx: GuardContext): Promise<CurrentUser> {
   const user = await requireLogin(request, ctx);
   if (user.role !== "admin") throw notFound(request);
+  // auth-full, which SPEC.md §2 lists beside admin-only; checked after the
+  // role so an unverified non-admin still learns nothing about the page.
+  if (!user.emailVerified) throw redirect("/mail_not_confirm");
   return user;
 }
 
@@ -55,6 +58,7 @@ const setupExempt = [
   "/finish_resend_email",
   "/signout",
   "/dev/mailbox",
+  "/account/invitation",
 ];
 
 /**

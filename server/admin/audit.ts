@@ -98,3 +98,13 @@ export function listAdmins(db: Database) {
     .where(eq(users.role, "admin"))
     .orderBy(users.email);
 }
+
+/** Salons that appear in the log, for the "by salon" filter (not every salon of the site). */
+export function listAuditedSalons(db: Database) {
+  return db
+    .selectDistinct({ id: salons.id, name: salons.name })
+    .from(auditLog)
+    .innerJoin(salons, eq(salons.id, auditLog.salonId))
+    .orderBy(salons.name, salons.id)
+    .limit(500);
+}
