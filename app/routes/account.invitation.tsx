@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { fieldErrors } from "../../common/field-rules";
 import { newPasswordSchema } from "../../server/accounts/account.schema";
 import { acceptInvitation, findInvitation } from "../../server/admin/owners";
 import { appContext } from "../../server/context";
@@ -12,7 +13,6 @@ import {
 } from "../components/accounts/account-frame";
 import { NewPasswordFields } from "../components/accounts/new-password-fields";
 import { ErrorSummary } from "../components/form/field";
-import { fieldErrors } from "../lib/field-rules";
 import type { Route } from "./+types/account.invitation";
 
 export const meta: Route.MetaFunction = () => [

@@ -1,4 +1,5 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import { fieldErrors } from "../../common/field-rules";
 import { formValues } from "../../server/accounts/form-result";
 import { requireAdmin } from "../../server/accounts/guards";
 import { ownerInviteSchema, uuidText } from "../../server/admin/admin.schema";
@@ -7,7 +8,6 @@ import { appContext } from "../../server/context";
 import { DomainError } from "../../server/errors/domain-error";
 import { AdminFrame, buttonClass, secondaryButtonClass } from "../components/admin/admin-frame";
 import { ErrorSummary, TextField } from "../components/form/field";
-import { fieldErrors } from "../lib/field-rules";
 import type { Route } from "./+types/admin.owners.add";
 
 export const meta: Route.MetaFunction = () => [

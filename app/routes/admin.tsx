@@ -43,6 +43,7 @@ const bookingStatusLabels: Record<string, string> = {
   confirmed: "予約確定",
   cancelled_by_user: "お客様キャンセル",
   cancelled_by_salon: "サロンキャンセル",
+  held: "仮押さえ",
   completed: "来店済み",
   no_show: "無断キャンセル",
 };
@@ -241,7 +242,9 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
                         {booking.salonName}
                       </Link>
                     </td>
-                    <td className={cellClass}>{booking.userEmail}</td>
+                    <td className={cellClass}>
+                      {booking.userEmail ?? (booking.customerName || "—")}
+                    </td>
                     <td className={cellClass}>
                       {bookingStatusLabels[booking.status] ?? booking.status}
                     </td>

@@ -1,5 +1,5 @@
 import { APIError } from "better-auth/api";
-import type { AuthErrorCode } from "../../app/lib/auth-errors";
+import type { AuthErrorCode } from "../../common/auth-errors";
 
 /** A failed identity operation, carrying one code of SPEC.md §8 (messages: app/lib/auth-errors.ts). */
 export class AuthError extends Error {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailAddress, kanaName, phoneNumber, requiredText } from "../../app/lib/field-rules";
+import { emailAddress, kanaName, phoneNumber, requiredText } from "../../common/field-rules";
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,9 +1,11 @@
-import { and, count, desc, eq, gte, inArray, lt } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, lt, ne } from "drizzle-orm";
 import { addDays, localToInstant, toLocal, weekdayOf } from "../bookings/local-time";
 import type { Database } from "../db/client";
 import { bookings, salons, users } from "../db/schema";
 
 const CANCELLED = ["cancelled_by_user", "cancelled_by_salon"] as const;
+/** A hold is a visitor still in the booking form, not a booking (decision 0009). */
+const notHeld = ne(bookings.status, "held");
 
 /**
  * The local day and the Monday-to-Sunday week containing `now` in
@@ -34,13 +36,13 @@ export async function adminDashboard(db: Database, now: Date, timeZone: string) 
         db
           .select({ n: count() })
           .from(bookings)
-          .where(and(gte(bookings.startsAt, dayStart), lt(bookings.startsAt, dayEnd))),
+          .where(and(notHeld, gte(bookings.startsAt, dayStart), lt(bookings.startsAt, dayEnd))),
       ),
       countOf(
         db
           .select({ n: count() })
           .from(bookings)
-          .where(and(gte(bookings.startsAt, weekStart), lt(bookings.startsAt, weekEnd))),
+          .where(and(notHeld, gte(bookings.startsAt, weekStart), lt(bookings.startsAt, weekEnd))),
       ),
       // Cancellations made this week, whenever the visit was to be.
       countOf(
@@ -66,11 +68,15 @@ export async function adminDashboard(db: Database, now: Date, timeZone: string) 
         createdAt: bookings.createdAt,
         salonName: salons.name,
         salonSlug: salons.slug,
+        bookingNumber: bookings.bookingNumber,
         userEmail: users.email,
+        customerName: bookings.customerName,
       })
       .from(bookings)
       .innerJoin(salons, eq(salons.id, bookings.salonId))
-      .innerJoin(users, eq(users.id, bookings.userId))
+      // Phone and walk-in bookings have no account.
+      .leftJoin(users, eq(users.id, bookings.userId))
+      .where(notHeld)
       .orderBy(desc(bookings.createdAt), desc(bookings.id))
       .limit(10),
     db

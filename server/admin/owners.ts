@@ -24,7 +24,7 @@ export const INVITATION_TTL_MS = 72 * 3_600_000;
 /** Escapes LIKE wildcards so a search word is matched as typed. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Kana are stored as katakana (app/lib/field-rules.ts kanaName); a hiragana search meets them. */
+/** Kana are stored as katakana (common/field-rules.ts kanaName); a hiragana search meets them. */
 const toKatakana = (text: string) =>
   text
     .normalize("NFKC")

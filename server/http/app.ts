@@ -8,6 +8,7 @@ import { RouterContextProvider } from "react-router";
 import { type AccountServices, createAccountServices } from "../accounts/account-services";
 import { accountRecordHandler } from "../api/accounts";
 import { adminApi } from "../api/admin";
+import { testLoginHandler } from "../api/test-login";
 import type { Config } from "../config";
 import { appContext } from "../context";
 import type { DatabaseHandle } from "../db/client";
@@ -161,6 +162,9 @@ export function createHttpApp({
   const accountsHandler = accountRecordHandler({ db: database.db, accounts });
   app.get("/api/accounts", accountsHandler);
   app.get("/api/accounts/", accountsHandler);
+  // End-to-end tests only: a signed-in, ready user without the mailbox.
+  if (config.E2E_LOGIN)
+    app.post("/api/test/login", testLoginHandler({ db: database.db, accounts }));
 
   // Admin JSON API (issue 16): admin-only, checked once for the whole prefix.
   app.route("/api/admin", adminApi({ db: database.db, accounts }));

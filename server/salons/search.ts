@@ -1,10 +1,10 @@
 import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { SEARCH_PAGE_SIZE, type SearchQuery } from "../../common/search.schema";
 import type { Database } from "../db/client";
 import { areas, prefectures, salons, stations } from "../db/schema";
 import { normalizeForSearch } from "../search/normalize";
 import { type SalonCard, salonCardColumns } from "./salon-card";
-import { SEARCH_PAGE_SIZE, type SearchQuery } from "./search.schema";
 
 export type SearchResult = {
   salons: SalonCard[];
@@ -75,7 +75,7 @@ export function searchConditions(query: SearchQuery): SQL | undefined {
     const weekday = new Date(`${query.date}T12:00:00Z`).getUTCDay();
     conditions.push(
       sql`not (${weekday}::smallint = any(${salons.regularHolidays}))`,
-      sql`${salons.openingHours} @> ${JSON.stringify([{ weekday }])}::jsonb`,
+      sql`exists (select 1 from salon_opening_hours h where h.salon_id = ${salons.id} and h.weekday = ${weekday})`,
     );
   }
   if (query.rating !== undefined) conditions.push(gte(salons.ratingAverage, query.rating));

@@ -15,7 +15,7 @@ import {
 } from "../../server/admin/owners";
 import {
   auditLog,
-  bookings,
+  type bookings,
   ownerInvitations,
   salonOwners,
   sessions,
@@ -23,7 +23,7 @@ import {
 } from "../../server/db/schema";
 import { DomainError } from "../../server/errors/domain-error";
 import { browser, createAccountsApp, outboxFor, uniqueEmail } from "../support/accounts";
-import { buildSalon, buildStaff, buildUser } from "../support/builders";
+import { buildBooking, buildSalon, buildStaff, buildUser } from "../support/builders";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 // Every admin action on owners: the change, its audit entry in the same
@@ -373,27 +373,30 @@ describe("admin home", () => {
     const salon = await buildSalon(db());
     const stylist = await buildStaff(db(), salon.id);
     const guest = await buildUser(db(), { email: uniqueEmail("guest") });
-    const at = (iso: string, extra: Partial<typeof bookings.$inferInsert> = {}) => ({
-      userId: guest.id,
-      salonId: salon.id,
-      staffId: stylist.id,
-      startsAt: new Date(iso),
-      endsAt: new Date(new Date(iso).getTime() + 3_600_000),
-      totalPrice: 5000,
-      ...extra,
-    });
+    const at = (iso: string, extra: Partial<typeof bookings.$inferInsert> = {}) =>
+      buildBooking(db(), {
+        userId: guest.id,
+        salonId: salon.id,
+        staffId: stylist.id,
+        startsAt: new Date(iso),
+        endsAt: new Date(new Date(iso).getTime() + 3_600_000),
+        totalPrice: 5000,
+        ...extra,
+      });
     const before = await adminDashboard(db(), NOW, "Asia/Tokyo");
-    await db()
-      .insert(bookings)
-      .values([
-        at("2026-11-23T05:00:00Z"), // today 14:00
-        at("2026-11-25T05:00:00Z"), // Wednesday
-        at("2026-11-22T14:00:00Z"), // Sunday 23:00 in Tokyo: last week
-        at("2026-11-26T05:00:00Z", {
-          status: "cancelled_by_user",
-          cancelledAt: new Date("2026-11-23T01:00:00Z"),
-        }),
-      ]);
+    await at("2026-11-23T05:00:00Z"); // today 14:00
+    await at("2026-11-25T05:00:00Z"); // Wednesday
+    await at("2026-11-22T14:00:00Z"); // Sunday 23:00 in Tokyo: last week
+    await at("2026-11-26T05:00:00Z", {
+      status: "cancelled_by_user",
+      cancelledAt: new Date("2026-11-23T01:00:00Z"),
+      cancelledBy: "user",
+    });
+    // A hold (a visitor still in the form) is not a booking.
+    await at("2026-11-23T07:00:00Z", {
+      status: "held",
+      holdExpiresAt: new Date("2026-11-23T03:10:00Z"),
+    });
     const after = await adminDashboard(db(), NOW, "Asia/Tokyo");
     expect(after.counts.bookingsToday - before.counts.bookingsToday).toBe(1);
     expect(after.counts.bookingsThisWeek - before.counts.bookingsThisWeek).toBe(3);

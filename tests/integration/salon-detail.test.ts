@@ -1,16 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { coupons } from "../../server/db/schema";
 import { getSalonDetail, REVIEW_PAGE_SIZE } from "../../server/salons/salon-detail";
 import { buildFeature, buildMenu, buildReview, buildSalon, buildStaff } from "../support/builders";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 const now = new Date("2026-11-22T03:00:00Z");
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   const { db } = database;
-  const salon = await buildSalon(db, { slug: "detail-salon", name: "Hair DETAIL" });
+  const salon = await buildSalon(db, {
+    slug: "detail-salon",
+    name: "Hair DETAIL",
+    openingHours: [
+      { weekday: 2, opens: "14:00", closes: "20:00" },
+      { weekday: 1, opens: "10:00", closes: "19:00" },
+      { weekday: 2, opens: "10:00", closes: "13:00" },
+    ],
+  });
   await buildSalon(db, { slug: "hidden-salon", status: "draft" });
   await buildMenu(db, salon.id, { category: "カット", name: "カット", sortOrder: 1 });
   await buildMenu(db, salon.id, { category: "カラー", name: "カラー", price: 8800, sortOrder: 2 });
@@ -55,15 +62,21 @@ beforeAll(async () => {
     });
   }
 });
-afterAll(async () => {
-  await database?.drop();
-});
 
 describe("getSalonDetail", () => {
   it("returns null for unknown, malformed and unpublished salons", async () => {
     expect(await getSalonDetail(database.db, "no-such-salon", 1, now)).toBeNull();
     expect(await getSalonDetail(database.db, "Bad Slug!", 1, now)).toBeNull();
     expect(await getSalonDetail(database.db, "hidden-salon", 1, now)).toBeNull();
+  });
+
+  it("lists opening intervals as HH:MM by weekday, several a day", async () => {
+    const detail = await getSalonDetail(database.db, "detail-salon", 1, now);
+    expect(detail?.salon.openingHours).toEqual([
+      { weekday: 1, opens: "10:00", closes: "19:00" },
+      { weekday: 2, opens: "10:00", closes: "13:00" },
+      { weekday: 2, opens: "14:00", closes: "20:00" },
+    ]);
   });
 
   it("groups published menus by category in display order", async () => {

@@ -4,7 +4,6 @@ import {
   doublePrecision,
   index,
   integer,
-  jsonb,
   pgTable,
   primaryKey,
   real,
@@ -12,17 +11,18 @@ import {
   text,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { SalonGenre } from "../../../common/genres";
 import { users } from "./accounts";
 import { areas, prefectures, stations } from "./areas";
 import { createdAt, id, updatedAt } from "./common";
 
-export const salonGenres = ["hair", "nail", "eyelash", "esthetic", "headspa"] as const;
-export type SalonGenre = (typeof salonGenres)[number];
-
 export const salonStatuses = ["draft", "published", "suspended"] as const;
 export type SalonStatus = (typeof salonStatuses)[number];
 
-/** Opening hours of one weekday (0 = Sunday), local times in the salon's time zone. */
+/**
+ * An opening interval of one weekday (0 = Sunday), local "HH:MM" in the
+ * salon's time zone: rows of salon_opening_hours (schema/schedules.ts).
+ */
 export type OpeningHours = { weekday: number; opens: string; closes: string };
 
 export const salons = pgTable(
@@ -48,7 +48,6 @@ export const salons = pgTable(
     latitude: doublePrecision("latitude").notNull(),
     longitude: doublePrecision("longitude").notNull(),
     phone: text("phone").notNull().default(""),
-    openingHours: jsonb("opening_hours").$type<OpeningHours[]>().notNull().default([]),
     /** Weekdays (0 = Sunday) the salon is regularly closed. */
     regularHolidays: smallint("regular_holidays").array().notNull().default(sql`'{}'::smallint[]`),
     holidayNote: text("holiday_note").notNull().default(""),
