@@ -1,12 +1,8 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { OWNERS_PER_PAGE } from "../../common/admin";
 import { requireAdmin } from "../../server/accounts/guards";
 import { ownerActionSchema, ownerListQuerySchema } from "../../server/admin/admin.schema";
-import {
-  listOwners,
-  OWNERS_PER_PAGE,
-  setOwnerSuspended,
-  unlinkSalon,
-} from "../../server/admin/owners";
+import { listOwners, setOwnerSuspended, unlinkSalon } from "../../server/admin/owners";
 import { appContext } from "../../server/context";
 import { DomainError } from "../../server/errors/domain-error";
 import { Notice } from "../components/accounts/account-frame";
@@ -112,7 +108,12 @@ export default function AdminOwners({ loaderData, actionData }: Route.ComponentP
     >
       {actionData?.error ? <Notice tone="error">{actionData.error}</Notice> : null}
       {done && doneMessages[done] ? <Notice>{doneMessages[done]}</Notice> : null}
-      <Form method="get" role="search" className="flex flex-wrap items-end gap-3">
+      <Form
+        method="get"
+        role="search"
+        aria-label="オーナーの検索"
+        className="flex flex-wrap items-end gap-3"
+      >
         <div className="flex min-w-64 flex-1 flex-col gap-1">
           <label htmlFor="owner-q" className="font-bold">
             名前・フリガナ・メールアドレスで検索
@@ -192,9 +193,11 @@ export default function AdminOwners({ loaderData, actionData }: Route.ComponentP
                                 type="submit"
                                 disabled={busy}
                                 className={secondaryButtonClass}
-                                aria-label={`${owner.name}さんの担当から${salon.name}を外す`}
                               >
                                 担当を外す
+                                <span className="sr-only">
+                                  （{owner.name}さん・{salon.name}）
+                                </span>
                               </button>
                             </Form>
                           </li>
@@ -216,13 +219,9 @@ export default function AdminOwners({ loaderData, actionData }: Route.ComponentP
                         value={owner.banned ? "reinstate" : "suspend"}
                       />
                       <input type="hidden" name="userId" value={owner.id} />
-                      <button
-                        type="submit"
-                        disabled={busy}
-                        className={secondaryButtonClass}
-                        aria-label={`${owner.name}さんの利用を${owner.banned ? "再開する" : "停止する"}`}
-                      >
+                      <button type="submit" disabled={busy} className={secondaryButtonClass}>
                         {owner.banned ? "利用を再開する" : "利用を停止する"}
+                        <span className="sr-only">（{owner.name}さん）</span>
                       </button>
                     </Form>
                   </td>

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
+import { OWNERS_PER_PAGE } from "../../common/admin";
 import type { Database } from "../db/client";
 import { sqlStateOf } from "../db/errors";
 import {
@@ -17,7 +18,6 @@ import { renderMail } from "../mail/templates";
 import type { OwnerInviteInput } from "./admin.schema";
 import { recordAudit } from "./audit";
 
-export const OWNERS_PER_PAGE = 25;
 /** How long an invitation link works. */
 export const INVITATION_TTL_MS = 72 * 3_600_000;
 
