@@ -20,6 +20,7 @@ async function reachAdminHome(page: Page) {
   await expect(heading).toBeVisible();
   if ((await heading.textContent()) === "アカウント編集") {
     await completeProfile(page);
+    await page.waitForURL(/\/account\/thanks$/);
     await page.goto("/admin");
   }
   await expect(page.getByRole("heading", { name: "管理ホーム", level: 1 })).toBeVisible();
@@ -126,6 +127,7 @@ test("an admin adds an owner by keyboard; the mailed link sets the password and 
   await expect(owner).toHaveURL(/\/account\/edit$/);
   // Still not an admin (the profile comes first, then /admin is the 404 screen).
   await completeProfile(owner);
+  await owner.waitForURL(/\/account\/thanks$/);
   expect((await owner.goto("/admin"))?.status()).toBe(404);
   await ownerContext.close();
 
