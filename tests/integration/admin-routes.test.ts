@@ -210,3 +210,95 @@ describe("adding an owner through the pages", () => {
     expect(await unknown.text()).toContain("オーナーが見つかりません");
   });
 });
+
+describe("an existing user invited as owner", () => {
+  it("confirms through the link even before completing the profile, and becomes an owner", async () => {
+    const salon = await buildSalon(database.db, { name: "サロン 昇格確認" });
+    const admin = await person("admin");
+    // Verified, profile not completed: SPEC.md §4 would send them to /account/edit everywhere else.
+    const member = await person("unverified");
+    await database.db
+      .update(users)
+      .set({ emailVerified: true })
+      .where(eq(users.email, member.email));
+    const invited = await admin.request(
+      "/admin/owners/add",
+      form({
+        name: "会員 太郎",
+        nameKana: "かいいん たろう",
+        email: member.email,
+        phone: "03-1234-5678",
+        salonIds: [salon.id],
+      }),
+    );
+    expect(invited.headers.get("location")).toContain("done=upgrade");
+    const [before] = await database.db.select().from(users).where(eq(users.email, member.email));
+    expect(before?.role).toBe("user");
+
+    const link = await lastMailLink(database.db, member.email);
+    const page = await member.request(link);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("サロン 昇格確認");
+    const token = new URL(link, "http://x").searchParams.get("token") ?? "";
+    const confirmed = await member.request("/account/invitation", form({ token }));
+    expect(confirmed.headers.get("location")).toBe("/account/invitation?done=upgrade");
+    const [after] = await database.db.select().from(users).where(eq(users.email, member.email));
+    expect(after?.role).toBe("owner");
+  });
+});
+
+describe("hostile input", () => {
+  it("gets a 4xx or a page, never a 5xx, from every admin form and API as an administrator", async () => {
+    const admin = await person("admin");
+    const odd = [
+      "",
+      "x".repeat(5000),
+      "' or 1=1 --",
+      "%00",
+      "<script>",
+      "😀",
+      "-1",
+      "1e309",
+      "NaN",
+    ];
+    for (const value of odd) {
+      const requests: [string, RequestInit | undefined][] = [
+        [`/admin?salon=${encodeURIComponent(value)}&actor=${encodeURIComponent(value)}`, undefined],
+        [
+          `/admin/owners?q=${encodeURIComponent(value)}&page=${encodeURIComponent(value)}`,
+          undefined,
+        ],
+        [
+          `/admin/owners/add?salonQuery=${encodeURIComponent(value)}&salonIds=${encodeURIComponent(value)}`,
+          undefined,
+        ],
+        [
+          `/api/admin/owners?q=${encodeURIComponent(value)}&page=${encodeURIComponent(value)}`,
+          undefined,
+        ],
+        [
+          `/api/admin/audit?salon=${encodeURIComponent(value)}&actor=${encodeURIComponent(value)}`,
+          undefined,
+        ],
+        ["/admin/owners", form({ intent: value, userId: value, salonId: value })],
+        ["/admin/owners", form({ intent: "unlink", userId: value, salonId: value })],
+        [
+          "/admin/owners/add",
+          form({
+            name: value,
+            nameKana: value,
+            email: value,
+            phone: value,
+            salonIds: [value, value],
+          }),
+        ],
+        [`/account/invitation?token=${encodeURIComponent(value)}`, undefined],
+        ["/account/invitation", form({ token: value, password: value, passwordConfirm: value })],
+      ];
+      for (const [path, init] of requests) {
+        const response = await admin.request(path, init);
+        expect(response.status, `${init ? "POST" : "GET"} ${path.slice(0, 80)}`).toBeLessThan(500);
+      }
+    }
+  });
+});
