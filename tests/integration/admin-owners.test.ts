@@ -313,6 +313,45 @@ describe("managing owners", () => {
   });
 });
 
+describe("the audit entry and the change are one transaction", () => {
+  it("rolls each change back when its audit entry cannot be written", async () => {
+    // An actor that is not a user: the audit insert fails on its foreign key,
+    // after the change itself was made inside the same transaction.
+    const ghost = { id: "no-such-admin" };
+    const salon = await buildSalon(db());
+    const { data, token } = await invite({ salonIds: [salon.id] });
+    await acceptInvitation(db(), hash, { token, password: "owner-pass-1" }, NOW);
+    const [owner] = await db().select().from(users).where(eq(users.email, data.email));
+    if (!owner) throw new Error("no owner");
+    const entries = (await auditFor(owner.id)).length;
+
+    await expect(
+      unlinkSalon(db(), { userId: owner.id, salonId: salon.id }, ghost, NOW),
+    ).rejects.toThrow();
+    expect(
+      await db().select().from(salonOwners).where(eq(salonOwners.userId, owner.id)),
+    ).toHaveLength(1);
+
+    const { b } = await signIn(owner.email, "owner-pass-1");
+    await expect(
+      setOwnerSuspended(db(), { userId: owner.id, suspended: true }, ghost, NOW),
+    ).rejects.toThrow();
+    const [still] = await db().select().from(users).where(eq(users.id, owner.id));
+    expect(still?.banned).toBe(false);
+    expect(
+      await getCurrentUser(b.toRequest("/"), { db: db(), accounts: setup.accounts }),
+    ).not.toBeNull();
+
+    const fresh = input();
+    await expect(
+      inviteOwner(db(), setup.accounts.mailer, fresh, ghost, NOW, setup.config.PUBLIC_URL),
+    ).rejects.toThrow();
+    expect(await db().select().from(users).where(eq(users.email, fresh.email))).toHaveLength(0);
+    expect(await outboxFor(db(), fresh.email)).toHaveLength(0);
+    expect(await auditFor(owner.id)).toHaveLength(entries);
+  });
+});
+
 describe("lists", () => {
   it("pages owners by 25 and finds them by name, kana or email", async () => {
     const marker = `page${Date.now().toString(36)}`;
