@@ -50,7 +50,12 @@ const fromBetterAuth: Record<string, AuthErrorCode> = {
 };
 
 export function authErrorCodeOf(code: string | null | undefined): AuthErrorCode {
-  return (code && fromBetterAuth[code]) || "invalid-action-code";
+  return knownAuthErrorCode(code) ?? "invalid-action-code";
+}
+
+/** Our code for one of Better Auth's, or undefined when it has none. */
+export function knownAuthErrorCode(code: string | null | undefined): AuthErrorCode | undefined {
+  return code ? fromBetterAuth[code] : undefined;
 }
 
 /** Turns a thrown Better Auth error into an AuthError; anything else is re-thrown as is. */

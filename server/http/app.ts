@@ -15,6 +15,7 @@ import type { DatabaseHandle } from "../db/client";
 import type { DomainError } from "../errors/domain-error";
 import { describeError, type Logger } from "../logger";
 import { createRedirectRuleCache, type RedirectRuleCache } from "../routing/redirect-rules";
+import { withJapaneseAuthErrors } from "./auth-error-answers";
 import { authEndpointGuard } from "./auth-limits";
 import { clientIpHeader } from "./client-ip";
 import { compression } from "./compression";
@@ -156,7 +157,9 @@ export function createHttpApp({
   // JSON endpoints); the password policy is ours, served beside it.
   app.get("/api/auth/password-policy", (c) => c.json(accounts.policy));
   app.use("/api/auth/*", authEndpointGuard(accounts));
-  app.on(["GET", "POST"], "/api/auth/*", (c) => accounts.auth.handler(c.req.raw));
+  app.on(["GET", "POST"], "/api/auth/*", async (c) =>
+    withJapaneseAuthErrors(await accounts.auth.handler(c.req.raw)),
+  );
 
   // SPEC.md §7: the account record for a bearer token (or session cookie).
   const accountsHandler = accountRecordHandler({ db: database.db, accounts });
