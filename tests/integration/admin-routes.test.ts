@@ -100,6 +100,14 @@ describe("access to the admin area", () => {
     });
   });
 
+  it("sends an administrator whose address is unverified to confirm it first (auth-full)", async () => {
+    const b = await person("unverified");
+    await setRole(database.db, b.email, "admin");
+    const response = await b.request("/admin/owners");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/mail_not_confirm");
+  });
+
   it("answers unknown admin API paths with JSON, for admins only", async () => {
     const admin = await person("admin");
     const response = await admin.request("/api/admin/nothing-here");
