@@ -54,6 +54,13 @@ export default [
   route("account/edit/change-password/thanks", "routes/account.edit.change-password.thanks.tsx"), // not shown: none
   route("signout", "routes/signout.tsx"), // POST only; not in SPEC.md §2
   route("preferences/theme", "routes/preferences.theme.tsx"), // POST only: stores the theme cookie
+  // Admin area (issue 16). Guards: auth-full, admin-only (a guest signs in first).
+  route("admin", "routes/admin.tsx"),
+  route("admin/owners", "routes/admin.owners.tsx"),
+  route("admin/owners/add", "routes/admin.owners.add.tsx"),
+  // Not in SPEC.md §2: the owner invitation link (?token=) sets the password
+  // or confirms becoming an owner (issue 16). none: the token is the proof.
+  route("account/invitation", "routes/account.invitation.tsx"),
   route("dev/mailbox", "routes/dev.mailbox.tsx"), // development only (404 in production)
 
   // Last: any other path is a 404, matched so route rules see client-side links to it too.

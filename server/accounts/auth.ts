@@ -4,6 +4,7 @@ import { APIError, createAuthMiddleware } from "better-auth/api";
 import { admin, bearer, genericOAuth, magicLink } from "better-auth/plugins";
 import { createAccessControl } from "better-auth/plugins/access";
 import { adminAc, defaultStatements, userAc } from "better-auth/plugins/admin/access";
+import { eq } from "drizzle-orm";
 import { type PasswordPolicy, passwordProblems } from "../../common/password-policy";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
@@ -87,6 +88,17 @@ export function createAuth({ db, config, mailer, rateLimitStore }: AuthDeps) {
     },
     user: { changeEmail: { enabled: true } },
     databaseHooks: {
+      session: {
+        create: {
+          // Sessions are deleted on sign-out, so the admin's "last sign-in" is kept on the user.
+          after: async (session) => {
+            await db
+              .update(users)
+              .set({ lastSignInAt: session.createdAt })
+              .where(eq(users.id, session.userId));
+          },
+        },
+      },
       user: {
         update: {
           // The address changes when the link sent to the new one is opened

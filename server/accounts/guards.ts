@@ -26,12 +26,17 @@ export async function requireAuthFull(request: Request, ctx: GuardContext): Prom
   return user;
 }
 
-/** admin-only: role admin, else the 404 screen, so admin pages are not revealed. */
+/**
+ * admin-only: role admin. A guest is sent to sign in and comes back here
+ * (issue 16); anyone signed in without the role gets the 404 screen, so
+ * admin pages are not revealed to them.
+ */
 export async function requireAdmin(request: Request, ctx: GuardContext): Promise<CurrentUser> {
-  const user = await getCurrentUser(request, ctx);
-  if (user?.role !== "admin") {
-    throw notFound(request);
-  }
+  const user = await requireLogin(request, ctx);
+  if (user.role !== "admin") throw notFound(request);
+  // auth-full, which SPEC.md §2 lists beside admin-only; checked after the
+  // role so an unverified non-admin still learns nothing about the page.
+  if (!user.emailVerified) throw redirect("/mail_not_confirm");
   return user;
 }
 
@@ -53,6 +58,7 @@ const setupExempt = [
   "/finish_resend_email",
   "/signout",
   "/dev/mailbox",
+  "/account/invitation",
 ];
 
 /**

@@ -7,6 +7,7 @@ import { NONCE, secureHeaders } from "hono/secure-headers";
 import { RouterContextProvider } from "react-router";
 import { type AccountServices, createAccountServices } from "../accounts/account-services";
 import { accountRecordHandler } from "../api/accounts";
+import { adminApi } from "../api/admin";
 import { createBookingApi } from "../api/booking-api";
 import { testLoginHandler } from "../api/test-login";
 import type { Config } from "../config";
@@ -179,6 +180,8 @@ export function createHttpApp({
   if (config.E2E_LOGIN)
     app.post("/api/test/login", testLoginHandler({ db: database.db, accounts }));
 
+  // Admin JSON API (issue 16): admin-only, checked once for the whole prefix.
+  app.route("/api/admin", adminApi({ db: database.db, accounts }));
   // Booking API (issue 15): availability, live slots, holds, bookings, favorites, OpenAPI.
   app.route(
     "/",

@@ -37,6 +37,18 @@ const templates = {
     action: "Salon Naviにログインする",
     note: "リンクの有効期限は5分で、1回だけ使えます。お心当たりがない場合は、このメールを破棄してください。",
   },
+  ownerInvitation: {
+    subject: "【Salon Navi】サロンオーナーとしてのご招待",
+    lead: "Salon Naviの管理者が、あなたをサロンオーナーとして登録しました。下のリンクを開いてパスワードを設定すると、ログインできるようになります。",
+    action: "パスワードを設定する",
+    note: "リンクの有効期限は72時間で、1回だけ使えます。期限が切れた場合は、Salon Naviの担当者に再送を依頼してください。お心当たりがない場合は、このメールを破棄してください。",
+  },
+  ownerUpgrade: {
+    subject: "【Salon Navi】サロンオーナー登録の確認",
+    lead: "Salon Naviの管理者が、ご登録のアカウントをサロンオーナーとして招待しました。下のリンクを開いて承認すると、オーナーとしてサロンを管理できるようになります。",
+    action: "招待を確認する",
+    note: "リンクの有効期限は72時間で、1回だけ使えます。承認するまでアカウントは変わりません。お心当たりがない場合は、このメールを破棄してください。",
+  },
 } satisfies Record<string, Template>;
 
 export type MailKind = keyof typeof templates;

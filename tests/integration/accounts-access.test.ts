@@ -85,7 +85,7 @@ describe("guards (SPEC.md §6)", () => {
     }
     const toSignIn = "redirect /signin?redirect=%2Faccount%2Ffavorite%3Fx%3D1";
     expect(table).toEqual({
-      guest: { login: toSignIn, authFull: toSignIn, admin: "status 404", setup: toSignIn },
+      guest: { login: toSignIn, authFull: toSignIn, admin: toSignIn, setup: toSignIn },
       unverified: {
         login: "pass",
         authFull: "redirect /mail_not_confirm",

@@ -93,8 +93,9 @@ describe("Hono application", () => {
     const admin = await throwing((request) =>
       requireAdmin(request, { db: database.db, accounts }).catch((thrown) => thrown),
     ).request("/api/admin/things");
-    expect(admin.status).toBe(404);
-    expect(((await admin.json()) as { error: { code: string } }).error.code).toBe("not_found");
+    // A guest: requireAdmin sends them to sign in first, which an API caller gets as 401.
+    expect(admin.status).toBe(401);
+    expect(((await admin.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
     const missing = await throwing((request) => notFound(request)).request("/api/salons/x");
     expect(missing.status).toBe(404);
     await accounts.close();

@@ -1,4 +1,5 @@
 export * from "./accounts";
+export * from "./admin";
 export * from "./areas";
 export * from "./bookings";
 export * from "./content";

@@ -1,0 +1,75 @@
+import type { ReactNode } from "react";
+import { NavLink } from "react-router";
+import { SITE_TIME_ZONE } from "../../lib/format";
+
+const sections = [
+  { to: "/admin", label: "管理ホーム", end: true },
+  { to: "/admin/owners", label: "オーナー", end: true },
+  { to: "/admin/owners/add", label: "オーナーを追加", end: true },
+];
+
+/** The back office frame: the admin menu and one h1. */
+export function AdminFrame({
+  title,
+  children,
+  actions,
+}: {
+  title: string;
+  children: ReactNode;
+  actions?: ReactNode;
+}) {
+  return (
+    <div className="mx-auto w-full max-w-6xl px-4 py-8">
+      <nav aria-label="管理メニュー" className="mb-6">
+        <ul className="flex flex-wrap gap-2">
+          {sections.map((section) => (
+            <li key={section.to}>
+              <NavLink
+                to={section.to}
+                end={section.end}
+                className={({ isActive }) =>
+                  `inline-block rounded-lg border px-3 py-1.5 font-bold ${
+                    isActive
+                      ? "border-brand-700 bg-brand-700 text-white"
+                      : "border-neutral-400 text-neutral-800 hover:bg-neutral-100"
+                  }`
+                }
+              >
+                {section.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold">{title}</h1>
+        {actions}
+      </div>
+      <div className="mt-6 flex flex-col gap-8">{children}</div>
+    </div>
+  );
+}
+
+const dateTime = new Intl.DateTimeFormat("ja-JP", {
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZone: SITE_TIME_ZONE,
+});
+
+/** 2026/11/23 12:00 in Japan's time, wherever it renders. */
+export function formatDateTime(value: Date | string | null | undefined): string {
+  if (!value) return "—";
+  return dateTime.format(typeof value === "string" ? new Date(value) : value);
+}
+
+export const tableClass = "w-full border-collapse text-left text-sm";
+export const cellClass = "border-b border-neutral-200 px-2 py-2 align-top";
+export const headCellClass = "border-b-2 border-neutral-400 px-2 py-2 font-bold";
+export const linkClass = "font-bold text-brand-700 underline underline-offset-4";
+export const buttonClass =
+  "rounded-lg bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800 disabled:opacity-60";
+export const secondaryButtonClass =
+  "rounded-lg border border-neutral-500 px-3 py-1 text-sm font-bold hover:bg-neutral-100";

@@ -1,0 +1,110 @@
+import { and, desc, eq, or, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import type { Database } from "../db/client";
+import { auditLog, salons, users } from "../db/schema";
+
+/**
+ * The audit actions in use. The salon editor (issue 16, points 4–7 and 9)
+ * adds "salon.create", "salon.update", "salon.publish", "salon.suspend" and
+ * "redirect_rule.*" with the same recordAudit call.
+ */
+export const auditActions = {
+  "owner.invite": "オーナー招待",
+  "owner.invitation_accept": "招待の承認",
+  "owner.salon_unlink": "担当サロンの解除",
+  "owner.suspend": "オーナーの利用停止",
+  "owner.reinstate": "オーナーの利用再開",
+  "user.role_change": "権限の変更",
+} as const;
+export type AuditAction = keyof typeof auditActions;
+
+export type AuditEntry = {
+  actorUserId: string | null;
+  action: AuditAction;
+  targetType: "user" | "salon" | "invitation";
+  targetId: string;
+  salonId?: string | null;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+};
+
+/**
+ * Writes one entry. Takes the transaction of the change it records (never
+ * the bare database), so the entry and the change commit or roll back together.
+ */
+export async function recordAudit(tx: Database, entry: AuditEntry, now: Date) {
+  await tx.insert(auditLog).values({
+    actorUserId: entry.actorUserId,
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    salonId: entry.salonId ?? null,
+    before: entry.before ?? null,
+    after: entry.after ?? null,
+    createdAt: now,
+  });
+}
+
+/** The user an entry is about (a second join on users). */
+const targets = alias(users, "targets");
+
+export type AuditFilter = { salonId?: string; actorUserId?: string; limit?: number };
+
+/** The newest entries, with the actor's and salon's names for display. */
+export async function listAudit(db: Database, filter: AuditFilter = {}) {
+  const conditions: SQL[] = [];
+  if (filter.salonId) {
+    // An entry about several salons (an invitation) names them in after.salonIds.
+    const several = sql`${auditLog.after} -> 'salonIds' @> ${JSON.stringify([filter.salonId])}::jsonb`;
+    const either = or(eq(auditLog.salonId, filter.salonId), several);
+    if (either) conditions.push(either);
+  }
+  if (filter.actorUserId) conditions.push(eq(auditLog.actorUserId, filter.actorUserId));
+  const rows = await db
+    .select({
+      id: auditLog.id,
+      action: auditLog.action,
+      targetType: auditLog.targetType,
+      targetId: auditLog.targetId,
+      salonId: auditLog.salonId,
+      salonName: salons.name,
+      salonSlug: salons.slug,
+      targetEmail: targets.email,
+      actorUserId: auditLog.actorUserId,
+      actorEmail: users.email,
+      actorName: users.name,
+      before: auditLog.before,
+      after: auditLog.after,
+      createdAt: auditLog.createdAt,
+    })
+    .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.actorUserId))
+    .leftJoin(targets, and(eq(auditLog.targetType, "user"), eq(targets.id, auditLog.targetId)))
+    .leftJoin(salons, eq(salons.id, auditLog.salonId))
+    .where(conditions.length > 0 ? and(...conditions) : undefined)
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+    .limit(filter.limit ?? 20);
+  return rows.map((row) => ({
+    ...row,
+    label: auditActions[row.action as AuditAction] ?? row.action,
+  }));
+}
+
+/** Administrators, for the "by admin" filter. */
+export function listAdmins(db: Database) {
+  return db
+    .select({ id: users.id, name: users.name, email: users.email })
+    .from(users)
+    .where(eq(users.role, "admin"))
+    .orderBy(users.email);
+}
+
+/** Salons that appear in the log, for the "by salon" filter (not every salon of the site). */
+export function listAuditedSalons(db: Database) {
+  return db
+    .selectDistinct({ id: salons.id, name: salons.name })
+    .from(auditLog)
+    .innerJoin(salons, eq(salons.id, auditLog.salonId))
+    .orderBy(salons.name, salons.id)
+    .limit(500);
+}

@@ -1,0 +1,55 @@
+import { Hono } from "hono";
+import type { AccountServices } from "../accounts/account-services";
+import { getCurrentUser } from "../accounts/current-user";
+import { auditFilterSchema, ownerListQuerySchema } from "../admin/admin.schema";
+import { listAudit } from "../admin/audit";
+import { listOwners } from "../admin/owners";
+import type { Database } from "../db/client";
+import {
+  DomainError,
+  errorBody,
+  NotFoundError,
+  UnauthenticatedError,
+} from "../errors/domain-error";
+
+/**
+ * /api/admin/*: every call passes the admin check first, here, once for the
+ * whole prefix, so an endpoint added later cannot forget it. A guest gets
+ * 401 and a signed-in non-admin 403, both as the JSON error of SPEC.md §7
+ * (an API client cannot follow the pages' sign-in redirect or 404 screen).
+ */
+export function adminApi({ db, accounts }: { db: Database; accounts: AccountServices }) {
+  const api = new Hono();
+  api.use("*", async (c, next) => {
+    c.header("Cache-Control", "private, no-store");
+    const user = await getCurrentUser(c.req.raw, { db, accounts });
+    if (!user) return c.json(errorBody(new UnauthenticatedError()), 401);
+    if (user.role !== "admin") {
+      return c.json(
+        errorBody(new DomainError("forbidden", "この操作を行う権限がありません。", 403)),
+        403,
+      );
+    }
+    await next();
+  });
+
+  /** The owners list of /admin/owners, as JSON. */
+  api.get("/owners", async (c) => {
+    const query = ownerListQuerySchema.parse({ q: c.req.query("q"), page: c.req.query("page") });
+    return c.json({ data: await listOwners(db, query) });
+  });
+
+  /** The newest audit entries, filterable by salon and by admin. */
+  api.get("/audit", async (c) => {
+    const filter = auditFilterSchema.parse({
+      salon: c.req.query("salon"),
+      actor: c.req.query("actor"),
+    });
+    return c.json({
+      data: await listAudit(db, { salonId: filter.salon, actorUserId: filter.actor, limit: 50 }),
+    });
+  });
+
+  api.all("*", (c) => c.json(errorBody(new NotFoundError()), 404));
+  return api;
+}
