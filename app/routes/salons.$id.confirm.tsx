@@ -5,8 +5,10 @@ import { privatePageHeaders } from "../../common/page-cache";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import { formValues } from "../../server/accounts/form-result";
 import { requireLogin } from "../../server/accounts/guards";
+import { clientIp } from "../../server/accounts/request-info";
 import { confirmBooking } from "../../server/bookings/booking.server";
 import { findFlowSalon, parseFlowParams } from "../../server/bookings/booking-flow.server";
+import { bookingLimitsFrom, limitBookingAttempt } from "../../server/bookings/booking-rate-limit";
 import {
   type HoldView,
   holdFromForm,
@@ -68,6 +70,9 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   if (!salon) throw notFound(request);
   const form = await request.formData();
   const intent = form.get("intent");
+  // The same per-address and per-account limits as the booking API (and the same counters).
+  const limits = bookingLimitsFrom(ctx.config, ctx.accounts.limits.store);
+  const ip = clientIp(request);
   if (intent === "hold") {
     const user = await getCurrentUser(request, ctx);
     const result = await holdFromForm(ctx.db, {
@@ -75,6 +80,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       form,
       userId: user?.id ?? null,
       now: new Date(),
+      limits,
+      ip,
     });
     if (!result.ok) return data({ error: result.message }, { status: result.status });
     return redirect(`/salons/${salon.slug}/confirm?hold=${result.holdId}`);
@@ -88,6 +95,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       return data({ errors: fieldErrors<string>(parsed.error), values }, { status: 400 });
     }
     try {
+      await limitBookingAttempt(limits, "booking", { ip, userId: user.id });
       const booking = await confirmBooking(ctx.db, {
         holdId: String(form.get("hold") ?? ""),
         userId: user.id,
