@@ -26,8 +26,8 @@ async function openBookingWithStylist(page: Page) {
   await expect(page).toHaveURL(/staff=/);
 }
 
-/** The first selectable day at least `minDays` ahead on the React Aria calendar. */
-async function pickDay(page: Page, minDays: number) {
+/** The first selectable day at least `minDays` ahead (and after `after`) on the React Aria calendar. */
+async function pickDay(page: Page, minDays: number, after = "") {
   const earliest = tokyoDate(minDays);
   const calendar = page.getByRole("application", { name: /ご来店日/ });
   await expect(calendar).toBeVisible();
@@ -40,7 +40,7 @@ async function pickDay(page: Page, minDays: number) {
       const match = label.match(/(\d{4})年(\d{1,2})月(\d{1,2})日/);
       if (!match) continue;
       const date = `${match[1]}-${match[2]?.padStart(2, "0")}-${match[3]?.padStart(2, "0")}`;
-      if (date < earliest) continue;
+      if (date < earliest || date <= after) continue;
       if ((await cell.getAttribute("data-unavailable")) !== null) continue;
       await cell.click();
       await expect(page).toHaveURL(new RegExp(`date=${date}`));
@@ -51,14 +51,17 @@ async function pickDay(page: Page, minDays: number) {
   throw new Error("no free day");
 }
 
-test("a time held in one browser vanishes from another's booking page without a reload", async ({
+test("a time held in one browser vanishes from another's booking page without a reload, and comes back when released", async ({
   page,
   browser,
   axe,
+  login,
 }) => {
   test.setTimeout(120_000);
+  // Signed in: picking another time then releases this visitor's first hold.
+  await login();
   await openBookingWithStylist(page);
-  await pickDay(page, 3);
+  const date = await pickDay(page, 3);
   const times = page.getByRole("button", { name: /から予約する$/ });
   await expect(times.first()).toBeVisible();
   const dayUrl = page.url();
@@ -95,5 +98,22 @@ test("a time held in one browser vanishes from another's booking page without a 
   );
   await expectNoAxeViolations(second);
   await axe.check();
+
+  // The first visitor changes their mind: another day's time releases the first hold.
+  await page.getByRole("link", { name: "日時やメニューを選び直す" }).click();
+  await pickDay(page, 3, date);
+  await page
+    .getByRole("button", { name: /から予約する$/ })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/hold=/);
+
+  await expect(secondTime).toBeVisible();
+  await expect(second.getByRole("status").filter({ hasText: "が空きました" })).toContainText(
+    new RegExp(`${time}.*が空きました`),
+  );
+  expect(await second.evaluate(() => (window as unknown as { liveMark?: string }).liveMark)).toBe(
+    "same page",
+  );
   await other.close();
 });
