@@ -5,8 +5,10 @@ import { privatePageHeaders } from "../../common/page-cache";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import { formValues } from "../../server/accounts/form-result";
 import { requireLogin } from "../../server/accounts/guards";
+import { clientIp } from "../../server/accounts/request-info";
 import { confirmBooking } from "../../server/bookings/booking.server";
 import { findFlowSalon, parseFlowParams } from "../../server/bookings/booking-flow.server";
+import { bookingLimitsFrom, limitBookingAttempt } from "../../server/bookings/booking-rate-limit";
 import {
   type HoldView,
   holdFromForm,
@@ -25,6 +27,13 @@ import { DayPicker } from "../components/bookings/day-picker";
 import { MenuPicker } from "../components/bookings/menu-picker";
 import { StylistPicker } from "../components/bookings/stylist-picker";
 import { TimeGrid } from "../components/bookings/time-grid";
+import {
+  liveRangeOf,
+  useLiveAvailability,
+  useSlotChangeMessage,
+  withLiveDays,
+  withLiveTimes,
+} from "../components/bookings/use-live-availability";
 import { formatLocalDate } from "../lib/booking-format";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/salons.$id.confirm";
@@ -68,6 +77,9 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   if (!salon) throw notFound(request);
   const form = await request.formData();
   const intent = form.get("intent");
+  // The same per-address and per-account limits as the booking API (and the same counters).
+  const limits = bookingLimitsFrom(ctx.config, ctx.accounts.limits.store);
+  const ip = clientIp(request);
   if (intent === "hold") {
     const user = await getCurrentUser(request, ctx);
     const result = await holdFromForm(ctx.db, {
@@ -75,6 +87,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       form,
       userId: user?.id ?? null,
       now: new Date(),
+      limits,
+      ip,
     });
     if (!result.ok) return data({ error: result.message }, { status: result.status });
     return redirect(`/salons/${salon.slug}/confirm?hold=${result.holdId}`);
@@ -88,6 +102,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       return data({ errors: fieldErrors<string>(parsed.error), values }, { status: 400 });
     }
     try {
+      await limitBookingAttempt(limits, "booking", { ip, userId: user.id });
       const booking = await confirmBooking(ctx.db, {
         holdId: String(form.get("hold") ?? ""),
         userId: user.id,
@@ -205,6 +220,14 @@ function PickSteps({
     previous.current = location.search;
   }, [location.search]);
   useStepFocus(target);
+  // Live slots (issue 15, point 8): after hydration the days and times follow the stream.
+  const range = current.menuIds.length > 0 ? liveRangeOf(view.days, view.date) : null;
+  const live = useLiveAvailability(
+    range ? { salon: slug, menuIds: current.menuIds, staff: current.staffSlug, ...range } : null,
+  );
+  const days = withLiveDays(view.days, live);
+  const times = withLiveTimes(view.date, view.times, live);
+  const slotMessage = useSlotChangeMessage(view.date, times);
   const keep = (fields: ("menu" | "staff" | "coupon" | "date")[]): [string, string][] => [
     ...(fields.includes("menu") ? current.menuIds.map((id): [string, string] => ["menu", id]) : []),
     ...(fields.includes("staff") && current.staffSlug
@@ -247,9 +270,9 @@ function PickSteps({
             <h2 id={stepIds.day} className="border-l-4 border-brand-700 pl-3 text-xl font-bold">
               3. 日にちを選ぶ
             </h2>
-            {view.days.some((day) => day.available) ? (
+            {days.some((day) => day.available) ? (
               <DayPicker
-                days={view.days}
+                days={days}
                 selected={view.date}
                 hrefFor={(date) => flowHref(slug, current, date)}
                 headingId={stepIds.day}
@@ -263,7 +286,7 @@ function PickSteps({
           {view.date ? (
             <TimeGrid
               dateLabel={formatLocalDate(view.date, false)}
-              times={view.times}
+              times={times}
               hidden={[
                 ...keep(["menu", "staff", "coupon", "date"]),
                 // What was typed before the hold was lost comes along to the next hold.
@@ -275,6 +298,10 @@ function PickSteps({
               headingId={stepIds.time}
             />
           ) : null}
+          {/* Always present, so that screen readers notice when a time is taken or freed. */}
+          <p role="status" className="mt-2 text-sm font-bold text-brand-700">
+            {slotMessage}
+          </p>
         </>
       ) : null}
     </>

@@ -36,18 +36,21 @@ export function bookingLimitsFrom(config: Config, store: RateLimitStore): Bookin
  * Counts one hold or booking attempt against the client address and the
  * account, in the shared counter store (database or Redis), so a script
  * cannot hold a salon's whole day from one account or one address, and the
- * limit holds across app servers. Throws TooManyBookingAttemptsError.
+ * limit holds across app servers. The booking pages and the API count in
+ * the same buckets. Throws TooManyBookingAttemptsError.
  */
 export async function limitBookingAttempt(
   limits: BookingLimits,
   action: BookingAction,
-  who: { ip: string; userId: string },
+  who: { ip: string; userId: string | null },
 ) {
   const byIp = await limits.store.consume(`${action}:ip:${who.ip}`, {
     window: limits.window,
     max: limits.perIp,
   });
   if (!byIp.allowed) throw new TooManyBookingAttemptsError(byIp.retryAfter ?? limits.window);
+  // A guest may hold a time on the booking page before signing in: the address alone counts.
+  if (who.userId === null) return;
   const byAccount = await limits.store.consume(`${action}:user:${who.userId}`, {
     window: limits.window,
     max: limits.perAccount,

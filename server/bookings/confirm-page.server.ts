@@ -13,6 +13,7 @@ import {
   localDateIn,
   parseFlowParams,
 } from "./booking-flow.server";
+import { type BookingLimits, limitBookingAttempt } from "./booking-rate-limit";
 import { claimHold, findHold, holdIsLive, keepDraft } from "./hold-view.server";
 import { japaneseHolidaysBetween } from "./holidays";
 import { toLocal } from "./local-time";
@@ -224,9 +225,23 @@ const startSchema = z.iso.datetime({ offset: true, error: "時間の指定が正
  */
 export async function holdFromForm(
   db: Database,
-  input: { salon: FlowSalon; form: FormData; userId: string | null; now: Date },
+  input: {
+    salon: FlowSalon;
+    form: FormData;
+    userId: string | null;
+    now: Date;
+    /** Counted like POST /api/holds, so the page is no way around the API's limit. */
+    limits: BookingLimits;
+    ip: string;
+  },
 ): Promise<{ ok: true; holdId: string } | { ok: false; status: number; message: string }> {
   const { salon, form, now } = input;
+  try {
+    await limitBookingAttempt(input.limits, "hold", { ip: input.ip, userId: input.userId });
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { ok: false, status: error.status, message: error.message };
+  }
   const params = new URLSearchParams();
   for (const key of ["menu", "staff", "coupon", "date"]) {
     for (const value of form.getAll(key)) params.append(key, String(value));
