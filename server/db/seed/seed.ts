@@ -5,7 +5,8 @@ import { articles } from "../schema/content";
 import { couponMenus, coupons, menuStaff, menus } from "../schema/menus";
 import { reviews } from "../schema/reviews";
 import { features, salonFeatures, salonPhotos, salons } from "../schema/salons";
-import { staff, staffShifts } from "../schema/staff";
+import { salonBookingSettings, salonOpeningHours, staffSchedules } from "../schema/schedules";
+import { staff } from "../schema/staff";
 import { areaSeeds } from "./data/areas";
 import { articleSeeds } from "./data/articles";
 import { featureSeeds } from "./data/features";
@@ -118,10 +119,12 @@ async function seedReferenceData(db: Inserter, resolved: readonly ResolvedArea[]
 async function insertBundles(db: Inserter, bundles: readonly SalonBundle[]): Promise<void> {
   const rows = {
     salons: bundles.map((b) => b.salon),
+    openingHours: bundles.flatMap((b) => b.openingHours),
+    bookingSettings: bundles.flatMap((b) => (b.bookingSettings ? [b.bookingSettings] : [])),
     features: bundles.flatMap((b) => b.features),
     photos: bundles.flatMap((b) => b.photos),
     staff: bundles.flatMap((b) => b.staff),
-    shifts: bundles.flatMap((b) => b.shifts),
+    schedules: bundles.flatMap((b) => b.schedules),
     menus: bundles.flatMap((b) => b.menus),
     menuStaff: bundles.flatMap((b) => b.menuStaff),
     coupons: bundles.flatMap((b) => b.coupons),
@@ -130,10 +133,12 @@ async function insertBundles(db: Inserter, bundles: readonly SalonBundle[]): Pro
   };
   // Parents before children, so foreign keys hold inside the transaction.
   await insertAll(db, salons, rows.salons);
+  await insertAll(db, salonOpeningHours, rows.openingHours);
+  await insertAll(db, salonBookingSettings, rows.bookingSettings);
   await insertAll(db, salonFeatures, rows.features);
   await insertAll(db, salonPhotos, rows.photos);
   await insertAll(db, staff, rows.staff);
-  await insertAll(db, staffShifts, rows.shifts);
+  await insertAll(db, staffSchedules, rows.schedules);
   await insertAll(db, menus, rows.menus);
   await insertAll(db, menuStaff, rows.menuStaff);
   await insertAll(db, coupons, rows.coupons);
