@@ -2,6 +2,7 @@ import { getTableName } from "drizzle-orm";
 import { loadConfig } from "../server/config";
 import { openDatabase } from "../server/db/client";
 import { areas, prefectures, stations } from "../server/db/schema/areas";
+import { bookingMenus, bookings } from "../server/db/schema/bookings";
 import { articles } from "../server/db/schema/content";
 import { couponMenus, coupons, menuStaff, menus } from "../server/db/schema/menus";
 import { reviews } from "../server/db/schema/reviews";
@@ -56,6 +57,8 @@ try {
       coupons,
       couponMenus,
       reviews,
+      bookings,
+      bookingMenus,
     ];
     for (const table of tables) {
       const count = await handle.db.$count(table);
