@@ -2,6 +2,7 @@ import type { ServerType } from "@hono/node-server";
 import { serve } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { type AccountServices, createAccountServices } from "./accounts/account-services";
+import { type FreeDaysRefresh, startFreeDaysRefresh } from "./bookings/free-days.server";
 import { loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { createHttpApp, type HttpAppDeps } from "./http/app";
@@ -33,6 +34,8 @@ export async function start(env: Record<string, string | undefined> = process.en
   const delivery = config.SMTP_URL
     ? startMailDelivery({ database, smtpUrl: config.SMTP_URL, log })
     : null;
+  // Keeps the search's free-time summary current as time passes (decision 0011).
+  const freeDays = startFreeDaysRefresh({ db: database.db, log });
   const app = createServerApp({ config, database, log, accounts, clientDir: "build/client" });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
     log.info("listening", {
@@ -42,7 +45,12 @@ export async function start(env: Record<string, string | undefined> = process.en
       database: database.engine,
     }),
   );
-  stopGracefullyOnSignals(server, { database, accounts, delivery }, log, config.SHUTDOWN_TIMEOUT);
+  stopGracefullyOnSignals(
+    server,
+    { database, accounts, delivery, freeDays },
+    log,
+    config.SHUTDOWN_TIMEOUT,
+  );
   return server;
 }
 
@@ -56,7 +64,13 @@ function stopGracefullyOnSignals(
     database,
     accounts,
     delivery,
-  }: { database: DatabaseHandle; accounts: AccountServices; delivery: MailDelivery | null },
+    freeDays,
+  }: {
+    database: DatabaseHandle;
+    accounts: AccountServices;
+    delivery: MailDelivery | null;
+    freeDays: FreeDaysRefresh;
+  },
   log: Logger,
   timeoutSeconds: number,
 ) {
@@ -73,6 +87,7 @@ function stopGracefullyOnSignals(
     server.close(async () => {
       try {
         await delivery?.stop();
+        await freeDays.stop();
         await accounts.close();
         await database.close();
         log.info("stopped");

@@ -27,7 +27,7 @@ export const headers = publicPageHeaders;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
   const query = parseSearchQuery(new URL(request.url).searchParams);
-  const { result, options } = await loadSearchPage(db, query);
+  const { result, options } = await loadSearchPage(db, query, new Date());
   return { query, result, options };
 }
 

@@ -13,6 +13,7 @@ import {
   SlotUnavailableError,
 } from "./booking-errors";
 import { newBookingNumber } from "./booking-number";
+import { refreshAfterBookingChange } from "./free-days.server";
 import { toLocal } from "./local-time";
 import { bookingSettingsFor } from "./settings";
 
@@ -174,7 +175,7 @@ export type ConfirmRequest = {
  */
 export async function confirmBooking(db: Database, request: ConfirmRequest): Promise<Booking> {
   if (!UUID.test(request.holdId)) throw new HoldExpiredError();
-  return db.transaction(async (tx) => {
+  const booking = await db.transaction(async (tx) => {
     const [row] = await tx
       .select()
       .from(bookings)
@@ -215,6 +216,9 @@ export async function confirmBooking(db: Database, request: ConfirmRequest): Pro
     if (!confirmed) throw new HoldExpiredError();
     return confirmed;
   });
+  // The search summary leaves holds out, so the time counts as taken from now on.
+  await refreshAfterBookingChange(db, booking, request.now);
+  return booking;
 }
 
 export type CancelRequest = { bookingId: string; userId: string; reason: string; now: Date };
@@ -226,7 +230,7 @@ export type CancelRequest = { bookingId: string; userId: string; reason: string;
  */
 export async function cancelBooking(db: Database, request: CancelRequest): Promise<Booking> {
   if (!UUID.test(request.bookingId)) throw new BookingNotFoundError();
-  return db.transaction(async (tx) => {
+  const booking = await db.transaction(async (tx) => {
     const [row] = await tx
       .select()
       .from(bookings)
@@ -251,6 +255,9 @@ export async function cancelBooking(db: Database, request: CancelRequest): Promi
     if (!cancelled) throw new BookingNotFoundError();
     return cancelled;
   });
+  // Free again at once in the search too.
+  await refreshAfterBookingChange(db, booking, request.now);
+  return booking;
 }
 
 /** A booking as the visitor's history shows it. */

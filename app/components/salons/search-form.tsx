@@ -98,16 +98,39 @@ export function SearchForm({ query, options }: { query: SearchQuery; options: Se
         </fieldset>
         <div className="flex flex-col gap-1">
           <label htmlFor="search-date" className="font-bold">
-            営業日
+            空席のある日
           </label>
           <input
             id="search-date"
             type="date"
             name="date"
             defaultValue={query.date ?? ""}
+            aria-describedby="search-date-hint"
             className={control}
           />
+          <p id="search-date-hint" className="text-xs text-neutral-700">
+            その日に予約できる時間があるサロンだけを表示します
+          </p>
         </div>
+        <fieldset className="flex flex-col gap-2">
+          <legend className="font-bold">時間帯（開始時刻）</legend>
+          <div className="grid grid-cols-2 gap-2">
+            <Select id="search-from" name="from" label="から" value={query.from}>
+              {hourChoices.slice(0, -1).map((time) => (
+                <option key={time} value={time}>
+                  {time}以降
+                </option>
+              ))}
+            </Select>
+            <Select id="search-to" name="to" label="まで" value={query.to}>
+              {hourChoices.slice(1).map((time) => (
+                <option key={time} value={time}>
+                  {time}より前
+                </option>
+              ))}
+            </Select>
+          </div>
+        </fieldset>
         <Select id="search-rating" name="rating" label="口コミ評価" value={query.rating}>
           {ratingChoices.map((rating) => (
             <option key={rating} value={rating}>
@@ -140,6 +163,9 @@ export function SearchForm({ query, options }: { query: SearchQuery; options: Se
     </Form>
   );
 }
+
+/** Whole hours a visitor picks a time range from (start times, 08:00 to 22:00). */
+const hourChoices = Array.from({ length: 15 }, (_, i) => `${String(8 + i).padStart(2, "0")}:00`);
 
 function Select({
   id,

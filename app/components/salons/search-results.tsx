@@ -53,7 +53,12 @@ export function activeConditions(query: SearchQuery, options: SearchOptions) {
       href: href({ ...base, priceMax: undefined }),
     });
   if (query.date)
-    out.push({ label: `${query.date}に営業`, href: href({ ...base, date: undefined }) });
+    out.push({ label: `${query.date}に空席あり`, href: href({ ...base, date: undefined }) });
+  if (query.from || query.to)
+    out.push({
+      label: `${query.from ?? ""}〜${query.to ?? ""}に開始`,
+      href: href({ ...base, from: undefined, to: undefined }),
+    });
   if (query.rating !== undefined)
     out.push({
       label: `★${query.rating.toFixed(1)}以上`,
@@ -128,7 +133,11 @@ export function SearchResults({
         <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {result.salons.map((salon) => (
             <li key={salon.slug}>
-              <SalonCardItem salon={salon} headingLevel={3} />
+              <SalonCardItem
+                salon={salon}
+                headingLevel={3}
+                freeTimes={result.freeTimes[salon.slug]}
+              />
             </li>
           ))}
         </ul>

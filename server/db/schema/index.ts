@@ -1,5 +1,6 @@
 export * from "./accounts";
 export * from "./areas";
+export * from "./availability";
 export * from "./bookings";
 export * from "./content";
 export * from "./jobs";
