@@ -21,19 +21,50 @@ import { useBuildUpdates } from "./components/shell/use-build-updates";
 import { useViewportCookie } from "./components/shell/use-viewport-cookie";
 import { SiteFooter } from "./components/site-footer";
 import { SiteHeader } from "./components/site-header";
-import { readCookie } from "./lib/cookies";
-import { DEFAULT_THEME, isTheme, THEME_COOKIE } from "./lib/theme";
-import { FALLBACK_VIEWPORT, isViewport, VIEWPORT_COOKIE } from "./lib/viewport";
+import { preferenceCookie, readCookie } from "./lib/cookies";
+import { DEFAULT_THEME, isTheme, THEME_COOKIE, THEME_COOKIE_MAX_AGE } from "./lib/theme";
+import {
+  FALLBACK_VIEWPORT,
+  isViewport,
+  VIEWPORT_COOKIE,
+  VIEWPORT_COOKIE_MAX_AGE,
+} from "./lib/viewport";
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-// SPEC.md §4: on every request, a user without a complete account record goes to /account/edit.
 export const middleware: Route.MiddlewareFunction[] = [
+  // Input the HTTP layer refused (server/http/input-screen.ts): the error screen, with its status.
+  async ({ context }) => {
+    const { inputError } = context.get(appContext);
+    if (inputError) throw inputError;
+  },
+  // A preference cookie the site cannot read is replaced, so it is not sent again and again.
+  async ({ request }, next) => {
+    const response = await next();
+    for (const stale of unreadablePreferences(request.headers.get("cookie"))) {
+      response.headers.append("Set-Cookie", stale);
+    }
+    return response;
+  },
+  // SPEC.md §4: on every request, a user without a complete account record goes to /account/edit.
   async ({ request, context }) => accountSetupRedirect(request, context.get(appContext)),
 ];
+
+function unreadablePreferences(cookies: string | null) {
+  const stale: string[] = [];
+  const theme = readCookie(cookies, THEME_COOKIE);
+  if (theme !== undefined && !isTheme(theme)) {
+    stale.push(preferenceCookie(THEME_COOKIE, DEFAULT_THEME, THEME_COOKIE_MAX_AGE));
+  }
+  const viewport = readCookie(cookies, VIEWPORT_COOKIE);
+  if (viewport !== undefined && !isViewport(viewport)) {
+    stale.push(preferenceCookie(VIEWPORT_COOKIE, FALLBACK_VIEWPORT, VIEWPORT_COOKIE_MAX_AGE));
+  }
+  return stale;
+}
 
 /**
  * SPEC.md §2: every client-side navigation asks the server's route rules
@@ -95,13 +126,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Meta />
         <Links />
         <TagManagerScript gtmId={root?.gtmId ?? null} nonce={nonce} />
+        <noscript>
+          {/* Without JavaScript nothing would ever hide the overlay. In the head: <style> is not allowed in the body. */}
+          <style>{"#loading-overlay{display:none}"}</style>
+        </noscript>
       </head>
       <body className="flex min-h-screen flex-col">
         <LoadingOverlay />
-        <noscript>
-          {/* Without JavaScript nothing would ever hide the overlay. */}
-          <style>{"#loading-overlay{display:none}"}</style>
-        </noscript>
         <a
           href="#main"
           className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:bg-white focus:p-2"
@@ -138,5 +169,10 @@ export function meta({ error }: Route.MetaArgs) {
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  return <ErrorScreen status={status} />;
+  // A DomainError reaches here as data({ code, message }) (server/http/errors.ts).
+  const message =
+    isRouteErrorResponse(error) && typeof error.data?.message === "string"
+      ? error.data.message
+      : undefined;
+  return <ErrorScreen status={status} message={message} />;
 }

@@ -6,6 +6,7 @@ import { type FreeDaysRefresh, startFreeDaysRefresh } from "./bookings/free-days
 import { loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { createHttpApp, type HttpAppDeps } from "./http/app";
+import { withDomainErrors } from "./http/errors";
 import { createLogger, describeError, type Logger } from "./logger";
 import { type MailDelivery, startMailDelivery } from "./mail/mailer";
 
@@ -21,7 +22,8 @@ export function createServerApp(
     import("virtual:react-router/server-build") as Promise<ServerBuild>,
 ) {
   const mode = deps.config.NODE_ENV === "production" ? "production" : "development";
-  return createHttpApp({ ...deps, handleRequest: createRequestHandler(loadBuild, mode) });
+  const build = () => loadBuild().then(withDomainErrors);
+  return createHttpApp({ ...deps, handleRequest: createRequestHandler(build, mode) });
 }
 
 export async function start(env: Record<string, string | undefined> = process.env) {

@@ -2,6 +2,7 @@ import { createContext } from "react-router";
 import type { AccountServices } from "./accounts/account-services";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
+import type { DomainError } from "./errors/domain-error";
 import type { Logger } from "./logger";
 import type { RedirectRuleCache } from "./routing/redirect-rules";
 
@@ -17,6 +18,8 @@ export type AppContext = {
   accounts: AccountServices;
   /** Route rules cache; domain functions that change rules invalidate it. */
   redirects: RedirectRuleCache;
+  /** Input the HTTP layer refused (server/http/input-screen.ts); the root middleware throws it. */
+  inputError?: DomainError;
 };
 
 export const appContext = createContext<AppContext>();

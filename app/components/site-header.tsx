@@ -33,7 +33,8 @@ export function SiteHeader() {
             検索
           </button>
         </Form>
-        <nav aria-label="アカウント" className="ml-auto md:ml-0">
+        {/* Beside the logo on phones, taking what room is left so a long name truncates. */}
+        <nav aria-label="アカウント" className="flex min-w-0 flex-1 justify-end md:flex-none">
           {user ? <AccountMenu name={user.name} /> : null}
           <ul hidden={Boolean(user)} className="flex items-center gap-3 text-sm">
             <li>
@@ -56,13 +57,24 @@ export function SiteHeader() {
   );
 }
 
-/** Signed-in menu: a <details> disclosure, so it opens with the keyboard and without JavaScript. */
+/**
+ * Signed-in menu: a <details> disclosure, so it opens with the keyboard and
+ * without JavaScript. A long name (or the address, before the profile is
+ * filled in) is cut with an ellipsis on screen; the accessible name and the
+ * tooltip keep it whole.
+ */
 function AccountMenu({ name }: { name: string }) {
   return (
-    <details className="relative text-sm">
-      <summary className="cursor-pointer rounded-lg border border-neutral-400 px-3 py-1.5">
+    <details className="relative min-w-0 text-sm">
+      <summary
+        title={`${name} 様`}
+        className="flex cursor-pointer items-center gap-1 rounded-lg border border-neutral-400 px-3 py-1.5 md:max-w-xs"
+      >
         <span className="sr-only">アカウントメニュー：</span>
-        {name} 様
+        <span className="min-w-0 truncate">{name}</span> <span className="shrink-0">様</span>
+        <span aria-hidden="true" className="shrink-0">
+          ▾
+        </span>
       </summary>
       <ul className="absolute right-0 z-10 mt-2 flex w-48 flex-col gap-1 rounded-lg border border-neutral-300 bg-white p-2 shadow">
         <li>

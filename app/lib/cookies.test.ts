@@ -8,9 +8,15 @@ describe("cookies", () => {
     expect(readCookie(null, "theme")).toBeUndefined();
   });
 
+  it("never throws on values that are not valid percent-encoding", () => {
+    expect(readCookie("theme=%E0; viewport=%", "theme")).toBe("%E0");
+    expect(readCookie("theme=%E0; viewport=%", "viewport")).toBe("%");
+    expect(readCookie("=; ;;theme", "theme")).toBeUndefined();
+  });
+
   it("writes a year-long, site-wide, lax cookie", () => {
     expect(preferenceCookie("viewport", "mobile", 31536000)).toBe(
-      "viewport=mobile; Path=/; Max-Age=31536000; SameSite=Lax",
+      "viewport=mobile; Max-Age=31536000; Path=/; SameSite=Lax",
     );
   });
 });

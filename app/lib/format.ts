@@ -4,15 +4,36 @@ export function formatYen(amount: number): string {
   return yen.format(amount);
 }
 
+/** The visitors' calendar: dates are shown, and "today" is read, in Japan's time. */
+export const SITE_TIME_ZONE = "Asia/Tokyo";
+
+/** 2026年11月23日(月): the one way dates are shown, in Japan's time zone wherever it renders. */
 const dateFormat = new Intl.DateTimeFormat("ja-JP", {
   year: "numeric",
   month: "long",
   day: "numeric",
-  timeZone: "Asia/Tokyo",
+  weekday: "short",
+  timeZone: SITE_TIME_ZONE,
 });
 
+/** The calendar day (YYYY-MM-DD) of `now` in `timeZone`. */
+export function calendarDay(now: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("sv-SE", { timeZone }).format(now);
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A moment (Date or ISO string) or a calendar day (YYYY-MM-DD) in Japanese
+ * form. A calendar day is read as noon in Tokyo, so it is the same day in
+ * any server or browser time zone.
+ */
 export function formatDate(value: Date | string): string {
-  return dateFormat.format(typeof value === "string" ? new Date(value) : value);
+  const date =
+    typeof value === "string"
+      ? new Date(DATE_ONLY.test(value) ? `${value}T12:00:00+09:00` : value)
+      : value;
+  return dateFormat.format(date);
 }
 
 const monthDayWeekday = new Intl.DateTimeFormat("ja-JP", {

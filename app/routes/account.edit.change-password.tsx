@@ -49,7 +49,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     const headers = await changePassword(ctx.accounts, parsed.data, request);
     return redirect("/account/edit/change-password/thanks", { headers });
   } catch (error) {
-    return authFailure(error, {});
+    // The user is signed in, so naming the wrong field reveals nothing (unlike sign-in).
+    return authFailure(
+      error,
+      {},
+      {
+        "wrong-password": {
+          field: "currentPassword",
+          message: "現在のパスワードが正しくありません。",
+        },
+      },
+    );
   }
 }
 

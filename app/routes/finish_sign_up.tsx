@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Form, Link } from "react-router";
 import { authErrorCodeOf } from "../../server/accounts/auth-error";
 import { AccountFrame, linkClass, Notice } from "../components/accounts/account-frame";
 import { authErrorMessage } from "../lib/auth-errors";
@@ -30,11 +30,7 @@ export default function FinishSignUp({ loaderData }: Route.ComponentProps) {
     return (
       <AccountFrame title="メールアドレスを確認できませんでした">
         <Notice tone="error">{loaderData.error}</Notice>
-        <p>
-          <Link to="/mail_not_confirm" className={linkClass}>
-            確認メールを再送する
-          </Link>
-        </p>
+        <ResendButton />
       </AccountFrame>
     );
   }
@@ -57,10 +53,23 @@ export default function FinishSignUp({ loaderData }: Route.ComponentProps) {
       </Notice>
       <p className="text-sm text-neutral-700">
         メールが届かない場合は、迷惑メールフォルダをご確認ください。
-        <Link to="/mail_not_confirm" className={linkClass}>
-          確認メールを再送する
-        </Link>
       </p>
+      <ResendButton />
     </AccountFrame>
+  );
+}
+
+/**
+ * Resends at once: it posts to /mail_not_confirm's action (signed-in only;
+ * a guest is sent to sign in first). It was a link to that page, whose own
+ * button then had to be pressed a second time.
+ */
+function ResendButton() {
+  return (
+    <Form method="post" action="/mail_not_confirm">
+      <button type="submit" className={`${linkClass} text-sm`}>
+        確認メールを再送する
+      </button>
+    </Form>
   );
 }

@@ -32,6 +32,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const ctx = context.get(appContext);
   const user = await requireLogin(request, ctx);
+  // Already verified (another tab, or a stale page): the page says so; nothing to send.
+  if (user.emailVerified) return redirect("/mail_not_confirm");
   try {
     await resendVerificationMail(ctx.accounts, { email: user.email }, request);
     return redirect("/finish_resend_email");

@@ -1,8 +1,14 @@
+import { redirect, useLocation } from "react-router";
 import { appContext } from "../../server/context";
-import { parseSearchQuery, searchQueryToParams } from "../../server/salons/search.schema";
+import {
+  parseSearch,
+  searchQueryToParams,
+  withoutEmptyParams,
+} from "../../server/salons/search.schema";
 import { loadSearchPage } from "../../server/salons/search-page";
 import { SearchForm } from "../components/salons/search-form";
 import { activeConditions, SearchResults } from "../components/salons/search-results";
+import { calendarDay, SITE_TIME_ZONE } from "../lib/format";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.search";
@@ -26,20 +32,45 @@ export const headers = publicPageHeaders;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
-  const query = parseSearchQuery(new URL(request.url).searchParams);
-  const { result, options } = await loadSearchPage(db, query, new Date());
-  return { query, result, options };
+  const { searchParams } = new URL(request.url);
+  // A GET form sends its empty fields too: one canonical, shareable URL without them.
+  const canonical = withoutEmptyParams(searchParams);
+  if (canonical) throw redirect(searchHref(canonical));
+  const now = new Date();
+  const today = calendarDay(now, SITE_TIME_ZONE);
+  const { query, errors, typed } = parseSearch(searchParams, today);
+  const { result, options } = await loadSearchPage(db, query, now);
+  // Past the last page: the last page itself, at its own URL (no results: page 1, the empty state).
+  const lastPage = Math.max(1, Math.ceil(result.total / result.pageSize));
+  if (query.page > lastPage) {
+    const params = new URLSearchParams(searchParams);
+    if (lastPage > 1) params.set("page", String(lastPage));
+    else params.delete("page");
+    throw redirect(searchHref(params));
+  }
+  return { query, errors, typed, today, result, options };
 }
 
+const searchHref = (params: URLSearchParams) =>
+  params.size > 0 ? `/salons/search?${params}` : "/salons/search";
+
 export default function SalonSearch({ loaderData }: Route.ComponentProps) {
-  const { query, result, options } = loaderData;
+  const { query, errors, typed, today, result, options } = loaderData;
+  const { search } = useLocation();
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="text-2xl font-bold">サロンを探す</h1>
       <div className="mt-6 grid grid-cols-1 gap-8 lg:grid-cols-[18rem_1fr]">
         <div>
           {/* Keyed by the URL so the controls show the conditions after back/forward. */}
-          <SearchForm key={searchQueryToParams(query).toString()} query={query} options={options} />
+          <SearchForm
+            key={search}
+            query={query}
+            errors={errors}
+            typed={typed}
+            today={today}
+            options={options}
+          />
         </div>
         <SearchResults query={query} result={result} options={options} />
       </div>

@@ -86,6 +86,24 @@ export function createAuth({ db, config, mailer, rateLimitStore }: AuthDeps) {
       },
     },
     user: { changeEmail: { enabled: true } },
+    databaseHooks: {
+      user: {
+        update: {
+          // The address changes when the link sent to the new one is opened
+          // (/verify-email, after its token is checked); the token names the
+          // old address. Its owner is told, in case the change was not theirs.
+          after: async (user, ctx) => {
+            if (ctx?.path !== "/verify-email") return;
+            const change = emailChangeOf(String(ctx.query?.token ?? ""));
+            if (change && user.email === change.updateTo) {
+              await mailer.send(
+                renderMail("emailChanged", change.email, `${config.PUBLIC_URL}/contact`),
+              );
+            }
+          },
+        },
+      },
+    },
     session: {
       // No cookie cache: a ban or "sign out everywhere" takes effect on the next request.
       cookieCache: { enabled: false },
@@ -155,11 +173,18 @@ function assertPasswordPolicy(password: string, policy: PasswordPolicy) {
   }
 }
 
-function isEmailChangeToken(token: string) {
+/** The old and new address of an email-change token (a JWT Better Auth has already verified). */
+function emailChangeOf(token: string): { email: string; updateTo: string } | null {
   try {
     const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString());
-    return typeof payload.updateTo === "string";
+    return typeof payload.updateTo === "string" && typeof payload.email === "string"
+      ? { email: payload.email, updateTo: payload.updateTo }
+      : null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+function isEmailChangeToken(token: string) {
+  return emailChangeOf(token) !== null;
 }

@@ -102,3 +102,13 @@ export class CancellationClosedError extends DomainError {
     );
   }
 }
+
+export class CouponNotApplicableError extends DomainError {
+  constructor() {
+    super(
+      "coupon_not_applicable",
+      "このクーポンは、選択したメニューまたは日時ではご利用いただけません。",
+      400,
+    );
+  }
+}

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { bookingMenus, bookings, salons, staff } from "../db/schema";
+import { bookingMenus, bookings, couponMenus, coupons, salons, staff } from "../db/schema";
 import { EXCLUSION_VIOLATION, sqlState, UNIQUE_VIOLATION } from "../db/sql-state";
 import { findAvailability, pickStaff } from "./availability";
 import { loadAvailabilityInput, publishedSalon } from "./availability-data.server";
@@ -8,6 +8,7 @@ import {
   BookingNotCancellableError,
   BookingNotFoundError,
   CancellationClosedError,
+  CouponNotApplicableError,
   HoldExpiredError,
   SlotTakenError,
   SlotUnavailableError,
@@ -15,6 +16,7 @@ import {
 import { newBookingNumber } from "./booking-number";
 import { refreshAfterBookingChange } from "./free-days.server";
 import { toLocal } from "./local-time";
+import { priceWithCoupon } from "./pricing";
 import { bookingSettingsFor } from "./settings";
 
 /**
@@ -35,8 +37,63 @@ export type HoldRequest = {
   staffId: string | null;
   start: Date;
   userId: string | null;
+  /** A coupon of the salon to apply; its terms are read from the database. */
+  couponId?: string | null;
   now: Date;
 };
+
+/**
+ * The price with the coupon, checked: the salon's coupon, valid on the
+ * booking's local date, for one of the chosen menus (or the whole booking),
+ * and for new customers only when the visitor has no booking there yet.
+ */
+async function couponPrice(
+  tx: Pick<Database, "select">,
+  salonId: string,
+  couponId: string,
+  date: string,
+  userId: string | null,
+  menus: readonly { id: string; price: number }[],
+): Promise<number> {
+  if (!UUID.test(couponId)) throw new CouponNotApplicableError();
+  const [coupon] = await tx
+    .select()
+    .from(coupons)
+    .where(
+      and(
+        eq(coupons.id, couponId),
+        eq(coupons.salonId, salonId),
+        lte(coupons.validFrom, date),
+        or(isNull(coupons.validUntil), gte(coupons.validUntil, date)),
+      ),
+    );
+  if (!coupon) throw new CouponNotApplicableError();
+  if (coupon.newCustomersOnly && userId) {
+    const visits = await tx
+      .select({ id: bookings.id })
+      .from(bookings)
+      .where(
+        and(
+          eq(bookings.salonId, salonId),
+          eq(bookings.userId, userId),
+          inArray(bookings.status, ["confirmed", "completed"]),
+        ),
+      )
+      .limit(1);
+    if (visits.length > 0) throw new CouponNotApplicableError();
+  }
+  const couponMenuRows = await tx
+    .select({ menuId: couponMenus.menuId })
+    .from(couponMenus)
+    .where(eq(couponMenus.couponId, coupon.id));
+  const price = priceWithCoupon(menus, {
+    discountKind: coupon.discountKind,
+    discountValue: coupon.discountValue,
+    menuIds: couponMenuRows.map((row) => row.menuId),
+  });
+  if (price === null) throw new CouponNotApplicableError();
+  return price;
+}
 
 /**
  * Holds a time: inserts a `held` booking that expires after the salon's
@@ -56,6 +113,20 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
   for (let attempt = 0; attempt < 20; attempt++) {
     try {
       return await db.transaction(async (tx) => {
+        // One live hold per visitor and salon: picking another time (or the
+        // same one again, e.g. after going back) releases the earlier hold
+        // before availability is read, so it does not stand in the way.
+        if (request.userId) {
+          await tx
+            .delete(bookings)
+            .where(
+              and(
+                eq(bookings.salonId, salon.id),
+                eq(bookings.userId, request.userId),
+                eq(bookings.status, "held"),
+              ),
+            );
+        }
         const loaded = await loadAvailabilityInput(tx, {
           salonId: salon.id,
           menuIds: request.menuIds,
@@ -80,6 +151,9 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
         const staffId =
           request.staffId ?? pickStaff(slot.staffIds, loaded.input.bookingsPerStaffDay, date);
         if (!staffId) throw new SlotTakenError();
+        const totalPrice = request.couponId
+          ? await couponPrice(tx, salon.id, request.couponId, date, request.userId, loaded.menus)
+          : loaded.totalPrice;
         const endsAt = new Date(start + loaded.durationMinutes * MINUTE);
         const occupiedUntil = new Date(endsAt.getTime() + loaded.rules.bufferAfterMinutes * MINUTE);
 
@@ -96,18 +170,6 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
               sql`tstzrange(${bookings.startsAt}, ${bookings.occupiedUntil}, '[)') && tstzrange(${request.start}, ${occupiedUntil}, '[)')`,
             ),
           );
-        // One live hold per visitor and salon: picking another time releases the first.
-        if (request.userId) {
-          await tx
-            .delete(bookings)
-            .where(
-              and(
-                eq(bookings.salonId, salon.id),
-                eq(bookings.userId, request.userId),
-                eq(bookings.status, "held"),
-              ),
-            );
-        }
         const [held] = await tx
           .insert(bookings)
           .values({
@@ -119,7 +181,8 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
             startsAt: request.start,
             endsAt,
             occupiedUntil,
-            totalPrice: loaded.totalPrice,
+            totalPrice,
+            couponId: request.couponId ?? null,
             status: "held",
             holdExpiresAt: new Date(request.now.getTime() + loaded.rules.holdMinutes * MINUTE),
             source: "web",

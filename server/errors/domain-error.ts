@@ -19,3 +19,29 @@ export class DomainError extends Error {
     this.name = new.target.name;
   }
 }
+
+/** Input the server cannot read or will not accept (400 unless told). */
+export class BadRequestError extends DomainError {
+  constructor(code: string, message: string, status = 400) {
+    super(code, message, status);
+  }
+}
+
+/** Something that does not exist, or that this visitor may not know exists. */
+export class NotFoundError extends DomainError {
+  constructor(message = "お探しのページ・データは見つかりませんでした。") {
+    super("not_found", message, 404);
+  }
+}
+
+/** Signed out where a session is needed (an API call without one). */
+export class UnauthenticatedError extends DomainError {
+  constructor(message = "ログインしてください。") {
+    super("unauthorized", message, 401);
+  }
+}
+
+/** The `{ "error": { "code", "message" } }` body every /api error answers with. */
+export function errorBody(error: DomainError) {
+  return { error: { code: error.code, message: error.message, ...error.details } };
+}

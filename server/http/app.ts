@@ -10,6 +10,7 @@ import { accountRecordHandler } from "../api/accounts";
 import type { Config } from "../config";
 import { appContext } from "../context";
 import type { DatabaseHandle } from "../db/client";
+import type { DomainError } from "../errors/domain-error";
 import { describeError, type Logger } from "../logger";
 import { createRedirectRuleCache, type RedirectRuleCache } from "../routing/redirect-rules";
 import { authEndpointGuard } from "./auth-limits";
@@ -17,7 +18,10 @@ import { clientIpHeader } from "./client-ip";
 import { compression } from "./compression";
 import { isCrawler } from "./crawler";
 import { rejectCrossSiteForms } from "./cross-site";
+import { domainErrorResponse, isApiPath, thrownAnswers, toDomainError } from "./errors";
+import { screenInput } from "./input-screen";
 import { pageCache } from "./page-cache";
+import { privateAnswers } from "./private-answers";
 
 export type HttpAppDeps = {
   config: Config;
@@ -33,7 +37,9 @@ export type HttpAppDeps = {
   redirects?: RedirectRuleCache;
 };
 
-type Env = { Variables: { requestId: string; secureHeadersNonce?: string } };
+type Env = {
+  Variables: { requestId: string; secureHeadersNonce?: string; inputError?: DomainError };
+};
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const SHORT = "public, max-age=3600";
@@ -69,6 +75,7 @@ export function createHttpApp({
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     });
   });
+  app.use(thrownAnswers());
 
   app.use(
     secureHeaders({
@@ -79,6 +86,23 @@ export function createHttpApp({
       xFrameOptions: "DENY",
       xContentTypeOptions: "nosniff",
       crossOriginEmbedderPolicy: false,
+      // Geolocation only for this site's own "near me" search; nothing else.
+      permissionsPolicy: {
+        camera: [],
+        microphone: [],
+        geolocation: ["self"],
+        payment: [],
+        usb: [],
+        serial: [],
+        bluetooth: [],
+        hid: [],
+        midi: [],
+        accelerometer: [],
+        gyroscope: [],
+        magnetometer: [],
+        displayCapture: [],
+        browsingTopics: [],
+      },
     }),
   );
   app.use(compression());
@@ -105,6 +129,8 @@ export function createHttpApp({
     app.use("*", (c, next) => (publicFiles.has(c.req.path) ? servePublic(c, next) : next()));
   }
 
+  app.use(privateAnswers());
+
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {
     try {
@@ -121,6 +147,8 @@ export function createHttpApp({
 
   app.use(clientIpHeader(config.TRUST_PROXY));
   app.use(rejectCrossSiteForms(new URL(config.PUBLIC_URL).origin));
+  // Before Better Auth and the routes: NUL bytes, broken forms, bad callback URLs.
+  app.use(screenInput(new URL(config.PUBLIC_URL).origin));
 
   // Better Auth owns /api/auth/* (mail links, external sign-in callbacks,
   // JSON endpoints); the password policy is ours, served beside it.
@@ -137,7 +165,6 @@ export function createHttpApp({
   app.get("/api/route-rules", async (c) => {
     const path = c.req.query("path") ?? "";
     const rule = path.startsWith("/") ? await redirects.lookup(path) : null;
-    c.header("Cache-Control", "no-store");
     return c.json({ redirect: rule });
   });
 
@@ -164,6 +191,7 @@ export function createHttpApp({
       nonce: c.get("secureHeadersNonce") ?? "",
       accounts,
       redirects,
+      inputError: c.get("inputError"),
     });
     const response = await handleRequest(c.req.raw, context);
     if (response.status >= 400 && isCrawler(c.req.header("user-agent"))) {
@@ -179,12 +207,16 @@ export function createHttpApp({
   });
 
   app.onError((error, c) => {
+    const domain = toDomainError(error);
+    if (domain) return domainErrorResponse(c, domain);
     log.error("unhandled error", {
       requestId: c.get("requestId"),
       path: c.req.path,
       ...describeError(error),
     });
-    return c.text("問題が発生しました。しばらくしてから再度お試しください。", 500);
+    const message = "問題が発生しました。しばらくしてから再度お試しください。";
+    if (isApiPath(c.req.path)) return c.json({ error: { code: "internal_error", message } }, 500);
+    return c.text(message, 500);
   });
 
   return app;

@@ -7,7 +7,8 @@ import type { SearchQuery } from "./search.schema";
 
 export type SearchOptions = {
   prefectures: { slug: string; name: string }[];
-  areas: { slug: string; name: string; prefectureName: string }[];
+  /** With their prefecture, so the area list can narrow to the chosen one. */
+  areas: { slug: string; name: string; prefectureSlug: string; prefectureName: string }[];
   /** Stations of the chosen area only; a country-wide list would be unusable. */
   stations: { slug: string; name: string }[];
   features: { slug: string; name: string }[];
@@ -32,7 +33,12 @@ async function loadReferenceOptions(db: Database): Promise<ReferenceOptions> {
       .where(hasSalons)
       .orderBy(asc(prefectures.code)),
     db
-      .select({ slug: areas.slug, name: areas.name, prefectureName: prefectures.name })
+      .select({
+        slug: areas.slug,
+        name: areas.name,
+        prefectureSlug: prefectures.slug,
+        prefectureName: prefectures.name,
+      })
       .from(areas)
       .innerJoin(prefectures, eq(prefectures.code, areas.prefectureCode))
       .where(hasSalons)

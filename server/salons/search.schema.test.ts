@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { parseSearchQuery, searchQueryToParams } from "./search.schema";
+import {
+  PAST_DATE_MESSAGE,
+  parseSearch,
+  parseSearchQuery,
+  searchQueryToParams,
+  withoutEmptyParams,
+} from "./search.schema";
 
 const parse = (query: string) => parseSearchQuery(new URLSearchParams(query));
 
@@ -59,5 +65,48 @@ describe("parseSearchQuery", () => {
     expect(searchQueryToParams(parse("from=10:00&to=12:00")).toString()).toBe(
       "from=10%3A00&to=12%3A00",
     );
+  });
+});
+
+describe("parseSearch", () => {
+  const today = "2026-11-23";
+  it("refuses a past day with a message and keeps it as typed, searching without it", () => {
+    const { query, errors, typed } = parseSearch(
+      new URLSearchParams("date=2026-11-22&genre=nail"),
+      today,
+    );
+    expect(query.date).toBeUndefined();
+    expect(query.genre).toBe("nail");
+    expect(errors).toEqual({ date: PAST_DATE_MESSAGE });
+    expect(typed).toEqual({ date: "2026-11-22" });
+  });
+
+  it("accepts today and later days", () => {
+    for (const date of ["2026-11-23", "2027-01-01"]) {
+      const { query, errors } = parseSearch(new URLSearchParams({ date }), today);
+      expect(query.date).toBe(date);
+      expect(errors).toEqual({});
+    }
+  });
+});
+
+describe("withoutEmptyParams", () => {
+  it("drops the empty fields a GET form sends, keeping the order of the others", () => {
+    expect(
+      withoutEmptyParams(
+        new URLSearchParams("q=&pref=tokyo&area=&feature=a&feature=&sort=rating"),
+      )?.toString(),
+    ).toBe("pref=tokyo&feature=a&sort=rating");
+  });
+
+  it("drops the default order too", () => {
+    expect(withoutEmptyParams(new URLSearchParams("genre=nail&sort=recommended"))?.toString()).toBe(
+      "genre=nail",
+    );
+  });
+
+  it("is null when nothing is empty", () => {
+    expect(withoutEmptyParams(new URLSearchParams("pref=tokyo&page=2"))).toBeNull();
+    expect(withoutEmptyParams(new URLSearchParams())).toBeNull();
   });
 });

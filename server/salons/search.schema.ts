@@ -93,6 +93,40 @@ export function parseSearchQuery(params: URLSearchParams): SearchQuery {
   return parsed;
 }
 
+export const PAST_DATE_MESSAGE = "空席のある日には今日以降の日付を選んでください。";
+
+export type SearchErrors = { date?: string };
+
+/**
+ * The search a page runs, and what it refused with a message. `today`
+ * (YYYY-MM-DD in the site's time zone) comes from the caller, which reads the
+ * clock: a past day is not searched, and `typed` keeps it for the form.
+ */
+export function parseSearch(params: URLSearchParams, today: string) {
+  const query = parseSearchQuery(params);
+  const errors: SearchErrors = {};
+  const typed: { date?: string } = {};
+  if (query.date !== undefined && query.date < today) {
+    errors.date = PAST_DATE_MESSAGE;
+    typed.date = query.date;
+    query.date = undefined;
+  }
+  return { query, errors, typed };
+}
+
+/**
+ * The same query without its empty values (a GET form sends every field,
+ * `?q=&pref=&…`) and without the default order, or null when there were
+ * none: shared links stay short, one URL per search.
+ */
+export function withoutEmptyParams(params: URLSearchParams): URLSearchParams | null {
+  const entries = [...params];
+  const kept = entries.filter(
+    ([key, value]) => value !== "" && !(key === "sort" && value === "recommended"),
+  );
+  return kept.length === entries.length ? null : new URLSearchParams(kept);
+}
+
 /** The URL of a search, omitting defaults so links stay short and canonical. */
 export function searchQueryToParams(query: Partial<SearchQuery>): URLSearchParams {
   const params = new URLSearchParams();

@@ -16,7 +16,7 @@ test("search by keyword and filter updates in place and keeps state in the URL",
   await form.getByRole("button", { name: "この条件で検索" }).click();
   await expect(page).toHaveURL(/q=%E3%82%AB%E3%83%83%E3%83%88/);
   await expect(page).toHaveURL(/genre=hair/);
-  await expect(page.getByRole("main").getByRole("status")).toContainText("件中 1〜20件を表示");
+  await expect(page.locator("#search-results-heading")).toContainText("件中 1〜20件を表示");
   expect(await page.evaluate(() => (window as unknown as { marker?: string }).marker)).toBe("spa");
   await expect(page.getByRole("link", { name: /「カット」\s*の条件を外す/ })).toBeVisible();
   await expect(page.getByRole("link", { name: /ヘアサロン\s*の条件を外す/ })).toBeVisible();
@@ -25,7 +25,7 @@ test("search by keyword and filter updates in place and keeps state in the URL",
 
 test("page through results and come back with the back button", async ({ page }) => {
   await page.goto("/salons/search?genre=hair");
-  const status = page.getByRole("main").getByRole("status");
+  const status = page.locator("#search-results-heading");
   await expect(status).toContainText("1〜20件");
   const firstPageSalon = await page
     .locator('main article a[href^="/salons/"]')
@@ -55,7 +55,7 @@ test("the search form works without JavaScript", async ({ browser }) => {
   await page.getByRole("checkbox", { name: "個室あり" }).check();
   await page.getByRole("button", { name: "この条件で検索" }).click();
   await expect(page).toHaveURL(/feature=private-room/);
-  await expect(page.getByRole("main").getByRole("status")).toContainText("件");
+  await expect(page.locator("#search-results-heading")).toContainText("件");
   await context.close();
 });
 
@@ -63,13 +63,13 @@ test("an empty search suggests how to widen it", async ({ page, axe }) => {
   await page.goto(
     "/salons/search?q=%E5%AD%98%E5%9C%A8%E3%81%97%E3%81%AA%E3%81%84%E3%82%B5%E3%83%AD%E3%83%B3&genre=nail",
   );
-  await expect(page.getByRole("main").getByRole("status")).toHaveText(
+  await expect(page.locator("#search-results-heading")).toHaveText(
     "条件に合うサロンは見つかりませんでした",
   );
   await expect(page.getByText("条件をゆるめて探してみましょう。")).toBeVisible();
   await page.getByRole("link", { name: /「存在しないサロン」/ }).click();
   await expect(page).toHaveURL("/salons/search?genre=nail");
-  await expect(page.getByRole("main").getByRole("status")).toContainText("件中");
+  await expect(page.locator("#search-results-heading")).toContainText("件中");
   await axe.check();
 });
 

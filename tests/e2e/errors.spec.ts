@@ -30,3 +30,23 @@ test("crawlers get the status code but no error page", async ({ request }) => {
     expect(await response.text()).toBe("");
   }
 });
+
+test("an unreadable cookie is replaced, not a dead end", async ({ page, context, baseURL }) => {
+  await context.addCookies([{ name: "theme", value: "%E0", url: baseURL ?? "" }]);
+  const response = await page.goto("/");
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole("region", { name: "おすすめのサロン" })).toBeVisible();
+  const theme = (await context.cookies()).find((cookie) => cookie.name === "theme");
+  expect(theme?.value).toBe("light");
+});
+
+test("a refused request shows what was wrong, in Japanese, with a way home", async ({ page }) => {
+  const response = await page.goto("/salons/search?q=%00");
+  expect(response?.status()).toBe(400);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(
+    "リクエストを受け付けられませんでした",
+  );
+  await expect(page.getByText("URLに使用できない文字が含まれています")).toBeVisible();
+  await page.getByRole("link", { name: "トップへ" }).click();
+  await expect(page).toHaveURL("/");
+});

@@ -277,5 +277,25 @@ describe("change password and email", () => {
     const response = await b.request(await lastMailLink(database.db, next));
     expect(response.headers.get("location")).toBe("/account/edit/change-email/thanks");
     expect(await current(b.toRequest("/"))).toMatchObject({ email: next, emailVerified: true });
+    // The old address is told, in case the change was not its owner's.
+    const notices = (await outboxFor(database.db, email)).filter((m) =>
+      m.subject.includes("メールアドレス変更のお知らせ"),
+    );
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.text).toContain("ご登録のメールアドレスが変更されました");
+  });
+
+  it("does not tell the old address before the new one's link is opened", async () => {
+    const { email, b } = await signedUp();
+    await b.request(await lastMailLink(database.db, email));
+    await requestEmailChange(
+      env.accounts,
+      { email: uniqueEmail("pending") },
+      b.toRequest("/account/edit/change-email"),
+    );
+    const notices = (await outboxFor(database.db, email)).filter((m) =>
+      m.subject.includes("メールアドレス変更のお知らせ"),
+    );
+    expect(notices).toHaveLength(0);
   });
 });

@@ -10,11 +10,12 @@ import {
 import {
   BookingNotFoundError,
   CancellationClosedError,
+  CouponNotApplicableError,
   HoldExpiredError,
   SlotTakenError,
   SlotUnavailableError,
 } from "../../server/bookings/booking-errors";
-import { bookingMenus, bookings } from "../../server/db/schema";
+import { bookingMenus, bookings, couponMenus, coupons } from "../../server/db/schema";
 import { buildBooking, buildMenu, buildSalonWithStaff, buildUser } from "../support/builders";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -80,6 +81,51 @@ describe("holdSlot", () => {
       { name: "カラー", position: 0 },
       { name: "カット", position: 1 },
     ]);
+  });
+
+  it("applies a coupon of the salon from the database, and refuses one that does not fit", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const color = await buildMenu(database.db, salon.id, { name: "カラー", price: 8000 });
+    const [forColor, elsewhereCoupon] = await database.db
+      .insert(coupons)
+      .values([
+        {
+          salonId: salon.id,
+          title: "カラー20%オフ",
+          discountKind: "percent",
+          discountValue: 20,
+          validFrom: "2026-11-01",
+        },
+        {
+          salonId: (await buildSalonWithStaff(database.db)).salon.id,
+          title: "他店のクーポン",
+          discountKind: "amount",
+          discountValue: 1000,
+          validFrom: "2026-11-01",
+        },
+      ])
+      .returning();
+    if (!forColor || !elsewhereCoupon) throw new Error("coupons");
+    await database.db.insert(couponMenus).values({ couponId: forColor.id, menuId: color.id });
+    const hold = (menuIds: string[], couponId: string) =>
+      holdSlot(database.db, {
+        salonId: salon.id,
+        menuIds,
+        staffId: stylists[0]?.id ?? null,
+        start: at("2026-12-08T10:00"),
+        userId: null,
+        couponId,
+        now: NOW,
+      });
+    expect((await outcome(hold([menu.id], forColor.id))).error).toBeInstanceOf(
+      CouponNotApplicableError,
+    );
+    expect((await outcome(hold([menu.id], elsewhereCoupon.id))).error).toBeInstanceOf(
+      CouponNotApplicableError,
+    );
+    const held = await hold([menu.id, color.id], forColor.id);
+    expect(held.totalPrice).toBe(5500 + 6400);
+    expect(held.couponId).toBe(forColor.id);
   });
 
   it("refuses a time the salon does not offer, and one inside the lead time", async () => {
@@ -206,11 +252,15 @@ describe("holdSlot", () => {
     };
     await holdSlot(database.db, { ...request, start: at("2026-12-06T10:00") });
     await holdSlot(database.db, { ...request, start: at("2026-12-06T12:00") });
-    const held = await database.db
-      .select({ startsAt: bookings.startsAt })
-      .from(bookings)
-      .where(and(eq(bookings.userId, user.id), eq(bookings.status, "held")));
-    expect(held).toEqual([{ startsAt: at("2026-12-06T12:00") }]);
+    const held = () =>
+      database.db
+        .select({ startsAt: bookings.startsAt })
+        .from(bookings)
+        .where(and(eq(bookings.userId, user.id), eq(bookings.status, "held")));
+    expect(await held()).toEqual([{ startsAt: at("2026-12-06T12:00") }]);
+    // Picking the same time again (back button, second click) is not a lost race.
+    await holdSlot(database.db, { ...request, start: at("2026-12-06T12:00") });
+    expect(await held()).toEqual([{ startsAt: at("2026-12-06T12:00") }]);
   });
 });
 

@@ -1,8 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAccountServices } from "../../server/accounts/account-services";
+import { requireAdmin, requireLogin } from "../../server/accounts/guards";
 import { loadConfig } from "../../server/config";
 import { appContext } from "../../server/context";
+import { DomainError } from "../../server/errors/domain-error";
 import { createHttpApp, type HttpAppDeps } from "../../server/http/app";
 import { createLogger } from "../../server/logger";
+import { notFound } from "../../server/routing/not-found";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
 // The Hono layer on its own: React Router's handler is replaced by a plain
@@ -65,6 +69,51 @@ describe("Hono application", () => {
     expect(body).toContain("問題が発生しました");
     expect(body).not.toContain("secret internals");
     expect(lines.some((line) => line.includes("secret internals"))).toBe(true);
+  });
+
+  it("turns domain errors, guards and notFound() thrown in a handler into one kind of answer", async () => {
+    const accounts = createAccountServices(database.db, loadConfig({}));
+    const throwing = (thrown: (request: Request) => unknown) =>
+      app({}, async (request) => {
+        throw await thrown(request);
+      });
+    const slotTaken = () => new DomainError("slot_taken", "この時間は予約できません。", 409);
+
+    const api = await throwing(slotTaken).request("/api/bookings");
+    expect(api.status).toBe(409);
+    expect(api.headers.get("cache-control")).toBe("private, no-store");
+    expect(await api.json()).toEqual({
+      error: { code: "slot_taken", message: "この時間は予約できません。" },
+    });
+    const page = await throwing(slotTaken).request("/bookings");
+    expect(page.status).toBe(409);
+    expect(await page.text()).toBe("この時間は予約できません。");
+
+    // Guards and notFound() serve loaders first (they throw React Router's
+    // redirect and data()); from a Hono handler they answer as JSON too.
+    const guest = await throwing((request) =>
+      requireLogin(request, { db: database.db, accounts }).catch((thrown) => thrown),
+    ).request("/api/mine");
+    expect(guest.status).toBe(401);
+    expect(((await guest.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
+    const admin = await throwing((request) =>
+      requireAdmin(request, { db: database.db, accounts }).catch((thrown) => thrown),
+    ).request("/api/admin/things");
+    expect(admin.status).toBe(404);
+    expect(((await admin.json()) as { error: { code: string } }).error.code).toBe("not_found");
+    const missing = await throwing((request) => notFound(request)).request("/api/salons/x");
+    expect(missing.status).toBe(404);
+    await accounts.close();
+  });
+
+  it("answers an unexpected error under /api as a JSON 500", async () => {
+    const response = await app({}, async () => {
+      throw new Error("internals");
+    }).request("/api/anything");
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({
+      error: { code: "internal_error", message: expect.stringContaining("問題が発生しました") },
+    });
   });
 
   it("keeps a crawler's error status but sends no page", async () => {

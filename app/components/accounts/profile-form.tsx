@@ -111,12 +111,29 @@ export function ProfileForm({ email, profile, actionData }: Props) {
             </Link>
           </li>
         </ul>
-        <Form method="post" action="/signout">
-          <input type="hidden" name="scope" value="all" />
-          <button type="submit" className="mt-2 text-sm font-bold text-brand-700 underline">
+        {/*
+          A confirm step that needs no JavaScript: the disclosure opens the
+          question, and only its own button signs every device out.
+        */}
+        <details className="mt-2 text-sm">
+          <summary className="cursor-pointer font-bold text-brand-700 underline">
             すべての端末からログアウトする
-          </button>
-        </Form>
+          </summary>
+          <Form
+            method="post"
+            action="/signout"
+            className="mt-2 flex flex-col gap-3 rounded-lg border border-neutral-400 p-4"
+          >
+            <p>この端末を含む、ログイン中のすべての端末からログアウトします。よろしいですか？</p>
+            <input type="hidden" name="scope" value="all" />
+            <button
+              type="submit"
+              className="rounded-lg bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800"
+            >
+              はい、すべての端末からログアウトする
+            </button>
+          </Form>
+        </details>
       </section>
     </AccountFrame>
   );

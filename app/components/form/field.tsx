@@ -1,8 +1,10 @@
-import type {
-  InputHTMLAttributes,
-  ReactNode,
-  SelectHTMLAttributes,
-  TextareaHTMLAttributes,
+import {
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+  useEffect,
+  useRef,
 } from "react";
 
 type FieldFrameProps = {
@@ -119,12 +121,27 @@ export function SelectField({
   );
 }
 
-/** Lists every problem at the top of a form and takes focus-free announcement via role=alert. */
+/**
+ * Lists every problem at the top of a form. Each failed submit brings a new
+ * `errors` object (the action's answer), and focus moves here so keyboard
+ * and screen-reader users start from the list instead of the submit button;
+ * role=alert also announces it after a full page load (no JavaScript).
+ */
 export function ErrorSummary({ errors }: { errors: Record<string, string | undefined> }) {
+  const ref = useRef<HTMLDivElement>(null);
   const messages = Object.entries(errors).filter(([, message]) => message);
-  if (messages.length === 0) return null;
+  const hasErrors = messages.length > 0;
+  useEffect(() => {
+    if (hasErrors && errors) ref.current?.focus();
+  }, [errors, hasErrors]);
+  if (!hasErrors) return null;
   return (
-    <div role="alert" className="rounded-lg border-2 border-red-700 bg-red-50 p-4">
+    <div
+      ref={ref}
+      role="alert"
+      tabIndex={-1}
+      className="rounded-lg border-2 border-red-700 bg-red-50 p-4 focus:outline-none focus-visible:ring-2 focus-visible:ring-red-700"
+    >
       <p className="font-bold text-red-700">入力内容を確認してください。</p>
       <ul className="mt-2 list-disc pl-5 text-sm">
         {messages.map(([field, message]) => (

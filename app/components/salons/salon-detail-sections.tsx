@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { SalonDetail } from "../../../server/salons/salon-detail";
-import { formatYen } from "../../lib/format";
+import { formatDate, formatYen } from "../../lib/format";
 import { Pagination } from "../pagination";
 
 const weekdayNames = ["日", "月", "火", "水", "木", "金", "土"];
@@ -27,7 +27,6 @@ export function SalonPhotos({ photos }: { photos: SalonDetail["photos"] }) {
             // The first photo is the page's largest image: load it at once.
             loading={index === 0 ? "eager" : "lazy"}
             decoding="async"
-            sizes={index === 0 ? "(min-width: 640px) 66vw, 100vw" : "(min-width: 640px) 33vw, 50vw"}
             className="h-auto w-full rounded-lg object-cover"
           />
         </li>
@@ -39,7 +38,13 @@ export function SalonPhotos({ photos }: { photos: SalonDetail["photos"] }) {
 export function SalonInfo({ detail }: { detail: SalonDetail }) {
   const { salon } = detail;
   const mapUrl = `https://www.google.com/maps/search/?api=1&query=${salon.latitude},${salon.longitude}`;
-  const hours = [...salon.openingHours].sort((a, b) => a.weekday - b.weekday);
+  // One line per weekday; a lunch closing shows as two intervals on it.
+  const hours = new Map<number, string[]>();
+  for (const interval of salon.openingHours) {
+    const list = hours.get(interval.weekday) ?? [];
+    list.push(`${interval.opens}〜${interval.closes}`);
+    hours.set(interval.weekday, list);
+  }
   return (
     <section aria-labelledby="salon-info" className={sectionClass}>
       <h2 id="salon-info" className={headingClass}>
@@ -63,9 +68,9 @@ export function SalonInfo({ detail }: { detail: SalonDetail }) {
         <dt className="font-bold">営業時間</dt>
         <dd>
           <ul>
-            {hours.map((day) => (
-              <li key={day.weekday}>
-                {weekdayNames[day.weekday]}曜日 {day.opens}〜{day.closes}
+            {[...hours].map(([weekday, intervals]) => (
+              <li key={weekday}>
+                {weekdayNames[weekday]}曜日 {intervals.join("、")}
               </li>
             ))}
           </ul>
@@ -249,7 +254,7 @@ export function SalonReviews({ detail }: { detail: SalonDetail }) {
                   <span className="sr-only">評価{review.rating}</span>
                 </span>
                 <span className="ml-2 text-neutral-700">
-                  {review.authorLabel}・{review.visitedOn}来店
+                  {review.authorLabel}・{formatDate(review.visitedOn)}来店
                   {review.staffName ? `・担当 ${review.staffName}` : ""}
                 </span>
               </p>

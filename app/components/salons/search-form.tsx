@@ -1,5 +1,11 @@
-import { Form } from "react-router";
-import { type SearchQuery, searchSorts } from "../../../server/salons/search.schema";
+import { useState } from "react";
+import { Form, useSubmit } from "react-router";
+import {
+  type SearchErrors,
+  type SearchQuery,
+  searchSorts,
+  withoutEmptyParams,
+} from "../../../server/salons/search.schema";
 import type { SearchOptions } from "../../../server/salons/search-page";
 import { formatYen } from "../../lib/format";
 import { genreLabels } from "../../lib/genres";
@@ -9,11 +15,51 @@ const control = "w-full rounded border border-neutral-400 bg-white px-3 py-2";
 
 /**
  * The search conditions as a plain GET form: it works before JavaScript
- * loads, and afterwards React Router submits it as a client navigation.
+ * loads, and afterwards React Router submits it as a client navigation,
+ * leaving out the empty fields (the server redirects such URLs too, for
+ * the form before JavaScript). Our own messages replace the browser's
+ * validation (noValidate): `min` only guides the date picker.
  */
-export function SearchForm({ query, options }: { query: SearchQuery; options: SearchOptions }) {
+export function SearchForm({
+  query,
+  errors,
+  typed,
+  today,
+  options,
+}: {
+  query: SearchQuery;
+  errors: SearchErrors;
+  typed: { date?: string };
+  today: string;
+  options: SearchOptions;
+}) {
+  const submit = useSubmit();
+  // The area list follows the chosen prefecture: at once with JavaScript,
+  // after the search without (the server lists only that prefecture's areas).
+  const [prefecture, setPrefecture] = useState(query.pref ?? "");
+  const areas = prefecture
+    ? options.areas.filter((area) => area.prefectureSlug === prefecture)
+    : options.areas;
+  const areaGroups = new Map<string, typeof areas>();
+  for (const area of areas) {
+    areaGroups.set(area.prefectureName, [...(areaGroups.get(area.prefectureName) ?? []), area]);
+  }
   return (
-    <Form method="get" action="/salons/search" role="search" aria-label="サロン検索条件">
+    <Form
+      method="get"
+      action="/salons/search"
+      role="search"
+      aria-label="サロン検索条件"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        const fields = [...new FormData(event.currentTarget)].filter(
+          (entry): entry is [string, string] => typeof entry[1] === "string",
+        );
+        const params = new URLSearchParams(fields);
+        submit(withoutEmptyParams(params) ?? params, { method: "get", action: "/salons/search" });
+      }}
+    >
       <div className="flex flex-col gap-4">
         <div className="flex flex-col gap-1">
           <label htmlFor="search-q" className="font-bold">
@@ -28,7 +74,13 @@ export function SearchForm({ query, options }: { query: SearchQuery; options: Se
             className={control}
           />
         </div>
-        <Select id="search-pref" name="pref" label="都道府県" value={query.pref}>
+        <Select
+          id="search-pref"
+          name="pref"
+          label="都道府県"
+          value={query.pref}
+          onChange={(event) => setPrefecture(event.currentTarget.value)}
+        >
           {options.prefectures.map((item) => (
             <option key={item.slug} value={item.slug}>
               {item.name}
@@ -36,10 +88,14 @@ export function SearchForm({ query, options }: { query: SearchQuery; options: Se
           ))}
         </Select>
         <Select id="search-area" name="area" label="エリア" value={query.area}>
-          {options.areas.map((item) => (
-            <option key={item.slug} value={item.slug}>
-              {item.name}（{item.prefectureName}）
-            </option>
+          {[...areaGroups].map(([prefectureName, group]) => (
+            <optgroup key={prefectureName} label={prefectureName}>
+              {group.map((item) => (
+                <option key={item.slug} value={item.slug}>
+                  {item.name}
+                </option>
+              ))}
+            </optgroup>
           ))}
         </Select>
         {options.stations.length > 0 ? (
@@ -104,13 +160,21 @@ export function SearchForm({ query, options }: { query: SearchQuery; options: Se
             id="search-date"
             type="date"
             name="date"
-            defaultValue={query.date ?? ""}
-            aria-describedby="search-date-hint"
-            className={control}
+            min={today}
+            defaultValue={typed.date ?? query.date ?? ""}
+            aria-invalid={errors.date ? true : undefined}
+            aria-describedby={errors.date ? "search-date-error" : "search-date-hint"}
+            className={`${control} ${errors.date ? "border-red-700 bg-red-50" : ""}`}
           />
-          <p id="search-date-hint" className="text-xs text-neutral-700">
-            その日に予約できる時間があるサロンだけを表示します
-          </p>
+          {errors.date ? (
+            <p id="search-date-error" role="alert" className="text-sm font-bold text-red-700">
+              {errors.date}
+            </p>
+          ) : (
+            <p id="search-date-hint" className="text-xs text-neutral-700">
+              その日に予約できる時間があるサロンだけを表示します
+            </p>
+          )}
         </div>
         <fieldset className="flex flex-col gap-2">
           <legend className="font-bold">時間帯（開始時刻）</legend>
@@ -173,6 +237,7 @@ function Select({
   label,
   value,
   emptyLabel = "指定なし",
+  onChange,
   children,
 }: {
   id: string;
@@ -180,6 +245,7 @@ function Select({
   label: string;
   value: string | number | undefined;
   emptyLabel?: string | null;
+  onChange?: React.ChangeEventHandler<HTMLSelectElement>;
   children: React.ReactNode;
 }) {
   return (
@@ -187,7 +253,13 @@ function Select({
       <label htmlFor={id} className="font-bold">
         {label}
       </label>
-      <select id={id} name={name} defaultValue={value ?? ""} className={control}>
+      <select
+        id={id}
+        name={name}
+        defaultValue={value ?? ""}
+        onChange={onChange}
+        className={control}
+      >
         {emptyLabel === null ? null : <option value="">{emptyLabel}</option>}
         {children}
       </select>

@@ -1,8 +1,9 @@
-import { Link, useNavigate, useNavigation } from "react-router";
+import { useEffect, useRef } from "react";
+import { Link, useLocation, useNavigate, useNavigation, useNavigationType } from "react-router";
 import type { SearchResult } from "../../../server/salons/search";
 import { type SearchQuery, searchQueryToParams } from "../../../server/salons/search.schema";
 import type { SearchOptions } from "../../../server/salons/search-page";
-import { formatYen } from "../../lib/format";
+import { formatDate, formatYen } from "../../lib/format";
 import { genreLabels } from "../../lib/genres";
 import { Pagination } from "../pagination";
 import { SalonCardItem } from "./salon-card-item";
@@ -53,7 +54,10 @@ export function activeConditions(query: SearchQuery, options: SearchOptions) {
       href: href({ ...base, priceMax: undefined }),
     });
   if (query.date)
-    out.push({ label: `${query.date}に空席あり`, href: href({ ...base, date: undefined }) });
+    out.push({
+      label: `${formatDate(query.date)}に空席あり`,
+      href: href({ ...base, date: undefined }),
+    });
   if (query.from || query.to)
     out.push({
       label: `${query.from ?? ""}〜${query.to ?? ""}に開始`,
@@ -80,17 +84,20 @@ export function SearchResults({
   const conditions = activeConditions(query, options);
   const first = (result.page - 1) * result.pageSize + 1;
   const last = Math.min(result.total, result.page * result.pageSize);
+  const heading = useResultsFocus();
   return (
     <section aria-labelledby="search-results-heading" aria-busy={loading}>
-      <h2 id="search-results-heading" className="sr-only">
-        検索結果
-      </h2>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p role="status" className="font-bold">
+        <h2
+          id="search-results-heading"
+          ref={heading}
+          tabIndex={-1}
+          className="font-bold focus:outline-none"
+        >
           {result.total > 0 && result.salons.length > 0
             ? `${result.total}件中 ${first}〜${last}件を表示`
             : "条件に合うサロンは見つかりませんでした"}
-        </p>
+        </h2>
         <NearMeButton query={query} />
       </div>
       {conditions.length > 0 ? (
@@ -150,6 +157,28 @@ export function SearchResults({
       />
     </section>
   );
+}
+
+/**
+ * After each search the app ran (form, chip, page link, back and forward),
+ * focus moves to the results heading, so a screen reader reads the count
+ * and the keyboard continues from the results. Not on the page's own load:
+ * there the browser starts from the top as usual.
+ */
+function useResultsFocus() {
+  const heading = useRef<HTMLHeadingElement>(null);
+  const { search } = useLocation();
+  const navigationType = useNavigationType();
+  const mounted = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per search (the URL's query)
+  useEffect(() => {
+    const firstRender = !mounted.current;
+    mounted.current = true;
+    // A first render after PUSH/REPLACE is a search from another page (the header's box).
+    if (firstRender && navigationType === "POP") return;
+    heading.current?.focus();
+  }, [search]);
+  return heading;
 }
 
 /** Distance order needs the visitor's position, which only the browser can ask for. */

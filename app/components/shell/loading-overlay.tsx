@@ -4,16 +4,33 @@ import { useEffect, useState } from "react";
 export const LOADING_OVERLAY_MS = 3000;
 
 /**
+ * When this page load's overlay first mounted in the browser. Module state
+ * lives as long as the document, so it is reset only by a full page load.
+ * The root layout is not one element for good: React Router renders it once
+ * around the app and once around the error boundary, so going from the 404
+ * screen to a page (or back) mounts a new overlay. Those later mounts keep
+ * the first one's deadline instead of starting 3 s again. Set in an effect
+ * only, so the server (which renders every request) never sees it.
+ */
+let firstMountedAt: number | undefined;
+
+const remainingMs = () =>
+  firstMountedAt === undefined
+    ? LOADING_OVERLAY_MS
+    : Math.max(0, firstMountedAt + LOADING_OVERLAY_MS - Date.now());
+
+/**
  * Full-screen overlay rendered by the server, hidden LOADING_OVERLAY_MS after
- * the app mounts. It lives in the root layout, which never remounts, so
- * client-side navigations do not bring it back. Fixed positioning means its
- * removal shifts nothing; once hidden it leaves the accessibility tree.
- * Clicks pass through so nobody waits on it to use the page.
+ * the app first mounts and never shown again until the next full page load.
+ * Fixed positioning means its removal shifts nothing; once hidden it leaves
+ * the accessibility tree. Clicks pass through so nobody waits on it to use
+ * the page.
  */
 export function LoadingOverlay() {
-  const [visible, setVisible] = useState(true);
+  const [visible, setVisible] = useState(() => remainingMs() > 0);
   useEffect(() => {
-    const timer = window.setTimeout(() => setVisible(false), LOADING_OVERLAY_MS);
+    firstMountedAt ??= Date.now();
+    const timer = window.setTimeout(() => setVisible(false), remainingMs());
     return () => window.clearTimeout(timer);
   }, []);
   if (!visible) return null;

@@ -4,7 +4,9 @@ import { type Theme, themeLabels, themes } from "../../lib/theme";
 /**
  * Light, dark or the device's setting. A plain form that works without
  * JavaScript (the action sets the cookie and redirects back); with it, the
- * fetcher applies the choice at once without leaving the page.
+ * fetcher applies the choice at once without leaving the page, and the
+ * redirect's navigation keeps the scroll position (the visitor is at the
+ * footer, where the switcher is).
  */
 export function ThemeSwitcher({ theme }: { theme: Theme }) {
   const fetcher = useFetcher();
@@ -12,7 +14,12 @@ export function ThemeSwitcher({ theme }: { theme: Theme }) {
   const pending = fetcher.formData?.get("theme");
   const current = typeof pending === "string" ? pending : theme;
   return (
-    <fetcher.Form method="post" action="/preferences/theme" className="flex items-center gap-2">
+    <fetcher.Form
+      method="post"
+      action="/preferences/theme"
+      preventScrollReset
+      className="flex items-center gap-2"
+    >
       <input type="hidden" name="returnTo" value={location.pathname + location.search} />
       <fieldset className="flex flex-wrap items-center gap-2">
         <legend className="sr-only">表示テーマ</legend>

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { calendarDay, formatDate } from "./format";
+
+describe("formatDate", () => {
+  it("writes a calendar day in Japanese form with the weekday", () => {
+    expect(formatDate("2026-11-23")).toBe("2026年11月23日(月)");
+  });
+
+  it("shows a moment on its day in Tokyo, not in the machine's time zone", () => {
+    // 15:30 UTC on the 22nd is 00:30 on the 23rd in Tokyo.
+    expect(formatDate(new Date("2026-11-22T15:30:00Z"))).toBe("2026年11月23日(月)");
+    expect(formatDate("2026-11-22T15:30:00Z")).toBe("2026年11月23日(月)");
+  });
+});
+
+describe("calendarDay", () => {
+  it("is the day in the given time zone", () => {
+    const now = new Date("2026-11-22T15:30:00Z");
+    expect(calendarDay(now, "Asia/Tokyo")).toBe("2026-11-23");
+    expect(calendarDay(now, "UTC")).toBe("2026-11-22");
+  });
+});
