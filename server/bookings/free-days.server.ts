@@ -1,11 +1,12 @@
-import { and, asc, eq, gt, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, lte, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { menus, salonFreeDays, salons } from "../db/schema";
 import type { Logger } from "../logger";
 import { findAvailability } from "./availability";
 import { loadAvailabilityInput, MAX_RANGE_DAYS } from "./availability-data.server";
 import type { LocalDate } from "./availability-input";
-import { addDays, formatMinutes, minutesOf, toLocal } from "./local-time";
+import { FREE_DAYS_HORIZON } from "./free-times";
+import { addDays, minutesOf, toLocal } from "./local-time";
 
 /**
  * The search's free-time summary (docs/decisions/0011-search-by-free-time.md):
@@ -14,8 +15,6 @@ import { addDays, formatMinutes, minutesOf, toLocal } from "./local-time";
  * shortest published menu, 指名なし. Written only here, from the engine.
  */
 
-/** Days from today (included) the summary covers; later dates fall back to "open that day". */
-export const FREE_DAYS_HORIZON = 14;
 /** A row older than this is refreshed by the periodic pass (the passing of time, new days). */
 export const FREE_DAYS_MAX_AGE_MS = 30 * 60_000;
 /** Advisory lock namespace (first key of pg_advisory_xact_lock), one per salon after it. */
@@ -231,53 +230,4 @@ export function startFreeDaysRefresh(options: {
   };
 }
 
-export type NextFreeTimes = { date: LocalDate; times: string[] };
-
-/**
- * For each salon id, its next free start times (up to `count`) on the first
- * date from today with any left after now: from the summary, so "maybe
- * free" (the booking page has the truth). With `date`, that date only,
- * and the times within [fromMinute, toMinute).
- */
-export async function nextFreeTimes(
-  db: Database,
-  salonIds: readonly string[],
-  now: Date,
-  options: { date?: LocalDate; fromMinute?: number; toMinute?: number; count?: number } = {},
-): Promise<Map<string, NextFreeTimes>> {
-  const out = new Map<string, NextFreeTimes>();
-  if (salonIds.length === 0) return out;
-  const count = options.count ?? 3;
-  const nowLocal = toLocal(now, "Asia/Tokyo");
-  const nowMinute = minutesOf(nowLocal.time);
-  const from = options.date ?? nowLocal.date;
-  const to = options.date ?? addDays(nowLocal.date, FREE_DAYS_HORIZON - 1);
-  if (from < nowLocal.date) return out;
-  const rows = await db
-    .select({
-      salonId: salonFreeDays.salonId,
-      date: salonFreeDays.date,
-      minutes: salonFreeDays.freeMinutes,
-    })
-    .from(salonFreeDays)
-    .where(
-      and(
-        inArray(salonFreeDays.salonId, [...salonIds]),
-        gte(salonFreeDays.date, from),
-        lte(salonFreeDays.date, to),
-        gt(salonFreeDays.freeSlotsCount, 0),
-      ),
-    )
-    .orderBy(asc(salonFreeDays.salonId), asc(salonFreeDays.date));
-  const low = options.fromMinute ?? 0;
-  const high = options.toMinute ?? 24 * 60;
-  for (const row of rows) {
-    if (out.has(row.salonId)) continue;
-    const times = row.minutes
-      .filter((m) => m >= low && m < high && (row.date !== nowLocal.date || m > nowMinute))
-      .slice(0, count)
-      .map(formatMinutes);
-    if (times.length > 0) out.set(row.salonId, { date: row.date, times });
-  }
-  return out;
-}
+export { FREE_DAYS_HORIZON };

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gte, isNull, lte, or } from "drizzle-orm";
-import { nextFreeTimes } from "../bookings/free-days.server";
+import { nextFreeTimes } from "../bookings/free-times";
 import type { Database } from "../db/client";
 import {
   areas,

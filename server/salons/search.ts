@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { FREE_DAYS_HORIZON, type NextFreeTimes, nextFreeTimes } from "../bookings/free-days.server";
+import { FREE_DAYS_HORIZON, type NextFreeTimes, nextFreeTimes } from "../bookings/free-times";
 import { addDays, minutesOf, toLocal } from "../bookings/local-time";
 import type { Database } from "../db/client";
 import { areas, prefectures, salons, stations } from "../db/schema";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { NextFreeTimes } from "../../../server/bookings/free-days.server";
+import type { NextFreeTimes } from "../../../server/bookings/free-times";
 import type { SalonCard } from "../../../server/salons/salon-card";
 import { formatMonthDayWeekday, formatYen } from "../../lib/format";
 import { genreLabels } from "../../lib/genres";
