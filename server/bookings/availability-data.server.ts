@@ -53,7 +53,7 @@ export type AvailabilityRequest = {
   now: Date;
   /**
    * Leave live holds out of the busy time: the search summary
-   * (free-days.ts) must not call a time taken that a hold only
+   * (free-days.server.ts) must not call a time taken that a hold only
    * occupies for a few minutes and then lapses without any write.
    */
   ignoreHolds?: boolean;
