@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import autocannon from "autocannon";
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { parseSearchQuery } from "../common/search.schema";
 import { findAvailability } from "../server/bookings/availability";
 import { loadAvailabilityInput } from "../server/bookings/availability-data.server";
 import { confirmBooking, holdSlot } from "../server/bookings/booking.server";
@@ -10,7 +11,6 @@ import { type DatabaseHandle, openDatabase } from "../server/db/client";
 import { bookings, users } from "../server/db/schema";
 import { seedDatabase } from "../server/db/seed/seed";
 import { searchSalons } from "../server/salons/search";
-import { parseSearchQuery } from "../server/salons/search.schema";
 import {
   cleanUp,
   DISTINCT_SEARCHES,

@@ -3,11 +3,11 @@ import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
+import { parseSearchQuery } from "../common/search.schema";
 import { type DatabaseHandle, openDatabase } from "../server/db/client";
 import { salons } from "../server/db/schema";
 import { seedDatabase } from "../server/db/seed/seed";
 import { searchSalons } from "../server/salons/search";
-import { parseSearchQuery } from "../server/salons/search.schema";
 import {
   cleanUp,
   cleanups,

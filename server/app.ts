@@ -2,11 +2,14 @@ import type { ServerType } from "@hono/node-server";
 import { serve } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { type AccountServices, createAccountServices } from "./accounts/account-services";
+import { DEMO_PASSWORD, presentDemoAccounts } from "./accounts/demo-accounts";
+import { startBookingJobs } from "./bookings/booking-jobs.server";
 import { type FreeDaysRefresh, startFreeDaysRefresh } from "./bookings/free-days.server";
 import { loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { createHttpApp, type HttpAppDeps } from "./http/app";
 import { withDomainErrors } from "./http/errors";
+import type { RunningJobWorker } from "./jobs/queue.server";
 import { createLogger, describeError, type Logger } from "./logger";
 import { type MailDelivery, startMailDelivery } from "./mail/mailer";
 
@@ -38,6 +41,8 @@ export async function start(env: Record<string, string | undefined> = process.en
     : null;
   // Keeps the search's free-time summary current as time passes (decision 0011).
   const freeDays = startFreeDaysRefresh({ db: database.db, log });
+  // Booking mails and reminders are jobs in the database (decision 0010); this runs them.
+  const jobs = startBookingJobs(database.db, config, log);
   const app = createServerApp({ config, database, log, accounts, clientDir: "build/client" });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
     log.info("listening", {
@@ -49,11 +54,22 @@ export async function start(env: Record<string, string | undefined> = process.en
   );
   stopGracefullyOnSignals(
     server,
-    { database, accounts, delivery, freeDays },
+    { database, accounts, delivery, jobs, freeDays },
     log,
     config.SHUTDOWN_TIMEOUT,
   );
+  if (!config.isProduction) await logDemoAccounts(database, log);
   return server;
+}
+
+/** With the development seed's demo accounts present, how to sign in as each (never in production). */
+async function logDemoAccounts(database: DatabaseHandle, log: Logger) {
+  const present = await presentDemoAccounts(database.db);
+  if (present.length === 0) return;
+  log.info("demo accounts", {
+    password: DEMO_PASSWORD,
+    accounts: present.map((account) => ({ role: account.role, email: account.email })),
+  });
 }
 
 /**
@@ -67,11 +83,13 @@ function stopGracefullyOnSignals(
     accounts,
     delivery,
     freeDays,
+    jobs,
   }: {
     database: DatabaseHandle;
     accounts: AccountServices;
     delivery: MailDelivery | null;
     freeDays: FreeDaysRefresh;
+    jobs: RunningJobWorker;
   },
   log: Logger,
   timeoutSeconds: number,
@@ -88,6 +106,7 @@ function stopGracefullyOnSignals(
     force.unref();
     server.close(async () => {
       try {
+        await jobs.stop();
         await delivery?.stop();
         await freeDays.stop();
         await accounts.close();

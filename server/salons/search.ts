@@ -1,12 +1,12 @@
 import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { SEARCH_PAGE_SIZE, type SearchQuery } from "../../common/search.schema";
 import { FREE_DAYS_HORIZON, type NextFreeTimes, nextFreeTimes } from "../bookings/free-times";
 import { addDays, minutesOf, toLocal } from "../bookings/local-time";
 import type { Database } from "../db/client";
 import { areas, prefectures, salons, stations } from "../db/schema";
 import { normalizeForSearch } from "../search/normalize";
 import { type SalonCard, salonCardColumns } from "./salon-card";
-import { SEARCH_PAGE_SIZE, type SearchQuery } from "./search.schema";
 
 export type SearchResult = {
   salons: SalonCard[];

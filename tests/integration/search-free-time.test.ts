@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseSearchQuery } from "../../common/search.schema";
 import { cancelBooking, confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import {
   FREE_DAYS_HORIZON,
@@ -10,7 +11,6 @@ import {
 import { salonFreeDays } from "../../server/db/schema";
 import { getSalonDetail } from "../../server/salons/salon-detail";
 import { searchSalons } from "../../server/salons/search";
-import { parseSearchQuery } from "../../server/salons/search.schema";
 import {
   buildArea,
   buildBooking,

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
+import { genreLabels } from "../../../common/genres";
 import type { NextFreeTimes } from "../../../server/bookings/free-times";
 import type { SalonCard } from "../../../server/salons/salon-card";
 import { formatMonthDayWeekday, formatYen } from "../../lib/format";
-import { genreLabels } from "../../lib/genres";
 
 /** One salon in a list; the whole card is one link, named by the salon. */
 export function SalonCardItem({
