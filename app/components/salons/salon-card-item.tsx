@@ -3,17 +3,21 @@ import { genreLabels } from "../../../common/genres";
 import type { NextFreeTimes } from "../../../server/bookings/free-times";
 import type { SalonCard } from "../../../server/salons/salon-card";
 import { formatMonthDayWeekday, formatYen } from "../../lib/format";
+import { type FavoriteState, FavoriteToggle } from "../favorites/favorite-toggle";
 
 /** One salon in a list; the whole card is one link, named by the salon. */
 export function SalonCardItem({
   salon,
   headingLevel = 3,
   freeTimes,
+  favorite,
 }: {
   salon: SalonCard;
   headingLevel?: 2 | 3;
   /** The next free times (空席あり), when the list knows them. */
   freeTimes?: NextFreeTimes;
+  /** The favorite toggle's state; none shown when absent. */
+  favorite?: FavoriteState;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
@@ -51,6 +55,11 @@ export function SalonCardItem({
           <span className="ml-3">{formatYen(salon.priceMin)}〜</span>
         </p>
         {freeTimes ? <FreeTimes slug={salon.slug} freeTimes={freeTimes} /> : null}
+        {favorite ? (
+          <div className="pt-2">
+            <FavoriteToggle salonSlug={salon.slug} salonName={salon.name} state={favorite} />
+          </div>
+        ) : null}
       </div>
     </article>
   );

@@ -76,10 +76,13 @@ export function SearchResults({
   query,
   result,
   options,
+  favorites,
 }: {
   query: SearchQuery;
   result: SearchResult;
   options: SearchOptions;
+  /** Slugs of the signed-in visitor's favorites; null for a guest. */
+  favorites?: string[] | null;
 }) {
   const loading = useNavigation().state === "loading";
   const conditions = activeConditions(query, options);
@@ -145,6 +148,15 @@ export function SearchResults({
                 salon={salon}
                 headingLevel={3}
                 freeTimes={result.freeTimes[salon.slug]}
+                favorite={
+                  favorites === undefined
+                    ? undefined
+                    : favorites === null
+                      ? "guest"
+                      : favorites.includes(salon.slug)
+                        ? "on"
+                        : "off"
+                }
               />
             </li>
           ))}
