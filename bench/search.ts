@@ -1,17 +1,26 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { parseSearchQuery } from "../common/search.schema";
 import { type DatabaseHandle, openDatabase } from "../server/db/client";
 import { salons } from "../server/db/schema";
 import { seedDatabase } from "../server/db/seed/seed";
 import { searchSalons } from "../server/salons/search";
+import {
+  cleanUp,
+  cleanups,
+  DISTINCT_SEARCHES,
+  type Engine,
+  PORT,
+  POSTGRES_URL,
+  pgliteEngine,
+  postgresEngine,
+  redact,
+  startServer,
+  stopServer,
+} from "./harness";
 
 /**
  * `npm run bench:search` (after `npm run build`): for PGlite, and for the
@@ -25,54 +34,12 @@ import { searchSalons } from "../server/salons/search";
  */
 const CONNECTIONS = 50;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const PORT = Number(process.env.BENCH_PORT ?? 3690);
-const POSTGRES_URL =
-  process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const SEARCH_QUERY = "q=カット&genre=hair&feature=near-station";
 const SEARCH_PATH = `/salons/search?${new URLSearchParams(SEARCH_QUERY)}`;
-/**
- * Searches a visitor could make, each different, so the page micro-cache
- * (decision 0007) cannot answer them: this is the cost of a cold search.
- */
-const DISTINCT_SEARCHES = (() => {
-  const paths: string[] = [];
-  for (const q of [
-    "カット",
-    "カラー",
-    "パーマ",
-    "ネイル",
-    "まつげ",
-    "ヘッドスパ",
-    "縮毛矯正",
-    "トリートメント",
-  ])
-    for (const genre of ["", "hair", "nail", "eyelash", "headspa"])
-      for (const feature of ["", "near-station", "private-room", "card-ok"])
-        for (const sort of ["", "rating", "price-asc", "price-desc"])
-          for (const page of [1, 2, 3]) {
-            const params = new URLSearchParams({ q, genre, feature, sort, page: String(page) });
-            for (const [name, value] of [...params]) if (!value) params.delete(name);
-            paths.push(`/salons/search?${params}`);
-          }
-  return paths;
-})();
 const STATIC_NAME = `bench-static-${process.pid}.html`;
 // Under assets/, read from disk on each request like the hashed bundles (public/ files are
 // listed when the server starts, and this file is written after).
 const STATIC_FILE = path.resolve("build/client/assets", STATIC_NAME);
-
-const cleanups: (() => Promise<void>)[] = [];
-async function cleanUp() {
-  while (cleanups.length > 0)
-    await cleanups
-      .pop()?.()
-      .catch((error) => console.error(error));
-}
-process.on("SIGINT", () => {
-  void cleanUp().then(() => process.exit(130));
-});
-
-type Engine = { name: "pglite" | "postgres"; url: string; drop(): Promise<void> };
 
 async function main() {
   if (!existsSync("build/server/index.js")) {
@@ -278,81 +245,6 @@ function printHttp(figures: HttpFigures) {
   }
   console.log("");
 }
-
-async function startServer(databaseUrl: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["server.js"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      DATABASE_URL: databaseUrl,
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: `http://localhost:${PORT}`,
-      LOG_LEVEL: "error",
-      // Production refuses to start without a secret; any throwaway value will do here.
-      BETTER_AUTH_SECRET: process.env.BETTER_AUTH_SECRET ?? randomBytes(32).toString("hex"),
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/readyz`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  child.kill("SIGKILL");
-  throw new Error("server did not become ready in 60 s");
-}
-
-async function stopServer(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function pgliteEngine(): Promise<Engine> {
-  const dir = await mkdtemp(path.join(tmpdir(), "bench-search-"));
-  const drop = () => rm(dir, { recursive: true, force: true });
-  cleanups.push(drop);
-  return { name: "pglite", url: dir, drop };
-}
-
-async function postgresEngine(): Promise<Engine | null> {
-  const admin = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await admin.connect();
-  } catch {
-    return null;
-  }
-  const name = `bench_${randomUUID().replaceAll("-", "")}`;
-  try {
-    await admin.query(`create database ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const drop = async () => {
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    try {
-      await client.query(`drop database if exists ${name} with (force)`);
-    } finally {
-      await client.end();
-    }
-  };
-  cleanups.push(drop);
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  return { name: "postgres", url: url.toString(), drop };
-}
-
-const redact = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@");
 
 try {
   await main();

@@ -28,6 +28,8 @@ export function searchQueryToParams(query: Partial<SearchQuery>): URLSearchParam
     ["priceMin", query.priceMin],
     ["priceMax", query.priceMax],
     ["date", query.date],
+    ["from", query.from],
+    ["to", query.to],
     ["rating", query.rating],
     ["sort", query.sort === "recommended" ? undefined : query.sort],
     ["lat", query.lat],

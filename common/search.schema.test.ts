@@ -48,6 +48,19 @@ describe("parseSearchQuery", () => {
     );
     expect(parseSearchQuery(params)).toEqual(query);
   });
+
+  it("reads a time-of-day range, dropping malformed or reversed ones", () => {
+    expect(parse("date=2026-12-03&from=09:00&to=24:00")).toMatchObject({
+      date: "2026-12-03",
+      from: "09:00",
+      to: "24:00",
+    });
+    expect(parse("from=9:00&to=25:00")).toMatchObject({ from: undefined, to: undefined });
+    expect(parse("from=18:00&to=10:00")).toMatchObject({ from: undefined, to: undefined });
+    expect(searchQueryToParams(parse("from=10:00&to=12:00")).toString()).toBe(
+      "from=10%3A00&to=12%3A00",
+    );
+  });
 });
 
 describe("parseSearch", () => {

@@ -14,6 +14,11 @@ const MAX_PAGE = 500;
 const SLUG = /^[a-z0-9-]{1,80}$/;
 
 const slug = z.string().regex(SLUG).optional().catch(undefined);
+const hhmm = z
+  .string()
+  .regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/)
+  .optional()
+  .catch(undefined);
 const yen = z.coerce.number().int().min(0).max(1_000_000).optional().catch(undefined);
 
 export const searchQuerySchema = z.object({
@@ -34,13 +39,20 @@ export const searchQuerySchema = z.object({
     .catch([]),
   priceMin: yen,
   priceMax: yen,
-  /** YYYY-MM-DD: only salons open on that day (weekly hours, regular holidays). */
+  /**
+   * YYYY-MM-DD: only salons with a free time that day (decision 0011);
+   * beyond the summary's horizon, salons open that day.
+   */
   date: z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/)
     .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
     .optional()
     .catch(undefined),
+  /** HH:MM: a free start at or after this time (with `date`, or over the next two weeks). */
+  from: hhmm,
+  /** HH:MM: a free start before this time ("24:00" allowed). */
+  to: hhmm,
   rating: z.coerce.number().min(0).max(5).optional().catch(undefined),
   sort: z.enum(searchSorts).catch("recommended"),
   lat: z.coerce.number().min(-90).max(90).optional().catch(undefined),
@@ -61,6 +73,11 @@ export function parseSearchQuery(params: URLSearchParams): SearchQuery {
     }
   }
   const parsed = searchQuerySchema.parse(raw);
+  // An empty or reversed time range cannot match anything: drop it rather than show nothing.
+  if (parsed.from && parsed.to && parsed.from >= parsed.to) {
+    parsed.from = undefined;
+    parsed.to = undefined;
+  }
   // Distance needs the visitor's position; without it the order falls back.
   if (parsed.sort === "distance" && (parsed.lat === undefined || parsed.lng === undefined)) {
     parsed.sort = "recommended";
@@ -68,7 +85,7 @@ export function parseSearchQuery(params: URLSearchParams): SearchQuery {
   return parsed;
 }
 
-export const PAST_DATE_MESSAGE = "営業日には今日以降の日付を選んでください。";
+export const PAST_DATE_MESSAGE = "空席のある日には今日以降の日付を選んでください。";
 
 export type SearchErrors = { date?: string };
 

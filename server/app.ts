@@ -4,6 +4,7 @@ import { createRequestHandler, type ServerBuild } from "react-router";
 import { type AccountServices, createAccountServices } from "./accounts/account-services";
 import { DEMO_PASSWORD, presentDemoAccounts } from "./accounts/demo-accounts";
 import { startBookingJobs } from "./bookings/booking-jobs.server";
+import { type FreeDaysRefresh, startFreeDaysRefresh } from "./bookings/free-days.server";
 import { loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { createHttpApp, type HttpAppDeps } from "./http/app";
@@ -39,6 +40,8 @@ export async function start(env: Record<string, string | undefined> = process.en
   const delivery = config.SMTP_URL
     ? startMailDelivery({ database, smtpUrl: config.SMTP_URL, log })
     : null;
+  // Keeps the search's free-time summary current as time passes (decision 0011).
+  const freeDays = startFreeDaysRefresh({ db: database.db, log });
   // Booking mails and reminders are jobs in the database (decision 0010); this runs them.
   const jobs = startBookingJobs(database.db, config, log);
   const slotEvents = createSlotEvents(database);
@@ -60,7 +63,7 @@ export async function start(env: Record<string, string | undefined> = process.en
   );
   stopGracefullyOnSignals(
     server,
-    { database, accounts, delivery, jobs, slotEvents },
+    { database, accounts, delivery, jobs, slotEvents, freeDays },
     log,
     config.SHUTDOWN_TIMEOUT,
   );
@@ -89,12 +92,14 @@ function stopGracefullyOnSignals(
     database,
     accounts,
     delivery,
+    freeDays,
     jobs,
     slotEvents,
   }: {
     database: DatabaseHandle;
     accounts: AccountServices;
     delivery: MailDelivery | null;
+    freeDays: FreeDaysRefresh;
     jobs: RunningJobWorker;
     slotEvents: SlotEvents;
   },
@@ -119,6 +124,7 @@ function stopGracefullyOnSignals(
         await streamsClosed;
         await jobs.stop();
         await delivery?.stop();
+        await freeDays.stop();
         await accounts.close();
         await database.close();
         log.info("stopped");

@@ -35,3 +35,17 @@ export function formatDate(value: Date | string): string {
       : value;
   return dateFormat.format(date);
 }
+
+const monthDayWeekday = new Intl.DateTimeFormat("ja-JP", {
+  month: "numeric",
+  day: "numeric",
+  weekday: "short",
+  timeZone: "UTC",
+});
+
+/** A local date "YYYY-MM-DD" as 12月3日(木); the date is a calendar day, not an instant. */
+export function formatMonthDayWeekday(date: string): string {
+  const parts = monthDayWeekday.formatToParts(new Date(`${date}T00:00:00Z`));
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("month")}月${part("day")}日(${part("weekday")})`;
+}

@@ -10,6 +10,7 @@ import { getSalonDetail } from "../../server/salons/salon-detail";
 import { Breadcrumbs } from "../components/breadcrumbs";
 import { type FavoriteState, FavoriteToggle } from "../components/favorites/favorite-toggle";
 import { JsonLd } from "../components/json-ld";
+import { FreeTimes } from "../components/salons/salon-card-item";
 import {
   SalonCoupons,
   SalonInfo,
@@ -103,6 +104,7 @@ export default function SalonPage({ loaderData }: Route.ComponentProps) {
       <SalonPhotos photos={detail.photos} />
       {salon.catchCopy ? <p className="mt-6 text-lg font-bold">{salon.catchCopy}</p> : null}
       <p className="mt-2 whitespace-pre-line">{salon.description}</p>
+      {detail.freeTimes ? <FreeTimes slug={salon.slug} freeTimes={detail.freeTimes} /> : null}
       <p className="mt-4">
         <a href="#salon-menus" className="underline">
           メニューから予約する

@@ -36,10 +36,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A GET form sends its empty fields too: one canonical, shareable URL without them.
   const canonical = withoutEmptyParams(searchParams);
   if (canonical) throw redirect(searchHref(canonical));
-  const today = calendarDay(new Date(), SITE_TIME_ZONE);
+  const now = new Date();
+  const today = calendarDay(now, SITE_TIME_ZONE);
   const { query, errors, typed } = parseSearch(searchParams, today);
   const [{ result, options }, user] = await Promise.all([
-    loadSearchPage(db, query),
+    loadSearchPage(db, query, now),
     getCurrentUser(request, ctx),
   ]);
   // Past the last page: the last page itself, at its own URL (no results: page 1, the empty state).

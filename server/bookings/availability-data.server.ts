@@ -51,6 +51,12 @@ export type AvailabilityRequest = {
   from: LocalDate;
   to: LocalDate;
   now: Date;
+  /**
+   * Leave live holds out of the busy time: the search summary
+   * (free-days.server.ts) must not call a time taken that a hold only
+   * occupies for a few minutes and then lapses without any write.
+   */
+  ignoreHolds?: boolean;
 };
 
 export type ChosenMenu = { id: string; name: string; price: number; durationMinutes: number };
@@ -243,7 +249,9 @@ export async function loadAvailabilityInput(
             eq(bookings.salonId, salon.id),
             inArray(bookings.staffId, staffIds),
             inArray(bookings.status, [...occupyingStatuses]),
-            or(ne(bookings.status, "held"), gt(bookings.holdExpiresAt, now)),
+            request.ignoreHolds
+              ? ne(bookings.status, "held")
+              : or(ne(bookings.status, "held"), gt(bookings.holdExpiresAt, now)),
             lt(bookings.startsAt, rangeEnd),
             gt(bookings.occupiedUntil, rangeStart),
           ),

@@ -16,6 +16,7 @@ import {
 } from "./booking-errors";
 import { enqueueCancellationJobs, enqueueConfirmationJobs } from "./booking-jobs.server";
 import { newBookingNumber } from "./booking-number";
+import { refreshAfterBookingChange } from "./free-days.server";
 import { toLocal } from "./local-time";
 import { priceWithCoupon } from "./pricing";
 import { bookingSettingsFor } from "./settings";
@@ -246,7 +247,7 @@ export type ConfirmRequest = {
  */
 export async function confirmBooking(db: Database, request: ConfirmRequest): Promise<Booking> {
   if (!UUID.test(request.holdId)) throw new HoldExpiredError();
-  return db.transaction(async (tx) => {
+  const booking = await db.transaction(async (tx) => {
     const [row] = await tx
       .select()
       .from(bookings)
@@ -294,6 +295,9 @@ export async function confirmBooking(db: Database, request: ConfirmRequest): Pro
     await enqueueConfirmationJobs(tx, confirmed, salon?.timeZone ?? "Asia/Tokyo", request.now);
     return confirmed;
   });
+  // The search summary leaves holds out, so the time counts as taken from now on.
+  await refreshAfterBookingChange(db, booking, request.now);
+  return booking;
 }
 
 export type CancelRequest = { bookingId: string; userId: string; reason: string; now: Date };
@@ -305,7 +309,7 @@ export type CancelRequest = { bookingId: string; userId: string; reason: string;
  */
 export async function cancelBooking(db: Database, request: CancelRequest): Promise<Booking> {
   if (!UUID.test(request.bookingId)) throw new BookingNotFoundError();
-  return db.transaction(async (tx) => {
+  const booking = await db.transaction(async (tx) => {
     const [row] = await tx
       .select()
       .from(bookings)
@@ -339,6 +343,9 @@ export async function cancelBooking(db: Database, request: CancelRequest): Promi
     }
     return cancelled;
   });
+  // Free again at once in the search too.
+  await refreshAfterBookingChange(db, booking, request.now);
+  return booking;
 }
 
 /** A booking as the visitor's history shows it. */

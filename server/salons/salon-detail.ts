@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, isNull, lte, or } from "drizzle-orm";
+import { nextFreeTimes } from "../bookings/free-times";
 import type { Database } from "../db/client";
 import {
   areas,
@@ -174,6 +175,8 @@ export async function getSalonDetail(db: Database, slug: string, reviewPage: num
     menuGroups: groupMenus(menuRows),
     coupons: couponRows,
     staff: staffRows,
+    /** Next free times (空席あり) from the search summary, or null. */
+    freeTimes: (await nextFreeTimes(db, [salonId], now)).get(salonId) ?? null,
     reviews: {
       items: reviewRows,
       page: reviewPage,

@@ -80,9 +80,10 @@ export async function listSearchOptions(db: Database, query: SearchQuery): Promi
 export async function loadSearchPage(
   db: Database,
   query: SearchQuery,
+  now: Date,
 ): Promise<{ result: SearchResult; options: SearchOptions }> {
   const [result, options] = await Promise.all([
-    searchSalons(db, query),
+    searchSalons(db, query, undefined, now),
     listSearchOptions(db, query),
   ]);
   return { result, options };

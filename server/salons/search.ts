@@ -1,6 +1,8 @@
 import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { SEARCH_PAGE_SIZE, type SearchQuery } from "../../common/search.schema";
+import { FREE_DAYS_HORIZON, type NextFreeTimes, nextFreeTimes } from "../bookings/free-times";
+import { addDays, minutesOf, toLocal } from "../bookings/local-time";
 import type { Database } from "../db/client";
 import { areas, prefectures, salons, stations } from "../db/schema";
 import { normalizeForSearch } from "../search/normalize";
@@ -8,6 +10,11 @@ import { type SalonCard, salonCardColumns } from "./salon-card";
 
 export type SearchResult = {
   salons: SalonCard[];
+  /**
+   * By salon slug: the next free times (空席あり) from the free-time summary,
+   * on the searched date and time range if any; salons without are absent.
+   */
+  freeTimes: Record<string, NextFreeTimes>;
   total: number;
   page: number;
   pageSize: number;
@@ -22,6 +29,9 @@ export type SearchResult = {
  * Ties break on review count, then slug, so the order is total and stable
  * across pages and engines.
  */
+/** Search dates are the visitor's calendar days in Japan, where the salons are. */
+const SEARCH_TIME_ZONE = "Asia/Tokyo";
+
 export const PRIOR_MEAN = 3.5;
 export const PRIOR_WEIGHT = 10;
 
@@ -43,8 +53,46 @@ function likePattern(token: string) {
   return `%${token.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
+const minutes = (time: string) => minutesOf(time);
+
+/**
+ * The date and time-of-day filter (docs/decisions/0011-search-by-free-time.md):
+ * a salon matches when its salon_free_days row for the date has a free
+ * start in [from, to) (and, today, after the current minute). Dates
+ * inside the summary's horizon read only that table (a semi-join on its
+ * partial (date, salon_id) index); a later date falls back to "open that
+ * day" from the opening hours. A time range without a date asks for any
+ * day of the horizon.
+ */
+function freeTimeCondition(query: SearchQuery, now: Date): SQL | undefined {
+  if (!query.date && !query.from && !query.to) return undefined;
+  const nowLocal = toLocal(now, SEARCH_TIME_ZONE);
+  const today = nowLocal.date;
+  const lastSummarized = addDays(today, FREE_DAYS_HORIZON - 1);
+  const low = query.from ? minutes(query.from) : 0;
+  const high = query.to ? minutes(query.to) : 24 * 60;
+  if (query.date && query.date > lastSummarized) {
+    const weekday = new Date(`${query.date}T12:00:00Z`).getUTCDay();
+    return and(
+      sql`not (${weekday}::smallint = any(${salons.regularHolidays}))`,
+      sql`exists (select 1 from salon_opening_hours h where h.salon_id = ${salons.id} and h.weekday = ${weekday}
+        and extract(hour from h.opens) * 60 + extract(minute from h.opens) < ${high}
+        and extract(hour from h.closes) * 60 + extract(minute from h.closes) > ${low})`,
+    );
+  }
+  const nowMinute = minutesOf(nowLocal.time);
+  const dates = query.date
+    ? sql`f.date = ${query.date}::date`
+    : sql`f.date between ${today}::date and ${lastSummarized}::date`;
+  // Today, a start before the current minute is gone even if the row is not refreshed yet.
+  const earliest = sql`(case when f.date = ${today}::date then ${Math.max(low, nowMinute + 1)}::int else ${low}::int end)`;
+  return sql`${salons.id} in (select f.salon_id from salon_free_days f where ${dates}
+    and f.free_slots_count > 0 and f.last_free_minute >= ${earliest} and f.first_free_minute < ${high}::int
+    and exists (select 1 from unnest(f.free_minutes) m where m >= ${earliest} and m < ${high}::int))`;
+}
+
 /** The WHERE conditions of a search; every filter is AND-ed. */
-export function searchConditions(query: SearchQuery): SQL | undefined {
+export function searchConditions(query: SearchQuery, now: Date): SQL | undefined {
   const conditions: (SQL | undefined)[] = [eq(salons.status, "published")];
   if (query.pref) {
     conditions.push(
@@ -71,13 +119,8 @@ export function searchConditions(query: SearchQuery): SQL | undefined {
   // The price range applies to a salon's starting price (its cheapest menu).
   if (query.priceMin !== undefined) conditions.push(gte(salons.priceMin, query.priceMin));
   if (query.priceMax !== undefined) conditions.push(lte(salons.priceMin, query.priceMax));
-  if (query.date) {
-    const weekday = new Date(`${query.date}T12:00:00Z`).getUTCDay();
-    conditions.push(
-      sql`not (${weekday}::smallint = any(${salons.regularHolidays}))`,
-      sql`exists (select 1 from salon_opening_hours h where h.salon_id = ${salons.id} and h.weekday = ${weekday})`,
-    );
-  }
+  const freeTime = freeTimeCondition(query, now);
+  if (freeTime) conditions.push(freeTime);
   if (query.rating !== undefined) conditions.push(gte(salons.ratingAverage, query.rating));
   if (query.q) {
     // Every word must appear somewhere in the normalized name, kana, area,
@@ -127,8 +170,10 @@ export async function searchSalons(
   db: Database,
   query: SearchQuery,
   pageSize = SEARCH_PAGE_SIZE,
+  // The route's clock; a default so lists without a date filter need not pass it.
+  now: Date = new Date(),
 ): Promise<SearchResult> {
-  const where = searchConditions(query);
+  const where = searchConditions(query, now);
   const order = searchOrder(query);
   const page = db
     .select({
@@ -145,7 +190,7 @@ export async function searchSalons(
     .as("page");
   const [rows, total] = await Promise.all([
     db
-      .select(salonCardColumns)
+      .select({ ...salonCardColumns, id: page.id })
       .from(page)
       .innerJoin(salons, eq(salons.id, page.id))
       .innerJoin(areas, eq(areas.id, salons.areaId))
@@ -153,5 +198,26 @@ export async function searchSalons(
       .orderBy(asc(page.position)),
     db.$count(salons, where),
   ]);
-  return { salons: rows, total: Number(total), page: query.page, pageSize };
+  const next = await nextFreeTimes(
+    db,
+    rows.map((row) => row.id),
+    now,
+    {
+      date: query.date,
+      fromMinute: query.from ? minutes(query.from) : undefined,
+      toMinute: query.to ? minutes(query.to) : undefined,
+    },
+  );
+  const freeTimes: Record<string, NextFreeTimes> = {};
+  for (const row of rows) {
+    const found = next.get(row.id);
+    if (found) freeTimes[row.slug] = found;
+  }
+  return {
+    salons: rows.map(({ id: _id, ...card }) => card),
+    freeTimes,
+    total: Number(total),
+    page: query.page,
+    pageSize,
+  };
 }

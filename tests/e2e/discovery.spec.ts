@@ -186,3 +186,26 @@ test("search and salon pages work at 320 px wide", async ({ page, axe }) => {
   expect(overflow).toBeLessThanOrEqual(0);
   await axe.check();
 });
+
+test("a day and a time range find salons with a free time, with 空席あり times linking into the booking", async ({
+  page,
+  axe,
+}) => {
+  // The day after tomorrow in Tokyo: inside the free-time summary's two weeks (decision 0011).
+  const day = new Intl.DateTimeFormat("sv-SE", { timeZone: "Asia/Tokyo" }).format(
+    new Date(Date.now() + 2 * 86_400_000),
+  );
+  await page.goto(`/salons/search?date=${day}&from=10:00&to=13:00`);
+  const form = page.getByRole("search", { name: "サロン検索条件" });
+  await expect(form.getByLabel("から", { exact: true })).toHaveValue("10:00");
+  await expect(form.getByLabel("まで", { exact: true })).toHaveValue("13:00");
+  await expect(page.getByRole("link", { name: /10:00〜13:00に開始\s*の条件を外す/ })).toBeVisible();
+  const card = page.locator("main article").first();
+  await expect(card.getByText("空席あり")).toBeVisible();
+  const time = card.getByRole("link", { name: /から予約する$/ }).first();
+  await expect(time).toHaveAttribute(
+    "href",
+    new RegExp(`^/salons/[a-z0-9-]+/confirm\\?date=${day}&time=1[0-2]%3A[0-5][0-9]$`),
+  );
+  await axe.check();
+});

@@ -166,15 +166,17 @@ test("a past day in the date filter is refused with a message, keeping what was 
   await expect(page.locator("#loading-overlay")).toHaveCount(0, { timeout: 5000 });
   const form = page.getByRole("search", { name: "サロン検索条件" });
   const yesterday = tokyoDay(-1);
-  await form.getByLabel("営業日").fill(yesterday);
+  await form.getByLabel("空席のある日").fill(yesterday);
   await form.getByRole("button", { name: "この条件で検索" }).click();
   await expect(page).toHaveURL(`/salons/search?date=${yesterday}`);
-  const date = form.getByLabel("営業日");
+  const date = form.getByLabel("空席のある日");
   await expect(date).toHaveValue(yesterday);
   await expect(date).toHaveAttribute("aria-invalid", "true");
-  await expect(date).toHaveAccessibleDescription("営業日には今日以降の日付を選んでください。");
+  await expect(date).toHaveAccessibleDescription(
+    "空席のある日には今日以降の日付を選んでください。",
+  );
   // Not searched: no chip for it.
-  await expect(page.getByRole("link", { name: /に営業\s*の条件を外す/ })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: /に空席あり\s*の条件を外す/ })).toHaveCount(0);
   await axe.check();
 
   // A coming day is searched, its chip in Japanese form.
@@ -190,7 +192,7 @@ test("a past day in the date filter is refused with a message, keeping what was 
   }).format(new Date(`${nextWeek}T12:00:00+09:00`));
   await expect(
     page.getByRole("link", {
-      name: new RegExp(`${shown.replace(/[()]/g, "\\$&")}に営業\\s*の条件を外す`),
+      name: new RegExp(`${shown.replace(/[()]/g, "\\$&")}に空席あり\\s*の条件を外す`),
     }),
   ).toBeVisible();
   await expect(date).not.toHaveAttribute("aria-invalid");

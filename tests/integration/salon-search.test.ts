@@ -101,8 +101,11 @@ beforeAll(async () => {
   ids.feature2 = (await buildFeature(db, [alpha.id, gamma.id], { slug: "card-ok" })).slug;
 });
 
+/** Long before the dates below, so the date filter falls back to opening hours (decision 0011). */
+const NOW = new Date("2026-06-01T09:00:00+09:00");
+
 async function search(query: string) {
-  return searchSalons(database.db, parseSearchQuery(new URLSearchParams(query)));
+  return searchSalons(database.db, parseSearchQuery(new URLSearchParams(query)), undefined, NOW);
 }
 const slugs = async (query: string) => (await search(query)).salons.map((salon) => salon.slug);
 
@@ -163,7 +166,7 @@ describe("searchSalons filters", () => {
     expect(await slugs("priceMin=3500&priceMax=5000")).toEqual(["alpha"]);
   });
 
-  it("filters by a date the salon is open (2026-11-24 is a Tuesday)", async () => {
+  it("beyond the free-time summary, filters by a date the salon is open (2026-11-24 is a Tuesday)", async () => {
     expect((await slugs("date=2026-11-24")).sort()).toEqual(["beta", "gamma"]);
     expect((await slugs("date=2026-11-25")).sort()).toEqual(["alpha", "beta", "gamma"]);
   });
@@ -249,6 +252,7 @@ describe("loadSearchPage", () => {
     const { options } = await loadSearchPage(
       database.db,
       parseSearchQuery(new URLSearchParams("area=shibuya")),
+      NOW,
     );
     expect(options.prefectures.map((p) => p.slug)).toEqual(["tokyo", "osaka"]);
     expect(options.areas.map((a) => a.slug)).toContain("omotesando");

@@ -1,17 +1,21 @@
 import { Link } from "react-router";
 import { genreLabels } from "../../../common/genres";
+import type { NextFreeTimes } from "../../../server/bookings/free-times";
 import type { SalonCard } from "../../../server/salons/salon-card";
-import { formatYen } from "../../lib/format";
+import { formatMonthDayWeekday, formatYen } from "../../lib/format";
 import { type FavoriteState, FavoriteToggle } from "../favorites/favorite-toggle";
 
 /** One salon in a list; the whole card is one link, named by the salon. */
 export function SalonCardItem({
   salon,
   headingLevel = 3,
+  freeTimes,
   favorite,
 }: {
   salon: SalonCard;
   headingLevel?: 2 | 3;
+  /** The next free times (空席あり), when the list knows them. */
+  freeTimes?: NextFreeTimes;
   /** The favorite toggle's state; none shown when absent. */
   favorite?: FavoriteState;
 }) {
@@ -50,6 +54,7 @@ export function SalonCardItem({
           <span className="ml-1 text-neutral-700">（口コミ{salon.reviewCount}件）</span>
           <span className="ml-3">{formatYen(salon.priceMin)}〜</span>
         </p>
+        {freeTimes ? <FreeTimes slug={salon.slug} freeTimes={freeTimes} /> : null}
         {favorite ? (
           <div className="pt-2">
             <FavoriteToggle salonSlug={salon.slug} salonName={salon.name} state={favorite} />
@@ -57,5 +62,35 @@ export function SalonCardItem({
         ) : null}
       </div>
     </article>
+  );
+}
+
+/**
+ * 空席あり with up to three next start times, each a link into the booking
+ * flow on that date. From the search summary (decision 0011): "maybe free",
+ * the booking page shows the truth.
+ */
+export function FreeTimes({ slug, freeTimes }: { slug: string; freeTimes: NextFreeTimes }) {
+  const day = formatMonthDayWeekday(freeTimes.date);
+  return (
+    <div className="mt-2 text-sm">
+      <p>
+        <span className="rounded bg-brand-50 px-1.5 py-0.5 font-bold text-brand-700">空席あり</span>
+        <span className="ml-2">{day}</span>
+      </p>
+      <ul className="mt-1 flex flex-wrap gap-2" aria-label={`${day}の空き時間`}>
+        {freeTimes.times.map((time) => (
+          <li key={time}>
+            <Link
+              to={`/salons/${slug}/confirm?${new URLSearchParams({ date: freeTimes.date, time })}`}
+              className="inline-block rounded border border-brand-700 px-2 py-0.5 text-brand-700 hover:bg-brand-50"
+              aria-label={`${day} ${time}から予約する`}
+            >
+              {time}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

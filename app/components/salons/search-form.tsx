@@ -150,7 +150,7 @@ export function SearchForm({
         </fieldset>
         <div className="flex flex-col gap-1">
           <label htmlFor="search-date" className="font-bold">
-            営業日
+            空席のある日
           </label>
           <input
             id="search-date"
@@ -159,15 +159,38 @@ export function SearchForm({
             min={today}
             defaultValue={typed.date ?? query.date ?? ""}
             aria-invalid={errors.date ? true : undefined}
-            aria-describedby={errors.date ? "search-date-error" : undefined}
+            aria-describedby={errors.date ? "search-date-error" : "search-date-hint"}
             className={`${control} ${errors.date ? "border-red-700 bg-red-50" : ""}`}
           />
           {errors.date ? (
             <p id="search-date-error" role="alert" className="text-sm font-bold text-red-700">
               {errors.date}
             </p>
-          ) : null}
+          ) : (
+            <p id="search-date-hint" className="text-xs text-neutral-700">
+              その日に予約できる時間があるサロンだけを表示します
+            </p>
+          )}
         </div>
+        <fieldset className="flex flex-col gap-2">
+          <legend className="font-bold">時間帯（開始時刻）</legend>
+          <div className="grid grid-cols-2 gap-2">
+            <Select id="search-from" name="from" label="から" value={query.from}>
+              {hourChoices.slice(0, -1).map((time) => (
+                <option key={time} value={time}>
+                  {time}以降
+                </option>
+              ))}
+            </Select>
+            <Select id="search-to" name="to" label="まで" value={query.to}>
+              {hourChoices.slice(1).map((time) => (
+                <option key={time} value={time}>
+                  {time}より前
+                </option>
+              ))}
+            </Select>
+          </div>
+        </fieldset>
         <Select id="search-rating" name="rating" label="口コミ評価" value={query.rating}>
           {ratingChoices.map((rating) => (
             <option key={rating} value={rating}>
@@ -200,6 +223,9 @@ export function SearchForm({
     </Form>
   );
 }
+
+/** Whole hours a visitor picks a time range from (start times, 08:00 to 22:00). */
+const hourChoices = Array.from({ length: 15 }, (_, i) => `${String(8 + i).padStart(2, "0")}:00`);
 
 function Select({
   id,

@@ -56,8 +56,13 @@ export function activeConditions(query: SearchQuery, options: SearchOptions) {
     });
   if (query.date)
     out.push({
-      label: `${formatDate(query.date)}に営業`,
+      label: `${formatDate(query.date)}に空席あり`,
       href: href({ ...base, date: undefined }),
+    });
+  if (query.from || query.to)
+    out.push({
+      label: `${query.from ?? ""}〜${query.to ?? ""}に開始`,
+      href: href({ ...base, from: undefined, to: undefined }),
     });
   if (query.rating !== undefined)
     out.push({
@@ -142,6 +147,7 @@ export function SearchResults({
               <SalonCardItem
                 salon={salon}
                 headingLevel={3}
+                freeTimes={result.freeTimes[salon.slug]}
                 favorite={
                   favorites === undefined
                     ? undefined

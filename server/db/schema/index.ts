@@ -1,6 +1,7 @@
 export * from "./accounts";
 export * from "./admin";
 export * from "./areas";
+export * from "./availability";
 export * from "./bookings";
 export * from "./content";
 export * from "./jobs";

@@ -1,4 +1,5 @@
 import type { PgTable } from "drizzle-orm/pg-core";
+import { refreshSalonHorizon } from "../../bookings/free-days.server";
 import { toLocal } from "../../bookings/local-time";
 import type { Database } from "../client";
 import { areas, prefectures, stations } from "../schema/areas";
@@ -212,6 +213,10 @@ export async function seedDatabase(
     await db.transaction(async (tx) => {
       await insertBundles(tx, bundles, dated);
     });
+    // The search's free-time summary, from the engine like every later refresh.
+    for (const bundle of bundles) {
+      if (bundle.salon.id) await refreshSalonHorizon(db, bundle.salon.id, now);
+    }
     if (end === salonCount || end % 1000 === 0) log(`salons ${end}/${salonCount}`);
   }
 
