@@ -40,7 +40,7 @@ export const searchQuerySchema = z.object({
   priceMin: yen,
   priceMax: yen,
   /**
-   * YYYY-MM-DD: only salons with a free time that day (decision 0011);
+   * YYYY-MM-DD: only salons with a free time that day (decision 0014);
    * beyond the summary's horizon, salons open that day.
    */
   date: z

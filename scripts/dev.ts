@@ -18,7 +18,7 @@ const database = await openDatabase(config.DATABASE_URL);
 await database.migrate();
 // Requests only queue mail (decision 0008); with SMTP_URL this sends it, as in production.
 if (config.SMTP_URL) startMailDelivery({ database, smtpUrl: config.SMTP_URL, log });
-// The search's free-time summary follows the clock (decision 0011), as in production.
+// The search's free-time summary follows the clock (decision 0014), as in production.
 startFreeDaysRefresh({ db: database.db, log });
 // Booking mails and reminders (decision 0010) run here too, so /dev/mailbox shows them.
 startBookingJobs(database.db, config, log);

@@ -40,7 +40,7 @@ export async function start(env: Record<string, string | undefined> = process.en
   const delivery = config.SMTP_URL
     ? startMailDelivery({ database, smtpUrl: config.SMTP_URL, log })
     : null;
-  // Keeps the search's free-time summary current as time passes (decision 0011).
+  // Keeps the search's free-time summary current as time passes (decision 0014).
   const freeDays = startFreeDaysRefresh({ db: database.db, log });
   // Booking mails and reminders are jobs in the database (decision 0010); this runs them.
   const jobs = startBookingJobs(database.db, config, log);

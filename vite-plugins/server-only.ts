@@ -4,7 +4,7 @@ import type { Plugin } from "vite";
 /**
  * Why an import must not reach the browser, or null when it may.
  *
- * Everything under `server/` is server-only (docs/decisions/0008-server-only-code.md):
+ * Everything under `server/` is server-only (docs/decisions/0012-server-only-code.md):
  * the database schema, secrets, Node built-ins. Route modules may import it in
  * their loaders and actions because React Router removes those exports, and
  * the imports only they use, from the client build before any import is

@@ -9,7 +9,7 @@ import { FREE_DAYS_HORIZON } from "./free-times";
 import { addDays, minutesOf, toLocal } from "./local-time";
 
 /**
- * The search's free-time summary (docs/decisions/0011-search-by-free-time.md):
+ * The search's free-time summary (docs/decisions/0014-search-by-free-time.md):
  * one salon_free_days row per salon and local date over the next
  * FREE_DAYS_HORIZON days, with the free start minutes of the salon's
  * shortest published menu, 指名なし. Written only here, from the engine.

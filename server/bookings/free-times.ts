@@ -5,7 +5,7 @@ import type { LocalDate } from "./availability-input";
 import { addDays, formatMinutes, minutesOf, toLocal } from "./local-time";
 
 /**
- * Reading the search's free-time summary (docs/decisions/0011-search-by-free-time.md);
+ * Reading the search's free-time summary (docs/decisions/0014-search-by-free-time.md);
  * free-days.server.ts writes it. No server-only imports: the search and the
  * salon page modules that use this are also loaded for their types by the client build.
  */

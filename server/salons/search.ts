@@ -56,7 +56,7 @@ function likePattern(token: string) {
 const minutes = (time: string) => minutesOf(time);
 
 /**
- * The date and time-of-day filter (docs/decisions/0011-search-by-free-time.md):
+ * The date and time-of-day filter (docs/decisions/0014-search-by-free-time.md):
  * a salon matches when its salon_free_days row for the date has a free
  * start in [from, to) (and, today, after the current minute). Dates
  * inside the summary's horizon read only that table (a semi-join on its

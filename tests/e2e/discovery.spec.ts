@@ -191,7 +191,7 @@ test("a day and a time range find salons with a free time, with 空席あり tim
   page,
   axe,
 }) => {
-  // The day after tomorrow in Tokyo: inside the free-time summary's two weeks (decision 0011).
+  // The day after tomorrow in Tokyo: inside the free-time summary's two weeks (decision 0014).
   const day = new Intl.DateTimeFormat("sv-SE", { timeZone: "Asia/Tokyo" }).format(
     new Date(Date.now() + 2 * 86_400_000),
   );

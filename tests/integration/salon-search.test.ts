@@ -101,7 +101,7 @@ beforeAll(async () => {
   ids.feature2 = (await buildFeature(db, [alpha.id, gamma.id], { slug: "card-ok" })).slug;
 });
 
-/** Long before the dates below, so the date filter falls back to opening hours (decision 0011). */
+/** Long before the dates below, so the date filter falls back to opening hours (decision 0014). */
 const NOW = new Date("2026-06-01T09:00:00+09:00");
 
 async function search(query: string) {

@@ -67,7 +67,7 @@ export function SalonCardItem({
 
 /**
  * 空席あり with up to three next start times, each a link into the booking
- * flow on that date. From the search summary (decision 0011): "maybe free",
+ * flow on that date. From the search summary (decision 0014): "maybe free",
  * the booking page shows the truth.
  */
 export function FreeTimes({ slug, freeTimes }: { slug: string; freeTimes: NextFreeTimes }) {

@@ -13,7 +13,7 @@ import { salons } from "./salons";
 
 /**
  * Per salon and local date, the free start times of its shortest menu with
- * any stylist (docs/decisions/0011-search-by-free-time.md). A summary the
+ * any stylist (docs/decisions/0014-search-by-free-time.md). A summary the
  * search filters on and the cards show, written only by
  * refreshSalonAvailability (server/bookings/free-days.server.ts) from the
  * availability engine; bookings stay the truth. Minutes count from local
