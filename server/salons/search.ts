@@ -2,7 +2,8 @@ import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import type { Database } from "../db/client";
 import { areas, prefectures, salons, stations } from "../db/schema";
-import { normalizeForSearch } from "../search/normalize";
+import { keywordRelevance, loadLexicon, termCondition } from "../search/keyword";
+import { buildLexicon, type Term, understandQuery } from "../search/understand";
 import { type SalonCard, salonCardColumns } from "./salon-card";
 import { SEARCH_PAGE_SIZE, type SearchQuery } from "./search.schema";
 
@@ -38,13 +39,26 @@ export const recommendedOrder = [
   asc(salons.slug),
 ] as const;
 
-/** Escapes LIKE wildcards so a keyword such as "100%" matches literally. */
-function likePattern(token: string) {
-  return `%${token.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+/** Without the place names of the database, the keyword still knows the dictionary. */
+const dictionaryOnly = buildLexicon([]);
+
+/**
+ * The keyword's words with their meanings (server/search/understand.ts):
+ * places, genres and features become filters, the rest keywords.
+ */
+export async function understandKeyword(db: Database, q: string | undefined): Promise<Term[]> {
+  return q ? understandQuery(q, await loadLexicon(db)) : [];
 }
 
-/** The WHERE conditions of a search; every filter is AND-ed. */
-export function searchConditions(query: SearchQuery): SQL | undefined {
+/**
+ * The WHERE conditions of a search; every filter is AND-ed. `terms` is the
+ * understood keyword (understandKeyword); without it the keyword is read
+ * with the dictionary alone.
+ */
+export function searchConditions(
+  query: SearchQuery,
+  terms: readonly Term[] = query.q ? understandQuery(query.q, dictionaryOnly) : [],
+): SQL | undefined {
   const conditions: (SQL | undefined)[] = [eq(salons.status, "published")];
   if (query.pref) {
     conditions.push(
@@ -79,19 +93,19 @@ export function searchConditions(query: SearchQuery): SQL | undefined {
     );
   }
   if (query.rating !== undefined) conditions.push(gte(salons.ratingAverage, query.rating));
-  if (query.q) {
-    // Every word must appear somewhere in the normalized name, kana, area,
-    // station, genre and menu names (salons.search_text, pg_trgm indexed).
-    // Last on purpose: PostgreSQL tests equally cheap-looking conditions in
-    // the order written, and this scan of ~500 bytes per row is the costly one.
-    for (const token of normalizeForSearch(query.q).split(" ").filter(Boolean)) {
-      conditions.push(sql`${salons.searchText} like ${likePattern(token)}`);
-    }
-  }
+  // Every word must hold: a place, genre or feature filter, or a keyword
+  // somewhere in the normalized name, kana, area, station, genre and menu
+  // names (salons.search_text, pg_trgm indexed). Keywords last on purpose:
+  // PostgreSQL tests equally cheap-looking conditions in the order written,
+  // and this scan of ~500 bytes per row is the costly one.
+  const ordered = [...terms].sort(
+    (a, b) => Number(a.kind === "keyword") - Number(b.kind === "keyword"),
+  );
+  for (const term of ordered) conditions.push(termCondition(term));
   return and(...conditions);
 }
 
-function searchOrder(query: SearchQuery) {
+function searchOrder(query: SearchQuery, terms: readonly Term[]) {
   switch (query.sort) {
     case "rating":
       return [descending(salons.ratingAverage), descending(salons.reviewCount), asc(salons.slug)];
@@ -111,9 +125,18 @@ function searchOrder(query: SearchQuery) {
         ];
       }
       return [...recommendedOrder];
-    default:
-      return [...recommendedOrder];
+    default: {
+      // With keywords, the salons most about them first (server/search/keyword.ts).
+      const relevance = keywordRelevance(terms);
+      return relevance ? [sql`${relevance} desc`, ...recommendedOrder] : [...recommendedOrder];
+    }
   }
+}
+
+/** How many published salons a search finds (the empty state's suggestions). */
+export async function countSalons(db: Database, query: SearchQuery): Promise<number> {
+  const terms = await understandKeyword(db, query.q);
+  return Number(await db.$count(salons, searchConditions(query, terms)));
 }
 
 /**
@@ -128,8 +151,9 @@ export async function searchSalons(
   query: SearchQuery,
   pageSize = SEARCH_PAGE_SIZE,
 ): Promise<SearchResult> {
-  const where = searchConditions(query);
-  const order = searchOrder(query);
+  const terms = await understandKeyword(db, query.q);
+  const where = searchConditions(query, terms);
+  const order = searchOrder(query, terms);
   const page = db
     .select({
       id: salons.id,
