@@ -165,14 +165,18 @@ async function growTo(handle: DatabaseHandle, target: number) {
       await tx.execute(
         sql.raw(`insert into salons (id, slug, name, name_kana, genre, catch_copy,
           description, postal_code, prefecture_code, area_id, station_id, address, access, latitude,
-          longitude, phone, opening_hours, regular_holidays, holiday_note, time_zone, price_min,
+          longitude, phone, regular_holidays, holiday_note, time_zone, price_min,
           price_max, rating_average, review_count, search_text, status)
         select m.new_id, s.slug || '-copy-${copy}', s.name, s.name_kana, s.genre, s.catch_copy,
           s.description, s.postal_code, s.prefecture_code, s.area_id, s.station_id, s.address,
-          s.access, s.latitude, s.longitude, s.phone, s.opening_hours, s.regular_holidays,
+          s.access, s.latitude, s.longitude, s.phone, s.regular_holidays,
           s.holiday_note, s.time_zone, s.price_min, s.price_max, s.rating_average, s.review_count,
           s.search_text, s.status
         from bench_map m join salons s on s.id = m.old_id`),
+      );
+      await tx.execute(
+        sql.raw(`insert into salon_opening_hours (salon_id, weekday, opens, closes)
+        select m.new_id, h.weekday, h.opens, h.closes from bench_map m join salon_opening_hours h on h.salon_id = m.old_id`),
       );
       await tx.execute(
         sql.raw(`insert into salon_features (salon_id, feature_slug)

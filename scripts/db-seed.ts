@@ -2,11 +2,18 @@ import { getTableName } from "drizzle-orm";
 import { loadConfig } from "../server/config";
 import { openDatabase } from "../server/db/client";
 import { areas, prefectures, stations } from "../server/db/schema/areas";
+import { bookingMenus, bookings } from "../server/db/schema/bookings";
 import { articles } from "../server/db/schema/content";
 import { couponMenus, coupons, menuStaff, menus } from "../server/db/schema/menus";
 import { reviews } from "../server/db/schema/reviews";
 import { features, salonFeatures, salonPhotos, salons } from "../server/db/schema/salons";
-import { staff, staffShifts } from "../server/db/schema/staff";
+import {
+  salonBookingSettings,
+  salonOpeningHours,
+  scheduleExceptions,
+  staffSchedules,
+} from "../server/db/schema/schedules";
+import { staff } from "../server/db/schema/staff";
 import { isSeeded, seedDatabase } from "../server/db/seed/seed";
 
 /**
@@ -38,19 +45,24 @@ try {
       features,
       articles,
       salons,
+      salonOpeningHours,
+      salonBookingSettings,
       salonFeatures,
       salonPhotos,
       staff,
-      staffShifts,
+      staffSchedules,
+      scheduleExceptions,
       menus,
       menuStaff,
       coupons,
       couponMenus,
       reviews,
+      bookings,
+      bookingMenus,
     ];
     for (const table of tables) {
       const count = await handle.db.$count(table);
-      console.log(`  ${getTableName(table).padEnd(16)} ${count}`);
+      console.log(`  ${getTableName(table).padEnd(24)} ${count}`);
     }
     console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)}s`);
   }

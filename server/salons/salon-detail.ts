@@ -13,6 +13,7 @@ import {
   staff,
   stations,
 } from "../db/schema";
+import { openingHoursOf } from "./opening-hours";
 
 export const REVIEW_PAGE_SIZE = 10;
 
@@ -87,75 +88,84 @@ export async function getSalonDetail(db: Database, slug: string, reviewPage: num
   if (!salon) return null;
   const salonId = salon.salon.id;
   const today = localDate(now, salon.salon.timeZone);
-  const [photos, featureRows, menuRows, couponRows, staffRows, reviewRows, [reviewTotal]] =
-    await Promise.all([
-      db
-        .select({
-          url: salonPhotos.url,
-          alt: salonPhotos.alt,
-          width: salonPhotos.width,
-          height: salonPhotos.height,
-        })
-        .from(salonPhotos)
-        .where(eq(salonPhotos.salonId, salonId))
-        .orderBy(asc(salonPhotos.sortOrder)),
-      db
-        .select({ slug: features.slug, name: features.name })
-        .from(salonFeatures)
-        .innerJoin(features, eq(features.slug, salonFeatures.featureSlug))
-        .where(eq(salonFeatures.salonId, salonId))
-        .orderBy(asc(features.sortOrder), asc(features.slug)),
-      db
-        .select(menuItemColumns)
-        .from(menus)
-        .where(and(eq(menus.salonId, salonId), eq(menus.published, true)))
-        .orderBy(asc(menus.sortOrder), asc(menus.price), asc(menus.name)),
-      db
-        .select({
-          id: coupons.id,
-          title: coupons.title,
-          description: coupons.description,
-          discountKind: coupons.discountKind,
-          discountValue: coupons.discountValue,
-          conditions: coupons.conditions,
-          newCustomersOnly: coupons.newCustomersOnly,
-          validUntil: coupons.validUntil,
-        })
-        .from(coupons)
-        .where(
-          and(
-            eq(coupons.salonId, salonId),
-            lte(coupons.validFrom, today),
-            or(isNull(coupons.validUntil), gte(coupons.validUntil, today)),
-          ),
-        )
-        .orderBy(asc(coupons.title)),
-      db
-        .select(staffProfileColumns)
-        .from(staff)
-        .where(and(eq(staff.salonId, salonId), eq(staff.active, true)))
-        .orderBy(asc(staff.sortOrder), asc(staff.slug)),
-      db
-        .select({
-          id: reviews.id,
-          authorLabel: reviews.authorLabel,
-          rating: reviews.rating,
-          title: reviews.title,
-          body: reviews.body,
-          visitedOn: reviews.visitedOn,
-          staffName: staff.name,
-        })
-        .from(reviews)
-        .leftJoin(staff, eq(staff.id, reviews.staffId))
-        .where(eq(reviews.salonId, salonId))
-        .orderBy(desc(reviews.visitedOn), desc(reviews.createdAt), asc(reviews.id))
-        .limit(REVIEW_PAGE_SIZE)
-        .offset((reviewPage - 1) * REVIEW_PAGE_SIZE),
-      db.select({ total: count() }).from(reviews).where(eq(reviews.salonId, salonId)),
-    ]);
+  const [
+    photos,
+    featureRows,
+    menuRows,
+    couponRows,
+    staffRows,
+    reviewRows,
+    [reviewTotal],
+    openingHours,
+  ] = await Promise.all([
+    db
+      .select({
+        url: salonPhotos.url,
+        alt: salonPhotos.alt,
+        width: salonPhotos.width,
+        height: salonPhotos.height,
+      })
+      .from(salonPhotos)
+      .where(eq(salonPhotos.salonId, salonId))
+      .orderBy(asc(salonPhotos.sortOrder)),
+    db
+      .select({ slug: features.slug, name: features.name })
+      .from(salonFeatures)
+      .innerJoin(features, eq(features.slug, salonFeatures.featureSlug))
+      .where(eq(salonFeatures.salonId, salonId))
+      .orderBy(asc(features.sortOrder), asc(features.slug)),
+    db
+      .select(menuItemColumns)
+      .from(menus)
+      .where(and(eq(menus.salonId, salonId), eq(menus.published, true)))
+      .orderBy(asc(menus.sortOrder), asc(menus.price), asc(menus.name)),
+    db
+      .select({
+        id: coupons.id,
+        title: coupons.title,
+        description: coupons.description,
+        discountKind: coupons.discountKind,
+        discountValue: coupons.discountValue,
+        conditions: coupons.conditions,
+        newCustomersOnly: coupons.newCustomersOnly,
+        validUntil: coupons.validUntil,
+      })
+      .from(coupons)
+      .where(
+        and(
+          eq(coupons.salonId, salonId),
+          lte(coupons.validFrom, today),
+          or(isNull(coupons.validUntil), gte(coupons.validUntil, today)),
+        ),
+      )
+      .orderBy(asc(coupons.title)),
+    db
+      .select(staffProfileColumns)
+      .from(staff)
+      .where(and(eq(staff.salonId, salonId), eq(staff.active, true)))
+      .orderBy(asc(staff.sortOrder), asc(staff.slug)),
+    db
+      .select({
+        id: reviews.id,
+        authorLabel: reviews.authorLabel,
+        rating: reviews.rating,
+        title: reviews.title,
+        body: reviews.body,
+        visitedOn: reviews.visitedOn,
+        staffName: staff.name,
+      })
+      .from(reviews)
+      .leftJoin(staff, eq(staff.id, reviews.staffId))
+      .where(eq(reviews.salonId, salonId))
+      .orderBy(desc(reviews.visitedOn), desc(reviews.createdAt), asc(reviews.id))
+      .limit(REVIEW_PAGE_SIZE)
+      .offset((reviewPage - 1) * REVIEW_PAGE_SIZE),
+    db.select({ total: count() }).from(reviews).where(eq(reviews.salonId, salonId)),
+    openingHoursOf(db, salonId),
+  ]);
   const { id: _id, searchText: _searchText, ...publicFields } = salon.salon;
   return {
-    salon: publicFields,
+    salon: { ...publicFields, openingHours },
     area: { slug: salon.areaSlug, name: salon.areaName },
     prefecture: { slug: salon.prefectureSlug, name: salon.prefectureName },
     station: salon.stationSlug ? { slug: salon.stationSlug, name: salon.stationName ?? "" } : null,

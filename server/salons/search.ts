@@ -89,7 +89,7 @@ export function searchConditions(
     const weekday = new Date(`${query.date}T12:00:00Z`).getUTCDay();
     conditions.push(
       sql`not (${weekday}::smallint = any(${salons.regularHolidays}))`,
-      sql`${salons.openingHours} @> ${JSON.stringify([{ weekday }])}::jsonb`,
+      sql`exists (select 1 from salon_opening_hours h where h.salon_id = ${salons.id} and h.weekday = ${weekday})`,
     );
   }
   if (query.rating !== undefined) conditions.push(gte(salons.ratingAverage, query.rating));

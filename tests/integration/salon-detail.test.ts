@@ -10,7 +10,15 @@ const now = new Date("2026-11-22T03:00:00Z");
 beforeAll(async () => {
   database = await createTestDatabase();
   const { db } = database;
-  const salon = await buildSalon(db, { slug: "detail-salon", name: "Hair DETAIL" });
+  const salon = await buildSalon(db, {
+    slug: "detail-salon",
+    name: "Hair DETAIL",
+    openingHours: [
+      { weekday: 2, opens: "14:00", closes: "20:00" },
+      { weekday: 1, opens: "10:00", closes: "19:00" },
+      { weekday: 2, opens: "10:00", closes: "13:00" },
+    ],
+  });
   await buildSalon(db, { slug: "hidden-salon", status: "draft" });
   await buildMenu(db, salon.id, { category: "カット", name: "カット", sortOrder: 1 });
   await buildMenu(db, salon.id, { category: "カラー", name: "カラー", price: 8800, sortOrder: 2 });
@@ -64,6 +72,15 @@ describe("getSalonDetail", () => {
     expect(await getSalonDetail(database.db, "no-such-salon", 1, now)).toBeNull();
     expect(await getSalonDetail(database.db, "Bad Slug!", 1, now)).toBeNull();
     expect(await getSalonDetail(database.db, "hidden-salon", 1, now)).toBeNull();
+  });
+
+  it("lists opening intervals as HH:MM by weekday, several a day", async () => {
+    const detail = await getSalonDetail(database.db, "detail-salon", 1, now);
+    expect(detail?.salon.openingHours).toEqual([
+      { weekday: 1, opens: "10:00", closes: "19:00" },
+      { weekday: 2, opens: "10:00", closes: "13:00" },
+      { weekday: 2, opens: "14:00", closes: "20:00" },
+    ]);
   });
 
   it("groups published menus by category in display order", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bookings, menus, reviews, salons } from "../../server/db/schema";
-import { buildMenu, buildSalon, buildStaff, buildUser } from "../support/builders";
+import { menus, reviews, salons } from "../../server/db/schema";
+import { buildMenu, buildSalon } from "../support/builders";
 import { createTestDatabase, sqlState, type TestDatabase } from "../support/test-database";
 
 let database: TestDatabase;
@@ -12,7 +12,6 @@ afterAll(async () => {
 });
 
 const CHECK_VIOLATION = "23514";
-const EXCLUSION_VIOLATION = "23P01";
 const FOREIGN_KEY_VIOLATION = "23503";
 
 async function failureCode(work: Promise<unknown>) {
@@ -81,80 +80,6 @@ describe("check constraints", () => {
       durationMinutes: 30,
     });
     expect(await failureCode(insert)).toBe(FOREIGN_KEY_VIOLATION);
-  });
-});
-
-describe("double booking", () => {
-  async function scenario() {
-    const salon = await buildSalon(database.db);
-    const stylist = await buildStaff(database.db, salon.id);
-    const user = await buildUser(database.db);
-    const book = (
-      startsAt: string,
-      endsAt: string,
-      status: (typeof bookings.$inferInsert)["status"] = "confirmed",
-    ) =>
-      database.db
-        .insert(bookings)
-        .values({
-          userId: user.id,
-          salonId: salon.id,
-          staffId: stylist.id,
-          startsAt: new Date(startsAt),
-          endsAt: new Date(endsAt),
-          totalPrice: 5500,
-          status,
-        })
-        .returning();
-    return { salon, stylist, book };
-  }
-
-  it("rejects an overlapping booking of the same stylist", async () => {
-    const { book } = await scenario();
-    await book("2026-12-01T01:00:00Z", "2026-12-01T02:00:00Z");
-    expect(await failureCode(book("2026-12-01T01:30:00Z", "2026-12-01T02:30:00Z"))).toBe(
-      EXCLUSION_VIOLATION,
-    );
-  });
-
-  it("accepts back-to-back bookings", async () => {
-    const { book } = await scenario();
-    await book("2026-12-01T01:00:00Z", "2026-12-01T02:00:00Z");
-    const [next] = await book("2026-12-01T02:00:00Z", "2026-12-01T03:00:00Z");
-    expect(next?.status).toBe("confirmed");
-  });
-
-  it("lets a cancelled booking free its time", async () => {
-    const { book } = await scenario();
-    await book("2026-12-01T01:00:00Z", "2026-12-01T02:00:00Z", "cancelled_by_user");
-    const [again] = await book("2026-12-01T01:00:00Z", "2026-12-01T02:00:00Z");
-    expect(again?.status).toBe("confirmed");
-  });
-
-  it("allows the same time with another stylist", async () => {
-    const { salon, book } = await scenario();
-    await book("2026-12-01T01:00:00Z", "2026-12-01T02:00:00Z");
-    const other = await buildStaff(database.db, salon.id);
-    const user = await buildUser(database.db);
-    const [row] = await database.db
-      .insert(bookings)
-      .values({
-        userId: user.id,
-        salonId: salon.id,
-        staffId: other.id,
-        startsAt: new Date("2026-12-01T01:00:00Z"),
-        endsAt: new Date("2026-12-01T02:00:00Z"),
-        totalPrice: 5500,
-      })
-      .returning();
-    expect(row?.staffId).toBe(other.id);
-  });
-
-  it("rejects a booking that ends before it starts", async () => {
-    const { book } = await scenario();
-    expect(await failureCode(book("2026-12-01T02:00:00Z", "2026-12-01T01:00:00Z"))).toBe(
-      CHECK_VIOLATION,
-    );
   });
 });
 

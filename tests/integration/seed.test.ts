@@ -1,5 +1,7 @@
-import { sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findAvailability } from "../../server/bookings/availability";
+import { loadAvailabilityInput } from "../../server/bookings/availability-data.server";
 import {
   areas,
   articles,
@@ -21,6 +23,8 @@ afterAll(async () => {
 });
 
 const SALONS = 12;
+/** The seed places bookings after this instant (a Tuesday morning in Tokyo). */
+const NOW = new Date("2026-12-01T09:00:00+09:00");
 
 async function fingerprint() {
   const db = database.db;
@@ -47,7 +51,7 @@ describe("demo seed", () => {
   });
 
   it("writes the reference data and the requested number of salons", async () => {
-    await seedDatabase(database.db, { salonCount: SALONS });
+    await seedDatabase(database.db, { salonCount: SALONS, now: NOW });
     const { counts } = await fingerprint();
     expect(counts.prefectures).toBe(47);
     expect(counts.areas).toBeGreaterThanOrEqual(20);
@@ -83,9 +87,76 @@ describe("demo seed", () => {
     }
   });
 
+  it("takes about a third to a half of the coming week's slots with bookings", async () => {
+    const salonRows = await database.db
+      .select({ id: salons.id })
+      .from(salons)
+      .where(eq(salons.status, "published"));
+    let offered = 0;
+    let free = 0;
+    for (const salon of salonRows) {
+      const [shortest] = await database.db
+        .select({ id: menus.id })
+        .from(menus)
+        .where(
+          and(
+            eq(menus.salonId, salon.id),
+            sql`not exists (select 1 from menu_staff ms where ms.menu_id = ${menus.id})`,
+          ),
+        )
+        .orderBy(asc(menus.durationMinutes), asc(menus.id))
+        .limit(1);
+      if (!shortest) continue;
+      const { input } = await loadAvailabilityInput(database.db, {
+        salonId: salon.id,
+        menuIds: [shortest.id],
+        staffId: null,
+        from: "2026-12-01",
+        to: "2026-12-07",
+        now: NOW,
+      });
+      // (start, stylist) pairs the salon would offer with nobody booked, and those still free.
+      const pairs = (days: ReturnType<typeof findAvailability>) =>
+        days.reduce(
+          (sum, day) => sum + day.slots.reduce((n, slot) => n + slot.staffIds.length, 0),
+          0,
+        );
+      offered += pairs(findAvailability({ ...input, busy: [], bookingsPerStaffDay: new Map() }));
+      free += pairs(findAvailability(input));
+    }
+    const taken = 1 - free / offered;
+    expect(offered).toBeGreaterThan(1000);
+    expect(taken).toBeGreaterThanOrEqual(0.33);
+    expect(taken).toBeLessThanOrEqual(0.5);
+  });
+
+  it("gives stylists breaks and days off, and ties coupons to menus", async () => {
+    type Row = {
+      breaks: number;
+      days_off: number;
+      coupon_menus: number;
+      bookings_with_two_menus: number;
+    };
+    const result = (await database.db.execute(sql`
+      select
+        (select count(*)::int from (select staff_id, weekday from staff_schedules
+          group by staff_id, weekday having count(*) > 1) b) as breaks,
+        (select count(*)::int from schedule_exceptions where kind = 'closed' and staff_id is not null) as days_off,
+        (select count(*)::int from coupon_menus) as coupon_menus,
+        (select count(*)::int from (select booking_id from booking_menus
+          group by booking_id having count(*) > 1) m) as bookings_with_two_menus`)) as unknown as {
+      rows: Row[];
+    };
+    const row = result.rows[0];
+    expect(row?.breaks).toBeGreaterThan(0);
+    expect(row?.days_off).toBeGreaterThan(0);
+    expect(row?.coupon_menus).toBeGreaterThan(0);
+    expect(row?.bookings_with_two_menus).toBeGreaterThan(0);
+  });
+
   it("is safe to re-run: the same rows, no duplicates", async () => {
     const before = await fingerprint();
-    await seedDatabase(database.db, { salonCount: SALONS });
+    await seedDatabase(database.db, { salonCount: SALONS, now: NOW });
     expect(await fingerprint()).toEqual(before);
   });
 

@@ -1,14 +1,21 @@
 import { randomUUID } from "node:crypto";
+import { newBookingNumber } from "../../server/bookings/booking-number";
 import type { Database } from "../../server/db/client";
 import {
   areas,
+  bookings,
   features,
+  menuStaff,
   menus,
+  type OpeningHours,
   prefectures,
   reviews,
+  salonBookingSettings,
   salonFeatures,
+  salonOpeningHours,
   salons,
   staff,
+  staffSchedules,
   stations,
   users,
 } from "../../server/db/schema";
@@ -35,10 +42,13 @@ export async function buildArea(db: Database, overrides: Partial<typeof areas.$i
   return area;
 }
 
-export async function buildSalon(
-  db: Database,
-  overrides: Partial<typeof salons.$inferInsert> = {},
-) {
+/** Salon fields plus its weekly opening intervals (rows of salon_opening_hours). */
+export type SalonOverrides = Partial<typeof salons.$inferInsert> & {
+  openingHours?: OpeningHours[];
+};
+
+export async function buildSalon(db: Database, options: SalonOverrides = {}) {
+  const { openingHours, ...overrides } = options;
   const areaId = overrides.areaId ?? (await buildArea(db)).id;
   const [salon] = await db
     .insert(salons)
@@ -58,6 +68,11 @@ export async function buildSalon(
     })
     .returning();
   if (!salon) throw new Error("salon not inserted");
+  if (openingHours && openingHours.length > 0) {
+    await db
+      .insert(salonOpeningHours)
+      .values(openingHours.map((hours) => ({ salonId: salon.id, ...hours })));
+  }
   return salon;
 }
 
@@ -174,4 +189,81 @@ export async function buildReview(
     .returning();
   if (!review) throw new Error("review not inserted");
   return review;
+}
+
+type ScheduleInterval = { weekday: number; startsAt: string; endsAt: string };
+
+/** Weekly working intervals of a stylist (several a weekday make breaks). */
+export async function buildSchedule(
+  db: Database,
+  member: { id: string; salonId: string },
+  intervals: ScheduleInterval[],
+) {
+  if (intervals.length === 0) return [];
+  return db
+    .insert(staffSchedules)
+    .values(
+      intervals.map((interval) => ({ salonId: member.salonId, staffId: member.id, ...interval })),
+    )
+    .returning();
+}
+
+const everyDay = [0, 1, 2, 3, 4, 5, 6];
+
+/**
+ * A published salon open 10:00–20:00 every day with `staffCount` stylists
+ * working 10:00–20:00 every day, a 60-minute menu and optional booking
+ * settings: the common start of booking tests.
+ */
+export async function buildSalonWithStaff(
+  db: Database,
+  options: {
+    staffCount?: number;
+    settings?: Omit<Partial<typeof salonBookingSettings.$inferInsert>, "salonId">;
+    salon?: SalonOverrides;
+  } = {},
+) {
+  const salon = await buildSalon(db, {
+    openingHours: everyDay.map((weekday) => ({ weekday, opens: "10:00", closes: "20:00" })),
+    ...options.salon,
+  });
+  if (options.settings) {
+    await db.insert(salonBookingSettings).values({ salonId: salon.id, ...options.settings });
+  }
+  const stylists = [];
+  for (let i = 0; i < (options.staffCount ?? 1); i++) {
+    const member = await buildStaff(db, salon.id, { sortOrder: i, name: `スタイリスト${i + 1}` });
+    await buildSchedule(
+      db,
+      member,
+      everyDay.map((weekday) => ({ weekday, startsAt: "10:00", endsAt: "20:00" })),
+    );
+    stylists.push(member);
+  }
+  const menu = await buildMenu(db, salon.id);
+  return { salon, stylists, menu };
+}
+
+/** Only these stylists may do the menu (a menu without rows: anyone). */
+export async function restrictMenu(db: Database, menuId: string, staffIds: string[]) {
+  await db.insert(menuStaff).values(staffIds.map((staffId) => ({ menuId, staffId })));
+}
+
+/** A booking row written directly (no domain rules), for constraint and loader tests. */
+export async function buildBooking(
+  db: Database,
+  values: Pick<typeof bookings.$inferInsert, "salonId" | "staffId" | "startsAt" | "endsAt"> &
+    Partial<typeof bookings.$inferInsert>,
+) {
+  const [booking] = await db
+    .insert(bookings)
+    .values({
+      bookingNumber: newBookingNumber(),
+      occupiedUntil: values.endsAt,
+      totalPrice: 5500,
+      ...values,
+    })
+    .returning();
+  if (!booking) throw new Error("booking not inserted");
+  return booking;
 }

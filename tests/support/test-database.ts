@@ -43,15 +43,4 @@ async function withAdminClient<T>(url: string, work: (client: pg.Client) => Prom
   }
 }
 
-/** The SQLSTATE of a database error, looking through Drizzle's wrapper. */
-export function sqlState(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current; depth++) {
-    if (typeof current === "object" && current && "code" in current) {
-      const code = (current as { code: unknown }).code;
-      if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
-    }
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
+export { sqlState } from "../../server/db/sql-state";

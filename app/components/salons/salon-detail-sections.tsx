@@ -38,7 +38,13 @@ export function SalonPhotos({ photos }: { photos: SalonDetail["photos"] }) {
 export function SalonInfo({ detail }: { detail: SalonDetail }) {
   const { salon } = detail;
   const mapUrl = `https://www.google.com/maps/search/?api=1&query=${salon.latitude},${salon.longitude}`;
-  const hours = [...salon.openingHours].sort((a, b) => a.weekday - b.weekday);
+  // One line per weekday; a lunch closing shows as two intervals on it.
+  const hours = new Map<number, string[]>();
+  for (const interval of salon.openingHours) {
+    const list = hours.get(interval.weekday) ?? [];
+    list.push(`${interval.opens}〜${interval.closes}`);
+    hours.set(interval.weekday, list);
+  }
   return (
     <section aria-labelledby="salon-info" className={sectionClass}>
       <h2 id="salon-info" className={headingClass}>
@@ -62,9 +68,9 @@ export function SalonInfo({ detail }: { detail: SalonDetail }) {
         <dt className="font-bold">営業時間</dt>
         <dd>
           <ul>
-            {hours.map((day) => (
-              <li key={day.weekday}>
-                {weekdayNames[day.weekday]}曜日 {day.opens}〜{day.closes}
+            {[...hours].map(([weekday, intervals]) => (
+              <li key={weekday}>
+                {weekdayNames[weekday]}曜日 {intervals.join("、")}
               </li>
             ))}
           </ul>

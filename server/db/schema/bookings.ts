@@ -2,21 +2,30 @@ import { sql } from "drizzle-orm";
 import {
   boolean,
   check,
+  foreignKey,
   index,
   integer,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
+  unique,
   uuid,
 } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
-import { createdAt, id, updatedAt } from "./common";
+import { createdAt, id, sqlList, updatedAt } from "./common";
 import { coupons, menus } from "./menus";
 import { salons } from "./salons";
 import { staff } from "./staff";
 
+/**
+ * Every status a booking can have, written once: the check constraint is
+ * built from this list and the exclusion constraint's WHERE clause (hand
+ * written in migration 0004) is compared with occupyingStatuses by a test.
+ */
 export const bookingStatuses = [
+  "held",
   "confirmed",
   "cancelled_by_user",
   "cancelled_by_salon",
@@ -25,67 +34,128 @@ export const bookingStatuses = [
 ] as const;
 export type BookingStatus = (typeof bookingStatuses)[number];
 
+/** Statuses that occupy the stylist's time: a live hold occupies it exactly like a booking. */
+export const occupyingStatuses = [
+  "held",
+  "confirmed",
+  "completed",
+] as const satisfies readonly BookingStatus[];
+
+/** How a booking came in: the web flow now; the owner's ledger later. */
+export const bookingSources = ["web", "phone", "walk_in"] as const;
+export type BookingSource = (typeof bookingSources)[number];
+
+export const cancelledByValues = ["user", "salon", "system"] as const;
+export type CancelledBy = (typeof cancelledByValues)[number];
+
 /**
- * A reservation of one stylist's time. Double booking is prevented by the
- * exclusion constraint `bookings_staff_no_overlap` (added in migration
- * 0001, drizzle-kit cannot express it): no two bookings that still hold
- * time (confirmed or completed) may overlap for the same staff member.
+ * A reservation of one stylist's time (docs/decisions/0009-booking-data-model.md).
+ * Double booking is prevented by the exclusion constraint
+ * `bookings_staff_no_overlap` (migration 0004, drizzle-kit cannot express
+ * it): no two rows in an occupying status may overlap on
+ * [starts_at, occupied_until) for the same salon and stylist.
  */
 export const bookings = pgTable(
   "bookings",
   {
     id: id(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id),
     salonId: uuid("salon_id")
       .notNull()
       .references(() => salons.id),
-    staffId: uuid("staff_id")
-      .notNull()
-      .references(() => staff.id),
-    /** False when the visitor chose "no preference" and the salon's stylist was assigned. */
+    /** Null for a phone or walk-in booking without an account (later). */
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** Always belongs to salon_id: composite foreign key bookings_staff_fk. */
+    staffId: uuid("staff_id").notNull(),
+    /** False when the visitor chose 指名なし and the server assigned the stylist. */
     staffRequested: boolean("staff_requested").notNull().default(true),
     couponId: uuid("coupon_id").references(() => coupons.id),
+    /** Shown to the customer as XXXX-XXXX: random Crockford base32, reveals no volume. */
+    bookingNumber: text("booking_number").notNull(),
     startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
     endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    /** ends_at plus the salon's buffer at booking time; the exclusion constraint uses it. */
+    occupiedUntil: timestamp("occupied_until", { withTimezone: true }).notNull(),
     /** Yen charged, fixed at booking time so later menu price changes do not alter it. */
     totalPrice: integer("total_price").notNull(),
     status: text("status").$type<BookingStatus>().notNull().default("confirmed"),
+    /** Set exactly while status is held. */
+    holdExpiresAt: timestamp("hold_expires_at", { withTimezone: true }),
+    source: text("source").$type<BookingSource>().notNull().default("web"),
+    customerName: text("customer_name").notNull().default(""),
+    customerKana: text("customer_kana").notNull().default(""),
+    customerPhone: text("customer_phone").notNull().default(""),
+    customerEmail: text("customer_email").notNull().default(""),
     notes: text("notes").notNull().default(""),
+    /** A client's key for "submit once": the same key returns the same booking. */
+    idempotencyKey: text("idempotency_key"),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    cancelledBy: text("cancelled_by").$type<CancelledBy>(),
+    cancelReason: text("cancel_reason").notNull().default(""),
+    /** For the reminder job: set when the day-before mail went out. */
+    reminderSentAt: timestamp("reminder_sent_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
+    foreignKey({
+      name: "bookings_staff_fk",
+      columns: [t.staffId, t.salonId],
+      foreignColumns: [staff.id, staff.salonId],
+    }),
+    // Referenced by (booking_id, salon_id) from booking_menus.
+    unique("bookings_id_salon_unique").on(t.id, t.salonId),
+    unique("bookings_salon_number_unique").on(t.salonId, t.bookingNumber),
+    unique("bookings_salon_idempotency_unique").on(t.salonId, t.idempotencyKey),
     index("bookings_user_idx").on(t.userId, t.startsAt.desc()),
     index("bookings_salon_idx").on(t.salonId, t.startsAt),
-    index("bookings_staff_idx").on(t.staffId, t.startsAt),
+    index("bookings_staff_idx").on(t.salonId, t.staffId, t.startsAt),
+    index("bookings_hold_expiry_idx").on(t.holdExpiresAt).where(sql`${t.status} = 'held'`),
     check("bookings_time_order", sql`${t.endsAt} > ${t.startsAt}`),
+    check("bookings_occupied_after_end", sql`${t.occupiedUntil} >= ${t.endsAt}`),
     check("bookings_total_price_nonnegative", sql`${t.totalPrice} >= 0`),
+    check("bookings_status_valid", sql`${t.status} in (${sqlList(bookingStatuses)})`),
+    check("bookings_source_valid", sql`${t.source} in (${sqlList(bookingSources)})`),
     check(
-      "bookings_status_valid",
-      sql`${t.status} in ('confirmed', 'cancelled_by_user', 'cancelled_by_salon', 'completed', 'no_show')`,
+      "bookings_cancelled_by_valid",
+      sql`${t.cancelledBy} is null or ${t.cancelledBy} in (${sqlList(cancelledByValues)})`,
+    ),
+    check(
+      "bookings_hold_expiry_iff_held",
+      sql`(${t.status} = 'held') = (${t.holdExpiresAt} is not null)`,
+    ),
+    check(
+      "bookings_number_format",
+      sql`${t.bookingNumber} ~ '^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$'`,
     ),
   ],
 );
 
-/** The menus of a booking with the price and duration they had when booked. */
+/** The menus of a booking, in order, with the price and duration they had when booked. */
 export const bookingMenus = pgTable(
   "booking_menus",
   {
-    bookingId: uuid("booking_id")
-      .notNull()
-      .references(() => bookings.id, { onDelete: "cascade" }),
-    menuId: uuid("menu_id")
-      .notNull()
-      .references(() => menus.id),
+    salonId: uuid("salon_id").notNull(),
+    bookingId: uuid("booking_id").notNull(),
+    position: smallint("position").notNull(),
+    menuId: uuid("menu_id").notNull(),
     name: text("name").notNull(),
     price: integer("price").notNull(),
     durationMinutes: integer("duration_minutes").notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.bookingId, t.menuId] }),
+    primaryKey({ columns: [t.salonId, t.bookingId, t.position] }),
+    foreignKey({
+      name: "booking_menus_booking_fk",
+      columns: [t.bookingId, t.salonId],
+      foreignColumns: [bookings.id, bookings.salonId],
+    }).onDelete("cascade"),
+    foreignKey({
+      name: "booking_menus_menu_fk",
+      columns: [t.menuId, t.salonId],
+      foreignColumns: [menus.id, menus.salonId],
+    }),
+    index("booking_menus_menu_idx").on(t.salonId, t.menuId),
+    check("booking_menus_position_nonnegative", sql`${t.position} >= 0`),
     check("booking_menus_price_nonnegative", sql`${t.price} >= 0`),
     check("booking_menus_duration_positive", sql`${t.durationMinutes} > 0`),
   ],

@@ -12,3 +12,11 @@ export const updatedAt = () =>
     .notNull()
     .defaultNow()
     .$onUpdate(() => sql`now()`);
+
+/**
+ * A quoted SQL list of code constants, for check constraints built from the
+ * one list in code (e.g. `status in (${sqlList(bookingStatuses)})`). Only
+ * for literals written in our source, never for user input.
+ */
+export const sqlList = (values: readonly string[]) =>
+  sql.raw(values.map((value) => `'${value.replaceAll("'", "''")}'`).join(", "));

@@ -8,6 +8,7 @@ import {
   pgTable,
   primaryKey,
   text,
+  unique,
   uuid,
 } from "drizzle-orm/pg-core";
 import { createdAt, id } from "./common";
@@ -33,6 +34,8 @@ export const menus = pgTable(
   },
   (t) => [
     index("menus_salon_idx").on(t.salonId, t.sortOrder),
+    // Referenced by (menu_id, salon_id) from booking_menus.
+    unique("menus_id_salon_unique").on(t.id, t.salonId),
     check("menus_price_nonnegative", sql`${t.price} >= 0`),
     check("menus_duration_positive", sql`${t.durationMinutes} > 0`),
   ],

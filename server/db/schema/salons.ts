@@ -4,7 +4,6 @@ import {
   doublePrecision,
   index,
   integer,
-  jsonb,
   pgTable,
   primaryKey,
   real,
@@ -22,7 +21,10 @@ export type SalonGenre = (typeof salonGenres)[number];
 export const salonStatuses = ["draft", "published", "suspended"] as const;
 export type SalonStatus = (typeof salonStatuses)[number];
 
-/** Opening hours of one weekday (0 = Sunday), local times in the salon's time zone. */
+/**
+ * An opening interval of one weekday (0 = Sunday), local "HH:MM" in the
+ * salon's time zone: rows of salon_opening_hours (schema/schedules.ts).
+ */
 export type OpeningHours = { weekday: number; opens: string; closes: string };
 
 export const salons = pgTable(
@@ -48,7 +50,6 @@ export const salons = pgTable(
     latitude: doublePrecision("latitude").notNull(),
     longitude: doublePrecision("longitude").notNull(),
     phone: text("phone").notNull().default(""),
-    openingHours: jsonb("opening_hours").$type<OpeningHours[]>().notNull().default([]),
     /** Weekdays (0 = Sunday) the salon is regularly closed. */
     regularHolidays: smallint("regular_holidays").array().notNull().default(sql`'{}'::smallint[]`),
     holidayNote: text("holiday_note").notNull().default(""),

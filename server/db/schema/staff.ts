@@ -1,17 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  boolean,
-  check,
-  index,
-  integer,
-  pgTable,
-  smallint,
-  text,
-  time,
-  timestamp,
-  unique,
-  uuid,
-} from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, pgTable, text, unique, uuid } from "drizzle-orm/pg-core";
 import { createdAt, id } from "./common";
 import { salons } from "./salons";
 
@@ -36,43 +24,9 @@ export const staff = pgTable(
   },
   (t) => [
     index("staff_salon_idx").on(t.salonId, t.sortOrder),
+    // Referenced by (staff_id, salon_id) from bookings and schedules: a
+    // stylist of one salon can never be booked or scheduled for another.
+    unique("staff_id_salon_unique").on(t.id, t.salonId),
     check("staff_years_nonnegative", sql`${t.yearsOfExperience} >= 0`),
-  ],
-);
-
-/** The weekly pattern a stylist works (local time of the salon). */
-export const staffShifts = pgTable(
-  "staff_shifts",
-  {
-    id: id(),
-    staffId: uuid("staff_id")
-      .notNull()
-      .references(() => staff.id, { onDelete: "cascade" }),
-    weekday: smallint("weekday").notNull(),
-    startsAt: time("starts_at").notNull(),
-    endsAt: time("ends_at").notNull(),
-  },
-  (t) => [
-    unique("staff_shifts_staff_weekday_unique").on(t.staffId, t.weekday),
-    check("staff_shifts_weekday_range", sql`${t.weekday} between 0 and 6`),
-    check("staff_shifts_order", sql`${t.endsAt} > ${t.startsAt}`),
-  ],
-);
-
-/** Exceptions to the weekly pattern: days off, training, holidays. */
-export const staffTimeOff = pgTable(
-  "staff_time_off",
-  {
-    id: id(),
-    staffId: uuid("staff_id")
-      .notNull()
-      .references(() => staff.id, { onDelete: "cascade" }),
-    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
-    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
-    reason: text("reason").notNull().default(""),
-  },
-  (t) => [
-    index("staff_time_off_staff_idx").on(t.staffId, t.startsAt),
-    check("staff_time_off_order", sql`${t.endsAt} > ${t.startsAt}`),
   ],
 );

@@ -9,7 +9,8 @@ import type {
   salonPhotos,
   salons,
 } from "../schema/salons";
-import type { staff, staffShifts } from "../schema/staff";
+import type { salonBookingSettings, salonOpeningHours, staffSchedules } from "../schema/schedules";
+import type { staff } from "../schema/staff";
 import type { AreaSeed, StationSeed } from "./data/areas";
 import { featureSeeds } from "./data/features";
 import { type MenuTemplate, menuCatalogues } from "./data/menus";
@@ -54,7 +55,9 @@ export type SalonRow = typeof salons.$inferInsert;
 export type SalonFeatureRow = typeof salonFeatures.$inferInsert;
 export type SalonPhotoRow = typeof salonPhotos.$inferInsert;
 export type StaffRow = typeof staff.$inferInsert;
-export type StaffShiftRow = typeof staffShifts.$inferInsert;
+export type OpeningHoursRow = typeof salonOpeningHours.$inferInsert;
+export type StaffScheduleRow = typeof staffSchedules.$inferInsert;
+export type BookingSettingsRow = typeof salonBookingSettings.$inferInsert;
 export type MenuRow = typeof menus.$inferInsert;
 export type MenuStaffRow = typeof menuStaff.$inferInsert;
 export type CouponRow = typeof coupons.$inferInsert;
@@ -63,10 +66,13 @@ export type ReviewRow = typeof reviews.$inferInsert;
 
 export type SalonBundle = {
   salon: SalonRow;
+  openingHours: OpeningHoursRow[];
+  /** Null: the salon uses the default booking settings. */
+  bookingSettings: BookingSettingsRow | null;
   features: SalonFeatureRow[];
   photos: SalonPhotoRow[];
   staff: StaffRow[];
-  shifts: StaffShiftRow[];
+  schedules: StaffScheduleRow[];
   menus: MenuRow[];
   menuStaff: MenuStaffRow[];
   coupons: CouponRow[];
@@ -393,7 +399,10 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
   const staffCount = rng.int(3, 8);
   const taken = new Set<string>();
   const staffRows: StaffRow[] = [];
-  const shiftRows: StaffShiftRow[] = [];
+  const scheduleRows: StaffScheduleRow[] = [];
+  // Breaks and booking settings draw from their own stream, so adding them
+  // left every earlier value of the salon's stream (names, menus …) as it was.
+  const scheduleRng = new Random(`schedule:${index}`);
   const staffFamilyNames: string[] = [];
   const seniorStaffIds: string[] = [];
   const ageInDays = rng.int(60, 1800);
@@ -432,17 +441,29 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
     const workDays = rng.sample(openDays, Math.min(openDays.length, rng.int(4, 6)));
     workDays.sort((a, b) => a - b);
     const shape = rng.next();
+    // Most stylists take a lunch break (13:00–14:00), which splits the day in two.
+    const takesBreak = scheduleRng.chance(0.7);
     for (const weekday of workDays) {
       let start = minutesOf(opens);
       let end = minutesOf(closesAt(weekday));
       if (shape < 0.2 && end - start > 360) start += 60;
       else if (shape < 0.4 && end - start > 360) end -= 60;
-      shiftRows.push({
-        id: seedId(`shift:${index}:${i}:${weekday}`),
-        staffId: staffRowId,
-        weekday,
-        startsAt: timeOf(start),
-        endsAt: timeOf(end),
+      const intervals =
+        takesBreak && start < 13 * 60 - 60 && end > 14 * 60 + 60
+          ? [
+              [start, 13 * 60],
+              [14 * 60, end],
+            ]
+          : [[start, end]];
+      intervals.forEach(([from, to], k) => {
+        scheduleRows.push({
+          id: seedId(`schedule:${index}:${i}:${weekday}:${k}`),
+          salonId: id,
+          staffId: staffRowId,
+          weekday,
+          startsAt: timeOf(from ?? start),
+          endsAt: timeOf(to ?? end),
+        });
       });
     }
   }
@@ -594,7 +615,6 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
     latitude: position.latitude,
     longitude: position.longitude,
     phone: phoneNumber(rng, area.phoneAreaCode),
-    openingHours,
     regularHolidays: [...holiday.weekdays],
     holidayNote: holiday.note,
     timeZone: "Asia/Tokyo",
@@ -608,12 +628,29 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
     updatedAt: daysBefore(rng.int(0, 45)),
   };
 
+  // About a third of the salons set their own booking rules; the rest use the defaults.
+  const bookingSettings: BookingSettingsRow | null = scheduleRng.chance(0.35)
+    ? {
+        salonId: id,
+        slotStepMinutes: scheduleRng.pick([15, 30] as const),
+        leadTimeMinutes: scheduleRng.pick([60, 120, 180] as const),
+        bookingWindowDays: scheduleRng.pick([30, 60, 90] as const),
+        cancellationCutoffHours: scheduleRng.pick([24, 48] as const),
+        bufferAfterMinutes: scheduleRng.pick([0, 0, 10, 15] as const),
+        dailyLimitPerStaff: scheduleRng.chance(0.3) ? scheduleRng.int(4, 8) : null,
+        sameDayCutoff: scheduleRng.chance(0.3) ? "17:00" : null,
+        closedOnPublicHolidays: scheduleRng.chance(0.5),
+      }
+    : null;
+
   return {
     salon,
+    openingHours: openingHours.map((hours) => ({ salonId: id, ...hours })),
+    bookingSettings,
     features: chosenFeatures.map((featureSlug) => ({ salonId: id, featureSlug })),
     photos: photoRows,
     staff: staffRows,
-    shifts: shiftRows,
+    schedules: scheduleRows,
     menus: menuRows,
     menuStaff: menuStaffRows,
     coupons: couponRows,

@@ -1,11 +1,20 @@
 import type { PgTable } from "drizzle-orm/pg-core";
+import { toLocal } from "../../bookings/local-time";
 import type { Database } from "../client";
 import { areas, prefectures, stations } from "../schema/areas";
+import { bookingMenus, bookings } from "../schema/bookings";
 import { articles } from "../schema/content";
 import { couponMenus, coupons, menuStaff, menus } from "../schema/menus";
 import { reviews } from "../schema/reviews";
 import { features, salonFeatures, salonPhotos, salons } from "../schema/salons";
-import { staff, staffShifts } from "../schema/staff";
+import {
+  salonBookingSettings,
+  salonOpeningHours,
+  scheduleExceptions,
+  staffSchedules,
+} from "../schema/schedules";
+import { staff } from "../schema/staff";
+import { type DatedRows, generateDatedRows } from "./bookings";
 import { areaSeeds } from "./data/areas";
 import { articleSeeds } from "./data/articles";
 import { featureSeeds } from "./data/features";
@@ -15,6 +24,8 @@ import { seedId } from "./ids";
 
 export type SeedOptions = {
   salonCount: number;
+  /** Bookings and exceptions are placed from this instant on (default: the clock). */
+  now?: Date;
   log?: (message: string) => void;
 };
 
@@ -115,13 +126,19 @@ async function seedReferenceData(db: Inserter, resolved: readonly ResolvedArea[]
   );
 }
 
-async function insertBundles(db: Inserter, bundles: readonly SalonBundle[]): Promise<void> {
+async function insertBundles(
+  db: Inserter,
+  bundles: readonly SalonBundle[],
+  dated: readonly DatedRows[],
+): Promise<void> {
   const rows = {
     salons: bundles.map((b) => b.salon),
+    openingHours: bundles.flatMap((b) => b.openingHours),
+    bookingSettings: bundles.flatMap((b) => (b.bookingSettings ? [b.bookingSettings] : [])),
     features: bundles.flatMap((b) => b.features),
     photos: bundles.flatMap((b) => b.photos),
     staff: bundles.flatMap((b) => b.staff),
-    shifts: bundles.flatMap((b) => b.shifts),
+    schedules: bundles.flatMap((b) => b.schedules),
     menus: bundles.flatMap((b) => b.menus),
     menuStaff: bundles.flatMap((b) => b.menuStaff),
     coupons: bundles.flatMap((b) => b.coupons),
@@ -130,22 +147,41 @@ async function insertBundles(db: Inserter, bundles: readonly SalonBundle[]): Pro
   };
   // Parents before children, so foreign keys hold inside the transaction.
   await insertAll(db, salons, rows.salons);
+  await insertAll(db, salonOpeningHours, rows.openingHours);
+  await insertAll(db, salonBookingSettings, rows.bookingSettings);
   await insertAll(db, salonFeatures, rows.features);
   await insertAll(db, salonPhotos, rows.photos);
   await insertAll(db, staff, rows.staff);
-  await insertAll(db, staffShifts, rows.shifts);
+  await insertAll(db, staffSchedules, rows.schedules);
   await insertAll(db, menus, rows.menus);
   await insertAll(db, menuStaff, rows.menuStaff);
   await insertAll(db, coupons, rows.coupons);
   await insertAll(db, couponMenus, rows.couponMenus);
   await insertAll(db, reviews, rows.reviews);
+  await insertAll(
+    db,
+    scheduleExceptions,
+    dated.flatMap((d) => d.exceptions),
+  );
+  await insertAll(
+    db,
+    bookings,
+    dated.flatMap((d) => d.bookings),
+  );
+  await insertAll(
+    db,
+    bookingMenus,
+    dated.flatMap((d) => d.bookingMenus),
+  );
 }
 
 /**
  * Writes the demo data set: prefectures, areas, stations, features,
- * articles and `salonCount` salons with their staff, shifts, menus,
- * coupons, photos and reviews. Deterministic and idempotent: ids derive
- * from stable keys and every insert skips existing rows.
+ * articles and `salonCount` salons with their opening hours, booking
+ * settings, staff, schedules, menus, coupons, photos and reviews, plus
+ * exceptions and bookings over the days after `now`. Deterministic and
+ * idempotent: ids derive from stable keys (dated rows from their date) and
+ * every insert skips existing rows.
  */
 export async function seedDatabase(
   db: Database,
@@ -153,6 +189,7 @@ export async function seedDatabase(
 ): Promise<{ salons: number }> {
   const log = options.log ?? (() => {});
   const salonCount = Math.max(0, Math.floor(options.salonCount));
+  const now = options.now ?? new Date();
   const resolved = resolveAreas();
 
   await db.transaction(async (tx) => {
@@ -165,9 +202,15 @@ export async function seedDatabase(
   for (let start = 1; start <= salonCount; start += SALONS_PER_CHUNK) {
     const end = Math.min(salonCount, start + SALONS_PER_CHUNK - 1);
     const bundles: SalonBundle[] = [];
-    for (let index = start; index <= end; index++) bundles.push(generateSalon(index, resolved));
+    const dated: DatedRows[] = [];
+    for (let index = start; index <= end; index++) {
+      const bundle = generateSalon(index, resolved);
+      bundles.push(bundle);
+      const today = toLocal(now, bundle.salon.timeZone ?? "Asia/Tokyo").date;
+      dated.push(generateDatedRows(bundle, index, today, now));
+    }
     await db.transaction(async (tx) => {
-      await insertBundles(tx, bundles);
+      await insertBundles(tx, bundles, dated);
     });
     if (end === salonCount || end % 1000 === 0) log(`salons ${end}/${salonCount}`);
   }

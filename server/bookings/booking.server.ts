@@ -1,0 +1,445 @@
+import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { bookingMenus, bookings, couponMenus, coupons, salons, staff } from "../db/schema";
+import { EXCLUSION_VIOLATION, sqlState, UNIQUE_VIOLATION } from "../db/sql-state";
+import { findAvailability, pickStaff } from "./availability";
+import { loadAvailabilityInput, publishedSalon } from "./availability-data.server";
+import {
+  BookingNotCancellableError,
+  BookingNotFoundError,
+  CancellationClosedError,
+  CouponNotApplicableError,
+  HoldExpiredError,
+  SlotTakenError,
+  SlotUnavailableError,
+} from "./booking-errors";
+import { newBookingNumber } from "./booking-number";
+import { toLocal } from "./local-time";
+import { priceWithCoupon } from "./pricing";
+import { bookingSettingsFor } from "./settings";
+
+/**
+ * The booking transactions (docs/decisions/0009-booking-data-model.md).
+ * The database's exclusion constraint is what prevents double booking; the
+ * code here reads price, duration and ability from the database, picks the
+ * stylist for 指名なし, and turns a lost race into SlotTakenError.
+ */
+
+const MINUTE = 60_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export type Booking = typeof bookings.$inferSelect;
+
+export type HoldRequest = {
+  salonId: string;
+  menuIds: readonly string[];
+  /** null: 指名なし, the server picks the stylist. */
+  staffId: string | null;
+  start: Date;
+  userId: string | null;
+  /** A coupon of the salon to apply; its terms are read from the database. */
+  couponId?: string | null;
+  now: Date;
+};
+
+/**
+ * The price with the coupon, checked: the salon's coupon, valid on the
+ * booking's local date, for one of the chosen menus (or the whole booking),
+ * and for new customers only when the visitor has no booking there yet.
+ */
+async function couponPrice(
+  tx: Pick<Database, "select">,
+  salonId: string,
+  couponId: string,
+  date: string,
+  userId: string | null,
+  menus: readonly { id: string; price: number }[],
+): Promise<number> {
+  if (!UUID.test(couponId)) throw new CouponNotApplicableError();
+  const [coupon] = await tx
+    .select()
+    .from(coupons)
+    .where(
+      and(
+        eq(coupons.id, couponId),
+        eq(coupons.salonId, salonId),
+        lte(coupons.validFrom, date),
+        or(isNull(coupons.validUntil), gte(coupons.validUntil, date)),
+      ),
+    );
+  if (!coupon) throw new CouponNotApplicableError();
+  if (coupon.newCustomersOnly && userId) {
+    const visits = await tx
+      .select({ id: bookings.id })
+      .from(bookings)
+      .where(
+        and(
+          eq(bookings.salonId, salonId),
+          eq(bookings.userId, userId),
+          inArray(bookings.status, ["confirmed", "completed"]),
+        ),
+      )
+      .limit(1);
+    if (visits.length > 0) throw new CouponNotApplicableError();
+  }
+  const couponMenuRows = await tx
+    .select({ menuId: couponMenus.menuId })
+    .from(couponMenus)
+    .where(eq(couponMenus.couponId, coupon.id));
+  const price = priceWithCoupon(menus, {
+    discountKind: coupon.discountKind,
+    discountValue: coupon.discountValue,
+    menuIds: couponMenuRows.map((row) => row.menuId),
+  });
+  if (price === null) throw new CouponNotApplicableError();
+  return price;
+}
+
+/**
+ * Holds a time: inserts a `held` booking that expires after the salon's
+ * hold minutes. Inside one transaction it loads availability for that day
+ * (menus, ability, schedules, live bookings), checks the start is one the
+ * salon offers, picks the stylist for 指名なし (fewest bookings that day,
+ * then staff order), deletes expired holds in the way, and inserts; the
+ * exclusion constraint decides any race. A 指名なし attempt that loses a
+ * race is retried in a fresh transaction with the stylists still free.
+ */
+export async function holdSlot(db: Database, request: HoldRequest): Promise<Booking> {
+  if (Number.isNaN(request.start.getTime())) throw new SlotUnavailableError();
+  const salon = await publishedSalon(db, request.salonId);
+  const date = toLocal(request.start, salon.timeZone).date;
+  let lostRace = false;
+  // One retry per stylist who might still be free, plus one for a booking-number clash.
+  for (let attempt = 0; attempt < 20; attempt++) {
+    try {
+      return await db.transaction(async (tx) => {
+        // One live hold per visitor and salon: picking another time (or the
+        // same one again, e.g. after going back) releases the earlier hold
+        // before availability is read, so it does not stand in the way.
+        if (request.userId) {
+          await tx
+            .delete(bookings)
+            .where(
+              and(
+                eq(bookings.salonId, salon.id),
+                eq(bookings.userId, request.userId),
+                eq(bookings.status, "held"),
+              ),
+            );
+        }
+        const loaded = await loadAvailabilityInput(tx, {
+          salonId: salon.id,
+          menuIds: request.menuIds,
+          staffId: request.staffId,
+          from: date,
+          to: date,
+          now: request.now,
+        });
+        const start = request.start.getTime();
+        const slot = findAvailability(loaded.input)
+          .flatMap((day) => day.slots)
+          .find((candidate) => candidate.start.getTime() === start);
+        if (!slot) {
+          // Taken, if the salon would offer the time with nobody booked.
+          const free = findAvailability({
+            ...loaded.input,
+            busy: [],
+            bookingsPerStaffDay: new Map(),
+          }).some((day) => day.slots.some((s) => s.start.getTime() === start));
+          throw lostRace || free ? new SlotTakenError() : new SlotUnavailableError();
+        }
+        const staffId =
+          request.staffId ?? pickStaff(slot.staffIds, loaded.input.bookingsPerStaffDay, date);
+        if (!staffId) throw new SlotTakenError();
+        const totalPrice = request.couponId
+          ? await couponPrice(tx, salon.id, request.couponId, date, request.userId, loaded.menus)
+          : loaded.totalPrice;
+        const endsAt = new Date(start + loaded.durationMinutes * MINUTE);
+        const occupiedUntil = new Date(endsAt.getTime() + loaded.rules.bufferAfterMinutes * MINUTE);
+
+        // Expired holds no longer occupy anyone, but their rows would still
+        // trip the exclusion constraint: clear those in the way first.
+        await tx
+          .delete(bookings)
+          .where(
+            and(
+              eq(bookings.salonId, salon.id),
+              eq(bookings.staffId, staffId),
+              eq(bookings.status, "held"),
+              lte(bookings.holdExpiresAt, request.now),
+              sql`tstzrange(${bookings.startsAt}, ${bookings.occupiedUntil}, '[)') && tstzrange(${request.start}, ${occupiedUntil}, '[)')`,
+            ),
+          );
+        const [held] = await tx
+          .insert(bookings)
+          .values({
+            salonId: salon.id,
+            userId: request.userId,
+            staffId,
+            staffRequested: request.staffId !== null,
+            bookingNumber: newBookingNumber(),
+            startsAt: request.start,
+            endsAt,
+            occupiedUntil,
+            totalPrice,
+            couponId: request.couponId ?? null,
+            status: "held",
+            holdExpiresAt: new Date(request.now.getTime() + loaded.rules.holdMinutes * MINUTE),
+            source: "web",
+          })
+          .returning();
+        if (!held) throw new Error("hold not inserted");
+        await tx.insert(bookingMenus).values(
+          loaded.menus.map((menu, position) => ({
+            salonId: salon.id,
+            bookingId: held.id,
+            position,
+            menuId: menu.id,
+            name: menu.name,
+            price: menu.price,
+            durationMinutes: menu.durationMinutes,
+          })),
+        );
+        return held;
+      });
+    } catch (error) {
+      const state = sqlState(error);
+      if (state === EXCLUSION_VIOLATION) {
+        // A requested stylist has no one else to try.
+        if (request.staffId !== null) throw new SlotTakenError();
+        lostRace = true;
+        continue;
+      }
+      // A booking number already used in this salon (1 in 10^12 a pair): draw again.
+      if (state === UNIQUE_VIOLATION) continue;
+      throw error;
+    }
+  }
+  throw new SlotTakenError();
+}
+
+export type CustomerSnapshot = { name: string; kana: string; phone: string; email: string };
+
+export type ConfirmRequest = {
+  holdId: string;
+  userId: string;
+  customer: CustomerSnapshot;
+  notes: string;
+  /** The client's key for this submission; the same key returns the same booking. */
+  idempotencyKey: string | null;
+  now: Date;
+};
+
+/**
+ * Turns the visitor's live hold into a confirmed booking with the customer
+ * snapshot. Submitting again with the same idempotency key returns the
+ * booking already made. An expired, missing or foreign hold is
+ * HoldExpiredError (410).
+ */
+export async function confirmBooking(db: Database, request: ConfirmRequest): Promise<Booking> {
+  if (!UUID.test(request.holdId)) throw new HoldExpiredError();
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(bookings)
+      .where(and(eq(bookings.id, request.holdId), eq(bookings.userId, request.userId)))
+      .for("update");
+    if (!row) throw new HoldExpiredError();
+    if (request.idempotencyKey) {
+      if (row.idempotencyKey === request.idempotencyKey) return row;
+      const [earlier] = await tx
+        .select()
+        .from(bookings)
+        .where(
+          and(
+            eq(bookings.salonId, row.salonId),
+            eq(bookings.idempotencyKey, request.idempotencyKey),
+            eq(bookings.userId, request.userId),
+          ),
+        );
+      if (earlier) return earlier;
+    }
+    if (row.status !== "held" || !row.holdExpiresAt || row.holdExpiresAt <= request.now) {
+      throw new HoldExpiredError();
+    }
+    const [confirmed] = await tx
+      .update(bookings)
+      .set({
+        status: "confirmed",
+        holdExpiresAt: null,
+        customerName: request.customer.name,
+        customerKana: request.customer.kana,
+        customerPhone: request.customer.phone,
+        customerEmail: request.customer.email,
+        notes: request.notes,
+        idempotencyKey: request.idempotencyKey,
+      })
+      .where(eq(bookings.id, row.id))
+      .returning();
+    if (!confirmed) throw new HoldExpiredError();
+    return confirmed;
+  });
+}
+
+export type CancelRequest = { bookingId: string; userId: string; reason: string; now: Date };
+
+/**
+ * The visitor cancels their own confirmed booking, until the salon's
+ * cutoff before the start. The status leaves the occupying list, so the
+ * time is free again at once.
+ */
+export async function cancelBooking(db: Database, request: CancelRequest): Promise<Booking> {
+  if (!UUID.test(request.bookingId)) throw new BookingNotFoundError();
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(bookings)
+      .where(and(eq(bookings.id, request.bookingId), eq(bookings.userId, request.userId)))
+      .for("update");
+    if (!row || row.status === "held") throw new BookingNotFoundError();
+    if (row.status !== "confirmed") throw new BookingNotCancellableError();
+    const { cancellationCutoffHours } = await bookingSettingsFor(tx, row.salonId);
+    if (request.now.getTime() > row.startsAt.getTime() - cancellationCutoffHours * 3_600_000) {
+      throw new CancellationClosedError(cancellationCutoffHours);
+    }
+    const [cancelled] = await tx
+      .update(bookings)
+      .set({
+        status: "cancelled_by_user",
+        cancelledAt: request.now,
+        cancelledBy: "user",
+        cancelReason: request.reason,
+      })
+      .where(eq(bookings.id, row.id))
+      .returning();
+    if (!cancelled) throw new BookingNotFoundError();
+    return cancelled;
+  });
+}
+
+/** A booking as the visitor's history shows it. */
+export type BookingSummary = {
+  id: string;
+  bookingNumber: string;
+  status: Booking["status"];
+  startsAt: Date;
+  endsAt: Date;
+  totalPrice: number;
+  staffRequested: boolean;
+  salon: { id: string; slug: string; name: string; timeZone: string };
+  staff: { slug: string; name: string };
+  menus: { menuId: string; name: string; price: number; durationMinutes: number }[];
+  customer: CustomerSnapshot;
+  notes: string;
+  cancelledAt: Date | null;
+};
+
+const summaryColumns = {
+  id: bookings.id,
+  bookingNumber: bookings.bookingNumber,
+  status: bookings.status,
+  startsAt: bookings.startsAt,
+  endsAt: bookings.endsAt,
+  totalPrice: bookings.totalPrice,
+  staffRequested: bookings.staffRequested,
+  notes: bookings.notes,
+  cancelledAt: bookings.cancelledAt,
+  customerName: bookings.customerName,
+  customerKana: bookings.customerKana,
+  customerPhone: bookings.customerPhone,
+  customerEmail: bookings.customerEmail,
+  salonId: salons.id,
+  salonSlug: salons.slug,
+  salonName: salons.name,
+  timeZone: salons.timeZone,
+  staffSlug: staff.slug,
+  staffName: staff.name,
+};
+
+async function summaries(
+  db: Database,
+  where: ReturnType<typeof and>,
+  order: ReturnType<typeof asc>[],
+): Promise<BookingSummary[]> {
+  const rows = await db
+    .select(summaryColumns)
+    .from(bookings)
+    .innerJoin(salons, eq(salons.id, bookings.salonId))
+    .innerJoin(staff, and(eq(staff.id, bookings.staffId), eq(staff.salonId, bookings.salonId)))
+    .where(where)
+    .orderBy(...order);
+  if (rows.length === 0) return [];
+  const menuRows = await db
+    .select({
+      bookingId: bookingMenus.bookingId,
+      menuId: bookingMenus.menuId,
+      name: bookingMenus.name,
+      price: bookingMenus.price,
+      durationMinutes: bookingMenus.durationMinutes,
+    })
+    .from(bookingMenus)
+    .where(
+      inArray(
+        bookingMenus.bookingId,
+        rows.map((row) => row.id),
+      ),
+    )
+    .orderBy(asc(bookingMenus.bookingId), asc(bookingMenus.position));
+  return rows.map((row) => ({
+    id: row.id,
+    bookingNumber: row.bookingNumber,
+    status: row.status,
+    startsAt: row.startsAt,
+    endsAt: row.endsAt,
+    totalPrice: row.totalPrice,
+    staffRequested: row.staffRequested,
+    salon: { id: row.salonId, slug: row.salonSlug, name: row.salonName, timeZone: row.timeZone },
+    staff: { slug: row.staffSlug, name: row.staffName },
+    menus: menuRows
+      .filter((menu) => menu.bookingId === row.id)
+      .map(({ bookingId: _bookingId, ...menu }) => menu),
+    customer: {
+      name: row.customerName,
+      kana: row.customerKana,
+      phone: row.customerPhone,
+      email: row.customerEmail,
+    },
+    notes: row.notes,
+    cancelledAt: row.cancelledAt,
+  }));
+}
+
+/**
+ * The visitor's bookings (holds left out): upcoming ones (confirmed, not yet
+ * started) soonest first, and the rest (past, cancelled) newest first.
+ */
+export async function listBookingsForUser(
+  db: Database,
+  { userId, now }: { userId: string; now: Date },
+): Promise<{ upcoming: BookingSummary[]; past: BookingSummary[] }> {
+  const all = await summaries(
+    db,
+    and(eq(bookings.userId, userId), sql`${bookings.status} <> 'held'`),
+    [desc(bookings.startsAt)],
+  );
+  const isUpcoming = (b: BookingSummary) =>
+    b.status === "confirmed" && b.startsAt.getTime() > now.getTime();
+  return {
+    upcoming: all.filter(isUpcoming).reverse(),
+    past: all.filter((b) => !isUpcoming(b)),
+  };
+}
+
+/** One of the visitor's bookings (or their live hold); BookingNotFoundError for anyone else's. */
+export async function getBookingForUser(
+  db: Database,
+  { bookingId, userId }: { bookingId: string; userId: string },
+): Promise<BookingSummary> {
+  if (!UUID.test(bookingId)) throw new BookingNotFoundError();
+  const [found] = await summaries(
+    db,
+    and(eq(bookings.id, bookingId), eq(bookings.userId, userId)),
+    [asc(bookings.startsAt)],
+  );
+  if (!found) throw new BookingNotFoundError();
+  return found;
+}

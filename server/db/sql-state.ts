@@ -1,0 +1,16 @@
+/** SQLSTATEs the code reacts to. */
+export const EXCLUSION_VIOLATION = "23P01";
+export const UNIQUE_VIOLATION = "23505";
+
+/** The SQLSTATE of a database error (both drivers), looking through Drizzle's wrapper. */
+export function sqlState(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    if (typeof current === "object" && current && "code" in current) {
+      const code = (current as { code: unknown }).code;
+      if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

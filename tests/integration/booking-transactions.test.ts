@@ -1,0 +1,428 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  cancelBooking,
+  confirmBooking,
+  getBookingForUser,
+  holdSlot,
+  listBookingsForUser,
+} from "../../server/bookings/booking.server";
+import {
+  BookingNotFoundError,
+  CancellationClosedError,
+  CouponNotApplicableError,
+  HoldExpiredError,
+  SlotTakenError,
+  SlotUnavailableError,
+} from "../../server/bookings/booking-errors";
+import { bookingMenus, bookings, couponMenus, coupons } from "../../server/db/schema";
+import { buildBooking, buildMenu, buildSalonWithStaff, buildUser } from "../support/builders";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+/** A fixed clock: Tuesday 1 December 2026, 09:00 in Tokyo. */
+const NOW = new Date("2026-12-01T09:00:00+09:00");
+const at = (local: string) => new Date(`${local}:00+09:00`);
+const minutesLater = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+const customer = {
+  name: "予約 花子",
+  kana: "よやく はなこ",
+  phone: "090-1234-5678",
+  email: "hanako@example.jp",
+};
+
+async function outcome<T>(work: Promise<T>) {
+  try {
+    return { value: await work };
+  } catch (error) {
+    return { error };
+  }
+}
+
+describe("holdSlot", () => {
+  it("holds a time with price, duration and menu order from the database", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db, {
+      settings: { bufferAfterMinutes: 15 },
+    });
+    const color = await buildMenu(database.db, salon.id, {
+      name: "カラー",
+      price: 7000,
+      durationMinutes: 90,
+    });
+    const user = await buildUser(database.db);
+    const held = await holdSlot(database.db, {
+      salonId: salon.id,
+      menuIds: [color.id, menu.id],
+      staffId: stylists[0]?.id ?? null,
+      start: at("2026-12-03T14:00"),
+      userId: user.id,
+      now: NOW,
+    });
+    expect(held.status).toBe("held");
+    expect(held.holdExpiresAt).toEqual(minutesLater(10));
+    expect(held.totalPrice).toBe(12_500);
+    expect(held.endsAt).toEqual(at("2026-12-03T16:30"));
+    expect(held.occupiedUntil).toEqual(at("2026-12-03T16:45"));
+    expect(held.staffRequested).toBe(true);
+    expect(held.bookingNumber).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    const lines = await database.db
+      .select({ name: bookingMenus.name, position: bookingMenus.position })
+      .from(bookingMenus)
+      .where(eq(bookingMenus.bookingId, held.id))
+      .orderBy(bookingMenus.position);
+    expect(lines).toEqual([
+      { name: "カラー", position: 0 },
+      { name: "カット", position: 1 },
+    ]);
+  });
+
+  it("applies a coupon of the salon from the database, and refuses one that does not fit", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const color = await buildMenu(database.db, salon.id, { name: "カラー", price: 8000 });
+    const [forColor, elsewhereCoupon] = await database.db
+      .insert(coupons)
+      .values([
+        {
+          salonId: salon.id,
+          title: "カラー20%オフ",
+          discountKind: "percent",
+          discountValue: 20,
+          validFrom: "2026-11-01",
+        },
+        {
+          salonId: (await buildSalonWithStaff(database.db)).salon.id,
+          title: "他店のクーポン",
+          discountKind: "amount",
+          discountValue: 1000,
+          validFrom: "2026-11-01",
+        },
+      ])
+      .returning();
+    if (!forColor || !elsewhereCoupon) throw new Error("coupons");
+    await database.db.insert(couponMenus).values({ couponId: forColor.id, menuId: color.id });
+    const hold = (menuIds: string[], couponId: string) =>
+      holdSlot(database.db, {
+        salonId: salon.id,
+        menuIds,
+        staffId: stylists[0]?.id ?? null,
+        start: at("2026-12-08T10:00"),
+        userId: null,
+        couponId,
+        now: NOW,
+      });
+    expect((await outcome(hold([menu.id], forColor.id))).error).toBeInstanceOf(
+      CouponNotApplicableError,
+    );
+    expect((await outcome(hold([menu.id], elsewhereCoupon.id))).error).toBeInstanceOf(
+      CouponNotApplicableError,
+    );
+    const held = await hold([menu.id, color.id], forColor.id);
+    expect(held.totalPrice).toBe(5500 + 6400);
+    expect(held.couponId).toBe(forColor.id);
+  });
+
+  it("refuses a time the salon does not offer, and one inside the lead time", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const attempt = (start: Date) =>
+      outcome(
+        holdSlot(database.db, {
+          salonId: salon.id,
+          menuIds: [menu.id],
+          staffId: stylists[0]?.id ?? null,
+          start,
+          userId: null,
+          now: NOW,
+        }),
+      );
+    expect((await attempt(at("2026-12-03T03:00"))).error).toBeInstanceOf(SlotUnavailableError);
+    expect((await attempt(at("2026-12-03T19:30"))).error).toBeInstanceOf(SlotUnavailableError);
+    expect((await attempt(at("2026-12-01T09:30"))).error).toBeInstanceOf(SlotUnavailableError);
+  });
+
+  it("lets exactly one of 50 parallel attempts at one slot win", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const attempts = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        outcome(
+          holdSlot(database.db, {
+            salonId: salon.id,
+            menuIds: [menu.id],
+            staffId: stylists[0]?.id ?? null,
+            start: at("2026-12-04T11:00"),
+            userId: null,
+            now: NOW,
+          }),
+        ),
+      ),
+    );
+    const won = attempts.filter((a) => a.value);
+    expect(won).toHaveLength(1);
+    for (const lost of attempts.filter((a) => a.error)) {
+      expect(lost.error).toBeInstanceOf(SlotTakenError);
+    }
+    expect(await database.db.$count(bookings, eq(bookings.salonId, salon.id))).toBe(1);
+  });
+
+  it("gives 指名なし to exactly as many visitors as there are free stylists, under a race", async () => {
+    const { salon, menu } = await buildSalonWithStaff(database.db, { staffCount: 2 });
+    const attempts = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        outcome(
+          holdSlot(database.db, {
+            salonId: salon.id,
+            menuIds: [menu.id],
+            staffId: null,
+            start: at("2026-12-04T15:00"),
+            userId: null,
+            now: NOW,
+          }),
+        ),
+      ),
+    );
+    const won = attempts.flatMap((a) => (a.value ? [a.value] : []));
+    expect(won).toHaveLength(2);
+    expect(new Set(won.map((b) => b.staffId)).size).toBe(2);
+    expect(won.every((b) => b.staffRequested === false)).toBe(true);
+    for (const lost of attempts.filter((a) => a.error)) {
+      expect(lost.error).toBeInstanceOf(SlotTakenError);
+    }
+  });
+
+  it("gives 指名なし to the stylist with the fewest bookings that day", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db, { staffCount: 3 });
+    const [first, second, third] = stylists;
+    if (!first || !second || !third) throw new Error("three stylists");
+    for (const [member, time] of [
+      [first, "10:00"],
+      [second, "11:00"],
+      [first, "12:00"],
+    ] as const) {
+      await buildBooking(database.db, {
+        salonId: salon.id,
+        staffId: member.id,
+        startsAt: at(`2026-12-05T${time}`),
+        endsAt: at(`2026-12-05T${time.replace(":00", ":30")}`),
+      });
+    }
+    const held = await holdSlot(database.db, {
+      salonId: salon.id,
+      menuIds: [menu.id],
+      staffId: null,
+      start: at("2026-12-05T16:00"),
+      userId: null,
+      now: NOW,
+    });
+    expect(held.staffId).toBe(third.id);
+  });
+
+  it("no longer counts an expired hold: a new hold wins and removes it in the same transaction", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const request = {
+      salonId: salon.id,
+      menuIds: [menu.id],
+      staffId: stylists[0]?.id ?? null,
+      start: at("2026-12-06T13:00"),
+      userId: null,
+    };
+    const first = await holdSlot(database.db, { ...request, now: NOW });
+    const whileLive = await outcome(holdSlot(database.db, { ...request, now: minutesLater(9) }));
+    expect(whileLive.error).toBeInstanceOf(SlotTakenError);
+    const second = await holdSlot(database.db, { ...request, now: minutesLater(10) });
+    expect(second.id).not.toBe(first.id);
+    const old = await database.db.select().from(bookings).where(eq(bookings.id, first.id));
+    expect(old).toEqual([]);
+  });
+
+  it("releases the visitor's earlier hold at the salon when they pick another time", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const user = await buildUser(database.db);
+    const request = {
+      salonId: salon.id,
+      menuIds: [menu.id],
+      staffId: stylists[0]?.id ?? null,
+      userId: user.id,
+      now: NOW,
+    };
+    await holdSlot(database.db, { ...request, start: at("2026-12-06T10:00") });
+    await holdSlot(database.db, { ...request, start: at("2026-12-06T12:00") });
+    const held = () =>
+      database.db
+        .select({ startsAt: bookings.startsAt })
+        .from(bookings)
+        .where(and(eq(bookings.userId, user.id), eq(bookings.status, "held")));
+    expect(await held()).toEqual([{ startsAt: at("2026-12-06T12:00") }]);
+    // Picking the same time again (back button, second click) is not a lost race.
+    await holdSlot(database.db, { ...request, start: at("2026-12-06T12:00") });
+    expect(await held()).toEqual([{ startsAt: at("2026-12-06T12:00") }]);
+  });
+});
+
+describe("confirmBooking and cancelBooking", () => {
+  async function heldBooking(start = at("2026-12-10T14:00")) {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const user = await buildUser(database.db);
+    const request = {
+      salonId: salon.id,
+      menuIds: [menu.id],
+      staffId: stylists[0]?.id ?? null,
+      start,
+      userId: user.id,
+    };
+    const hold = await holdSlot(database.db, { ...request, now: NOW });
+    return { salon, user, hold, request };
+  }
+
+  it("confirms a hold once per idempotency key", async () => {
+    const { salon, user, hold } = await heldBooking();
+    const confirm = () =>
+      confirmBooking(database.db, {
+        holdId: hold.id,
+        userId: user.id,
+        customer,
+        notes: "前髪は短めに",
+        idempotencyKey: "form-1",
+        now: minutesLater(5),
+      });
+    const [first, second] = await Promise.all([confirm(), confirm()]);
+    const third = await confirm();
+    expect(first.id).toBe(hold.id);
+    expect(second.id).toBe(hold.id);
+    expect(third.id).toBe(hold.id);
+    expect(first.status).toBe("confirmed");
+    expect(first.holdExpiresAt).toBeNull();
+    expect(first.customerKana).toBe("よやく はなこ");
+    expect(await database.db.$count(bookings, eq(bookings.salonId, salon.id))).toBe(1);
+  });
+
+  it("refuses an expired hold, and a hold of someone else", async () => {
+    const { user, hold } = await heldBooking();
+    const late = await outcome(
+      confirmBooking(database.db, {
+        holdId: hold.id,
+        userId: user.id,
+        customer,
+        notes: "",
+        idempotencyKey: null,
+        now: minutesLater(10),
+      }),
+    );
+    expect(late.error).toBeInstanceOf(HoldExpiredError);
+    const stranger = await buildUser(database.db);
+    const foreign = await outcome(
+      confirmBooking(database.db, {
+        holdId: hold.id,
+        userId: stranger.id,
+        customer,
+        notes: "",
+        idempotencyKey: null,
+        now: minutesLater(1),
+      }),
+    );
+    expect(foreign.error).toBeInstanceOf(HoldExpiredError);
+  });
+
+  it("cancels before the cutoff and frees the time at once", async () => {
+    const { user, hold, request } = await heldBooking();
+    await confirmBooking(database.db, {
+      holdId: hold.id,
+      userId: user.id,
+      customer,
+      notes: "",
+      idempotencyKey: null,
+      now: minutesLater(1),
+    });
+    const stranger = await buildUser(database.db);
+    const foreign = await outcome(
+      cancelBooking(database.db, {
+        bookingId: hold.id,
+        userId: stranger.id,
+        reason: "",
+        now: NOW,
+      }),
+    );
+    expect(foreign.error).toBeInstanceOf(BookingNotFoundError);
+    const cancelled = await cancelBooking(database.db, {
+      bookingId: hold.id,
+      userId: user.id,
+      reason: "予定が入ったため",
+      now: minutesLater(2),
+    });
+    expect(cancelled.status).toBe("cancelled_by_user");
+    expect(cancelled.cancelledBy).toBe("user");
+    expect(cancelled.cancelledAt).toEqual(minutesLater(2));
+    const other = await buildUser(database.db);
+    const again = await holdSlot(database.db, {
+      ...request,
+      userId: other.id,
+      now: minutesLater(3),
+    });
+    expect(again.startsAt).toEqual(request.start);
+  });
+
+  it("refuses to cancel after the cutoff (24 hours before the start by default)", async () => {
+    const { user, hold } = await heldBooking(at("2026-12-02T12:00"));
+    await confirmBooking(database.db, {
+      holdId: hold.id,
+      userId: user.id,
+      customer,
+      notes: "",
+      idempotencyKey: null,
+      now: minutesLater(1),
+    });
+    const late = await outcome(
+      cancelBooking(database.db, {
+        bookingId: hold.id,
+        userId: user.id,
+        reason: "",
+        now: at("2026-12-01T12:01"),
+      }),
+    );
+    expect(late.error).toBeInstanceOf(CancellationClosedError);
+    const onTime = await cancelBooking(database.db, {
+      bookingId: hold.id,
+      userId: user.id,
+      reason: "",
+      now: at("2026-12-01T12:00"),
+    });
+    expect(onTime.status).toBe("cancelled_by_user");
+  });
+
+  it("lists and shows only the visitor's own bookings", async () => {
+    const { user, hold, salon } = await heldBooking();
+    await confirmBooking(database.db, {
+      holdId: hold.id,
+      userId: user.id,
+      customer,
+      notes: "",
+      idempotencyKey: null,
+      now: minutesLater(1),
+    });
+    const { upcoming, past } = await listBookingsForUser(database.db, {
+      userId: user.id,
+      now: NOW,
+    });
+    expect(upcoming.map((b) => b.id)).toEqual([hold.id]);
+    expect(upcoming[0]?.salon.id).toBe(salon.id);
+    expect(upcoming[0]?.menus.map((m) => m.name)).toEqual(["カット"]);
+    expect(past).toEqual([]);
+    const later = await listBookingsForUser(database.db, {
+      userId: user.id,
+      now: at("2026-12-11T00:00"),
+    });
+    expect(later.past.map((b) => b.id)).toEqual([hold.id]);
+    const detail = await getBookingForUser(database.db, { bookingId: hold.id, userId: user.id });
+    expect(detail.customer.name).toBe("予約 花子");
+    const stranger = await buildUser(database.db);
+    const foreign = await outcome(
+      getBookingForUser(database.db, { bookingId: hold.id, userId: stranger.id }),
+    );
+    expect(foreign.error).toBeInstanceOf(BookingNotFoundError);
+  });
+});
