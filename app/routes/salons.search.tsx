@@ -38,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (canonical) throw redirect(searchHref(canonical));
   const today = calendarDay(new Date(), SITE_TIME_ZONE);
   const { query, errors, typed } = parseSearch(searchParams, today);
-  const { result, options } = await loadSearchPage(db, query);
+  const { result, options, suggestions } = await loadSearchPage(db, query);
   // Past the last page: the last page itself, at its own URL (no results: page 1, the empty state).
   const lastPage = Math.max(1, Math.ceil(result.total / result.pageSize));
   if (query.page > lastPage) {
@@ -47,14 +47,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     else params.delete("page");
     throw redirect(searchHref(params));
   }
-  return { query, errors, typed, today, result, options };
+  return { query, errors, typed, today, result, options, suggestions };
 }
 
 const searchHref = (params: URLSearchParams) =>
   params.size > 0 ? `/salons/search?${params}` : "/salons/search";
 
 export default function SalonSearch({ loaderData }: Route.ComponentProps) {
-  const { query, errors, typed, today, result, options } = loaderData;
+  const { query, errors, typed, today, result, options, suggestions } = loaderData;
   const { search } = useLocation();
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
@@ -71,7 +71,7 @@ export default function SalonSearch({ loaderData }: Route.ComponentProps) {
             options={options}
           />
         </div>
-        <SearchResults query={query} result={result} options={options} />
+        <SearchResults query={query} result={result} options={options} suggestions={suggestions} />
       </div>
     </div>
   );

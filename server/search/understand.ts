@@ -125,6 +125,12 @@ function splitParts(text: string): string[] {
 /** The keyword box's words with their meanings, in the order typed. */
 export function understandQuery(q: string, lexicon: Lexicon): Term[] {
   const tokens = normalizeForSearch(q).split(" ").filter(Boolean);
+  // The words as typed (only width-folded), to show and to hand back in
+  // suggestions; normalizing keeps one character per character, so a
+  // position in one is the same position in the other.
+  const typedTokens = q.normalize("NFKC").trim().split(/\s+/u).filter(Boolean);
+  const typedOf = (i: number) =>
+    typedTokens.length === tokens.length ? (typedTokens[i] ?? "") : (tokens[i] ?? "");
   const terms: Term[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] ?? "";
@@ -132,28 +138,28 @@ export function understandQuery(q: string, lexicon: Lexicon): Term[] {
     const pair = i + 1 < tokens.length ? `${token} ${tokens[i + 1]}` : "";
     const pairMeaning = pair ? lookUp(pair, lexicon) : undefined;
     if (pairMeaning) {
-      terms.push({ ...pairMeaning, typed: pair });
+      terms.push({ ...pairMeaning, typed: `${typedOf(i)} ${typedOf(i + 1)}` });
       i++;
       continue;
     }
-    terms.push(...understandWord(token, lexicon));
+    terms.push(...understandWord(token, typedOf(i), lexicon));
   }
   return dedupe(terms);
 }
 
-function understandWord(word: string, lexicon: Lexicon): Term[] {
+function understandWord(word: string, typed: string, lexicon: Lexicon): Term[] {
   const known = lookUp(word, lexicon) ?? closeMatch(word, lexicon);
-  if (known) return [{ ...known, typed: word }];
+  if (known) return [{ ...known, typed }];
   // Japanese is typed without spaces: "表参道ネイル", "新宿駅まつげパーマ".
-  const pieces = segment(word, lexicon);
+  const pieces = segment(word, typed, lexicon);
   if (pieces) return pieces;
   return [
     {
       kind: "keyword",
-      label: word,
+      label: typed,
       variants: [word],
       fuzzy: [...word].length >= MIN_TRIGRAM_LENGTH,
-      typed: word,
+      typed,
     },
   ];
 }
@@ -208,8 +214,13 @@ export function withinOneEdit(a: string, b: string): boolean {
  * first). A word with anything unknown in it stays whole, so a salon's name
  * ("ネイルベータ") is not cut into a genre and a remainder.
  */
-function segment(word: string, lexicon: Lexicon): Term[] | undefined {
+function segment(word: string, typed: string, lexicon: Lexicon): Term[] | undefined {
   const chars = [...word];
+  const typedChars = [...typed];
+  const typedPiece = (start: number, end: number) =>
+    typedChars.length === chars.length
+      ? typedChars.slice(start, end).join("")
+      : chars.slice(start, end).join("");
   const best: (Term[] | undefined)[] = new Array(chars.length + 1).fill(undefined);
   best[chars.length] = [];
   for (let start = chars.length - 1; start >= 0; start--) {
@@ -219,7 +230,7 @@ function segment(word: string, lexicon: Lexicon): Term[] | undefined {
       const piece = chars.slice(start, end).join("");
       const meaning = lookUp(piece, lexicon);
       if (meaning) {
-        best[start] = [{ ...meaning, typed: piece }, ...rest];
+        best[start] = [{ ...meaning, typed: typedPiece(start, end) }, ...rest];
         break;
       }
     }

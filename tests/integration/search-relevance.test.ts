@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { areaId } from "../../server/db/seed/generate";
 import { seedDatabase } from "../../server/db/seed/seed";
-import { searchSalons } from "../../server/salons/search";
+import { countSalons, searchSalons } from "../../server/salons/search";
 import { parseSearchQuery } from "../../server/salons/search.schema";
+import { loadSearchPage } from "../../server/salons/search-page";
 import { normalizeForSearch } from "../../server/search/normalize";
 import { buildSalon } from "../support/builders";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -114,6 +115,48 @@ describe("several words mean all of them", () => {
     const result = await search(q("新宿 マツエク 個室"));
     expect(result.total).toBeLessThanOrEqual(await total(`${q("マツエク 個室")}&area=shinjuku`));
     expect(result.total).toBe(await total(`${q("マツエク")}&area=shinjuku&feature=private-room`));
+  });
+});
+
+describe("a search without results suggests what would work", () => {
+  const page = (query: string) =>
+    loadSearchPage(database.db, parseSearchQuery(new URLSearchParams(query)));
+
+  it("中目黒駅 ヘッドスパ 英語: the same words without the place, nearby stations, fewer words", async () => {
+    const { result, suggestions } = await page(q("中目黒駅 ヘッドスパ 英語"));
+    expect(result.total).toBe(0);
+    expect(suggestions[0]).toMatchObject({
+      label: "エリアを指定せずに探す",
+      query: { q: "ヘッドスパ 英語", station: undefined },
+    });
+    expect(suggestions.some((s) => /駅で探す$/.test(s.label) && s.query.station)).toBe(true);
+    expect(suggestions.map((s) => s.label)).not.toContain("中目黒駅で探す");
+    for (const suggestion of suggestions) {
+      expect(suggestion.total, suggestion.label).toBeGreaterThan(0);
+      expect(await countSalons(database.db, suggestion.query), suggestion.label).toBe(
+        suggestion.total,
+      );
+    }
+  });
+
+  it("offers fewer filters: one of them, or the keyword alone", async () => {
+    const { result, suggestions } = await page(`${q("表参道 ネイル")}&rating=5&priceMax=2000`);
+    expect(result.total).toBe(0);
+    const keywordOnly = suggestions.find((s) => s.label === "キーワードだけで探す");
+    expect(keywordOnly?.query).toMatchObject({ q: "表参道 ネイル", feature: [] });
+    expect(keywordOnly?.query.rating).toBeUndefined();
+    expect(keywordOnly?.query.priceMax).toBeUndefined();
+    for (const suggestion of suggestions) {
+      expect(await countSalons(database.db, suggestion.query), suggestion.label).toBe(
+        suggestion.total,
+      );
+    }
+  });
+
+  it("suggests nothing when the search finds salons", async () => {
+    const { result, suggestions } = await page(q("表参道 ネイル"));
+    expect(result.total).toBeGreaterThan(0);
+    expect(suggestions).toEqual([]);
   });
 });
 
