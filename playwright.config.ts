@@ -51,6 +51,8 @@ export default defineConfig({
       // Every test signs in from 127.0.0.1; the limits themselves are covered by integration tests.
       RATE_LIMIT_PER_IP: "10000",
       RATE_LIMIT_PER_ACCOUNT: "1000",
+      // The `login` fixture (tests/e2e/fixtures.ts) makes signed-in users through POST /api/test/login.
+      E2E_LOGIN: "true",
       GOOGLE_CLIENT_ID: "salon-navi-e2e",
       GOOGLE_CLIENT_SECRET: "e2e-secret",
       GOOGLE_ISSUER: `http://localhost:${OIDC_PORT}`,

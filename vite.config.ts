@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
+import { serverOnly } from "./vite-plugins/server-only.ts";
 
 // One id per build, compiled into the client and written to
 // builds/latest.json; open tabs reload when the two differ.
@@ -32,5 +33,5 @@ export default defineConfig({
       resolve: { external: ["@electric-sql/pglite", "pg"] },
     },
   },
-  plugins: [tailwindcss(), reactRouter(), buildManifest()],
+  plugins: [serverOnly(), tailwindcss(), reactRouter(), buildManifest()],
 });

@@ -1,7 +1,13 @@
 import { configDefaults, defineConfig } from "vitest/config";
 
 const integration = ["tests/integration/**/*.test.ts"];
-const unit = ["app/**/*.test.ts", "server/**/*.test.ts", "tests/unit/**/*.test.ts"];
+const unit = [
+  "app/**/*.test.ts",
+  "common/**/*.test.ts",
+  "server/**/*.test.ts",
+  "tests/unit/**/*.test.ts",
+  "vite-plugins/**/*.test.ts",
+];
 // `*.timezone.test.ts` run twice, once per process time zone, to prove that
 // time code never depends on the server's TZ (STYLE.md); not in plain "unit".
 const timezoneTests = ["app/**/*.timezone.test.ts", "server/**/*.timezone.test.ts"];
@@ -34,6 +40,9 @@ export default defineConfig({
         test: {
           name: "integration:pglite",
           include: integration,
+          // Files in one worker share its module state, so withTestDatabase()
+          // keeps one migrated PGlite per worker and empties it per file.
+          isolate: false,
           env: { TEST_DB_ENGINE: "pglite" },
           testTimeout: 30_000,
           hookTimeout: 60_000,

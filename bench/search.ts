@@ -7,11 +7,11 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
 import pg from "pg";
+import { parseSearchQuery } from "../common/search.schema";
 import { type DatabaseHandle, openDatabase } from "../server/db/client";
 import { salons } from "../server/db/schema";
 import { seedDatabase } from "../server/db/seed/seed";
 import { searchSalons } from "../server/salons/search";
-import { parseSearchQuery } from "../server/salons/search.schema";
 
 /**
  * `npm run bench:search` (after `npm run build`): for PGlite, and for the

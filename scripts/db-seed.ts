@@ -1,4 +1,6 @@
 import { getTableName } from "drizzle-orm";
+import { createAccountServices } from "../server/accounts/account-services";
+import { describeDemoAccounts, seedDemoAccounts } from "../server/accounts/demo-accounts";
 import { loadConfig } from "../server/config";
 import { openDatabase } from "../server/db/client";
 import { areas, prefectures, stations } from "../server/db/schema/areas";
@@ -19,7 +21,9 @@ import { isSeeded, seedDatabase } from "../server/db/seed/seed";
 /**
  * `npm run db:seed [-- --if-empty]`: applies migrations, then writes the
  * deterministic demo data set (SEED_SALONS salons, default 300). With
- * --if-empty it does nothing when salons already exist.
+ * --if-empty it does nothing when salons already exist. Outside production
+ * it then adds the demo accounts that are missing (a user, an owner of the
+ * first salon, an administrator) and prints their addresses and password.
  */
 const started = performance.now();
 const ifEmpty = process.argv.slice(2).includes("--if-empty");
@@ -65,6 +69,17 @@ try {
       console.log(`  ${getTableName(table).padEnd(24)} ${count}`);
     }
     console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)}s`);
+  }
+  const accounts = createAccountServices(handle.db, config);
+  try {
+    const demo = await seedDemoAccounts(handle.db, accounts, config);
+    if (demo.skipped) console.log("demo accounts: not created in production");
+    else {
+      console.log("demo accounts (email / password):");
+      for (const line of describeDemoAccounts()) console.log(`  ${line}`);
+    }
+  } finally {
+    await accounts.close();
   }
 } finally {
   await handle.close();

@@ -2,6 +2,7 @@ import type { ServerType } from "@hono/node-server";
 import { serve } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { type AccountServices, createAccountServices } from "./accounts/account-services";
+import { DEMO_PASSWORD, presentDemoAccounts } from "./accounts/demo-accounts";
 import { loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { createHttpApp, type HttpAppDeps } from "./http/app";
@@ -45,7 +46,18 @@ export async function start(env: Record<string, string | undefined> = process.en
     }),
   );
   stopGracefullyOnSignals(server, { database, accounts, delivery }, log, config.SHUTDOWN_TIMEOUT);
+  if (!config.isProduction) await logDemoAccounts(database, log);
   return server;
+}
+
+/** With the development seed's demo accounts present, how to sign in as each (never in production). */
+async function logDemoAccounts(database: DatabaseHandle, log: Logger) {
+  const present = await presentDemoAccounts(database.db);
+  if (present.length === 0) return;
+  log.info("demo accounts", {
+    password: DEMO_PASSWORD,
+    accounts: present.map((account) => ({ role: account.role, email: account.email })),
+  });
 }
 
 /**

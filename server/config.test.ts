@@ -21,6 +21,13 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ NODE_ENV: "staging" })).toThrow(/NODE_ENV/);
   });
 
+  it("refuses the e2e login route in production", () => {
+    expect(loadConfig({ E2E_LOGIN: "true" }).E2E_LOGIN).toBe(true);
+    expect(() =>
+      loadConfig({ NODE_ENV: "production", BETTER_AUTH_SECRET: secret, E2E_LOGIN: "true" }),
+    ).toThrow(/E2E_LOGIN/);
+  });
+
   it("marks production", () => {
     expect(loadConfig({ NODE_ENV: "production", BETTER_AUTH_SECRET: secret }).isProduction).toBe(
       true,

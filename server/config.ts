@@ -54,6 +54,8 @@ const configSchema = z.object({
       z.coerce.number().int().min(0).max(10),
     ])
     .default(0),
+  /** End-to-end tests only: POST /api/test/login makes a signed-in user. Refused in production. */
+  E2E_LOGIN: booleanFlag,
   RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(60),
   /** Sign-in, sign-up, reset and mail requests per window from one IP address. */
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(30),
@@ -100,6 +102,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(
       "Invalid environment:\n  BETTER_AUTH_SECRET: required in production (32+ random characters)",
     );
+  }
+  if (isProduction && parsed.data.E2E_LOGIN) {
+    throw new Error("Invalid environment:\n  E2E_LOGIN: never in production (it signs anyone in)");
   }
   if (parsed.data.PASSWORD_MAX_LENGTH < parsed.data.PASSWORD_MIN_LENGTH) {
     throw new Error("Invalid environment:\n  PASSWORD_MAX_LENGTH: must be >= PASSWORD_MIN_LENGTH");

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
+import { authErrorMessage } from "../../common/auth-errors";
 import { authErrorCodeOf } from "../../server/accounts/auth-error";
 import { AccountFrame, linkClass, Notice } from "../components/accounts/account-frame";
-import { authErrorMessage } from "../lib/auth-errors";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/account.edit.change-email.thanks";
 

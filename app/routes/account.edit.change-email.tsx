@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { fieldErrors } from "../../common/field-rules";
 import { emailOnlySchema } from "../../server/accounts/account.schema";
 import { authFailure, formValues } from "../../server/accounts/form-result";
 import { requireLogin } from "../../server/accounts/guards";
@@ -6,7 +7,6 @@ import { requestEmailChange } from "../../server/accounts/identity";
 import { appContext } from "../../server/context";
 import { AccountFrame, linkClass, SubmitButton } from "../components/accounts/account-frame";
 import { ErrorSummary, TextField } from "../components/form/field";
-import { fieldErrors } from "../lib/field-rules";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/account.edit.change-email";
 

@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { fieldErrors } from "../../common/field-rules";
 import { changePasswordSchema } from "../../server/accounts/account.schema";
 import { authFailure } from "../../server/accounts/form-result";
 import { requireLogin } from "../../server/accounts/guards";
@@ -12,7 +13,6 @@ import {
 } from "../components/accounts/account-frame";
 import { NewPasswordFields } from "../components/accounts/new-password-fields";
 import { ErrorSummary, TextField } from "../components/form/field";
-import { fieldErrors } from "../lib/field-rules";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/account.edit.change-password";
 

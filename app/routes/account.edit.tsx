@@ -1,11 +1,11 @@
 import { data, redirect } from "react-router";
+import { fieldErrors } from "../../common/field-rules";
+import { profileSchema } from "../../common/profile.schema";
 import { formValues } from "../../server/accounts/form-result";
 import { requireAuthFull, requireLogin } from "../../server/accounts/guards";
 import { saveProfile } from "../../server/accounts/profile";
-import { profileSchema } from "../../server/accounts/profile.schema";
 import { appContext } from "../../server/context";
 import { ProfileForm } from "../components/accounts/profile-form";
-import { fieldErrors } from "../lib/field-rules";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/account.edit";
 

@@ -1,8 +1,9 @@
 import { Link } from "react-router";
+import { publicPageHeaders } from "../../common/page-cache";
+import { pageNumberSchema } from "../../common/search.schema";
 import { getAreaPage } from "../../server/areas/area-pages";
 import { appContext } from "../../server/context";
 import { notFound } from "../../server/routing/not-found";
-import { pageNumberSchema } from "../../server/salons/search.schema";
 import { AreaOverview } from "../components/areas/area-overview";
 import { Breadcrumbs } from "../components/breadcrumbs";
 import { JsonLd } from "../components/json-ld";
@@ -10,7 +11,6 @@ import { Pagination } from "../components/pagination";
 import { SalonCardItem } from "../components/salons/salon-card-item";
 import { breadcrumbJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/area.$id";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {

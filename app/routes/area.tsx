@@ -1,3 +1,4 @@
+import { publicPageHeaders } from "../../common/page-cache";
 import { listAreaIndex } from "../../server/areas/area-pages";
 import { appContext } from "../../server/context";
 import { AreaIndexList } from "../components/areas/area-index-list";
@@ -5,7 +6,6 @@ import { Breadcrumbs } from "../components/breadcrumbs";
 import { JsonLd } from "../components/json-ld";
 import { breadcrumbJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/area";
 
 export const meta: Route.MetaFunction = ({ matches }) =>

@@ -1,10 +1,10 @@
 import { Link } from "react-router";
+import { publicPageHeaders } from "../../common/page-cache";
 import { getPublishedArticle } from "../../server/content/articles";
 import { appContext } from "../../server/context";
 import { notFound } from "../../server/routing/not-found";
 import { formatDate } from "../lib/format";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/articles.$slug";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) =>

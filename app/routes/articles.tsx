@@ -1,9 +1,9 @@
 import { Link } from "react-router";
+import { publicPageHeaders } from "../../common/page-cache";
 import { listPublishedArticles } from "../../server/content/articles";
 import { appContext } from "../../server/context";
 import { formatDate } from "../lib/format";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/articles";
 
 export const meta: Route.MetaFunction = ({ matches }) =>

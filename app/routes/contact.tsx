@@ -1,12 +1,12 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import { contactCategoryLabels } from "../../common/contact-categories";
+import { type FieldErrors, fieldErrors } from "../../common/field-rules";
 import { clientIp } from "../../server/accounts/request-info";
 import { ContactLimitError, submitContactMessage } from "../../server/content/contact";
 import { type ContactField, contactSchema } from "../../server/content/contact.schema";
 import { appContext } from "../../server/context";
 import { ErrorSummary, SelectField, TextAreaField, TextField } from "../components/form/field";
 import { StaticPage } from "../components/static-page";
-import { contactCategoryLabels } from "../lib/contact-categories";
-import { type FieldErrors, fieldErrors } from "../lib/field-rules";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/contact";
 

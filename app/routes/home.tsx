@@ -1,12 +1,12 @@
 import { Form, Link } from "react-router";
+import { genreLabels } from "../../common/genres";
+import { publicPageHeaders } from "../../common/page-cache";
 import { listPopularAreas } from "../../server/areas/area-queries";
 import { listPublishedArticles } from "../../server/content/articles";
 import { appContext } from "../../server/context";
 import { listRecommendedSalons } from "../../server/salons/listings";
 import { SalonCardItem } from "../components/salons/salon-card-item";
-import { genreLabels } from "../lib/genres";
 import { originFromMatches, pageMeta, SITE_NAME } from "../lib/meta";
-import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/home";
 
 export const meta: Route.MetaFunction = ({ matches }) =>

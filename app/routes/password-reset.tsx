@@ -1,12 +1,12 @@
 import { data, redirect } from "react-router";
+import { authErrorMessage } from "../../common/auth-errors";
+import { fieldErrors } from "../../common/field-rules";
 import { emailOnlySchema, newPasswordSchema } from "../../server/accounts/account.schema";
 import { authErrorCodeOf } from "../../server/accounts/auth-error";
 import { authFailure, formValues } from "../../server/accounts/form-result";
 import { requestPasswordReset, resetPassword } from "../../server/accounts/identity";
 import { appContext } from "../../server/context";
 import { PasswordResetForms } from "../components/accounts/password-reset-forms";
-import { authErrorMessage } from "../lib/auth-errors";
-import { fieldErrors } from "../lib/field-rules";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/password-reset";
 

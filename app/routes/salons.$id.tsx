@@ -1,8 +1,10 @@
 import { useRouteLoaderData } from "react-router";
+import { genreLabels } from "../../common/genres";
+import { publicPageHeaders } from "../../common/page-cache";
+import { pageNumberSchema } from "../../common/search.schema";
 import { appContext } from "../../server/context";
 import { notFound } from "../../server/routing/not-found";
 import { getSalonDetail } from "../../server/salons/salon-detail";
-import { pageNumberSchema } from "../../server/salons/search.schema";
 import { Breadcrumbs } from "../components/breadcrumbs";
 import { JsonLd } from "../components/json-ld";
 import {
@@ -13,10 +15,8 @@ import {
   SalonReviews,
   SalonStaff,
 } from "../components/salons/salon-detail-sections";
-import { genreLabels } from "../lib/genres";
 import { breadcrumbJsonLd, salonJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.$id";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {

@@ -1,15 +1,15 @@
 import { Link } from "react-router";
+import { publicPageHeaders } from "../../common/page-cache";
+import { pageNumberSchema } from "../../common/search.schema";
 import { appContext } from "../../server/context";
 import { notFound } from "../../server/routing/not-found";
 import { getFeaturePage } from "../../server/salons/listings";
-import { pageNumberSchema } from "../../server/salons/search.schema";
 import { Breadcrumbs } from "../components/breadcrumbs";
 import { JsonLd } from "../components/json-ld";
 import { Pagination } from "../components/pagination";
 import { SalonCardGrid } from "../components/salons/salon-card-grid";
 import { breadcrumbJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.feature.$param";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {

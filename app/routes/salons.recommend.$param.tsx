@@ -1,20 +1,20 @@
+import { publicPageHeaders } from "../../common/page-cache";
 import { appContext } from "../../server/context";
 import { notFound } from "../../server/routing/not-found";
-import { getRecommendedSalons, RECOMMEND_LIMIT } from "../../server/salons/listings";
+import { getRecommendedSalons } from "../../server/salons/listings";
 import { Breadcrumbs } from "../components/breadcrumbs";
 import { JsonLd } from "../components/json-ld";
 import { SalonCardGrid } from "../components/salons/salon-card-grid";
 import { breadcrumbJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.recommend.$param";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   if (!loaderData) return [];
-  const { scope } = loaderData.page;
+  const { scope, limit } = loaderData.page;
   return pageMeta({
     title: `${scope.name}のおすすめサロン ランキング`,
-    description: `${scope.name}のおすすめサロン上位${RECOMMEND_LIMIT}件。口コミの評価と件数から算出した順位で、ネット予約できるサロンを紹介します。`,
+    description: `${scope.name}のおすすめサロン上位${limit}件。口コミの評価と件数から算出した順位で、ネット予約できるサロンを紹介します。`,
     path: `/salons/recommend/${scope.slug}`,
     origin: originFromMatches(matches),
   });

@@ -1,16 +1,13 @@
 import { redirect, useLocation } from "react-router";
+import { publicPageHeaders } from "../../common/page-cache";
+import { parseSearch } from "../../common/search.schema";
+import { searchQueryToParams, withoutEmptyParams } from "../../common/search-query";
 import { appContext } from "../../server/context";
-import {
-  parseSearch,
-  searchQueryToParams,
-  withoutEmptyParams,
-} from "../../server/salons/search.schema";
 import { loadSearchPage } from "../../server/salons/search-page";
 import { SearchForm } from "../components/salons/search-form";
 import { activeConditions, SearchResults } from "../components/salons/search-results";
 import { calendarDay, SITE_TIME_ZONE } from "../lib/format";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.search";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { publicPageHeaders } from "../../common/page-cache";
 import { appContext } from "../../server/context";
 import { notFound } from "../../server/routing/not-found";
 import { getStaffPage } from "../../server/salons/listings";
@@ -9,7 +10,6 @@ import { bookingHref } from "../components/salons/salon-detail-sections";
 import { formatYen } from "../lib/format";
 import { breadcrumbJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
-import { publicPageHeaders } from "../lib/page-cache";
 import type { Route } from "./+types/salons.staffs.$param";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {

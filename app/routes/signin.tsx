@@ -1,4 +1,6 @@
 import { data, redirect } from "react-router";
+import { authErrorMessage } from "../../common/auth-errors";
+import { fieldErrors } from "../../common/field-rules";
 import { emailOnlySchema, signInSchema } from "../../server/accounts/account.schema";
 import { authErrorCodeOf } from "../../server/accounts/auth-error";
 import type { ExternalProviderId } from "../../server/accounts/external-providers";
@@ -11,8 +13,6 @@ import {
 import { safeRedirectPath } from "../../server/accounts/request-info";
 import { appContext } from "../../server/context";
 import { SignInForms } from "../components/accounts/sign-in-forms";
-import { authErrorMessage } from "../lib/auth-errors";
-import { fieldErrors } from "../lib/field-rules";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/signin";
 

@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { fieldErrors } from "../../common/field-rules";
 import { signUpSchema } from "../../server/accounts/account.schema";
 import { authFailure, formValues } from "../../server/accounts/form-result";
 import { signUpWithPassword } from "../../server/accounts/identity";
@@ -12,7 +13,6 @@ import {
 import { ExternalSignIn } from "../components/accounts/external-sign-in";
 import { NewPasswordFields } from "../components/accounts/new-password-fields";
 import { ErrorSummary, TextField } from "../components/form/field";
-import { fieldErrors } from "../lib/field-rules";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/signup";
 

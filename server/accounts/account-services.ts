@@ -1,5 +1,5 @@
 import Redis from "ioredis";
-import type { PasswordPolicy } from "../../app/lib/password-policy";
+import type { PasswordPolicy } from "../../common/password-policy";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import type { Logger } from "../logger";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { emailAddress } from "../../app/lib/field-rules";
-import { type PasswordPolicy, passwordSchema } from "../../app/lib/password-policy";
+import { emailAddress } from "../../common/field-rules";
+import { type PasswordPolicy, passwordSchema } from "../../common/password-policy";
 
 /** The account forms. Passwords are never echoed back into a form after a failure. */
 const anyPassword = (label = "パスワード") =>

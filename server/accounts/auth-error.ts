@@ -1,5 +1,5 @@
 import { APIError } from "better-auth/api";
-import type { AuthErrorCode } from "../../app/lib/auth-errors";
+import type { AuthErrorCode } from "../../common/auth-errors";
 
 /** A failed identity operation, carrying one code of SPEC.md §8 (messages: app/lib/auth-errors.ts). */
 export class AuthError extends Error {
@@ -50,7 +50,12 @@ const fromBetterAuth: Record<string, AuthErrorCode> = {
 };
 
 export function authErrorCodeOf(code: string | null | undefined): AuthErrorCode {
-  return (code && fromBetterAuth[code]) || "invalid-action-code";
+  return knownAuthErrorCode(code) ?? "invalid-action-code";
+}
+
+/** Our code for one of Better Auth's, or undefined when it has none. */
+export function knownAuthErrorCode(code: string | null | undefined): AuthErrorCode | undefined {
+  return code ? fromBetterAuth[code] : undefined;
 }
 
 /** Turns a thrown Better Auth error into an AuthError; anything else is re-thrown as is. */

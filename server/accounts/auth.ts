@@ -4,7 +4,7 @@ import { APIError, createAuthMiddleware } from "better-auth/api";
 import { admin, bearer, genericOAuth, magicLink } from "better-auth/plugins";
 import { createAccessControl } from "better-auth/plugins/access";
 import { adminAc, defaultStatements, userAc } from "better-auth/plugins/admin/access";
-import { type PasswordPolicy, passwordProblems } from "../../app/lib/password-policy";
+import { type PasswordPolicy, passwordProblems } from "../../common/password-policy";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { authAccounts, sessions, users, verifications } from "../db/schema";

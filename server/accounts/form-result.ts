@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { type AuthErrorCode, authErrorMessage } from "../../app/lib/auth-errors";
+import { type AuthErrorCode, authErrorMessage } from "../../common/auth-errors";
 import { AuthError } from "./auth-error";
 
 /**

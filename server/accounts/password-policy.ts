@@ -1,4 +1,4 @@
-import type { PasswordPolicy } from "../../app/lib/password-policy";
+import type { PasswordPolicy } from "../../common/password-policy";
 import type { Config } from "../config";
 
 /** The policy configured on the server (PASSWORD_* variables). */

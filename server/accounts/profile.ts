@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
+import type { ProfileInput } from "../../common/profile.schema";
 import type { Database } from "../db/client";
 import { accountProfiles, users } from "../db/schema";
-import type { ProfileInput } from "./profile.schema";
 
 export type AccountProfile = {
   name: string;

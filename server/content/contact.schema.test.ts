@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fieldErrors } from "../../app/lib/field-rules";
+import { fieldErrors } from "../../common/field-rules";
 import { contactSchema } from "./contact.schema";
 
 const valid = {

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { choice, emailAddress, requiredText } from "../../app/lib/field-rules";
-import { contactCategories } from "../db/schema/content";
+import { contactCategories } from "../../common/contact-categories";
+import { choice, emailAddress, requiredText } from "../../common/field-rules";
 
 export const contactSchema = z.object({
   name: requiredText("お名前", 50),

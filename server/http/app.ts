@@ -7,12 +7,14 @@ import { NONCE, secureHeaders } from "hono/secure-headers";
 import { RouterContextProvider } from "react-router";
 import { type AccountServices, createAccountServices } from "../accounts/account-services";
 import { accountRecordHandler } from "../api/accounts";
+import { testLoginHandler } from "../api/test-login";
 import type { Config } from "../config";
 import { appContext } from "../context";
 import type { DatabaseHandle } from "../db/client";
 import type { DomainError } from "../errors/domain-error";
 import { describeError, type Logger } from "../logger";
 import { createRedirectRuleCache, type RedirectRuleCache } from "../routing/redirect-rules";
+import { withJapaneseAuthErrors } from "./auth-error-answers";
 import { authEndpointGuard } from "./auth-limits";
 import { clientIpHeader } from "./client-ip";
 import { compression } from "./compression";
@@ -154,12 +156,17 @@ export function createHttpApp({
   // JSON endpoints); the password policy is ours, served beside it.
   app.get("/api/auth/password-policy", (c) => c.json(accounts.policy));
   app.use("/api/auth/*", authEndpointGuard(accounts));
-  app.on(["GET", "POST"], "/api/auth/*", (c) => accounts.auth.handler(c.req.raw));
+  app.on(["GET", "POST"], "/api/auth/*", async (c) =>
+    withJapaneseAuthErrors(await accounts.auth.handler(c.req.raw)),
+  );
 
   // SPEC.md §7: the account record for a bearer token (or session cookie).
   const accountsHandler = accountRecordHandler({ db: database.db, accounts });
   app.get("/api/accounts", accountsHandler);
   app.get("/api/accounts/", accountsHandler);
+  // End-to-end tests only: a signed-in, ready user without the mailbox.
+  if (config.E2E_LOGIN)
+    app.post("/api/test/login", testLoginHandler({ db: database.db, accounts }));
 
   // Route rules, asked by the client before each client-side navigation.
   app.get("/api/route-rules", async (c) => {

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { authErrorMessage } from "../../app/lib/auth-errors";
+import { authErrorMessage } from "../../common/auth-errors";
 import type { AccountServices } from "../accounts/account-services";
 import { authEndpointLimits, consumeAttempt } from "../accounts/rate-limit";
 import { clientIp, safeRedirectPath } from "../accounts/request-info";

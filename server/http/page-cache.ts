@@ -1,10 +1,11 @@
 import type { MiddlewareHandler } from "hono";
+import { PAGE_CACHE_HEADER } from "../../common/page-cache";
 
 /**
  * A micro-cache for public pages (docs/decisions/0007-page-micro-cache.md).
  *
  * A route opts in by answering with `PAGE_CACHE_HEADER: <seconds>` (see
- * app/lib/page-cache.ts). For that long, the same URL asked by any
+ * common/page-cache.ts). For that long, the same URL asked by any
  * anonymous visitor is answered from memory, and concurrent misses for one
  * URL wait for a single render instead of each querying the database. So a
  * burst on a popular search costs one query per few seconds. Once a copy
@@ -17,7 +18,7 @@ import type { MiddlewareHandler } from "hono";
  * Each answer gets the current request's CSP nonce written in place of the
  * one it was rendered with, so a nonce is never reused across responses.
  */
-export const PAGE_CACHE_HEADER = "x-page-cache-ttl";
+export { PAGE_CACHE_HEADER };
 
 /** Cookies that change how a public page renders; they are part of the key. */
 const KEY_COOKIES = ["theme", "viewport"];

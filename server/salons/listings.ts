@@ -1,12 +1,11 @@
 import { and, asc, eq, inArray, notExists, or } from "drizzle-orm";
-import { genreLabels } from "../../app/lib/genres";
+import { genreLabels, type SalonGenre, salonGenres } from "../../common/genres";
+import { parseSearchQuery, type SearchQuery } from "../../common/search.schema";
 import type { Database } from "../db/client";
 import { areas, features, menuStaff, menus, prefectures, salons, staff } from "../db/schema";
-import { type SalonGenre, salonGenres } from "../db/schema/salons";
 import { selectSalonCards } from "./salon-card";
 import { groupMenus, menuItemColumns, SLUG_PATTERN, staffProfileColumns } from "./salon-detail";
 import { searchSalons } from "./search";
-import { parseSearchQuery, type SearchQuery } from "./search.schema";
 
 /**
  * /salons/staffs/{slug}: an active stylist of a published salon, with the
@@ -90,7 +89,7 @@ export async function getRecommendedSalons(db: Database, param: string) {
     { ...parseSearchQuery(new URLSearchParams()), ...query },
     RECOMMEND_LIMIT,
   );
-  return { scope, salons: list, total };
+  return { scope, salons: list, total, limit: RECOMMEND_LIMIT };
 }
 
 /** The home page's picks: the first salons of the recommended order, nationwide. */

@@ -1,10 +1,10 @@
 import { asc, eq, sql } from "drizzle-orm";
+import type { SearchQuery } from "../../common/search.schema";
 import { type Memo, memoize } from "../cache/memo";
 import type { Database } from "../db/client";
 import { areas, features, prefectures, stations } from "../db/schema";
 import { type SearchSuggestion, suggestSearches } from "../search/suggestions";
 import { type SearchResult, searchSalons } from "./search";
-import type { SearchQuery } from "./search.schema";
 
 export type SearchOptions = {
   prefectures: { slug: string; name: string }[];

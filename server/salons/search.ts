@@ -1,11 +1,11 @@
 import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { SEARCH_PAGE_SIZE, type SearchQuery } from "../../common/search.schema";
 import type { Database } from "../db/client";
 import { areas, prefectures, salons, stations } from "../db/schema";
 import { keywordRelevance, loadLexicon, termCondition } from "../search/keyword";
 import { buildLexicon, type Term, understandQuery } from "../search/understand";
 import { type SalonCard, salonCardColumns } from "./salon-card";
-import { SEARCH_PAGE_SIZE, type SearchQuery } from "./search.schema";
 
 export type SearchResult = {
   salons: SalonCard[];

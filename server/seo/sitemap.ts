@@ -1,7 +1,7 @@
 import { and, asc, eq, isNotNull, lte } from "drizzle-orm";
+import { salonGenres } from "../../common/genres";
 import type { Database } from "../db/client";
 import { areas, articles, features, salons } from "../db/schema";
-import { salonGenres } from "../db/schema/salons";
 
 export type SitemapEntry = { path: string; lastModified?: Date };
 

@@ -1,6 +1,5 @@
 import type { Page } from "@playwright/test";
-import { E2E_ADMIN } from "../../playwright.config";
-import { completeProfile, newEmail, signIn, signUp, verifiedUser } from "./account-helpers";
+import { completeProfile, newEmail, signUp, verifiedUser } from "./account-helpers";
 import { expect, test } from "./fixtures";
 
 /** Every guarded account route of SPEC.md §2, and where each visitor ends up. */
@@ -55,9 +54,7 @@ test("a verified user must complete the profile first, then reaches every page",
   for (const path of routes) expect((await landing(page, path)).path).toBe(path);
 });
 
-test("an administrator reaches every account page", async ({ page }) => {
-  await signIn(page, E2E_ADMIN.email, E2E_ADMIN.password);
-  await expect(page).toHaveURL(/\/account\/edit$/);
-  await completeProfile(page);
+test("an administrator reaches every account page", async ({ page, login }) => {
+  await login({ role: "admin" });
   for (const path of routes) expect((await landing(page, path)).path).toBe(path);
 });

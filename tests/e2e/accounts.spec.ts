@@ -8,7 +8,7 @@ import {
 } from "./account-helpers";
 import { expect, test } from "./fixtures";
 
-test("sign up, verify from the mailbox, complete the profile, sign out and in, change password and email, reset, email link", async ({
+test("sign up, verify from the mailbox, complete the profile, sign out and in again", async ({
   page,
   axe,
 }) => {
@@ -53,10 +53,18 @@ test("sign up, verify from the mailbox, complete the profile, sign out and in, c
   await axe.check();
   await signIn(page, email, "secret1");
   await expect(page.getByText("山田 花子 様")).toBeVisible();
+});
+
+test("a member changes password and email, resets the password and signs in by email link", async ({
+  page,
+  axe,
+  login,
+}) => {
+  const { password } = await login();
 
   // Change password.
   await page.goto("/account/edit/change-password");
-  await page.getByLabel("現在のパスワード").fill("secret1");
+  await page.getByLabel("現在のパスワード").fill(password);
   await page.getByLabel(exactLabel("新しいパスワード")).fill("secret2");
   await page.getByLabel("新しいパスワード（確認用）").fill("secret2");
   await page.getByRole("button", { name: "パスワードを変更する" }).click();

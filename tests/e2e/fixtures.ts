@@ -13,9 +13,30 @@ async function expectNoAxeViolations(page: Page) {
   expect(summary).toEqual([]);
 }
 
-export const test = base.extend<{ axe: { check: () => Promise<void> } }>({
+export type LoggedIn = { email: string; password: string; role: "user" | "owner" | "admin" };
+
+export const test = base.extend<{
+  axe: { check: () => Promise<void> };
+  /**
+   * Signs the page's browser in as a new, verified user with a completed
+   * profile (山田 花子), made by the server's test-only POST /api/test/login
+   * (E2E_LOGIN, set in playwright.config.ts): no sign-up form, no mailbox.
+   */
+  login: (options?: { role?: LoggedIn["role"] }) => Promise<LoggedIn>;
+}>({
   axe: async ({ page }, use) => {
     await use({ check: () => expectNoAxeViolations(page) });
+  },
+  login: async ({ page, baseURL }, use) => {
+    await use(async ({ role = "user" } = {}) => {
+      // page.request shares the browser context's cookies: the session cookie lands there.
+      const response = await page.request.post("/api/test/login", {
+        data: { role },
+        headers: { origin: baseURL ?? "" },
+      });
+      expect(response.status(), await response.text()).toBe(201);
+      return (await response.json()) as LoggedIn;
+    });
   },
 });
 

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:net";
 import Redis from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createAdmin } from "../../server/accounts/admin-create";
 import type { AuthError } from "../../server/accounts/auth-error";
 import {
@@ -21,17 +21,13 @@ import {
   setRole,
   uniqueEmail,
 } from "../support/accounts";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let env: ReturnType<typeof createAccountsApp>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   env = createAccountsApp(database);
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 const ctx = () => ({ db: database.db, accounts: env.accounts });

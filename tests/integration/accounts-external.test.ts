@@ -7,16 +7,9 @@ import { signUpWithPassword, startExternalSignIn } from "../../server/accounts/i
 import { createLogger } from "../../server/logger";
 import { outboxSender } from "../../server/mail/mailer";
 import { browser, createAccountsApp, outboxFor, uniqueEmail } from "../support/accounts";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.drop();
-});
+const database = withTestDatabase();
 
 describe("mail over SMTP", () => {
   it("sends the Japanese verification mail with text and HTML parts when SMTP_URL is set", async () => {

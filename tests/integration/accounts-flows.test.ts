@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authErrorMessages } from "../../app/lib/auth-errors";
+import { beforeAll, describe, expect, it } from "vitest";
+import { authErrorMessages } from "../../common/auth-errors";
 import { AuthError } from "../../server/accounts/auth-error";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import {
@@ -23,17 +23,13 @@ import {
   outboxFor,
   uniqueEmail,
 } from "../support/accounts";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let env: ReturnType<typeof createAccountsApp>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   env = createAccountsApp(database, { PASSWORD_REQUIRE_NUMERIC: "true" });
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 const current = (request: Request) =>

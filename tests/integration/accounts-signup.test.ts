@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import { signInWithPassword, signUpWithPassword } from "../../server/accounts/identity";
 import {
@@ -8,17 +8,13 @@ import {
   outboxFor,
   uniqueEmail,
 } from "../support/accounts";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let env: ReturnType<typeof createAccountsApp>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   env = createAccountsApp(database);
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 describe("sign-up and verification", () => {

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getAreaPage, listAreaIndex } from "../../server/areas/area-pages";
 import { buildArea, buildFeature, buildSalon, buildStation } from "../support/builders";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   const { db } = database;
   const parent = await buildArea(db, { slug: "shibuya", name: "渋谷", sortOrder: 1 });
   const child = await buildArea(db, {
@@ -23,9 +22,6 @@ beforeAll(async () => {
   await buildSalon(db, { slug: "d", areaId: parent.id, status: "draft" });
   await buildFeature(db, [a.id, b.id, c.id], { slug: "card-ok", name: "カード" });
   await buildFeature(db, [a.id], { slug: "private-room", name: "個室" });
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 describe("area pages", () => {

@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { getPublishedArticle, listPublishedArticles } from "../../server/content/articles";
 import { saveContactMessage } from "../../server/content/contact";
 import { articles, contactMessages } from "../../server/db/schema";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 beforeAll(async () => {
-  database = await createTestDatabase();
   await database.db.insert(articles).values([
     {
       slug: "older",
@@ -34,9 +33,6 @@ beforeAll(async () => {
     },
     { slug: "draft", kind: "article", title: "下書き", summary: "概要", bodyMarkdown: "本文" },
   ]);
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 const now = new Date("2026-11-22T00:00:00Z");

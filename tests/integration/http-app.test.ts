@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAccountServices } from "../../server/accounts/account-services";
 import { requireAdmin, requireLogin } from "../../server/accounts/guards";
 import { loadConfig } from "../../server/config";
@@ -7,20 +7,13 @@ import { DomainError } from "../../server/errors/domain-error";
 import { createHttpApp, type HttpAppDeps } from "../../server/http/app";
 import { createLogger } from "../../server/logger";
 import { notFound } from "../../server/routing/not-found";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { createTestDatabase, withTestDatabase } from "../support/test-database";
 
 // The Hono layer on its own: React Router's handler is replaced by a plain
 // function so the middleware order, probes and error handling are visible.
-let database: TestDatabase;
+const database = withTestDatabase();
 const lines: string[] = [];
 const log = createLogger("info", {}, (line) => lines.push(line));
-
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.drop();
-});
 
 function app(
   env: Record<string, string>,

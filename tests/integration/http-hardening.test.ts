@@ -113,6 +113,30 @@ describe("bad input", () => {
     }
   });
 
+  it("rewrites Better Auth's own 4xx answers into our Japanese JSON error", async () => {
+    const b = await verifiedUser();
+    const wrong = await b.request("/api/auth/sign-in/email", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "nobody@example.jp", password: "not-the-password-1" }),
+    });
+    expect(wrong.status).toBe(401);
+    const body = (await wrong.json()) as { code: string; error: { code: string; message: string } };
+    expect(body.error.code).toBe("invalid-credential");
+    expect(body.error.message).toContain("メールアドレスまたはパスワードが正しくありません");
+    // Better Auth's own code stays for its clients.
+    expect(body.code).toBe("INVALID_EMAIL_OR_PASSWORD");
+    const unknownShape = await b.request("/api/auth/sign-in/email", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "not-an-address", password: "x" }),
+    });
+    expect(unknownShape.status).toBeGreaterThanOrEqual(400);
+    expect(unknownShape.status).toBeLessThan(500);
+    const generic = (await unknownShape.json()) as { error: { code: string; message: string } };
+    expect(generic.error.message).toMatch(/[ぁ-んァ-ン一-龯]/);
+  });
+
   it("sends a verified user who posts to /mail_not_confirm back to the page", async () => {
     const b = await verifiedUser();
     const response = await b.request("/mail_not_confirm", {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { redirectRules } from "../../server/db/schema";
 import {
   createRedirectRuleCache,
@@ -6,15 +6,9 @@ import {
   normalizeRulePath,
   saveRedirectRule,
 } from "../../server/routing/redirect-rules";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.drop();
-});
+const database = withTestDatabase();
 
 describe("normalizeRulePath", () => {
   it("ignores trailing slashes and React Router's data suffix", () => {

@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { coupons } from "../../server/db/schema";
 import { getSalonDetail, REVIEW_PAGE_SIZE } from "../../server/salons/salon-detail";
 import { buildFeature, buildMenu, buildReview, buildSalon, buildStaff } from "../support/builders";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 const now = new Date("2026-11-22T03:00:00Z");
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   const { db } = database;
   const salon = await buildSalon(db, {
     slug: "detail-salon",
@@ -62,9 +61,6 @@ beforeAll(async () => {
       visitedOn: `2026-10-${String(day).padStart(2, "0")}`,
     });
   }
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 describe("getSalonDetail", () => {

@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { menuStaff } from "../../server/db/schema";
 import { getFeaturePage, getRecommendedSalons, getStaffPage } from "../../server/salons/listings";
 import { buildArea, buildFeature, buildMenu, buildSalon, buildStaff } from "../support/builders";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   const { db } = database;
   const area = await buildArea(db, { slug: "ginza", name: "銀座" });
   const top = await buildSalon(db, {
@@ -35,9 +34,6 @@ beforeAll(async () => {
   await db.insert(menuStaff).values({ menuId: director.id, staffId: senior.id });
   expect(junior.slug).toBe("junior");
   await buildFeature(db, [top.id, few.id, draft.id], { slug: "kids", name: "キッズ歓迎" });
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 describe("staff page", () => {

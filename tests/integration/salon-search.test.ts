@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { parseSearchQuery } from "../../common/search.schema";
 import { prefectures, salons } from "../../server/db/schema";
 import { PRIOR_MEAN, PRIOR_WEIGHT, searchSalons } from "../../server/salons/search";
-import { parseSearchQuery } from "../../server/salons/search.schema";
 import { loadSearchPage } from "../../server/salons/search-page";
 import { normalizeForSearch } from "../../server/search/normalize";
 import { buildArea, buildFeature, buildSalon, buildStation } from "../support/builders";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 const everyDay = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({
   weekday,
   opens: "10:00",
@@ -16,7 +16,6 @@ const everyDay = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({
 const ids = { shibuya: "", umeda: "", station: "", feature: "", feature2: "" };
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   const { db } = database;
   await db
     .insert(prefectures)
@@ -100,9 +99,6 @@ beforeAll(async () => {
   ids.station = station.id;
   ids.feature = (await buildFeature(db, [alpha.id, beta.id], { slug: "private-room" })).slug;
   ids.feature2 = (await buildFeature(db, [alpha.id, gamma.id], { slug: "card-ok" })).slug;
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 async function search(query: string) {

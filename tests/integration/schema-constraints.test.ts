@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { menus, reviews, salons } from "../../server/db/schema";
 import { buildMenu, buildSalon } from "../support/builders";
-import { createTestDatabase, sqlState, type TestDatabase } from "../support/test-database";
+import { sqlState, withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.drop();
-});
+const database = withTestDatabase();
 
 const CHECK_VIOLATION = "23514";
 const FOREIGN_KEY_VIOLATION = "23503";

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findAvailability } from "../../server/bookings/availability";
 import { loadAvailabilityInput } from "../../server/bookings/availability-data.server";
 import {
@@ -12,15 +12,9 @@ import {
   stations,
 } from "../../server/db/schema";
 import { isSeeded, seedDatabase } from "../../server/db/seed/seed";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { createTestDatabase, withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.drop();
-});
+const database = withTestDatabase();
 
 const SALONS = 12;
 /** The seed places bookings after this instant (a Tuesday morning in Tokyo). */

@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { articles, features } from "../../server/db/schema";
 import { listSitemapEntries, renderRobots, renderSitemap } from "../../server/seo/sitemap";
 import { buildArea, buildSalon } from "../support/builders";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 const now = new Date("2026-11-22T00:00:00Z");
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   const { db } = database;
   const area = await buildArea(db, { slug: "shinjuku" });
   await buildSalon(db, { slug: "listed", areaId: area.id });
@@ -32,9 +31,6 @@ beforeAll(async () => {
       publishedAt: new Date("2027-01-01T00:00:00Z"),
     },
   ]);
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 describe("sitemap", () => {

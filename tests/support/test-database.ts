@@ -1,13 +1,79 @@
 import { randomUUID } from "node:crypto";
+import type { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
 import pg from "pg";
-import { type DatabaseHandle, openDatabase } from "../../server/db/client";
+import { afterAll, beforeAll } from "vitest";
+import { type Database, type DatabaseHandle, openDatabase } from "../../server/db/client";
+import * as schema from "../../server/db/schema";
 
 export type TestDatabase = DatabaseHandle & { drop(): Promise<void> };
 
 /**
- * A fresh, migrated database for one test file: PGlite in memory, or a new
+ * The database of one integration test file, in its `beforeAll`, given back
+ * in its `afterAll`: `const database = withTestDatabase();` then
+ * `database.db` inside hooks and tests. Every file starts from empty tables.
+ *
+ * On PGlite, one migrated instance is kept per Vitest worker (the
+ * integration project runs with `isolate: false`) and emptied for each file
+ * with one TRUNCATE, instead of starting and migrating PGlite per file. Each
+ * file gets its own Drizzle object over it, so caches keyed by the database
+ * (the search form's reference lists) do not carry over. On PostgreSQL each
+ * file still gets a database of its own.
+ */
+export function withTestDatabase(): TestDatabase {
+  let current: TestDatabase | undefined;
+  beforeAll(async () => {
+    current =
+      process.env.TEST_DB_ENGINE === "postgres" && process.env.TEST_DATABASE_URL
+        ? await createTestDatabase()
+        : await emptiedWorkerPglite();
+  });
+  afterAll(async () => {
+    await current?.drop();
+  });
+  return new Proxy({} as TestDatabase, {
+    get(_, key) {
+      if (!current) throw new Error("withTestDatabase(): use the database inside hooks and tests");
+      return Reflect.get(current, key);
+    },
+  });
+}
+
+const workerPglite = Symbol.for("salon-navi.tests.worker-pglite");
+type WorkerGlobal = typeof globalThis & { [workerPglite]?: Promise<PGlite> };
+
+async function emptiedWorkerPglite(): Promise<TestDatabase> {
+  const global = globalThis as WorkerGlobal;
+  global[workerPglite] ??= (async () => {
+    const handle = await openDatabase("memory://");
+    await handle.migrate();
+    return (handle.db as unknown as { $client: PGlite }).$client;
+  })();
+  const client = await global[workerPglite];
+  const { rows } = await client.query<{ name: string }>(
+    "select quote_ident(tablename) as name from pg_tables where schemaname = 'public'",
+  );
+  await client.exec(
+    `truncate table ${rows.map((row) => row.name).join(", ")} restart identity cascade`,
+  );
+  return {
+    db: drizzle(client, { schema }) as unknown as Database,
+    engine: "pglite",
+    migrate: async () => {},
+    ping: async () => {
+      await client.query("select 1");
+    },
+    // Shared by the worker's later files: nothing to close or drop.
+    close: async () => {},
+    drop: async () => {},
+  };
+}
+
+/**
+ * A fresh, migrated database of its own: PGlite in memory, or a new
  * database on the PostgreSQL server of TEST_DATABASE_URL, dropped afterwards
- * so no run depends on what an earlier one left.
+ * so no run depends on what an earlier one left. Most files want
+ * `withTestDatabase()`; this is for a test that needs a second one.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;

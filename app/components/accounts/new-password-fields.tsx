@@ -1,4 +1,4 @@
-import { describePasswordPolicy, type PasswordPolicy } from "../../lib/password-policy";
+import { describePasswordPolicy, type PasswordPolicy } from "../../../common/password-policy";
 import { TextField } from "../form/field";
 
 /**

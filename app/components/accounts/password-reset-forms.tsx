@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
-import type { PasswordPolicy } from "../../lib/password-policy";
+import type { PasswordPolicy } from "../../../common/password-policy";
 import { ErrorSummary, TextField } from "../form/field";
 import { AccountFrame, linkClass, Notice, SubmitButton, useClearOnResult } from "./account-frame";
 import { NewPasswordFields } from "./new-password-fields";

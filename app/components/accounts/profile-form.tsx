@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
-import { genderLabels } from "../../../server/accounts/profile.schema";
+import { genderLabels } from "../../../common/profile.schema";
 import { ErrorSummary, SelectField, TextField } from "../form/field";
 import { AccountFrame, linkClass, Notice, SubmitButton } from "./account-frame";
 

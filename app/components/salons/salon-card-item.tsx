@@ -1,7 +1,7 @@
 import { Link } from "react-router";
+import { genreLabels } from "../../../common/genres";
 import type { SalonCard } from "../../../server/salons/salon-card";
 import { formatYen } from "../../lib/format";
-import { genreLabels } from "../../lib/genres";
 
 /** One salon in a list; the whole card is one link, named by the salon. */
 export function SalonCardItem({

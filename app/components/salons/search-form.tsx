@@ -1,15 +1,11 @@
 import { useState } from "react";
 import { Form, useSubmit } from "react-router";
-import {
-  type SearchErrors,
-  type SearchQuery,
-  searchSorts,
-  withoutEmptyParams,
-} from "../../../server/salons/search.schema";
+import { genreLabels } from "../../../common/genres";
+import type { SearchErrors, SearchQuery } from "../../../common/search.schema";
+import { priceChoices, ratingChoices, sortLabels } from "../../../common/search-labels";
+import { searchSorts, withoutEmptyParams } from "../../../common/search-query";
 import type { SearchOptions } from "../../../server/salons/search-page";
 import { formatYen } from "../../lib/format";
-import { genreLabels } from "../../lib/genres";
-import { priceChoices, ratingChoices, sortLabels } from "../../lib/search-labels";
 
 const control = "w-full rounded border border-neutral-400 bg-white px-3 py-2";
 

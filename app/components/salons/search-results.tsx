@@ -1,11 +1,12 @@
 import { useEffect, useRef } from "react";
 import { Link, useLocation, useNavigate, useNavigation, useNavigationType } from "react-router";
+import { genreLabels } from "../../../common/genres";
+import type { SearchQuery } from "../../../common/search.schema";
+import { searchQueryToParams } from "../../../common/search-query";
 import type { SearchResult } from "../../../server/salons/search";
-import { type SearchQuery, searchQueryToParams } from "../../../server/salons/search.schema";
 import type { SearchOptions } from "../../../server/salons/search-page";
 import type { SearchSuggestion } from "../../../server/search/suggestions";
 import { formatDate, formatYen } from "../../lib/format";
-import { genreLabels } from "../../lib/genres";
 import { Pagination } from "../pagination";
 import { SalonCardItem } from "./salon-card-item";
 

@@ -9,6 +9,7 @@ import {
   text,
   timestamp,
 } from "drizzle-orm/pg-core";
+import type { contactCategories } from "../../../common/contact-categories";
 import { users } from "./accounts";
 import { createdAt, id, updatedAt } from "./common";
 
@@ -53,8 +54,6 @@ export const redirectRules = pgTable(
     check("redirect_rules_path_absolute", sql`${t.path} like '/%'`),
   ],
 );
-
-export const contactCategories = ["booking", "account", "salon", "press", "other"] as const;
 
 export const contactMessages = pgTable(
   "contact_messages",

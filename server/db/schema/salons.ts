@@ -11,12 +11,10 @@ import {
   text,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { SalonGenre } from "../../../common/genres";
 import { users } from "./accounts";
 import { areas, prefectures, stations } from "./areas";
 import { createdAt, id, updatedAt } from "./common";
-
-export const salonGenres = ["hair", "nail", "eyelash", "esthetic", "headspa"] as const;
-export type SalonGenre = (typeof salonGenres)[number];
 
 export const salonStatuses = ["draft", "published", "suspended"] as const;
 export type SalonStatus = (typeof salonStatuses)[number];

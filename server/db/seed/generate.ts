@@ -1,14 +1,8 @@
-import { genreLabels } from "../../../app/lib/genres";
+import { genreLabels, type SalonGenre } from "../../../common/genres";
 import { normalizeForSearch } from "../../search/normalize";
 import type { couponMenus, coupons, menuStaff, menus } from "../schema/menus";
 import type { reviews } from "../schema/reviews";
-import type {
-  OpeningHours,
-  SalonGenre,
-  salonFeatures,
-  salonPhotos,
-  salons,
-} from "../schema/salons";
+import type { OpeningHours, salonFeatures, salonPhotos, salons } from "../schema/salons";
 import type { salonBookingSettings, salonOpeningHours, staffSchedules } from "../schema/schedules";
 import type { staff } from "../schema/staff";
 import type { AreaSeed, StationSeed } from "./data/areas";

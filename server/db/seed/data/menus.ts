@@ -1,4 +1,4 @@
-import type { SalonGenre } from "../../schema/salons";
+import type { SalonGenre } from "../../../../common/genres";
 
 /**
  * Menu catalogue per genre. Prices are typical tax-included yen for a

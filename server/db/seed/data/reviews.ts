@@ -1,4 +1,4 @@
-import type { SalonGenre } from "../../schema/salons";
+import type { SalonGenre } from "../../../../common/genres";
 
 /**
  * Review building blocks. A review body is an opening, one or two

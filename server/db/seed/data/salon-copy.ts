@@ -1,4 +1,4 @@
-import type { SalonGenre } from "../../schema/salons";
+import type { SalonGenre } from "../../../../common/genres";
 
 /** Salon name patterns per genre: `{latin}` / `{kana}` are replaced by a brand word. */
 export type NamePattern = { name: string; kana: string };

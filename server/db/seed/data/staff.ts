@@ -1,4 +1,4 @@
-import type { SalonGenre } from "../../schema/salons";
+import type { SalonGenre } from "../../../../common/genres";
 
 /**
  * Staff roles per genre, from the most senior. `senior` roles may perform

@@ -1,4 +1,5 @@
-import type { contactCategories } from "../../server/db/schema/content";
+/** The kinds of inquiry the contact form offers (stored as these slugs). */
+export const contactCategories = ["booking", "account", "salon", "press", "other"] as const;
 
 export const contactCategoryLabels: Record<(typeof contactCategories)[number], string> = {
   booking: "予約について",

@@ -1,4 +1,5 @@
-import { PAGE_CACHE_HEADER } from "../../server/http/page-cache";
+/** The response header a route sets to opt its page into the micro-cache; never sent out. */
+export const PAGE_CACHE_HEADER = "x-page-cache-ttl";
 
 /**
  * How long an anonymous visitor's copy of a public page may be shared with

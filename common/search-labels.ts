@@ -1,4 +1,4 @@
-import type { SearchSort } from "../../server/salons/search.schema";
+import type { SearchSort } from "./search-query";
 
 /** Japanese labels for the search form's fixed choices. */
 export const sortLabels: Record<SearchSort, string> = {

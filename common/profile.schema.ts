@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { choice, kanaName, phoneNumber, requiredText } from "../../app/lib/field-rules";
+import { choice, kanaName, phoneNumber, requiredText } from "./field-rules";
 
 export const genders = ["female", "male", "other", "unspecified"] as const;
 export const genderLabels: Record<(typeof genders)[number], string> = {

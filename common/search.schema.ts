@@ -1,22 +1,14 @@
 import { z } from "zod";
-import { salonGenres } from "../db/schema/salons";
+import { salonGenres } from "./genres";
+import { searchSorts } from "./search-query";
 
 /**
  * The search page's URL query. Everything the visitor chose lives in the
  * URL so a result is shareable and the back button restores it. Parsing is
  * lenient on purpose: a stale or hand-edited link with one bad value still
  * shows results, with that one condition dropped (each field `.catch`es).
- * Usable in the browser (no server imports).
+ * Usable in the browser: it lives in common/, which imports nothing from server/.
  */
-export const searchSorts = [
-  "recommended",
-  "rating",
-  "price-asc",
-  "price-desc",
-  "distance",
-] as const;
-export type SearchSort = (typeof searchSorts)[number];
-
 export const SEARCH_PAGE_SIZE = 20;
 const MAX_PAGE = 500;
 const SLUG = /^[a-z0-9-]{1,80}$/;
@@ -95,44 +87,6 @@ export function parseSearch(params: URLSearchParams, today: string) {
     query.date = undefined;
   }
   return { query, errors, typed };
-}
-
-/**
- * The same query without its empty values (a GET form sends every field,
- * `?q=&pref=&…`) and without the default order, or null when there were
- * none: shared links stay short, one URL per search.
- */
-export function withoutEmptyParams(params: URLSearchParams): URLSearchParams | null {
-  const entries = [...params];
-  const kept = entries.filter(
-    ([key, value]) => value !== "" && !(key === "sort" && value === "recommended"),
-  );
-  return kept.length === entries.length ? null : new URLSearchParams(kept);
-}
-
-/** The URL of a search, omitting defaults so links stay short and canonical. */
-export function searchQueryToParams(query: Partial<SearchQuery>): URLSearchParams {
-  const params = new URLSearchParams();
-  const entries: [string, unknown][] = [
-    ["q", query.q],
-    ["pref", query.pref],
-    ["area", query.area],
-    ["station", query.station],
-    ["genre", query.genre],
-    ["priceMin", query.priceMin],
-    ["priceMax", query.priceMax],
-    ["date", query.date],
-    ["rating", query.rating],
-    ["sort", query.sort === "recommended" ? undefined : query.sort],
-    ["lat", query.lat],
-    ["lng", query.lng],
-  ];
-  for (const [key, value] of entries) {
-    if (value !== undefined && value !== "") params.set(key, String(value));
-  }
-  for (const feature of query.feature ?? []) params.append("feature", feature);
-  if (query.page && query.page > 1) params.set("page", String(query.page));
-  return params;
 }
 
 /** A 1-based page number from the query string; anything else means page 1. */

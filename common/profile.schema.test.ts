@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { normalizePhone } from "../../app/lib/field-rules";
+import { normalizePhone } from "./field-rules";
 import {
   DEFAULT_PASSWORD_POLICY,
   describePasswordPolicy,
   passwordProblems,
-} from "../../app/lib/password-policy";
+} from "./password-policy";
 import { profileSchema } from "./profile.schema";
 
 describe("normalizePhone", () => {

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  PAST_DATE_MESSAGE,
-  parseSearch,
-  parseSearchQuery,
-  searchQueryToParams,
-  withoutEmptyParams,
-} from "./search.schema";
+import { PAST_DATE_MESSAGE, parseSearch, parseSearchQuery } from "./search.schema";
+import { searchQueryToParams, withoutEmptyParams } from "./search-query";
 
 const parse = (query: string) => parseSearchQuery(new URLSearchParams(query));
 

@@ -1,0 +1,55 @@
+import type { SearchQuery } from "./search.schema";
+
+/*
+ * The parts of the search query the browser needs to build links and the
+ * sort menu, kept apart from the Zod schema (search.schema.ts) so the search
+ * page's client bundle does not carry the Zod runtime for a list and a
+ * URL writer.
+ */
+
+export const searchSorts = [
+  "recommended",
+  "rating",
+  "price-asc",
+  "price-desc",
+  "distance",
+] as const;
+export type SearchSort = (typeof searchSorts)[number];
+
+/** The URL of a search, omitting defaults so links stay short and canonical. */
+export function searchQueryToParams(query: Partial<SearchQuery>): URLSearchParams {
+  const params = new URLSearchParams();
+  const entries: [string, unknown][] = [
+    ["q", query.q],
+    ["pref", query.pref],
+    ["area", query.area],
+    ["station", query.station],
+    ["genre", query.genre],
+    ["priceMin", query.priceMin],
+    ["priceMax", query.priceMax],
+    ["date", query.date],
+    ["rating", query.rating],
+    ["sort", query.sort === "recommended" ? undefined : query.sort],
+    ["lat", query.lat],
+    ["lng", query.lng],
+  ];
+  for (const [key, value] of entries) {
+    if (value !== undefined && value !== "") params.set(key, String(value));
+  }
+  for (const feature of query.feature ?? []) params.append("feature", feature);
+  if (query.page && query.page > 1) params.set("page", String(query.page));
+  return params;
+}
+
+/**
+ * The same query without its empty values (a GET form sends every field,
+ * `?q=&pref=&…`) and without the default order, or null when there were
+ * none: shared links stay short, one URL per search.
+ */
+export function withoutEmptyParams(params: URLSearchParams): URLSearchParams | null {
+  const entries = [...params];
+  const kept = entries.filter(
+    ([key, value]) => value !== "" && !(key === "sort" && value === "recommended"),
+  );
+  return kept.length === entries.length ? null : new URLSearchParams(kept);
+}

@@ -1,0 +1,117 @@
+import { asc, eq, inArray } from "drizzle-orm";
+import type { Config } from "../config";
+import type { Database } from "../db/client";
+import { salonOwners, salons, users } from "../db/schema";
+import type { AccountServices } from "./account-services";
+import type { Role } from "./current-user";
+import { createReadyAccount } from "./ready-account";
+
+/** One password for every demo account, printed by the seed, the start-up log and the README. */
+export const DEMO_PASSWORD = "demo-pass-123";
+
+/**
+ * The development seed's accounts, one per side of the site, so a newcomer
+ * can try each in a minute. Their own addresses: the e2e admin
+ * (admin@example.jp) is made separately by `npm run admin:create`.
+ */
+export const demoAccounts = [
+  {
+    role: "user",
+    label: "会員",
+    email: "demo-user@example.jp",
+    profile: {
+      name: "山田 花子",
+      nameKana: "ヤマダ ハナコ",
+      phone: "09012345678",
+      gender: "female",
+    },
+  },
+  {
+    role: "owner",
+    label: "サロンオーナー",
+    email: "demo-owner@example.jp",
+    profile: {
+      name: "佐藤 美咲",
+      nameKana: "サトウ ミサキ",
+      phone: "09023456789",
+      gender: "female",
+    },
+  },
+  {
+    role: "admin",
+    label: "管理者",
+    email: "demo-admin@example.jp",
+    profile: {
+      name: "鈴木 一郎",
+      nameKana: "スズキ イチロウ",
+      phone: "09034567890",
+      gender: "male",
+    },
+  },
+] as const satisfies readonly { role: Role; label: string; email: string; profile: object }[];
+
+/**
+ * Creates the demo accounts that do not exist yet (safe to re-run) and links
+ * the owner to the first published salon. Never in production: fixed
+ * passwords printed in a README must not open a real site.
+ */
+export async function seedDemoAccounts(
+  db: Database,
+  accounts: AccountServices,
+  config: Pick<Config, "isProduction">,
+): Promise<{ created: string[]; skipped: boolean }> {
+  if (config.isProduction) return { created: [], skipped: true };
+  const existing = new Set((await presentDemoAccounts(db)).map((account) => account.email));
+  const created: string[] = [];
+  for (const account of demoAccounts) {
+    if (existing.has(account.email)) continue;
+    await createReadyAccount(db, accounts, {
+      email: account.email,
+      password: DEMO_PASSWORD,
+      role: account.role,
+      profile: { ...account.profile, birthDate: null },
+    });
+    created.push(account.email);
+  }
+  await linkDemoOwner(db);
+  return { created, skipped: false };
+}
+
+async function linkDemoOwner(db: Database) {
+  const [owner] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.email, "demo-owner@example.jp"));
+  const [salon] = await db
+    .select({ id: salons.id })
+    .from(salons)
+    .where(eq(salons.status, "published"))
+    .orderBy(asc(salons.slug))
+    .limit(1);
+  if (!owner || !salon) return;
+  await db
+    .insert(salonOwners)
+    .values({ salonId: salon.id, userId: owner.id })
+    .onConflictDoNothing();
+}
+
+/** The demo accounts in this database, for the start-up log. */
+export async function presentDemoAccounts(db: Database) {
+  const emails = demoAccounts.map((account) => account.email);
+  const rows = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(inArray(users.email, emails));
+  const present = new Set(rows.map((row) => row.email));
+  return demoAccounts.filter((account) => present.has(account.email));
+}
+
+/** One line per demo account present: what the seed and the start-up log print. */
+export function describeDemoAccounts(
+  list: readonly (typeof demoAccounts)[number][] = demoAccounts,
+) {
+  return list.map(
+    (account) =>
+      `${account.role.padEnd(5)}  ${account.email.padEnd(22)}  ${DEMO_PASSWORD}  (${account.label})`,
+  );
+}
