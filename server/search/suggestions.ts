@@ -1,8 +1,8 @@
 import { and, count, inArray } from "drizzle-orm";
+import type { SearchQuery } from "../../common/search.schema";
 import type { Database } from "../db/client";
 import { salons } from "../db/schema";
 import { countSalons, searchConditions, understandKeyword } from "../salons/search";
-import type { SearchQuery } from "../salons/search.schema";
 import { loadLexicon } from "./keyword";
 import { type PlaceRow, type Term, understandQuery, withoutTerms } from "./understand";
 

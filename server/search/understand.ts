@@ -1,4 +1,4 @@
-import type { SalonGenre } from "../db/schema/salons";
+import type { SalonGenre } from "../../common/genres";
 import { normalizeForSearch } from "./normalize";
 import { romajiReadings } from "./readings";
 import { vocabulary } from "./vocabulary";

@@ -33,7 +33,7 @@ describe("the search vocabulary", () => {
   });
 
   it("names only genres and features that exist", async () => {
-    const { salonGenres } = await import("../db/schema/salons");
+    const { salonGenres } = await import("../../common/genres");
     const { featureSeeds } = await import("../db/seed/data/features");
     for (const entry of vocabulary) {
       if (entry.kind === "genre") expect(salonGenres).toContain(entry.genre);

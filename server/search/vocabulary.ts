@@ -1,4 +1,4 @@
-import type { SalonGenre } from "../db/schema/salons";
+import type { SalonGenre } from "../../common/genres";
 
 /**
  * The words visitors type for salons, their abbreviations and variants, in

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseSearchQuery } from "../../common/search.schema";
 import { areaId } from "../../server/db/seed/generate";
 import { seedDatabase } from "../../server/db/seed/seed";
 import { countSalons, searchSalons } from "../../server/salons/search";
-import { parseSearchQuery } from "../../server/salons/search.schema";
 import { loadSearchPage } from "../../server/salons/search-page";
 import { normalizeForSearch } from "../../server/search/normalize";
 import { buildSalon } from "../support/builders";

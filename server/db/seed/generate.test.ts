@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { salonGenres } from "../schema/salons";
+import { salonGenres } from "../../../common/genres";
 import { areaSeeds } from "./data/areas";
 import { personalNotes, staffCatalogues } from "./data/staff";
 import { coveringPlacement, staffProfile } from "./generate";
