@@ -3,7 +3,7 @@ import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { SEARCH_PAGE_SIZE, type SearchQuery } from "../../common/search.schema";
 import type { Database } from "../db/client";
 import { areas, prefectures, salons, stations } from "../db/schema";
-import { keywordRelevance, loadLexicon, termCondition } from "../search/keyword";
+import { hasTypoTolerance, keywordRelevance, loadLexicon, termCondition } from "../search/keyword";
 import { buildLexicon, type Term, understandQuery } from "../search/understand";
 import { type SalonCard, salonCardColumns } from "./salon-card";
 
@@ -58,6 +58,7 @@ export async function understandKeyword(db: Database, q: string | undefined): Pr
 export function searchConditions(
   query: SearchQuery,
   terms: readonly Term[] = query.q ? understandQuery(query.q, dictionaryOnly) : [],
+  typoTolerant = false,
 ): SQL | undefined {
   const conditions: (SQL | undefined)[] = [eq(salons.status, "published")];
   if (query.pref) {
@@ -101,7 +102,7 @@ export function searchConditions(
   const ordered = [...terms].sort(
     (a, b) => Number(a.kind === "keyword") - Number(b.kind === "keyword"),
   );
-  for (const term of ordered) conditions.push(termCondition(term));
+  for (const term of ordered) conditions.push(termCondition(term, typoTolerant));
   return and(...conditions);
 }
 
@@ -136,7 +137,9 @@ function searchOrder(query: SearchQuery, terms: readonly Term[]) {
 /** How many published salons a search finds (the empty state's suggestions). */
 export async function countSalons(db: Database, query: SearchQuery): Promise<number> {
   const terms = await understandKeyword(db, query.q);
-  return Number(await db.$count(salons, searchConditions(query, terms)));
+  const total = Number(await db.$count(salons, searchConditions(query, terms)));
+  if (total > 0 || !hasTypoTolerance(terms)) return total;
+  return Number(await db.$count(salons, searchConditions(query, terms, true)));
 }
 
 /**
@@ -145,6 +148,8 @@ export async function countSalons(db: Database, query: SearchQuery): Promise<num
  * recommended, rating and price orders an index gives the order, so the scan
  * stops at the page); only those rows then get the joins and photo
  * subqueries of a card. The count is a query of its own, run alongside.
+ * When the keyword's words as typed find nothing, the search runs once more
+ * forgiving a typing error in its longer unknown words.
  */
 export async function searchSalons(
   db: Database,
@@ -152,7 +157,20 @@ export async function searchSalons(
   pageSize = SEARCH_PAGE_SIZE,
 ): Promise<SearchResult> {
   const terms = await understandKeyword(db, query.q);
-  const where = searchConditions(query, terms);
+  const exact = await searchPage(db, query, terms, pageSize, false);
+  // Typing errors are forgiven only when the words as typed found nothing.
+  if (exact.total > 0 || !hasTypoTolerance(terms)) return exact;
+  return searchPage(db, query, terms, pageSize, true);
+}
+
+async function searchPage(
+  db: Database,
+  query: SearchQuery,
+  terms: readonly Term[],
+  pageSize: number,
+  typoTolerant: boolean,
+): Promise<SearchResult> {
+  const where = searchConditions(query, terms, typoTolerant);
   const order = searchOrder(query, terms);
   const page = db
     .select({

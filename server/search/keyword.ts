@@ -67,8 +67,13 @@ function textMatch(variants: readonly string[]): SQL {
   ) as SQL;
 }
 
-/** The condition one understood word puts on a salon. */
-export function termCondition(term: Term): SQL {
+/**
+ * The condition one understood word puts on a salon. `typoTolerant` adds
+ * pg_trgm's word similarity for longer unknown words; it is much dearer than
+ * `like` (a similarity over every candidate row), so the search uses it only
+ * when the exact words found nothing (hasTypoTolerance, searchSalons).
+ */
+export function termCondition(term: Term, typoTolerant = false): SQL {
   switch (term.kind) {
     case "place": {
       const alternatives: SQL[] = [];
@@ -83,7 +88,7 @@ export function termCondition(term: Term): SQL {
     case "keyword":
       // `<%`: pg_trgm word similarity above its threshold (0.6), one
       // wrong or missing letter in a longer word ("ぱーまねんと", "balayge").
-      return term.fuzzy
+      return typoTolerant && term.fuzzy
         ? (or(textMatch(term.variants), sql`${term.variants[0]} <% ${salons.searchText}`) as SQL)
         : textMatch(term.variants);
   }
@@ -93,10 +98,15 @@ export function termCondition(term: Term): SQL {
  * How much a salon is about the keywords, for the recommended order: a
  * keyword in the salon's name counts most, then a salon of the genre the
  * word is about (マツエク → まつげサロン), then a match anywhere in the
- * search text (menus); a match found only by typo tolerance counts least.
+ * search text (menus).
  * Places, genres and features are filters every result meets, so they add
  * nothing here. Null when no word is a keyword: the order stays the index's.
  */
+/** Whether a second, typo-tolerant search could find what the exact one did not. */
+export function hasTypoTolerance(terms: readonly Term[]): boolean {
+  return terms.some((term) => term.kind === "keyword" && term.fuzzy);
+}
+
 export function keywordRelevance(terms: readonly Term[]): SQL | undefined {
   const parts: SQL[] = [];
   for (const term of terms) {
@@ -112,7 +122,6 @@ export function keywordRelevance(terms: readonly Term[]): SQL | undefined {
     ) as SQL;
     parts.push(sql`(case when ${inName} then 4 else 0 end)`);
     if (term.about) parts.push(sql`(case when ${salons.genre} = ${term.about} then 2 else 0 end)`);
-    if (term.fuzzy) parts.push(sql`(case when ${textMatch(term.variants)} then 1 else 0 end)`);
   }
   return parts.length > 0 ? sql.join(parts, sql` + `) : undefined;
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { buildLexicon, type PlaceRow, understandQuery, withinOneEdit } from "./understand";
+import {
+  buildLexicon,
+  type PlaceRow,
+  searchedForms,
+  understandQuery,
+  withinOneEdit,
+} from "./understand";
 
 const places: PlaceRow[] = [
   {
@@ -150,5 +156,13 @@ describe("withinOneEdit", () => {
     ["ikebukuro", "shinjuku", false],
   ])("%s ~ %s: %s", (a, b, expected) => {
     expect(withinOneEdit(a, b)).toBe(expected);
+  });
+});
+
+describe("searchedForms", () => {
+  it("drops spellings that contain another, which like '%…%' already finds", () => {
+    expect(
+      searchedForms(["まつげエクステ", "マツエク", "エクステ", "まつ毛エクステ"]).sort(),
+    ).toEqual(["えくすて", "まつえく"].sort());
   });
 });

@@ -107,13 +107,23 @@ export function buildLexicon(places: readonly PlaceRow[]): Lexicon {
           : {
               kind: "keyword",
               label: entry.canonical,
-              variants: [...new Set(entry.variants.map(normalizeForSearch))],
+              variants: searchedForms(entry.variants),
               about: entry.about,
               fuzzy: false,
             };
     for (const variant of entry.variants) put(variant, meaning);
   }
   return { words, places };
+}
+
+/**
+ * The spellings to look for in a salon's text: a variant containing another
+ * adds nothing to `like '%…%'` (まつげえくすて contains えくすて), and every
+ * pattern is one more pass over the text.
+ */
+export function searchedForms(variants: readonly string[]): string[] {
+  const forms = [...new Set(variants.map(normalizeForSearch))];
+  return forms.filter((form) => !forms.some((other) => other !== form && form.includes(other)));
 }
 
 /** "渋谷・原宿" → ["渋谷", "原宿"]; names without a separator give nothing extra. */
