@@ -32,6 +32,9 @@ export const PRIOR_WEIGHT = 10;
  */
 const descending = (column: AnyPgColumn) => sql`${column} desc nulls last`;
 
+/** Above this many matches a keyword search keeps the index's recommended order. */
+export const RELEVANCE_MAX_RESULTS = 1000;
+
 /** The score is a stored column (salons.recommended_score) computed from these constants. */
 export const recommendedOrder = [
   descending(salons.recommendedScore),
@@ -106,7 +109,7 @@ export function searchConditions(
   return and(...conditions);
 }
 
-function searchOrder(query: SearchQuery, terms: readonly Term[]) {
+function searchOrder(query: SearchQuery, relevance?: SQL) {
   switch (query.sort) {
     case "rating":
       return [descending(salons.ratingAverage), descending(salons.reviewCount), asc(salons.slug)];
@@ -126,11 +129,8 @@ function searchOrder(query: SearchQuery, terms: readonly Term[]) {
         ];
       }
       return [...recommendedOrder];
-    default: {
-      // With keywords, the salons most about them first (server/search/keyword.ts).
-      const relevance = keywordRelevance(terms);
+    default:
       return relevance ? [sql`${relevance} desc`, ...recommendedOrder] : [...recommendedOrder];
-    }
   }
 }
 
@@ -171,29 +171,44 @@ async function searchPage(
   typoTolerant: boolean,
 ): Promise<SearchResult> {
   const where = searchConditions(query, terms, typoTolerant);
-  const order = searchOrder(query, terms);
-  const page = db
-    .select({
-      id: salons.id,
-      position: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as(
-        "position",
-      ),
-    })
-    .from(salons)
-    .where(where)
-    .orderBy(...order)
-    .limit(pageSize)
-    .offset((query.page - 1) * pageSize)
-    .as("page");
-  const [rows, total] = await Promise.all([
-    db
+  const pageRows = (order: SQL[]) => {
+    const page = db
+      .select({
+        id: salons.id,
+        position: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as(
+          "position",
+        ),
+      })
+      .from(salons)
+      .where(where)
+      .orderBy(...order)
+      .limit(pageSize)
+      .offset((query.page - 1) * pageSize)
+      .as("page");
+    return db
       .select(salonCardColumns)
       .from(page)
       .innerJoin(salons, eq(salons.id, page.id))
       .innerJoin(areas, eq(areas.id, salons.areaId))
       .leftJoin(stations, eq(stations.id, salons.stationId))
-      .orderBy(asc(page.position)),
-    db.$count(salons, where),
-  ]);
+      .orderBy(asc(page.position));
+  };
+  const relevance = query.sort === "recommended" ? keywordRelevance(terms) : undefined;
+  let rows: SalonCard[];
+  let total: number;
+  if (relevance) {
+    // Ordering by relevance means reading every match instead of stopping
+    // at the page in index order: worth it for a focused result, not for a
+    // broad word (カット) where nearly every match is equally about it.
+    total = await db.$count(salons, where);
+    rows =
+      total === 0
+        ? []
+        : await pageRows(
+            searchOrder(query, total <= RELEVANCE_MAX_RESULTS ? relevance : undefined),
+          );
+  } else {
+    [rows, total] = await Promise.all([pageRows(searchOrder(query)), db.$count(salons, where)]);
+  }
   return { salons: rows, total: Number(total), page: query.page, pageSize };
 }

@@ -107,7 +107,7 @@ export function buildLexicon(places: readonly PlaceRow[]): Lexicon {
           : {
               kind: "keyword",
               label: entry.canonical,
-              variants: searchedForms(entry.variants),
+              variants: searchedForms([entry.canonical, ...entry.searchFor]),
               about: entry.about,
               fuzzy: false,
             };

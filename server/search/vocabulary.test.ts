@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildLexicon, understandQuery } from "./understand";
+import { buildLexicon, searchedForms, understandQuery } from "./understand";
 import { vocabulary } from "./vocabulary";
 
 const lexicon = buildLexicon([]);
@@ -17,7 +17,12 @@ describe("the search vocabulary", () => {
         expect(meaningOf(variant)).toMatchObject({ kind: entry.kind, label: canonical?.label });
       if (entry.kind === "genre") expect(canonical).toMatchObject({ genre: entry.genre });
       if (entry.kind === "feature") expect(canonical).toMatchObject({ feature: entry.feature });
-      if (entry.kind === "keyword") expect(canonical).toMatchObject({ about: entry.about });
+      if (entry.kind === "keyword") {
+        expect(canonical).toMatchObject({
+          about: entry.about,
+          variants: searchedForms([entry.canonical, ...entry.searchFor]),
+        });
+      }
     });
   }
 

@@ -9,13 +9,25 @@ import type { SalonGenre } from "../../common/genres";
  *
  * - `genre` entries name a genre: the word becomes a genre filter.
  * - `feature` entries name a salon feature (table `features`): a feature filter.
- * - the others are keywords: any variant matching the salon's search text
- *   counts, and `genre` there (as `about`) only ranks salons of that genre first.
+ * - the others are keywords, found in the salon's search text by their
+ *   canonical form and `searchFor`; `about` ranks salons of that genre first.
  */
 export type VocabularyEntry =
   | { kind: "genre"; canonical: string; variants: readonly string[]; genre: SalonGenre }
   | { kind: "feature"; canonical: string; variants: readonly string[]; feature: string }
-  | { kind: "keyword"; canonical: string; variants: readonly string[]; about?: SalonGenre };
+  | {
+      kind: "keyword";
+      canonical: string;
+      /** What visitors type. */
+      variants: readonly string[];
+      /**
+       * What is looked for in the salon's text besides the canonical form:
+       * the spellings salons use in menu names. Kept short, because every
+       * spelling is one more pass over each salon's text.
+       */
+      searchFor: readonly string[];
+      about?: SalonGenre;
+    };
 
 export const vocabulary: readonly VocabularyEntry[] = [
   // Genres
@@ -84,42 +96,49 @@ export const vocabulary: readonly VocabularyEntry[] = [
       "ラッシュ",
       "eyelash extension",
     ],
+    searchFor: ["ラッシュ", "エクステ", "マツエク"],
     about: "eyelash",
   },
   {
     kind: "keyword",
     canonical: "まつげパーマ",
     variants: ["まつげパーマ", "まつ毛パーマ", "まつパ", "ラッシュリフト", "パリジェンヌ"],
+    searchFor: ["ラッシュリフト", "まつパ"],
     about: "eyelash",
   },
   {
     kind: "keyword",
     canonical: "眉毛",
     variants: ["眉毛", "眉", "まゆげ", "アイブロウ", "アイブロー", "ブロウ", "eyebrow", "brow"],
+    searchFor: ["眉", "ブロウ"],
     about: "eyelash",
   },
   {
     kind: "keyword",
     canonical: "ジェルネイル",
     variants: ["ジェルネイル", "ジェル", "gel nail", "gel"],
+    searchFor: ["ジェル"],
     about: "nail",
   },
   {
     kind: "keyword",
     canonical: "フットネイル",
     variants: ["フットネイル", "フットジェル", "ペディキュア", "foot nail"],
+    searchFor: ["フット", "ペディキュア"],
     about: "nail",
   },
   {
     kind: "keyword",
     canonical: "カット",
     variants: ["カット", "散髪", "cut", "haircut"],
+    searchFor: [],
     about: "hair",
   },
   {
     kind: "keyword",
     canonical: "カラー",
     variants: ["カラー", "ヘアカラー", "髪染め", "color", "colour"],
+    searchFor: [],
     about: "hair",
   },
   {
@@ -134,48 +153,56 @@ export const vocabulary: readonly VocabularyEntry[] = [
       "グレーカラー",
       "白髪ぼかし",
     ],
+    searchFor: ["白髪", "グレイカラー"],
     about: "hair",
   },
   {
     kind: "keyword",
     canonical: "縮毛矯正",
     variants: ["縮毛矯正", "しゅくもうきょうせい", "ストレートパーマ", "矯正", "ストパー"],
+    searchFor: ["ストレート"],
     about: "hair",
   },
   {
     kind: "keyword",
     canonical: "パーマ",
     variants: ["パーマ", "デジタルパーマ", "デジパ", "perm"],
+    searchFor: [],
     about: "hair",
   },
   {
     kind: "keyword",
     canonical: "トリートメント",
     variants: ["トリートメント", "髪質改善", "treatment"],
+    searchFor: ["髪質改善"],
     about: "hair",
   },
   {
     kind: "keyword",
     canonical: "脱毛",
     variants: ["脱毛", "だつもう", "ワックス脱毛", "hair removal"],
+    searchFor: [],
     about: "esthetic",
   },
   {
     kind: "keyword",
     canonical: "フェイシャル",
     variants: ["フェイシャル", "facial", "小顔", "毛穴"],
+    searchFor: ["小顔", "毛穴"],
     about: "esthetic",
   },
   {
     kind: "keyword",
     canonical: "痩身",
     variants: ["痩身", "ボディ", "ダイエット", "slimming"],
+    searchFor: ["やせ", "ボディ"],
     about: "esthetic",
   },
   {
     kind: "keyword",
     canonical: "炭酸スパ",
     variants: ["炭酸スパ", "炭酸ヘッドスパ", "スパ", "spa"],
+    searchFor: ["スパ"],
     about: "headspa",
   },
   // Features
