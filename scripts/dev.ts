@@ -2,6 +2,7 @@ import http from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import type { ServerBuild } from "react-router";
 import { createServer } from "vite";
+import { startBookingJobs } from "../server/bookings/booking-jobs.server";
 import { loadConfig } from "../server/config";
 import { openDatabase } from "../server/db/client";
 import { createLogger } from "../server/logger";
@@ -16,6 +17,8 @@ const database = await openDatabase(config.DATABASE_URL);
 await database.migrate();
 // Requests only queue mail (decision 0008); with SMTP_URL this sends it, as in production.
 if (config.SMTP_URL) startMailDelivery({ database, smtpUrl: config.SMTP_URL, log });
+// Booking mails and reminders (decision 0010) run here too, so /dev/mailbox shows them.
+startBookingJobs(database.db, config, log);
 const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
 
 const listener = getRequestListener(async (request) => {

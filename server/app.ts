@@ -3,10 +3,12 @@ import { serve } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { type AccountServices, createAccountServices } from "./accounts/account-services";
 import { DEMO_PASSWORD, presentDemoAccounts } from "./accounts/demo-accounts";
+import { startBookingJobs } from "./bookings/booking-jobs.server";
 import { loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { createHttpApp, type HttpAppDeps } from "./http/app";
 import { withDomainErrors } from "./http/errors";
+import type { RunningJobWorker } from "./jobs/queue.server";
 import { createLogger, describeError, type Logger } from "./logger";
 import { type MailDelivery, startMailDelivery } from "./mail/mailer";
 
@@ -36,6 +38,8 @@ export async function start(env: Record<string, string | undefined> = process.en
   const delivery = config.SMTP_URL
     ? startMailDelivery({ database, smtpUrl: config.SMTP_URL, log })
     : null;
+  // Booking mails and reminders are jobs in the database (decision 0010); this runs them.
+  const jobs = startBookingJobs(database.db, config, log);
   const app = createServerApp({ config, database, log, accounts, clientDir: "build/client" });
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
     log.info("listening", {
@@ -45,7 +49,12 @@ export async function start(env: Record<string, string | undefined> = process.en
       database: database.engine,
     }),
   );
-  stopGracefullyOnSignals(server, { database, accounts, delivery }, log, config.SHUTDOWN_TIMEOUT);
+  stopGracefullyOnSignals(
+    server,
+    { database, accounts, delivery, jobs },
+    log,
+    config.SHUTDOWN_TIMEOUT,
+  );
   if (!config.isProduction) await logDemoAccounts(database, log);
   return server;
 }
@@ -70,7 +79,13 @@ function stopGracefullyOnSignals(
     database,
     accounts,
     delivery,
-  }: { database: DatabaseHandle; accounts: AccountServices; delivery: MailDelivery | null },
+    jobs,
+  }: {
+    database: DatabaseHandle;
+    accounts: AccountServices;
+    delivery: MailDelivery | null;
+    jobs: RunningJobWorker;
+  },
   log: Logger,
   timeoutSeconds: number,
 ) {
@@ -86,6 +101,7 @@ function stopGracefullyOnSignals(
     force.unref();
     server.close(async () => {
       try {
+        await jobs.stop();
         await delivery?.stop();
         await accounts.close();
         await database.close();

@@ -23,6 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       subject: mail.subject,
       text: mail.text,
       sentAt: mail.createdAt.toISOString(),
+      attachments: mail.attachments,
     })),
   };
 }

@@ -13,6 +13,7 @@ import {
   SlotTakenError,
   SlotUnavailableError,
 } from "./booking-errors";
+import { enqueueCancellationJobs, enqueueConfirmationJobs } from "./booking-jobs.server";
 import { newBookingNumber } from "./booking-number";
 import { toLocal } from "./local-time";
 import { priceWithCoupon } from "./pricing";
@@ -276,6 +277,13 @@ export async function confirmBooking(db: Database, request: ConfirmRequest): Pro
       .where(eq(bookings.id, row.id))
       .returning();
     if (!confirmed) throw new HoldExpiredError();
+    // The mails and the reminder are jobs of this transaction: they exist
+    // exactly when the booking does, and no mail is sent inside the request.
+    const [salon] = await tx
+      .select({ timeZone: salons.timeZone })
+      .from(salons)
+      .where(eq(salons.id, confirmed.salonId));
+    await enqueueConfirmationJobs(tx, confirmed, salon?.timeZone ?? "Asia/Tokyo", request.now);
     return confirmed;
   });
 }
@@ -312,6 +320,7 @@ export async function cancelBooking(db: Database, request: CancelRequest): Promi
       .where(eq(bookings.id, row.id))
       .returning();
     if (!cancelled) throw new BookingNotFoundError();
+    await enqueueCancellationJobs(tx, cancelled, request.now);
     return cancelled;
   });
 }

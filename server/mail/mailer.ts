@@ -2,10 +2,17 @@ import { asc, desc, eq, notInArray } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import type { RateLimitRule, RateLimitStore } from "../accounts/rate-limit";
 import type { Database, DatabaseHandle } from "../db/client";
-import { mailOutbox } from "../db/schema";
+import { type MailAttachment, mailOutbox } from "../db/schema";
 import type { Logger } from "../logger";
 
-export type Mail = { to: string; subject: string; text: string; html: string };
+export type Mail = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Stored with the mail in the outbox (booking mails carry their .ics). */
+  attachments?: MailAttachment[];
+};
 export type Mailer = { send(mail: Mail): Promise<void> };
 
 /** The key one recipient's mails are counted under, whatever path sent them. */
@@ -110,6 +117,11 @@ export function outboxSender({
         subject: row.subject,
         text: row.text,
         html: row.html,
+        attachments: row.attachments.map((file) => ({
+          filename: file.filename,
+          contentType: file.contentType,
+          content: file.content,
+        })),
       });
       failures.delete(row.id);
       return true;

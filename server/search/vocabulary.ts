@@ -2,7 +2,7 @@ import type { SalonGenre } from "../../common/genres";
 
 /**
  * The words visitors type for salons, their abbreviations and variants, in
- * one place (docs/decisions/0012-search-vocabulary.md). Variants are written
+ * one place (docs/decisions/0011-search-vocabulary.md). Variants are written
  * as people type them; matching normalizes them first (server/search/
  * normalize.ts), so katakana/hiragana and full-/half-width forms need no
  * entry of their own. Each entry has a test in vocabulary.test.ts.

@@ -6,7 +6,11 @@ import { afterAll, beforeAll } from "vitest";
 import { type Database, type DatabaseHandle, openDatabase } from "../../server/db/client";
 import * as schema from "../../server/db/schema";
 
-export type TestDatabase = DatabaseHandle & { drop(): Promise<void> };
+export type TestDatabase = DatabaseHandle & {
+  /** The PostgreSQL database's URL, to open a second pool on it (another "app server"); null on PGlite. */
+  url: string | null;
+  drop(): Promise<void>;
+};
 
 /**
  * The database of one integration test file, in its `beforeAll`, given back
@@ -59,6 +63,7 @@ async function emptiedWorkerPglite(): Promise<TestDatabase> {
   return {
     db: drizzle(client, { schema }) as unknown as Database,
     engine: "pglite",
+    url: null,
     migrate: async () => {},
     ping: async () => {
       await client.query("select 1");
@@ -80,7 +85,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   if (process.env.TEST_DB_ENGINE !== "postgres" || !serverUrl) {
     const handle = await openDatabase("memory://");
     await handle.migrate();
-    return { ...handle, drop: () => handle.close() };
+    return { ...handle, url: null, drop: () => handle.close() };
   }
   const name = `test_${randomUUID().replaceAll("-", "")}`;
   await withAdminClient(serverUrl, (client) => client.query(`create database ${name}`));
@@ -90,6 +95,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await handle.migrate();
   return {
     ...handle,
+    url: url.toString(),
     drop: async () => {
       await handle.close();
       await withAdminClient(serverUrl, (client) =>

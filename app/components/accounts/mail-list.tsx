@@ -1,4 +1,16 @@
-type Mail = { id: string; to: string; subject: string; text: string; sentAt: string };
+type Attachment = { filename: string; contentType: string; content: string };
+type Mail = {
+  id: string;
+  to: string;
+  subject: string;
+  text: string;
+  sentAt: string;
+  attachments: Attachment[];
+};
+
+/** A download link without a route of its own: the file is small text (an .ics). */
+const dataUrl = (file: Attachment) =>
+  `data:${file.contentType.split(";")[0]};charset=utf-8,${encodeURIComponent(file.content)}`;
 
 const URL_PATTERN = /(https?:\/\/\S+)/g;
 
@@ -37,6 +49,21 @@ export function MailList({ mails }: { mails: Mail[] }) {
                   ),
                 )}
               </div>
+              {mail.attachments.length > 0 ? (
+                <ul className="mt-3 text-sm" aria-label="添付ファイル">
+                  {mail.attachments.map((file) => (
+                    <li key={file.filename}>
+                      <a
+                        href={dataUrl(file)}
+                        download={file.filename}
+                        className="text-brand-700 underline"
+                      >
+                        添付ファイル：{file.filename}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
             </article>
           </li>
         ))}

@@ -1,5 +1,16 @@
-import { index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { createdAt, id } from "./common";
+
+/**
+ * A file sent with a mail (the booking mails' .ics). Text only: the
+ * calendar files are text, and jsonb keeps them readable in /dev/mailbox.
+ */
+export type MailAttachment = {
+  filename: string;
+  /** With parameters, e.g. "text/calendar; charset=utf-8; method=REQUEST". */
+  contentType: string;
+  content: string;
+};
 
 /**
  * Mails written instead of sent when no SMTP server is configured, so a
@@ -14,6 +25,7 @@ export const mailOutbox = pgTable(
     subject: text("subject").notNull(),
     text: text("text").notNull(),
     html: text("html").notNull(),
+    attachments: jsonb("attachments").$type<MailAttachment[]>().notNull().default([]),
     createdAt: createdAt(),
   },
   (t) => [index("mail_outbox_to_idx").on(t.to, t.createdAt)],

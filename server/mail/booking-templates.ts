@@ -1,0 +1,163 @@
+import { formatDate } from "../../app/lib/format";
+import { toLocal } from "../bookings/local-time";
+import type { Mail } from "./mailer";
+
+/**
+ * The booking mails (templates.ts has the account mails): confirmation,
+ * cancellation and the day-before reminder to the visitor, and a notice of
+ * new and cancelled bookings to the salon's owners. Plain text and HTML
+ * carry the same lines; the .ics is attached by the caller.
+ */
+
+export type BookingMailDetails = {
+  bookingNumber: string;
+  salonName: string;
+  salonAddress: string;
+  salonPhone: string;
+  timeZone: string;
+  startsAt: Date;
+  endsAt: Date;
+  menus: { name: string; price: number }[];
+  staffName: string;
+  /** False when the visitor chose 指名なし and the salon assigned the stylist. */
+  staffRequested: boolean;
+  totalPrice: number;
+  /** The coupon the total was priced with, if any. */
+  couponTitle: string | null;
+  customerName: string;
+  customerPhone: string;
+  customerEmail: string;
+  notes: string;
+  cancellationCutoffHours: number;
+  cancelReason: string;
+};
+
+export type BookingMailKind = "confirmed" | "cancelled" | "reminder";
+
+/**
+ * "2026年11月23日(月) 10:00〜11:30" in the salon's zone, whatever the server's
+ * zone: the salon's local day goes through the site's one date formatter.
+ */
+export function formatBookingTime(startsAt: Date, endsAt: Date, timeZone: string): string {
+  const start = toLocal(startsAt, timeZone);
+  const end = toLocal(endsAt, timeZone);
+  return `${formatDate(start.date)} ${start.time}〜${end.time}`;
+}
+
+const yen = (amount: number) => `${amount.toLocaleString("ja-JP")}円`;
+
+const staffLine = (b: BookingMailDetails) =>
+  b.staffRequested ? b.staffName : `指名なし（担当：${b.staffName}）`;
+
+const policy = (b: BookingMailDetails) =>
+  `ご予約の${b.cancellationCutoffHours}時間前まで、予約履歴からキャンセルできます。それ以降のキャンセル・変更は、サロンへ直接お電話ください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`;
+
+function bookingLines(b: BookingMailDetails): string[] {
+  return [
+    `予約番号：${b.bookingNumber}`,
+    `サロン：${b.salonName}`,
+    `住所：${b.salonAddress}`,
+    `日時：${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}`,
+    `メニュー：${b.menus.map((menu) => `${menu.name}（${yen(menu.price)}）`).join("、")}`,
+    `スタッフ：${staffLine(b)}`,
+    ...(b.couponTitle ? [`クーポン：${b.couponTitle}`] : []),
+    `合計金額：${yen(b.totalPrice)}（税込）`,
+  ];
+}
+
+type Parts = {
+  subject: string;
+  lead: string;
+  lines: string[];
+  link?: { label: string; url: string };
+  note?: string;
+};
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function compose(to: string, parts: Parts): Mail {
+  const text = [
+    parts.lead,
+    "",
+    "■ ご予約内容",
+    ...parts.lines,
+    ...(parts.note ? ["", parts.note] : []),
+    ...(parts.link ? ["", `${parts.link.label}：`, parts.link.url] : []),
+    "",
+    "――",
+    "Salon Navi（このメールは送信専用です）",
+  ].join("\n");
+  const html = `<!doctype html><html lang="ja"><body style="font-family:sans-serif;line-height:1.7">
+<p>${escapeHtml(parts.lead).replaceAll("\n", "<br>")}</p>
+<h2 style="font-size:1em">ご予約内容</h2>
+<ul>${parts.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>
+${parts.note ? `<p>${escapeHtml(parts.note)}</p>` : ""}
+${parts.link ? `<p><a href="${escapeHtml(parts.link.url)}">${escapeHtml(parts.link.label)}</a></p>` : ""}
+<p style="font-size:0.9em;color:#555">Salon Navi（このメールは送信専用です）</p>
+</body></html>`;
+  return { to, subject: parts.subject, text, html };
+}
+
+/** The mail to the visitor; `publicUrl` is the site's origin for the history link. */
+export function renderVisitorBookingMail(
+  kind: BookingMailKind,
+  b: BookingMailDetails,
+  publicUrl: string,
+): Mail {
+  const history = { label: "予約履歴を見る", url: `${publicUrl}/account/history` };
+  const name = b.customerName ? `${b.customerName} 様` : "お客様";
+  const parts: Record<BookingMailKind, Parts> = {
+    confirmed: {
+      subject: `【Salon Navi】ご予約が確定しました（${b.salonName}）`,
+      lead: `${name}\n\nSalon Naviをご利用いただきありがとうございます。以下の内容でご予約が確定しました。添付のカレンダーファイル（.ics）で、予定をカレンダーに追加できます。`,
+      lines: bookingLines(b),
+      note: `キャンセルポリシー：${policy(b)}`,
+      link: history,
+    },
+    cancelled: {
+      subject: `【Salon Navi】ご予約をキャンセルしました（${b.salonName}）`,
+      lead: `${name}\n\n以下のご予約のキャンセルを承りました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。`,
+      lines: bookingLines(b),
+      note: "またのご利用をお待ちしております。",
+      link: history,
+    },
+    reminder: {
+      subject: `【Salon Navi】明日のご予約のお知らせ（${b.salonName}）`,
+      lead: `${name}\n\n明日のご予約のお知らせです。ご来店をお待ちしております。`,
+      lines: bookingLines(b),
+      note: `キャンセルポリシー：${policy(b)}`,
+      link: history,
+    },
+  };
+  return compose(b.customerEmail, parts[kind]);
+}
+
+/** The notice to one of the salon's owners of a new or cancelled booking. */
+export function renderOwnerBookingNotice(
+  kind: Exclude<BookingMailKind, "reminder">,
+  b: BookingMailDetails,
+  to: string,
+): Mail {
+  const customer = [
+    `お客様：${b.customerName}`,
+    `電話番号：${b.customerPhone}`,
+    `メールアドレス：${b.customerEmail}`,
+    ...(b.notes ? [`ご要望：${b.notes}`] : []),
+  ];
+  if (kind === "confirmed") {
+    return compose(to, {
+      subject: `【Salon Navi】新しいご予約（${b.salonName}・${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}）`,
+      lead: `${b.salonName} に新しいご予約が入りました。`,
+      lines: [...bookingLines(b), ...customer],
+    });
+  }
+  return compose(to, {
+    subject: `【Salon Navi】ご予約のキャンセル（${b.salonName}・${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}）`,
+    lead: `${b.salonName} のご予約がキャンセルされました。この時間は再び予約を受け付けています。`,
+    lines: [
+      ...bookingLines(b),
+      ...customer,
+      ...(b.cancelReason ? [`キャンセル理由：${b.cancelReason}`] : []),
+    ],
+  });
+}
