@@ -1,7 +1,7 @@
 import { asc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import { type Memo, memoize } from "../cache/memo";
 import type { Database } from "../db/client";
-import { areas, salons, stations } from "../db/schema";
+import { areas, prefectures, salons, stations } from "../db/schema";
 import { hiraganaToKatakana } from "./readings";
 import { buildLexicon, type Lexicon, type Term } from "./understand";
 
@@ -26,7 +26,16 @@ export function loadLexicon(db: Database): Promise<Lexicon> {
 }
 
 async function readLexicon(db: Database): Promise<Lexicon> {
-  const [areaRows, stationRows] = await Promise.all([
+  const [prefectureRows, areaRows, stationRows] = await Promise.all([
+    db
+      .select({
+        code: prefectures.code,
+        slug: prefectures.slug,
+        name: prefectures.name,
+        kana: prefectures.kana,
+      })
+      .from(prefectures)
+      .orderBy(asc(prefectures.code)),
     db
       .select({
         id: areas.id,
@@ -51,6 +60,12 @@ async function readLexicon(db: Database): Promise<Lexicon> {
       .orderBy(asc(stations.slug)),
   ]);
   return buildLexicon([
+    ...prefectureRows.map(({ code, ...row }) => ({
+      ...row,
+      id: String(code),
+      parentId: null,
+      kind: "prefecture" as const,
+    })),
     ...areaRows.map((row) => ({ ...row, kind: "area" as const })),
     ...stationRows.map((row) => ({ ...row, kind: "station" as const })),
   ]);
@@ -79,6 +94,9 @@ export function termCondition(term: Term, typoTolerant = false): SQL {
       const alternatives: SQL[] = [];
       if (term.areaIds.length > 0) alternatives.push(inArray(salons.areaId, term.areaIds));
       if (term.stationIds.length > 0) alternatives.push(inArray(salons.stationId, term.stationIds));
+      if (term.prefectureCodes.length > 0) {
+        alternatives.push(inArray(salons.prefectureCode, term.prefectureCodes));
+      }
       return or(...alternatives) as SQL;
     }
     case "genre":

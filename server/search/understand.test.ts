@@ -9,6 +9,30 @@ import {
 
 const places: PlaceRow[] = [
   {
+    kind: "prefecture",
+    id: "13",
+    slug: "tokyo",
+    name: "東京都",
+    kana: "とうきょうと",
+    parentId: null,
+  },
+  {
+    kind: "prefecture",
+    id: "27",
+    slug: "osaka",
+    name: "大阪府",
+    kana: "おおさかふ",
+    parentId: null,
+  },
+  {
+    kind: "prefecture",
+    id: "1",
+    slug: "hokkaido",
+    name: "北海道",
+    kana: "ほっかいどう",
+    parentId: null,
+  },
+  {
     kind: "area",
     id: "a-shibuya",
     slug: "shibuya-harajuku",
@@ -93,6 +117,20 @@ describe("understandQuery: places", () => {
     expect(understand("omotesando")).toEqual([
       expect.objectContaining({ areaIds: ["a-omotesando"] }),
     ]);
+  });
+
+  it("reads prefectures with or without 都・府・県, in kana and romaji", () => {
+    for (const q of ["東京", "東京都", "とうきょう", "トウキョウ", "tokyo", "Tokyo"]) {
+      expect(understand(q), q).toEqual([
+        expect.objectContaining({ kind: "place", prefectureCodes: [13] }),
+      ]);
+    }
+    for (const q of ["大阪", "大阪府", "osaka", "おおさか"]) {
+      expect(understand(q), q).toEqual([
+        expect.objectContaining({ kind: "place", prefectureCodes: [27] }),
+      ]);
+    }
+    expect(understand("hokkaido")).toEqual([expect.objectContaining({ prefectureCodes: [1] })]);
   });
 
   it("keeps a place whose name ends in 駅 (名駅)", () => {

@@ -13,7 +13,7 @@ import { vocabulary } from "./vocabulary";
  */
 
 export type PlaceRow = {
-  kind: "area" | "station";
+  kind: "prefecture" | "area" | "station";
   id: string;
   slug: string;
   name: string;
@@ -31,6 +31,8 @@ export type Meaning =
       /** Areas with their sub-areas, and stations, any of which matches. */
       areaIds: string[];
       stationIds: string[];
+      /** Prefectures (東京, 大阪府, osaka): their codes. */
+      prefectureCodes: number[];
     }
   | { kind: "genre"; label: string; genre: SalonGenre }
   | { kind: "feature"; label: string; feature: string }
@@ -65,7 +67,7 @@ export function buildLexicon(places: readonly PlaceRow[]): Lexicon {
   }
   const placeWords = new Map<
     string,
-    { label: string; areaIds: Set<string>; stationIds: Set<string> }
+    { label: string; areaIds: Set<string>; stationIds: Set<string>; prefectureCodes: Set<number> }
   >();
   const addPlace = (word: string, place: PlaceRow) => {
     const key = normalizeForSearch(word);
@@ -74,16 +76,28 @@ export function buildLexicon(places: readonly PlaceRow[]): Lexicon {
       label: place.name,
       areaIds: new Set<string>(),
       stationIds: new Set<string>(),
+      prefectureCodes: new Set<number>(),
     };
     if (place.kind === "area") {
       entry.areaIds.add(place.id);
       for (const sub of subAreas.get(place.id) ?? []) entry.areaIds.add(sub);
-    } else entry.stationIds.add(place.id);
+    } else if (place.kind === "station") entry.stationIds.add(place.id);
+    else entry.prefectureCodes.add(Number(place.id));
     placeWords.set(key, entry);
   };
   for (const place of places) {
     const names = [place.name, ...splitParts(place.name)];
     const kanas = [place.kana, ...splitParts(place.kana)];
+    if (place.kind === "prefecture") {
+      // 東京都 → 東京 (とうきょう, tokyo); 北海道 keeps its name.
+      const suffix = /[都府県]$/u.exec(place.name)?.[0];
+      const kanaSuffix =
+        suffix === "県" ? "けん" : suffix === "府" ? "ふ" : suffix === "都" ? "と" : "";
+      if (suffix && place.kana.endsWith(kanaSuffix)) {
+        names.push(place.name.slice(0, -1));
+        kanas.push(place.kana.slice(0, -kanaSuffix.length));
+      }
+    }
     for (const name of names) addPlace(name, place);
     for (const kana of kanas) {
       addPlace(kana, place);
@@ -96,6 +110,7 @@ export function buildLexicon(places: readonly PlaceRow[]): Lexicon {
       label: entry.label,
       areaIds: [...entry.areaIds],
       stationIds: [...entry.stationIds],
+      prefectureCodes: [...entry.prefectureCodes],
     });
   }
   for (const entry of vocabulary) {
@@ -255,7 +270,7 @@ function dedupe(terms: Term[]): Term[] {
   return terms.filter((term) => {
     const key =
       term.kind === "place"
-        ? `place:${term.areaIds.join()}:${term.stationIds.join()}`
+        ? `place:${term.areaIds.join()}:${term.stationIds.join()}:${term.prefectureCodes.join()}`
         : term.kind === "genre"
           ? `genre:${term.genre}`
           : term.kind === "feature"

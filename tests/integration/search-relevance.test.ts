@@ -60,6 +60,12 @@ describe("stations and areas, with or without 駅, in kana and romaji", () => {
     expect(await total(q("しぶや"))).toBe(await total(q("Shibuya")));
   });
 
+  it("東京 ネイル and osaka are prefecture filters", async () => {
+    expect(await total(q("東京 ネイル"))).toBe(await total("pref=tokyo&genre=nail"));
+    expect(await total(q("東京 ネイル"))).toBeGreaterThan(0);
+    expect(await total(q("osaka"))).toBe(await total("pref=osaka"));
+  });
+
   it("forgives a typing error in a romaji name", async () => {
     expect(await total(q("shinjku"))).toBe(await total(q("shinjuku")));
   });
