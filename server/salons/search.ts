@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { SEARCH_PAGE_SIZE, type SearchQuery } from "../../common/search.schema";
 import type { Database } from "../db/client";
@@ -163,6 +163,37 @@ export async function searchSalons(
   return searchPage(db, query, terms, pageSize, true);
 }
 
+/**
+ * The ids of the matches, most about the keywords first, then in the
+ * recommended order; at most RELEVANCE_MAX_RESULTS + 1 of them, read in
+ * the index's order, so a broad word stops early.
+ */
+async function rankByRelevance(db: Database, where: SQL | undefined, relevance: SQL) {
+  const probe = db
+    .select({
+      id: salons.id,
+      relevance: sql<number>`${relevance}`.as("relevance"),
+      score: sql<number>`${salons.recommendedScore}`.as("score"),
+      reviews: sql<number>`${salons.reviewCount}`.as("reviews"),
+      slug: sql<string>`${salons.slug}`.as("probe_slug"),
+    })
+    .from(salons)
+    .where(where)
+    .orderBy(...recommendedOrder)
+    .limit(RELEVANCE_MAX_RESULTS + 1)
+    .as("probe");
+  const rows = await db
+    .select({ id: probe.id })
+    .from(probe)
+    .orderBy(
+      sql`${probe.relevance} desc`,
+      sql`${probe.score} desc nulls last`,
+      sql`${probe.reviews} desc nulls last`,
+      sql`${probe.slug} asc`,
+    );
+  return rows.map((row) => row.id);
+}
+
 async function searchPage(
   db: Database,
   query: SearchQuery,
@@ -194,21 +225,33 @@ async function searchPage(
       .orderBy(asc(page.position));
   };
   const relevance = query.sort === "recommended" ? keywordRelevance(terms) : undefined;
-  let rows: SalonCard[];
-  let total: number;
   if (relevance) {
-    // Ordering by relevance means reading every match instead of stopping
-    // at the page in index order: worth it for a focused result, not for a
-    // broad word (カット) where nearly every match is equally about it.
-    total = await db.$count(salons, where);
-    rows =
-      total === 0
-        ? []
-        : await pageRows(
-            searchOrder(query, total <= RELEVANCE_MAX_RESULTS ? relevance : undefined),
-          );
-  } else {
-    [rows, total] = await Promise.all([pageRows(searchOrder(query)), db.$count(salons, where)]);
+    const ranked = await rankByRelevance(db, where, relevance);
+    // A focused result (the probe stopped before the limit) is ordered by
+    // relevance, from one scan; a broad word (カット), where nearly every
+    // match is equally about it, keeps the index's order below.
+    if (ranked.length <= RELEVANCE_MAX_RESULTS) {
+      const offset = (query.page - 1) * pageSize;
+      const ids = ranked.slice(offset, offset + pageSize);
+      const cards =
+        ids.length === 0
+          ? []
+          : await db
+              .select({ id: salons.id, card: salonCardColumns })
+              .from(salons)
+              .innerJoin(areas, eq(areas.id, salons.areaId))
+              .leftJoin(stations, eq(stations.id, salons.stationId))
+              .where(inArray(salons.id, ids));
+      const position = new Map(ids.map((id, index) => [id, index]));
+      const byId = new Map(cards.map((row) => [row.id, row.card]));
+      return {
+        salons: [...position.keys()].flatMap((id) => byId.get(id) ?? []),
+        total: ranked.length,
+        page: query.page,
+        pageSize,
+      };
+    }
   }
+  const [rows, total] = await Promise.all([pageRows(searchOrder(query)), db.$count(salons, where)]);
   return { salons: rows, total: Number(total), page: query.page, pageSize };
 }
