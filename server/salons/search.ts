@@ -33,7 +33,7 @@ export const PRIOR_WEIGHT = 10;
 const descending = (column: AnyPgColumn) => sql`${column} desc nulls last`;
 
 /** Above this many matches a keyword search keeps the index's recommended order. */
-export const RELEVANCE_MAX_RESULTS = 1000;
+export const RELEVANCE_MAX_RESULTS = 300;
 
 /** The score is a stored column (salons.recommended_score) computed from these constants. */
 export const recommendedOrder = [
