@@ -109,7 +109,7 @@ export function searchConditions(
   return and(...conditions);
 }
 
-function searchOrder(query: SearchQuery, relevance?: SQL) {
+function searchOrder(query: SearchQuery) {
   switch (query.sort) {
     case "rating":
       return [descending(salons.ratingAverage), descending(salons.reviewCount), asc(salons.slug)];
@@ -130,7 +130,7 @@ function searchOrder(query: SearchQuery, relevance?: SQL) {
       }
       return [...recommendedOrder];
     default:
-      return relevance ? [sql`${relevance} desc`, ...recommendedOrder] : [...recommendedOrder];
+      return [...recommendedOrder];
   }
 }
 
@@ -242,10 +242,9 @@ async function searchPage(
               .innerJoin(areas, eq(areas.id, salons.areaId))
               .leftJoin(stations, eq(stations.id, salons.stationId))
               .where(inArray(salons.id, ids));
-      const position = new Map(ids.map((id, index) => [id, index]));
       const byId = new Map(cards.map((row) => [row.id, row.card]));
       return {
-        salons: [...position.keys()].flatMap((id) => byId.get(id) ?? []),
+        salons: ids.flatMap((id) => byId.get(id) ?? []),
         total: ranked.length,
         page: query.page,
         pageSize,
