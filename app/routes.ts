@@ -22,6 +22,9 @@ export default [
   route("area/:id", "routes/area.$id.tsx"),
   route("salons/search", "routes/salons.search.tsx"),
   route("salons/:id", "routes/salons.$id.tsx"),
+  route("salons/:id/confirm", "routes/salons.$id.confirm.tsx"), // none
+  route("salons/:id/confirm/thanks", "routes/salons.$id.confirm.thanks.tsx"), // none (own booking only)
+  route("salons/:id/confirm/thanks.ics", "routes/salons.$id.confirm.thanks.ics.ts"), // the thanks page's calendar file
   route("salons/staffs/:param", "routes/salons.staffs.$param.tsx"),
   route("salons/feature/:param", "routes/salons.feature.$param.tsx"),
   route("salons/recommend/:param", "routes/salons.recommend.$param.tsx"),
@@ -38,6 +41,8 @@ export default [
   route("finish_password_reset", "routes/finish_password_reset.tsx"), // none
   route("mail_not_confirm", "routes/mail_not_confirm.tsx"), // is-login
   route("account/thanks", "routes/account.thanks.tsx"), // none
+  route("account/history", "routes/account.history.tsx"), // is-login
+  route("account/favorite", "routes/account.favorite.tsx"), // auth-full, account-setup-validation
   route("account/edit", "routes/account.edit.tsx"), // auth-full, is-login
   route("account/edit/change-email", "routes/account.edit.change-email.tsx"), // is-login
   route(

@@ -12,3 +12,12 @@ export const PUBLIC_PAGE_SECONDS = 10;
 export function publicPageHeaders() {
   return { [PAGE_CACHE_HEADER]: String(PUBLIC_PAGE_SECONDS) };
 }
+
+/**
+ * A route's `headers` export for personal pages (a hold, a booking, the
+ * history): never stored by the browser or anything between, so the back
+ * button or a shared machine never shows a stale hold or someone's booking.
+ */
+export function privatePageHeaders() {
+  return { "Cache-Control": "private, no-store" };
+}

@@ -2,10 +2,13 @@ import { useRouteLoaderData } from "react-router";
 import { genreLabels } from "../../common/genres";
 import { publicPageHeaders } from "../../common/page-cache";
 import { pageNumberSchema } from "../../common/search.schema";
+import { getCurrentUser } from "../../server/accounts/current-user";
 import { appContext } from "../../server/context";
+import { isFavorite } from "../../server/favorites/favorites.server";
 import { notFound } from "../../server/routing/not-found";
 import { getSalonDetail } from "../../server/salons/salon-detail";
 import { Breadcrumbs } from "../components/breadcrumbs";
+import { type FavoriteState, FavoriteToggle } from "../components/favorites/favorite-toggle";
 import { JsonLd } from "../components/json-ld";
 import {
   SalonCoupons,
@@ -39,15 +42,23 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 export const headers = publicPageHeaders;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const { db } = context.get(appContext);
+  const ctx = context.get(appContext);
   const reviewPage = pageNumberSchema.parse(new URL(request.url).searchParams.get("reviews"));
-  const detail = await getSalonDetail(db, params.id, reviewPage, new Date());
+  const [detail, user] = await Promise.all([
+    getSalonDetail(ctx.db, params.id, reviewPage, new Date()),
+    getCurrentUser(request, ctx),
+  ]);
   if (!detail) throw notFound(request);
-  return { detail };
+  const favorite: FavoriteState = user
+    ? (await isFavorite(ctx.db, user.id, detail.salon.slug))
+      ? "on"
+      : "off"
+    : "guest";
+  return { detail, favorite };
 }
 
 export default function SalonPage({ loaderData }: Route.ComponentProps) {
-  const { detail } = loaderData;
+  const { detail, favorite } = loaderData;
   const { salon } = detail;
   const origin = useRouteLoaderData<{ origin: string }>("root")?.origin ?? "";
   const trail = [
@@ -70,6 +81,14 @@ export default function SalonPage({ loaderData }: Route.ComponentProps) {
         </p>
         <h1 className="text-2xl font-bold sm:text-3xl">{salon.name}</h1>
         <p className="text-sm text-neutral-700">{salon.nameKana}</p>
+        <div className="mt-2">
+          <FavoriteToggle
+            salonSlug={salon.slug}
+            salonName={salon.name}
+            state={favorite}
+            size="large"
+          />
+        </div>
         <p className="mt-2">
           <span className="font-bold text-brand-700">
             <span aria-hidden="true">★</span>

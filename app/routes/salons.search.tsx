@@ -2,7 +2,9 @@ import { redirect, useLocation } from "react-router";
 import { publicPageHeaders } from "../../common/page-cache";
 import { parseSearch } from "../../common/search.schema";
 import { searchQueryToParams, withoutEmptyParams } from "../../common/search-query";
+import { getCurrentUser } from "../../server/accounts/current-user";
 import { appContext } from "../../server/context";
+import { favoriteSlugs } from "../../server/favorites/favorites.server";
 import { loadSearchPage } from "../../server/salons/search-page";
 import { SearchForm } from "../components/salons/search-form";
 import { activeConditions, SearchResults } from "../components/salons/search-results";
@@ -28,14 +30,18 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 export const headers = publicPageHeaders;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = context.get(appContext);
+  const ctx = context.get(appContext);
+  const { db } = ctx;
   const { searchParams } = new URL(request.url);
   // A GET form sends its empty fields too: one canonical, shareable URL without them.
   const canonical = withoutEmptyParams(searchParams);
   if (canonical) throw redirect(searchHref(canonical));
   const today = calendarDay(new Date(), SITE_TIME_ZONE);
   const { query, errors, typed } = parseSearch(searchParams, today);
-  const { result, options, suggestions } = await loadSearchPage(db, query);
+  const [{ result, options, suggestions }, user] = await Promise.all([
+    loadSearchPage(db, query),
+    getCurrentUser(request, ctx),
+  ]);
   // Past the last page: the last page itself, at its own URL (no results: page 1, the empty state).
   const lastPage = Math.max(1, Math.ceil(result.total / result.pageSize));
   if (query.page > lastPage) {
@@ -44,14 +50,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     else params.delete("page");
     throw redirect(searchHref(params));
   }
-  return { query, errors, typed, today, result, options, suggestions };
+  // A guest's hearts are sign-in links, so the shared (cached) page holds nothing personal.
+  const favorites = user
+    ? [
+        ...(await favoriteSlugs(
+          db,
+          user.id,
+          result.salons.map((salon) => salon.slug),
+        )),
+      ]
+    : null;
+  return { query, errors, typed, today, result, options, favorites, suggestions };
 }
 
 const searchHref = (params: URLSearchParams) =>
   params.size > 0 ? `/salons/search?${params}` : "/salons/search";
 
 export default function SalonSearch({ loaderData }: Route.ComponentProps) {
-  const { query, errors, typed, today, result, options, suggestions } = loaderData;
+  const { query, errors, typed, today, result, options, favorites, suggestions } = loaderData;
   const { search } = useLocation();
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
@@ -68,7 +84,13 @@ export default function SalonSearch({ loaderData }: Route.ComponentProps) {
             options={options}
           />
         </div>
-        <SearchResults query={query} result={result} options={options} suggestions={suggestions} />
+        <SearchResults
+          query={query}
+          result={result}
+          options={options}
+          favorites={favorites}
+          suggestions={suggestions}
+        />
       </div>
     </div>
   );

@@ -2,14 +2,18 @@ import { Link } from "react-router";
 import { genreLabels } from "../../../common/genres";
 import type { SalonCard } from "../../../server/salons/salon-card";
 import { formatYen } from "../../lib/format";
+import { type FavoriteState, FavoriteToggle } from "../favorites/favorite-toggle";
 
 /** One salon in a list; the whole card is one link, named by the salon. */
 export function SalonCardItem({
   salon,
   headingLevel = 3,
+  favorite,
 }: {
   salon: SalonCard;
   headingLevel?: 2 | 3;
+  /** The favorite toggle's state; none shown when absent. */
+  favorite?: FavoriteState;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
@@ -46,6 +50,11 @@ export function SalonCardItem({
           <span className="ml-1 text-neutral-700">（口コミ{salon.reviewCount}件）</span>
           <span className="ml-3">{formatYen(salon.priceMin)}〜</span>
         </p>
+        {favorite ? (
+          <div className="pt-2">
+            <FavoriteToggle salonSlug={salon.slug} salonName={salon.name} state={favorite} />
+          </div>
+        ) : null}
       </div>
     </article>
   );

@@ -181,6 +181,13 @@ export function SalonCoupons({ detail }: { detail: SalonDetail }) {
             {coupon.validUntil ? (
               <p className="text-xs text-neutral-700">有効期限：{coupon.validUntil}まで</p>
             ) : null}
+            <Link
+              to={bookingHref(detail.salon.slug, { coupon: coupon.id })}
+              className={`${bookingLink} mt-2`}
+              aria-label={`このクーポンで予約（${coupon.title}）`}
+            >
+              このクーポンで予約
+            </Link>
           </li>
         ))}
       </ul>

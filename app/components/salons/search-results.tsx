@@ -72,11 +72,14 @@ export function SearchResults({
   query,
   result,
   options,
+  favorites,
   suggestions = [],
 }: {
   query: SearchQuery;
   result: SearchResult;
   options: SearchOptions;
+  /** Slugs of the signed-in visitor's favorites; null for a guest. */
+  favorites?: string[] | null;
   /** Searches that would find salons, when this one found none. */
   suggestions?: SearchSuggestion[];
 }) {
@@ -162,7 +165,19 @@ export function SearchResults({
         <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
           {result.salons.map((salon) => (
             <li key={salon.slug}>
-              <SalonCardItem salon={salon} headingLevel={3} />
+              <SalonCardItem
+                salon={salon}
+                headingLevel={3}
+                favorite={
+                  favorites === undefined
+                    ? undefined
+                    : favorites === null
+                      ? "guest"
+                      : favorites.includes(salon.slug)
+                        ? "on"
+                        : "off"
+                }
+              />
             </li>
           ))}
         </ul>

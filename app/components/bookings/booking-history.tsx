@@ -1,0 +1,210 @@
+import { Form, Link, useNavigation } from "react-router";
+import { formatBookingRange } from "../../lib/booking-format";
+import { formatYen } from "../../lib/format";
+import { linkClass } from "../accounts/account-frame";
+import { TextAreaField } from "../form/field";
+
+/** Japanese names of the booking statuses (server/db/schema/bookings.ts bookingStatuses). */
+export const bookingStatusLabels: Record<string, string> = {
+  held: "お取り置き中",
+  confirmed: "予約確定",
+  cancelled_by_user: "キャンセル済み",
+  cancelled_by_salon: "サロンによりキャンセル",
+  completed: "来店済み",
+  no_show: "無断キャンセル",
+};
+
+export type HistoryBooking = {
+  id: string;
+  bookingNumber: string;
+  status: string;
+  /** ISO instants. */
+  startsAt: string;
+  endsAt: string;
+  totalPrice: number;
+  salon: { slug: string; name: string; timeZone: string };
+  /** null: 指名なし (the name of the assigned stylist is still shown in the detail). */
+  staffName: string;
+  staffRequested: boolean;
+  menus: { name: string; price: number; durationMinutes: number }[];
+  notes: string;
+  cancellable: boolean;
+  /** The confirm URL with the same menus and stylist. */
+  rebookHref: string;
+};
+
+function StatusBadge({ status }: { status: string }) {
+  const tone =
+    status === "confirmed"
+      ? "bg-brand-700 text-white"
+      : status === "completed"
+        ? "bg-neutral-200 text-neutral-900"
+        : "border border-red-700 text-red-700";
+  return (
+    <span className={`inline-block rounded px-2 py-0.5 text-xs font-bold ${tone}`}>
+      {bookingStatusLabels[status] ?? status}
+    </span>
+  );
+}
+
+/** One booking in the history list. */
+export function BookingCard({ booking }: { booking: HistoryBooking }) {
+  return (
+    <article className="flex flex-col gap-1 rounded-lg border border-neutral-300 p-4">
+      <p className="flex flex-wrap items-center gap-2 text-sm">
+        <StatusBadge status={booking.status} />
+        <span>予約番号 {booking.bookingNumber}</span>
+      </p>
+      <h3 className="text-lg font-bold">{booking.salon.name}</h3>
+      <p>
+        {formatBookingRange(
+          new Date(booking.startsAt),
+          new Date(booking.endsAt),
+          booking.salon.timeZone,
+        )}
+      </p>
+      <p className="text-sm text-neutral-700">
+        {booking.menus.map((menu) => menu.name).join("、")}
+      </p>
+      <p className="mt-1">
+        <Link
+          to={`/account/history?booking=${booking.id}`}
+          className={linkClass}
+          aria-label={`予約番号${booking.bookingNumber}の詳細を見る`}
+        >
+          詳細を見る
+        </Link>
+      </p>
+    </article>
+  );
+}
+
+/** The detail of one booking, with cancel (a confirm step that works without JavaScript) and rebook. */
+export function BookingDetail({
+  booking,
+  confirmingCancel,
+  cancelCutoffText,
+  error,
+}: {
+  booking: HistoryBooking;
+  confirmingCancel: boolean;
+  cancelCutoffText: string;
+  error: string | null;
+}) {
+  const busy = useNavigation().state === "submitting";
+  return (
+    <section aria-labelledby="booking-detail" className="flex flex-col gap-4">
+      <h2 id="booking-detail" tabIndex={-1} className="text-xl font-bold">
+        予約番号 {booking.bookingNumber}
+      </h2>
+      {error ? (
+        <p id="history-error" tabIndex={-1} role="alert" className="font-bold text-red-700">
+          {error}
+        </p>
+      ) : null}
+      <dl className="grid grid-cols-1 gap-x-4 gap-y-2 rounded-lg border border-neutral-300 p-4 sm:grid-cols-[8rem_1fr]">
+        <dt className="font-bold">状態</dt>
+        <dd>
+          <StatusBadge status={booking.status} />
+        </dd>
+        <dt className="font-bold">サロン</dt>
+        <dd>
+          <Link to={`/salons/${booking.salon.slug}`} className={linkClass}>
+            {booking.salon.name}
+          </Link>
+        </dd>
+        <dt className="font-bold">日時</dt>
+        <dd>
+          {formatBookingRange(
+            new Date(booking.startsAt),
+            new Date(booking.endsAt),
+            booking.salon.timeZone,
+          )}
+        </dd>
+        <dt className="font-bold">メニュー</dt>
+        <dd>
+          <ul>
+            {booking.menus.map((menu) => (
+              <li key={menu.name}>
+                {menu.name}（{formatYen(menu.price)}）
+              </li>
+            ))}
+          </ul>
+        </dd>
+        <dt className="font-bold">スタッフ</dt>
+        <dd>
+          {booking.staffName}
+          {booking.staffRequested ? "（指名）" : "（指名なし）"}
+        </dd>
+        <dt className="font-bold">お支払い予定額</dt>
+        <dd>{formatYen(booking.totalPrice)}</dd>
+        {booking.notes ? (
+          <>
+            <dt className="font-bold">ご要望</dt>
+            <dd className="whitespace-pre-line">{booking.notes}</dd>
+          </>
+        ) : null}
+      </dl>
+      <p className="text-sm text-neutral-700">{cancelCutoffText}</p>
+      {booking.cancellable ? (
+        confirmingCancel ? (
+          <Form
+            method="post"
+            action={`/account/history?booking=${booking.id}`}
+            className="flex flex-col gap-3 rounded-lg border-2 border-red-700 p-4"
+          >
+            <h3 id="cancel-confirm" tabIndex={-1} className="font-bold">
+              この予約をキャンセルしますか？
+            </h3>
+            <input type="hidden" name="intent" value="cancel" />
+            <input type="hidden" name="booking" value={booking.id} />
+            <TextAreaField
+              id="cancel-reason"
+              name="reason"
+              label="キャンセルの理由（任意）"
+              hint="200文字以内"
+              rows={3}
+              maxLength={200}
+            />
+            <div className="flex flex-wrap gap-3">
+              <button
+                type="submit"
+                disabled={busy}
+                className="rounded-lg bg-red-700 px-6 py-3 font-bold text-white hover:bg-red-800 disabled:opacity-60"
+              >
+                キャンセルを確定する
+              </button>
+              <Link
+                to={`/account/history?booking=${booking.id}`}
+                className="rounded-lg border border-neutral-400 px-6 py-3 font-bold"
+              >
+                やめる
+              </Link>
+            </div>
+          </Form>
+        ) : (
+          <p>
+            <Link
+              to={`/account/history?booking=${booking.id}&cancel=1`}
+              className="inline-block rounded-lg border-2 border-red-700 px-6 py-3 font-bold text-red-700 hover:bg-red-50"
+            >
+              この予約をキャンセルする
+            </Link>
+          </p>
+        )
+      ) : null}
+      <ul className="flex flex-col gap-2">
+        <li>
+          <Link to={booking.rebookHref} className={linkClass}>
+            同じメニューでもう一度予約する
+          </Link>
+        </li>
+        <li>
+          <Link to="/account/history" className={linkClass}>
+            予約履歴の一覧へ戻る
+          </Link>
+        </li>
+      </ul>
+    </section>
+  );
+}

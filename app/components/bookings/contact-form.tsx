@@ -1,0 +1,87 @@
+import { Form, useNavigation } from "react-router";
+import { ErrorSummary, TextAreaField, TextField } from "../form/field";
+
+export const contactFields = ["name", "nameKana", "phone", "email", "note"] as const;
+export type ContactValues = Record<(typeof contactFields)[number], string>;
+
+type Props = {
+  values: ContactValues;
+  errors: Record<string, string | undefined>;
+  /** The hold and the idempotency key generated when the page was rendered. */
+  hidden: [string, string][];
+  errorSummaryId: string;
+};
+
+/** Contact details for the booking (prefilled from the profile) and a note; confirms the booking. */
+export function ContactForm({ values, errors, hidden, errorSummaryId }: Props) {
+  const navigation = useNavigation();
+  const busy =
+    navigation.state === "submitting" && navigation.formData?.get("intent") === "confirm";
+  return (
+    <Form method="post" noValidate className="flex flex-col gap-5">
+      <input type="hidden" name="intent" value="confirm" />
+      {hidden.map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <div id={errorSummaryId} tabIndex={-1}>
+        <ErrorSummary errors={errors} />
+      </div>
+      <TextField
+        id="booking-name"
+        name="name"
+        label="お名前"
+        autoComplete="name"
+        required
+        defaultValue={values.name}
+        error={errors.name}
+      />
+      <TextField
+        id="booking-kana"
+        name="nameKana"
+        label="お名前（フリガナ）"
+        hint="例：ヤマダ ハナコ"
+        required
+        defaultValue={values.nameKana}
+        error={errors.nameKana}
+      />
+      <TextField
+        id="booking-phone"
+        name="phone"
+        type="tel"
+        label="電話番号"
+        autoComplete="tel"
+        hint="当日ご連絡することがあります。例：090-1234-5678"
+        required
+        defaultValue={values.phone}
+        error={errors.phone}
+      />
+      <TextField
+        id="booking-email"
+        name="email"
+        type="email"
+        label="メールアドレス"
+        autoComplete="email"
+        hint="予約確認メールをお送りします。"
+        required
+        defaultValue={values.email}
+        error={errors.email}
+      />
+      <TextAreaField
+        id="booking-note"
+        name="note"
+        label="サロンへのご要望（任意）"
+        hint="500文字以内。髪の長さやアレルギーなど、事前に伝えたいことがあればご記入ください。"
+        rows={4}
+        defaultValue={values.note}
+        error={errors.note}
+      />
+      <button
+        type="submit"
+        disabled={busy}
+        className="w-full rounded-lg bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800 disabled:opacity-60"
+      >
+        予約を確定する
+      </button>
+    </Form>
+  );
+}

@@ -1,0 +1,92 @@
+import { useState } from "react";
+import { Form } from "react-router";
+import { formatDuration } from "../../lib/booking-format";
+import { formatYen } from "../../lib/format";
+
+export type MenuOption = {
+  id: string;
+  name: string;
+  description: string;
+  price: number;
+  durationMinutes: number;
+};
+
+type Props = {
+  groups: { category: string; menus: MenuOption[] }[];
+  selected: string[];
+  /** Kept through this step (stylist, coupon). */
+  hidden: [string, string][];
+  headingId: string;
+  error?: string;
+};
+
+/** The menu step: checkboxes by category, the running total, a GET form that updates the URL. */
+export function MenuPicker({ groups, selected, hidden, headingId, error }: Props) {
+  const all = groups.flatMap((group) => group.menus);
+  const [chosen, setChosen] = useState(() => new Set(selected));
+  const picked = all.filter((menu) => chosen.has(menu.id));
+  const total = picked.reduce((sum, menu) => sum + menu.price, 0);
+  const minutes = picked.reduce((sum, menu) => sum + menu.durationMinutes, 0);
+  return (
+    <section aria-labelledby={headingId} className="mt-8">
+      <h2 id={headingId} className="border-l-4 border-brand-700 pl-3 text-xl font-bold">
+        1. メニューを選ぶ
+      </h2>
+      <Form method="get" preventScrollReset className="mt-3 flex flex-col gap-4">
+        {hidden.map(([name, value]) => (
+          <input key={`${name}-${value}`} type="hidden" name={name} value={value} />
+        ))}
+        {error ? (
+          <p id={`${headingId}-error`} role="alert" className="font-bold text-red-700">
+            {error}
+          </p>
+        ) : null}
+        {groups.map((group) => (
+          <fieldset key={group.category} className="flex flex-col gap-2">
+            <legend className="text-lg font-bold">{group.category}</legend>
+            {group.menus.map((menu) => (
+              <label
+                key={menu.id}
+                className="flex cursor-pointer items-start gap-3 rounded-lg border border-neutral-300 p-3 has-[:checked]:border-brand-700 has-[:checked]:bg-brand-50"
+              >
+                <input
+                  type="checkbox"
+                  name="menu"
+                  value={menu.id}
+                  defaultChecked={selected.includes(menu.id)}
+                  onChange={(event) => {
+                    const next = new Set(chosen);
+                    if (event.currentTarget.checked) next.add(menu.id);
+                    else next.delete(menu.id);
+                    setChosen(next);
+                  }}
+                  className="mt-1 size-5 shrink-0 accent-brand-700"
+                />
+                <span className="min-w-0 flex-1">
+                  <span className="block font-bold">{menu.name}</span>
+                  {menu.description ? (
+                    <span className="block text-sm text-neutral-700">{menu.description}</span>
+                  ) : null}
+                  <span className="block text-sm">
+                    {formatYen(menu.price)}・約{formatDuration(menu.durationMinutes)}
+                  </span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        ))}
+        <p aria-live="polite" className="font-bold">
+          {picked.length > 0
+            ? `選択中 ${picked.length}件：合計 ${formatYen(total)}・約${formatDuration(minutes)}`
+            : "メニューを1つ以上選んでください。"}
+        </p>
+        <button
+          type="submit"
+          className="self-start rounded-lg bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800"
+        >
+          このメニューで空き状況を見る
+        </button>
+      </Form>
+    </section>
+  );
+}

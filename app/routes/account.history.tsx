@@ -1,0 +1,162 @@
+import { data, Link, redirect } from "react-router";
+import { z } from "zod";
+import { privatePageHeaders } from "../../common/page-cache";
+import { requireLogin } from "../../server/accounts/guards";
+import { cancelBooking } from "../../server/bookings/booking.server";
+import { historyDetail, historyList } from "../../server/bookings/history-page.server";
+import { appContext } from "../../server/context";
+import { DomainError } from "../../server/errors/domain-error";
+import { Notice } from "../components/accounts/account-frame";
+import { BookingCard, BookingDetail } from "../components/bookings/booking-history";
+import { useFocusAfterStep } from "../components/bookings/step-focus";
+import { cancellationPolicy } from "../lib/booking-format";
+import { originFromMatches, pageMeta } from "../lib/meta";
+import type { Route } from "./+types/account.history";
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...pageMeta({
+    title: "予約履歴",
+    description: "ご予約の一覧と詳細、キャンセル",
+    path: "/account/history",
+    origin: originFromMatches(matches),
+  }),
+  { name: "robots", content: "noindex" },
+];
+
+export const headers = privatePageHeaders;
+
+// Guards (SPEC.md §2): is-login.
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const ctx = context.get(appContext);
+  const user = await requireLogin(request, ctx);
+  const params = new URL(request.url).searchParams;
+  const now = new Date();
+  const list = await historyList(ctx.db, user.id, now);
+  const bookingId = params.get("booking");
+  if (bookingId === null) return { list, detail: null, error: null, cancelled: false };
+  try {
+    const detail = await historyDetail(ctx.db, user.id, bookingId, now);
+    return {
+      list,
+      detail: { ...detail, confirmingCancel: params.get("cancel") === "1" },
+      error: null,
+      cancelled: params.get("cancelled") === "1",
+    };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return data(
+      { list, detail: null, error: error.message, cancelled: false },
+      { status: error.status },
+    );
+  }
+}
+
+const cancelSchema = z.object({
+  intent: z.literal("cancel", { error: "操作が正しくありません。" }),
+  booking: z.string({ error: "予約を指定してください。" }),
+  reason: z
+    .string()
+    .trim()
+    .max(200, "キャンセルの理由は200文字以内で入力してください。")
+    .optional()
+    .transform((reason) => reason ?? ""),
+});
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const ctx = context.get(appContext);
+  const user = await requireLogin(request, ctx);
+  const parsed = cancelSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) {
+    return data(
+      { error: parsed.error.issues[0]?.message ?? "入力内容を確認してください。" },
+      { status: 400 },
+    );
+  }
+  try {
+    const booking = await cancelBooking(ctx.db, {
+      bookingId: parsed.data.booking,
+      userId: user.id,
+      reason: parsed.data.reason,
+      now: new Date(),
+    });
+    return redirect(`/account/history?booking=${booking.id}&cancelled=1`);
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return data({ error: error.message }, { status: error.status });
+  }
+}
+
+export default function AccountHistory({ loaderData, actionData }: Route.ComponentProps) {
+  const { list, detail, cancelled } = loaderData;
+  const error = actionData?.error ?? loaderData.error;
+  useFocusAfterStep(
+    error
+      ? "history-error"
+      : detail?.confirmingCancel
+        ? "cancel-confirm"
+        : detail
+          ? "booking-detail"
+          : "history-heading",
+    actionData,
+  );
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-8">
+      <h1 id="history-heading" className="text-2xl font-bold">
+        予約履歴
+      </h1>
+      <div className="mt-6 flex flex-col gap-8">
+        {cancelled ? <Notice>ご予約をキャンセルしました。</Notice> : null}
+        {error && !detail ? (
+          <p id="history-error" tabIndex={-1} role="alert" className="font-bold text-red-700">
+            {error}
+          </p>
+        ) : null}
+        {detail ? (
+          <BookingDetail
+            booking={detail.booking}
+            confirmingCancel={detail.confirmingCancel}
+            cancelCutoffText={cancellationPolicy(detail.cancellationCutoffHours)}
+            error={error}
+          />
+        ) : null}
+        <section aria-labelledby="upcoming-heading">
+          <h2 id="upcoming-heading" className="text-xl font-bold">
+            これからのご予約
+          </h2>
+          {list.upcoming.length === 0 ? (
+            <p className="mt-3">
+              これからのご予約はありません。
+              <Link to="/salons/search" className="ml-2 underline">
+                サロンを探す
+              </Link>
+            </p>
+          ) : (
+            <ul className="mt-3 flex flex-col gap-3">
+              {list.upcoming.map((booking) => (
+                <li key={booking.id}>
+                  <BookingCard booking={booking} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <section aria-labelledby="past-heading">
+          <h2 id="past-heading" className="text-xl font-bold">
+            過去・キャンセルしたご予約
+          </h2>
+          {list.past.length === 0 ? (
+            <p className="mt-3">まだありません。</p>
+          ) : (
+            <ul className="mt-3 flex flex-col gap-3">
+              {list.past.map((booking) => (
+                <li key={booking.id}>
+                  <BookingCard booking={booking} />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

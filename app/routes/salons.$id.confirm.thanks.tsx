@@ -1,0 +1,54 @@
+import { useEffect } from "react";
+import { privatePageHeaders } from "../../common/page-cache";
+import { requireLogin } from "../../server/accounts/guards";
+import { ownBookingAt, thanksView } from "../../server/bookings/thanks-page.server";
+import { appContext } from "../../server/context";
+import { DomainError } from "../../server/errors/domain-error";
+import { notFound } from "../../server/routing/not-found";
+import { BookingThanks } from "../components/bookings/booking-thanks";
+import { originFromMatches, pageMeta } from "../lib/meta";
+import type { Route } from "./+types/salons.$id.confirm.thanks";
+
+export const meta: Route.MetaFunction = ({ matches, params }) => [
+  ...pageMeta({
+    title: "ご予約が確定しました",
+    description: "ご予約の確定",
+    path: `/salons/${params.id}/confirm/thanks`,
+    origin: originFromMatches(matches),
+  }),
+  { name: "robots", content: "noindex" },
+];
+
+export const headers = privatePageHeaders;
+
+// Guards (SPEC.md §2): none; the page shows only the signed-in visitor's own booking.
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const ctx = context.get(appContext);
+  const user = await requireLogin(request, ctx);
+  const bookingId = new URL(request.url).searchParams.get("booking") ?? "";
+  try {
+    const booking = await ownBookingAt(ctx.db, {
+      salonSlug: params.id,
+      bookingId,
+      userId: user.id,
+    });
+    return { view: await thanksView(ctx.db, booking), slug: params.id };
+  } catch (error) {
+    if (error instanceof DomainError) throw notFound(request);
+    throw error;
+  }
+}
+
+export default function ConfirmThanks({ loaderData }: Route.ComponentProps) {
+  const { view, slug } = loaderData;
+  // The booking is made: the heading takes focus, as after every step of the flow.
+  useEffect(() => document.getElementById("thanks-heading")?.focus(), []);
+  return (
+    <BookingThanks
+      number={view.number}
+      summary={view.summary}
+      email={view.email}
+      icsHref={`/salons/${slug}/confirm/thanks.ics?booking=${view.id}`}
+    />
+  );
+}

@@ -1,0 +1,375 @@
+import { useEffect, useRef } from "react";
+import { data, Link, redirect, useLocation } from "react-router";
+import { fieldErrors } from "../../common/field-rules";
+import { privatePageHeaders } from "../../common/page-cache";
+import { getCurrentUser } from "../../server/accounts/current-user";
+import { formValues } from "../../server/accounts/form-result";
+import { requireLogin } from "../../server/accounts/guards";
+import { confirmBooking } from "../../server/bookings/booking.server";
+import { findFlowSalon, parseFlowParams } from "../../server/bookings/booking-flow.server";
+import {
+  type HoldView,
+  holdFromForm,
+  loadConfirmView,
+  type PickView,
+} from "../../server/bookings/confirm-page.server";
+import { contactSchema, idempotencyKeyOf } from "../../server/bookings/contact.schema";
+import { flowAvailability } from "../../server/bookings/flow-availability.server";
+import { appContext } from "../../server/context";
+import { DomainError } from "../../server/errors/domain-error";
+import { notFound } from "../../server/routing/not-found";
+import { linkClass } from "../components/accounts/account-frame";
+import { BookingSummary, HoldCountdown } from "../components/bookings/booking-summary";
+import { ContactForm, contactFields } from "../components/bookings/contact-form";
+import { DayPicker } from "../components/bookings/day-picker";
+import { MenuPicker } from "../components/bookings/menu-picker";
+import { StylistPicker } from "../components/bookings/stylist-picker";
+import { TimeGrid } from "../components/bookings/time-grid";
+import { formatLocalDate } from "../lib/booking-format";
+import { originFromMatches, pageMeta } from "../lib/meta";
+import type { Route } from "./+types/salons.$id.confirm";
+
+export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
+  ...pageMeta({
+    title: loaderData ? `ご予約（${loaderData.salon.name}）` : "ご予約",
+    description: "メニュー・スタッフ・日時を選んでネット予約",
+    path: loaderData ? `/salons/${loaderData.salon.slug}/confirm` : "/",
+    origin: originFromMatches(matches),
+  }),
+  { name: "robots", content: "noindex" },
+];
+
+export const headers = privatePageHeaders;
+
+// Guards (SPEC.md §2): none. Confirming needs a signed-in visitor (the action checks).
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const ctx = context.get(appContext);
+  const salon = await findFlowSalon(ctx.db, params.id);
+  if (!salon) throw notFound(request);
+  const query = parseFlowParams(new URL(request.url).searchParams);
+  const user = await getCurrentUser(request, ctx);
+  const view = await loadConfirmView(
+    ctx.db,
+    { salon, query, user, now: new Date() },
+    flowAvailability,
+  );
+  if (view.kind === "redirect") throw redirect(view.to);
+  return data({ salon, view }, { status: view.problems.length > 0 ? 400 : 200 });
+}
+
+// After a refused hold or confirm (4xx), the times must be fetched again: they changed.
+export function shouldRevalidate() {
+  return true;
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const ctx = context.get(appContext);
+  const salon = await findFlowSalon(ctx.db, params.id);
+  if (!salon) throw notFound(request);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  if (intent === "hold") {
+    const user = await getCurrentUser(request, ctx);
+    const result = await holdFromForm(ctx.db, {
+      salon,
+      form,
+      userId: user?.id ?? null,
+      now: new Date(),
+    });
+    if (!result.ok) return data({ error: result.message }, { status: result.status });
+    return redirect(`/salons/${salon.slug}/confirm?hold=${result.holdId}`);
+  }
+  if (intent === "confirm") {
+    // Only a signed-in visitor confirms; a guest signs in and comes back to this hold.
+    const user = await requireLogin(request, ctx);
+    const values = formValues(form, contactFields);
+    const parsed = contactSchema().safeParse(values);
+    if (!parsed.success) {
+      return data({ errors: fieldErrors<string>(parsed.error), values }, { status: 400 });
+    }
+    try {
+      const booking = await confirmBooking(ctx.db, {
+        holdId: String(form.get("hold") ?? ""),
+        userId: user.id,
+        customer: {
+          name: parsed.data.name,
+          kana: parsed.data.nameKana,
+          phone: parsed.data.phone,
+          email: parsed.data.email,
+        },
+        notes: parsed.data.note,
+        idempotencyKey: idempotencyKeyOf(form.get("idempotencyKey")),
+        now: new Date(),
+      });
+      return redirect(`/salons/${salon.slug}/confirm/thanks?booking=${booking.id}`);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return data({ errors: { form: error.message }, values }, { status: error.status });
+    }
+  }
+  return data({ error: "操作が正しくありません。もう一度お試しください。" }, { status: 400 });
+}
+
+/** The URL of the flow with this selection (the flow is driven by the URL). */
+function flowHref(
+  slug: string,
+  selection: { menuIds: string[]; staffSlug: string | null; couponId: string | null },
+  date?: string | null,
+) {
+  const params = new URLSearchParams();
+  for (const id of selection.menuIds) params.append("menu", id);
+  if (selection.staffSlug) params.set("staff", selection.staffSlug);
+  if (selection.couponId) params.set("coupon", selection.couponId);
+  if (date) params.set("date", date);
+  return `/salons/${slug}/confirm?${params}`;
+}
+
+const stepIds = {
+  errors: "flow-errors",
+  menus: "step-menus",
+  staff: "step-staff",
+  day: "step-day",
+  time: "step-time",
+  confirm: "step-confirm",
+  contactErrors: "contact-errors",
+} as const;
+
+/**
+ * Focus after each step: the next step's heading, or the messages when
+ * something was refused. Not on the first render (a page opened from a
+ * link starts at the top).
+ */
+function useStepFocus(target: string | null) {
+  const location = useLocation();
+  const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves when the URL changes
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const element = target ? document.getElementById(target) : null;
+    if (!element) return;
+    if (!element.hasAttribute("tabindex")) element.setAttribute("tabindex", "-1");
+    element.focus();
+  }, [location.key]);
+}
+
+function Problems({ problems }: { problems: string[] }) {
+  if (problems.length === 0) return null;
+  return (
+    <div
+      id={stepIds.errors}
+      tabIndex={-1}
+      role="alert"
+      className="mt-4 rounded-lg border-2 border-red-700 bg-red-50 p-4"
+    >
+      <ul className="list-disc pl-5 font-bold text-red-700">
+        {problems.map((problem) => (
+          <li key={problem}>{problem}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function PickSteps({
+  slug,
+  view,
+  actionError,
+  draft,
+}: {
+  slug: string;
+  view: PickView;
+  actionError: string | null;
+  draft: Record<string, string> | null;
+}) {
+  const { selection } = view;
+  const current = {
+    menuIds: selection.menus.map((menu) => menu.id),
+    staffSlug: selection.stylist?.slug ?? null,
+    couponId: selection.coupon?.id ?? null,
+  };
+  const problems = actionError ? [actionError, ...view.problems] : view.problems;
+  const location = useLocation();
+  const previous = useRef(location.search);
+  // The step just completed decides where focus goes next.
+  const before = new URLSearchParams(previous.current);
+  const now = new URLSearchParams(location.search);
+  let target: string | null = null;
+  if (problems.length > 0) target = stepIds.errors;
+  else if (before.getAll("menu").join() !== now.getAll("menu").join()) target = stepIds.staff;
+  else if ((before.get("staff") ?? "") !== (now.get("staff") ?? "")) target = stepIds.day;
+  else if (view.date) target = stepIds.time;
+  useEffect(() => {
+    previous.current = location.search;
+  }, [location.search]);
+  useStepFocus(target);
+  const keep = (fields: ("menu" | "staff" | "coupon" | "date")[]): [string, string][] => [
+    ...(fields.includes("menu") ? current.menuIds.map((id): [string, string] => ["menu", id]) : []),
+    ...(fields.includes("staff") && current.staffSlug
+      ? [["staff", current.staffSlug] as [string, string]]
+      : []),
+    ...(fields.includes("coupon") && current.couponId
+      ? [["coupon", current.couponId] as [string, string]]
+      : []),
+    ...(fields.includes("date") && view.date ? [["date", view.date] as [string, string]] : []),
+  ];
+  return (
+    <>
+      <Problems problems={problems} />
+      {selection.coupon ? (
+        <p className="mt-4 rounded-lg border border-dashed border-brand-700 p-3 text-sm">
+          クーポン「{selection.coupon.title}」を使って予約します。
+          <Link
+            to={flowHref(slug, { ...current, couponId: null }, view.date)}
+            className="ml-2 underline"
+          >
+            クーポンを使わない
+          </Link>
+        </p>
+      ) : null}
+      <MenuPicker
+        groups={selection.menuGroups}
+        selected={current.menuIds}
+        hidden={keep(["staff", "coupon"])}
+        headingId={stepIds.menus}
+      />
+      {selection.menus.length > 0 ? (
+        <>
+          <StylistPicker
+            stylists={selection.stylists}
+            selected={current.staffSlug}
+            hidden={keep(["menu", "coupon", "date"])}
+            headingId={stepIds.staff}
+          />
+          <section aria-labelledby={stepIds.day} className="mt-8">
+            <h2 id={stepIds.day} className="border-l-4 border-brand-700 pl-3 text-xl font-bold">
+              3. 日にちを選ぶ
+            </h2>
+            {view.days.some((day) => day.available) ? (
+              <DayPicker
+                days={view.days}
+                selected={view.date}
+                hrefFor={(date) => flowHref(slug, current, date)}
+                headingId={stepIds.day}
+              />
+            ) : (
+              <p className="mt-3">
+                予約を受け付けている空き枠がありません。メニューやスタッフを変えてお試しください。
+              </p>
+            )}
+          </section>
+          {view.date ? (
+            <TimeGrid
+              dateLabel={formatLocalDate(view.date, false)}
+              times={view.times}
+              hidden={[
+                ...keep(["menu", "staff", "coupon", "date"]),
+                // What was typed before the hold was lost comes along to the next hold.
+                ...Object.entries(draft ?? {}).map(([key, value]): [string, string] => [
+                  `draft.${key}`,
+                  value,
+                ]),
+              ]}
+              headingId={stepIds.time}
+            />
+          ) : null}
+        </>
+      ) : null}
+    </>
+  );
+}
+
+export default function SalonConfirm({ loaderData, actionData }: Route.ComponentProps) {
+  const { salon, view } = loaderData;
+  // Back to exactly this page (the hold is kept) after signing in.
+  const location = useLocation();
+  const signInHref = `/signin?redirect=${encodeURIComponent(`${location.pathname}${location.search}`)}`;
+  const actionError = actionData && "error" in actionData ? actionData.error : null;
+  const contactResult = actionData && "errors" in actionData ? actionData : null;
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-8">
+      <p className="text-sm">
+        <Link to={`/salons/${salon.slug}`} className={linkClass}>
+          {salon.name}のページへ戻る
+        </Link>
+      </p>
+      <h1 className="mt-2 text-2xl font-bold">
+        {view.kind === "hold" ? "ご予約内容の確認" : "ご予約"}
+        <span className="block text-base font-normal text-neutral-700">{salon.name}</span>
+      </h1>
+      {view.kind === "pick" ? (
+        <PickSteps
+          slug={salon.slug}
+          view={view}
+          actionError={actionError}
+          draft={contactResult?.values ?? null}
+        />
+      ) : (
+        <HoldStep view={view} signInHref={signInHref} result={contactResult} />
+      )}
+    </div>
+  );
+}
+
+function HoldStep({
+  view,
+  signInHref,
+  result,
+}: {
+  view: HoldView;
+  signInHref: string;
+  result: { errors: Record<string, string | undefined>; values: Record<string, string> } | null;
+}) {
+  useStepFocus(result ? stepIds.contactErrors : stepIds.confirm);
+  return (
+    <section aria-labelledby={stepIds.confirm} className="mt-6 flex flex-col gap-6">
+      <h2 id={stepIds.confirm} tabIndex={-1} className="text-xl font-bold">
+        5. 内容を確認して予約を確定する
+      </h2>
+      <HoldCountdown expiresAt={view.expiresAt} now={view.now} />
+      <BookingSummary summary={view.summary} />
+      <p className="text-sm">
+        <Link to={view.repickHref} className={linkClass}>
+          日時やメニューを選び直す
+        </Link>
+      </p>
+      {view.contact ? (
+        <>
+          <h3 className="text-lg font-bold">お客様情報</h3>
+          <ContactForm
+            values={{ ...view.contact, ...result?.values }}
+            errors={result?.errors ?? {}}
+            hidden={[
+              ["hold", view.holdId],
+              ["idempotencyKey", view.idempotencyKey],
+            ]}
+            errorSummaryId={stepIds.contactErrors}
+          />
+        </>
+      ) : (
+        <div className="rounded-lg border-2 border-brand-700 p-4">
+          <p className="font-bold">予約を確定するには、ログインしてください。</p>
+          <p className="mt-1 text-sm text-neutral-700">
+            ログインすると、この画面に戻ってお取り置き中の枠のまま続けられます。
+          </p>
+          <p className="mt-3 flex flex-wrap gap-3">
+            <Link
+              to={signInHref}
+              className="rounded-lg bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800"
+            >
+              ログインして予約を続ける
+            </Link>
+            <Link
+              to="/signup"
+              className="rounded-lg border border-brand-700 px-6 py-3 font-bold text-brand-700 hover:bg-brand-50"
+            >
+              新規会員登録
+            </Link>
+          </p>
+        </div>
+      )}
+    </section>
+  );
+}

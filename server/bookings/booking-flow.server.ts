@@ -1,0 +1,229 @@
+import { and, asc, eq, gte, inArray, isNull, lte, or } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { couponMenus, coupons, menuStaff, menus, salons, staff } from "../db/schema";
+import { groupMenus, type MenuItem, menuItemColumns, SLUG_PATTERN } from "../salons/salon-detail";
+import { couponDiscount } from "./coupon-price";
+
+/**
+ * The booking flow's selection (/salons/:id/confirm): the URL carries it
+ * (menu, staff, coupon, date, hold), so every step is a link or a GET form
+ * and works without JavaScript. Parameters are read leniently: a bad one is
+ * dropped with a Japanese message (the page answers 400 and keeps the rest),
+ * never an exception.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** More menus than anyone books at once; a longer list is refused, not truncated silently. */
+export const MAX_MENUS = 5;
+
+export const isUuid = (value: string) => UUID.test(value);
+
+/** A real calendar date written YYYY-MM-DD. */
+export function isCalendarDate(value: string) {
+  const match = DATE.exec(value);
+  if (!match) return false;
+  const [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const check = new Date(Date.UTC(y, m - 1, d));
+  return check.getUTCFullYear() === y && check.getUTCMonth() === m - 1 && check.getUTCDate() === d;
+}
+
+export type FlowParams = {
+  menuIds: string[];
+  /** A stylist's slug; null for 指名なし. */
+  staffSlug: string | null;
+  couponId: string | null;
+  date: string | null;
+  holdId: string | null;
+  problems: string[];
+};
+
+export const flowMessages = {
+  menu: "選択したメニューはこのサロンでは予約できません。メニューを選び直してください。",
+  tooManyMenus: `メニューは${MAX_MENUS}件まで選べます。`,
+  staff: "選択したスタイリストはこのサロンでは予約できません。スタイリストを選び直してください。",
+  staffCannotDoMenu:
+    "選択したスタイリストは、このメニューを担当していません。別のスタイリストか「指名なし」をお選びください。",
+  coupon: "このクーポンは見つからないか、有効期限が切れています。クーポンなしで予約できます。",
+  date: "日付の指定が正しくありません（例：2026-11-23）。",
+  hold: "お取り置きの指定が正しくありません。もう一度日時をお選びください。",
+} as const;
+
+/** Reads the flow's query string; what is malformed is dropped with a message. */
+export function parseFlowParams(params: URLSearchParams): FlowParams {
+  const problems: string[] = [];
+  const rawMenus = [...new Set(params.getAll("menu").filter((value) => value !== ""))];
+  let menuIds = rawMenus.filter(isUuid);
+  if (menuIds.length !== rawMenus.length) problems.push(flowMessages.menu);
+  if (menuIds.length > MAX_MENUS) {
+    problems.push(flowMessages.tooManyMenus);
+    menuIds = menuIds.slice(0, MAX_MENUS);
+  }
+  const rawStaff = params.get("staff") ?? "";
+  let staffSlug: string | null = null;
+  if (rawStaff !== "") {
+    if (SLUG_PATTERN.test(rawStaff)) staffSlug = rawStaff;
+    else problems.push(flowMessages.staff);
+  }
+  const rawCoupon = params.get("coupon") ?? "";
+  let couponId: string | null = null;
+  if (rawCoupon !== "") {
+    if (isUuid(rawCoupon)) couponId = rawCoupon;
+    else problems.push(flowMessages.coupon);
+  }
+  const rawDate = params.get("date") ?? "";
+  let date: string | null = null;
+  if (rawDate !== "") {
+    if (isCalendarDate(rawDate)) date = rawDate;
+    else problems.push(flowMessages.date);
+  }
+  const rawHold = params.get("hold") ?? "";
+  let holdId: string | null = null;
+  if (rawHold !== "") {
+    if (isUuid(rawHold)) holdId = rawHold;
+    else problems.push(flowMessages.hold);
+  }
+  return { menuIds, staffSlug, couponId, date, holdId, problems };
+}
+
+export type FlowSalon = {
+  id: string;
+  slug: string;
+  name: string;
+  timeZone: string;
+};
+
+export type FlowStylist = { id: string; slug: string; name: string; role: string };
+
+export type FlowSelection = {
+  salon: FlowSalon;
+  menuGroups: { category: string; menus: MenuItem[] }[];
+  /** The chosen menus of this salon, in the order chosen. */
+  menus: MenuItem[];
+  /** Active stylists who can do every chosen menu, in the salon's order. */
+  stylists: FlowStylist[];
+  /** The chosen stylist (one of `stylists`), or null for 指名なし. */
+  stylist: FlowStylist | null;
+  coupon: { id: string; title: string; discountKind: string; discountValue: number } | null;
+  subtotal: number;
+  discount: number;
+  durationMinutes: number;
+  problems: string[];
+};
+
+/** A salon's published page data needed by the flow, or null when there is none. */
+export async function findFlowSalon(db: Database, slug: string): Promise<FlowSalon | null> {
+  if (!SLUG_PATTERN.test(slug)) return null;
+  const [row] = await db
+    .select({ id: salons.id, slug: salons.slug, name: salons.name, timeZone: salons.timeZone })
+    .from(salons)
+    .where(and(eq(salons.slug, slug), eq(salons.status, "published")));
+  return row ?? null;
+}
+
+/** The salon's local date of an instant ("YYYY-MM-DD"). */
+export function localDateIn(now: Date, timeZone: string) {
+  return new Intl.DateTimeFormat("sv-SE", { timeZone }).format(now);
+}
+
+/**
+ * Checks the URL's selection against the salon's data: menus of this salon
+ * (published), a coupon valid today (its menus are preselected when none
+ * were chosen), stylists who can do every chosen menu.
+ */
+export async function loadFlowSelection(
+  db: Database,
+  salon: FlowSalon,
+  params: Pick<FlowParams, "menuIds" | "staffSlug" | "couponId">,
+  now: Date,
+): Promise<FlowSelection> {
+  const problems: string[] = [];
+  const today = localDateIn(now, salon.timeZone);
+  const [menuRows, staffRows, couponRow] = await Promise.all([
+    db
+      .select(menuItemColumns)
+      .from(menus)
+      .where(and(eq(menus.salonId, salon.id), eq(menus.published, true)))
+      .orderBy(asc(menus.sortOrder), asc(menus.price), asc(menus.name)),
+    db
+      .select({ id: staff.id, slug: staff.slug, name: staff.name, role: staff.role })
+      .from(staff)
+      .where(and(eq(staff.salonId, salon.id), eq(staff.active, true)))
+      .orderBy(asc(staff.sortOrder), asc(staff.slug)),
+    params.couponId
+      ? db
+          .select({
+            id: coupons.id,
+            title: coupons.title,
+            discountKind: coupons.discountKind,
+            discountValue: coupons.discountValue,
+          })
+          .from(coupons)
+          .where(
+            and(
+              eq(coupons.id, params.couponId),
+              eq(coupons.salonId, salon.id),
+              lte(coupons.validFrom, today),
+              or(isNull(coupons.validUntil), gte(coupons.validUntil, today)),
+            ),
+          )
+          .then((rows) => rows[0] ?? null)
+      : Promise.resolve(null),
+  ]);
+  if (params.couponId && !couponRow) problems.push(flowMessages.coupon);
+
+  const byId = new Map(menuRows.map((menu) => [menu.id, menu]));
+  let menuIds = params.menuIds;
+  if (menuIds.some((id) => !byId.has(id))) {
+    problems.push(flowMessages.menu);
+    menuIds = menuIds.filter((id) => byId.has(id));
+  }
+  if (menuIds.length === 0 && couponRow) {
+    const tied = await db
+      .select({ menuId: couponMenus.menuId })
+      .from(couponMenus)
+      .where(eq(couponMenus.couponId, couponRow.id));
+    menuIds = tied.map((row) => row.menuId).filter((id) => byId.has(id));
+  }
+  const chosen = menuIds.flatMap((id) => byId.get(id) ?? []);
+
+  // menu_staff: a menu without rows can be done by anyone.
+  const abilities =
+    chosen.length === 0
+      ? []
+      : await db
+          .select({ menuId: menuStaff.menuId, staffId: menuStaff.staffId })
+          .from(menuStaff)
+          .where(
+            inArray(
+              menuStaff.menuId,
+              chosen.map((menu) => menu.id),
+            ),
+          );
+  const stylists = staffRows.filter((member) =>
+    chosen.every((menu) => {
+      const rows = abilities.filter((row) => row.menuId === menu.id);
+      return rows.length === 0 || rows.some((row) => row.staffId === member.id);
+    }),
+  );
+  let stylist: FlowStylist | null = null;
+  if (params.staffSlug) {
+    const member = staffRows.find((row) => row.slug === params.staffSlug);
+    if (!member) problems.push(flowMessages.staff);
+    else if (!stylists.includes(member)) problems.push(flowMessages.staffCannotDoMenu);
+    else stylist = member;
+  }
+  const subtotal = chosen.reduce((sum, menu) => sum + menu.price, 0);
+  return {
+    salon,
+    menuGroups: groupMenus(menuRows),
+    menus: chosen,
+    stylists,
+    stylist,
+    coupon: couponRow,
+    subtotal,
+    discount: couponRow ? couponDiscount(subtotal, couponRow) : 0,
+    durationMinutes: chosen.reduce((sum, menu) => sum + menu.durationMinutes, 0),
+    problems,
+  };
+}

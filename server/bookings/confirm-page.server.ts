@@ -1,0 +1,268 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { CurrentUser } from "../accounts/current-user";
+import type { Database } from "../db/client";
+import { DomainError } from "../errors/domain-error";
+import type { DayAvailability } from "./availability-input";
+import { holdSlot } from "./booking.server";
+import {
+  type FlowParams,
+  type FlowSalon,
+  type FlowSelection,
+  loadFlowSelection,
+  localDateIn,
+  parseFlowParams,
+} from "./booking-flow.server";
+import { applyCouponToHold, claimHold, findHold, holdIsLive, keepDraft } from "./hold-view.server";
+import { japaneseHolidaysBetween } from "./holidays";
+import { toLocal } from "./local-time";
+import { bookingSettingsFor } from "./settings";
+
+/**
+ * Everything /salons/:id/confirm shows while the visitor picks menus,
+ * stylist, day and time: the checked selection, the days of the booking
+ * window with free times, and the free times of the chosen day.
+ */
+export type PickView = {
+  kind: "pick";
+  selection: FlowSelection;
+  date: string | null;
+  days: { date: string; holiday: boolean; holidayName: string | null; available: boolean }[];
+  times: { time: string; start: string }[];
+  problems: string[];
+  today: string;
+};
+
+export const dayMessages = {
+  past: "過去の日付は選べません。今日以降の日付をお選びください。",
+  outside_window: "この日はまだ予約を受け付けていません（または本日の受付を終了しました）。",
+  holiday: "この日は祝日のため休業です。別の日をお選びください。",
+  salon_closed: "この日は定休日です。別の日をお選びください。",
+  full: "この日は予約がいっぱいです。別の日をお選びください。",
+} as const;
+
+/** Free days of the booking window for the selection; filled by the availability engine. */
+export type AvailabilityLookup = (
+  db: Database,
+  selection: FlowSelection,
+  now: Date,
+) => Promise<DayAvailability[]>;
+
+export async function loadPickView(
+  db: Database,
+  salon: FlowSalon,
+  params: FlowParams,
+  now: Date,
+  availability: AvailabilityLookup,
+): Promise<PickView> {
+  const selection = await loadFlowSelection(db, salon, params, now);
+  const problems = [...params.problems, ...selection.problems];
+  const today = localDateIn(now, salon.timeZone);
+  let dayList: DayAvailability[] = [];
+  if (selection.menus.length > 0) {
+    try {
+      dayList = await availability(db, selection, now);
+    } catch (error) {
+      // The selection was checked already; a rule the loader still refuses is shown, not a 500.
+      if (!(error instanceof DomainError)) throw error;
+      problems.push(error.message);
+    }
+  }
+  const names =
+    dayList.length > 0
+      ? japaneseHolidaysBetween(dayList[0]?.date ?? today, dayList.at(-1)?.date ?? today)
+      : new Map<string, string>();
+  const days = dayList.map((day) => ({
+    date: day.date,
+    holiday: day.holiday,
+    holidayName: names.get(day.date) ?? null,
+    available: day.slots.length > 0,
+  }));
+  let date = params.date;
+  let times: PickView["times"] = [];
+  if (date && selection.menus.length > 0) {
+    const day = dayList.find((entry) => entry.date === date);
+    if (!day) {
+      problems.push(date < today ? dayMessages.past : dayMessages.outside_window);
+      date = null;
+    } else if (day.slots.length === 0) {
+      const reason = day.closedReason ?? "full";
+      // A full day is a fact, not bad input: the visitor picks another day.
+      if (reason !== "full") problems.push(dayMessages[reason]);
+      if (reason !== "full") date = null;
+    } else {
+      times = day.slots.map((slot) => ({ time: slot.time, start: slot.start.toISOString() }));
+    }
+  }
+  return { kind: "pick", selection, date, days, times, problems, today };
+}
+
+/** The hold step: what is held, for how long, and the contact form (null for a guest). */
+export type HoldView = {
+  kind: "hold";
+  holdId: string;
+  expiresAt: string;
+  now: string;
+  summary: {
+    salonName: string;
+    menus: { name: string; price: number; durationMinutes: number }[];
+    stylistName: string | null;
+    start: string;
+    end: string;
+    timeZone: string;
+    subtotal: number;
+    coupon: { title: string; discount: number } | null;
+    total: number;
+    cancelCutoffHours: number;
+  };
+  contact: Record<"name" | "nameKana" | "phone" | "email" | "note", string> | null;
+  idempotencyKey: string;
+  /** Back to the pickers with the same selection, to choose another time. */
+  repickHref: string;
+  problems: string[];
+};
+
+export type { CurrentUser };
+export const holdLostMessage =
+  "お時間の確保期限が切れたか、この枠はご利用いただけなくなりました。お手数ですが、もう一度時間をお選びください。";
+
+/**
+ * The page for the URL: the hold step when a live hold is given, else the
+ * pickers. A hold that expired or was lost shows the pickers again with the
+ * same menus, stylist and day (fresh times) and a message; a hold already
+ * confirmed by this visitor goes to its thanks page.
+ */
+export async function loadConfirmView(
+  db: Database,
+  input: { salon: FlowSalon; query: FlowParams; user: CurrentUser | null; now: Date },
+  availability: AvailabilityLookup,
+): Promise<PickView | HoldView | { kind: "redirect"; to: string; problems: string[] }> {
+  const { salon, query, user, now } = input;
+  if (!query.holdId) return loadPickView(db, salon, query, now, availability);
+  const hold = await findHold(db, salon.id, query.holdId);
+  if (hold && user && hold.userId === user.id && hold.status === "confirmed") {
+    return {
+      kind: "redirect",
+      to: `/salons/${salon.slug}/confirm/thanks?booking=${hold.id}`,
+      problems: [],
+    };
+  }
+  if (!hold || !holdIsLive(hold, user?.id ?? null, now)) {
+    const mine = hold && (hold.userId === null || hold.userId === user?.id);
+    const again: FlowParams = mine
+      ? {
+          ...query,
+          menuIds: hold.menus.map((menu) => menu.menuId),
+          staffSlug: hold.staffRequested ? hold.staffSlug : null,
+          couponId: hold.couponId ?? query.couponId,
+          date: toLocal(hold.startsAt, salon.timeZone).date,
+          holdId: null,
+        }
+      : { ...query, holdId: null };
+    const view = await loadPickView(db, salon, again, now, availability);
+    return { ...view, problems: [holdLostMessage, ...view.problems] };
+  }
+  if (user && hold.userId === null) {
+    await claimHold(db, { salonId: salon.id, holdId: hold.id, userId: user.id, now });
+  }
+  const rules = await bookingSettingsFor(db, salon.id);
+  const subtotal = hold.menus.reduce((sum, menu) => sum + menu.price, 0);
+  const profile = user?.profile;
+  return {
+    kind: "hold",
+    holdId: hold.id,
+    expiresAt: (hold.holdExpiresAt ?? now).toISOString(),
+    now: now.toISOString(),
+    summary: {
+      salonName: salon.name,
+      menus: hold.menus.map(({ name, price, durationMinutes }) => ({
+        name,
+        price,
+        durationMinutes,
+      })),
+      stylistName: hold.staffRequested ? hold.staffName : null,
+      start: hold.startsAt.toISOString(),
+      end: hold.endsAt.toISOString(),
+      timeZone: salon.timeZone,
+      subtotal,
+      coupon: hold.couponTitle
+        ? { title: hold.couponTitle, discount: subtotal - hold.totalPrice }
+        : null,
+      total: hold.totalPrice,
+      cancelCutoffHours: rules.cancellationCutoffHours,
+    },
+    // What the visitor typed before (kept on the hold), else their profile.
+    contact: user
+      ? {
+          name: hold.draft.name || profile?.name || user.name,
+          nameKana: hold.draft.nameKana || profile?.nameKana || "",
+          phone: hold.draft.phone || profile?.phone || "",
+          email: hold.draft.email || user.email,
+          note: hold.draft.note,
+        }
+      : null,
+    // One key per rendered form: a double submit (or a retry) returns the same booking.
+    idempotencyKey: randomUUID(),
+    repickHref: `/salons/${salon.slug}/confirm?${new URLSearchParams([
+      ...hold.menus.map((menu): [string, string] => ["menu", menu.menuId]),
+      ...(hold.staffRequested ? [["staff", hold.staffSlug] as [string, string]] : []),
+      ...(hold.couponId ? [["coupon", hold.couponId] as [string, string]] : []),
+      ["date", toLocal(hold.startsAt, salon.timeZone).date],
+    ])}`,
+    problems: [],
+  };
+}
+
+export { parseFlowParams };
+
+const startSchema = z.iso.datetime({ offset: true, error: "時間の指定が正しくありません。" });
+
+/**
+ * POST intent=hold: the selection from the form, checked like the URL,
+ * then holdSlot (price, duration and ability from the database) and the
+ * coupon. Refusals come back as a status and a Japanese message.
+ */
+export async function holdFromForm(
+  db: Database,
+  input: { salon: FlowSalon; form: FormData; userId: string | null; now: Date },
+): Promise<{ ok: true; holdId: string } | { ok: false; status: number; message: string }> {
+  const { salon, form, now } = input;
+  const params = new URLSearchParams();
+  for (const key of ["menu", "staff", "coupon", "date"]) {
+    for (const value of form.getAll(key)) params.append(key, String(value));
+  }
+  const query = parseFlowParams(params);
+  if (query.problems[0]) return { ok: false, status: 400, message: query.problems[0] };
+  const selection = await loadFlowSelection(db, salon, query, now);
+  if (selection.problems[0]) return { ok: false, status: 400, message: selection.problems[0] };
+  if (selection.menus.length === 0) {
+    return { ok: false, status: 400, message: "メニューを1つ以上選んでください。" };
+  }
+  const start = startSchema.safeParse(form.get("start") ?? "");
+  if (!start.success) {
+    return { ok: false, status: 400, message: "時間の指定が正しくありません。" };
+  }
+  try {
+    const hold = await holdSlot(db, {
+      salonId: salon.id,
+      menuIds: selection.menus.map((menu) => menu.id),
+      staffId: selection.stylist?.id ?? null,
+      start: new Date(start.data),
+      userId: input.userId,
+      now,
+    });
+    await keepDraft(db, { salonId: salon.id, holdId: hold.id, form });
+    if (selection.coupon) {
+      await applyCouponToHold(db, {
+        salonId: salon.id,
+        holdId: hold.id,
+        couponId: selection.coupon.id,
+        timeZone: salon.timeZone,
+      });
+    }
+    return { ok: true, holdId: hold.id };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { ok: false, status: error.status, message: error.message };
+  }
+}

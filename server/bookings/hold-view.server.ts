@@ -1,0 +1,199 @@
+import { and, asc, eq, gt, isNull, ne } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { bookingMenus, bookings, coupons, staff } from "../db/schema";
+import { couponDiscount } from "./coupon-price";
+import { toLocal } from "./local-time";
+
+/**
+ * The hold step of the flow reads a held row directly: a guest's hold has
+ * no user yet (the visitor signs in after picking the time), so the
+ * history queries, which are per user, cannot show it.
+ */
+export type HoldRow = {
+  id: string;
+  salonId: string;
+  userId: string | null;
+  status: string;
+  holdExpiresAt: Date | null;
+  startsAt: Date;
+  endsAt: Date;
+  totalPrice: number;
+  staffRequested: boolean;
+  staffSlug: string;
+  staffName: string;
+  couponId: string | null;
+  couponTitle: string | null;
+  /** Contact details typed for an earlier, lost hold (empty strings when none). */
+  draft: { name: string; nameKana: string; phone: string; email: string; note: string };
+  menus: { menuId: string; name: string; price: number; durationMinutes: number }[];
+};
+
+export async function findHold(
+  db: Database,
+  salonId: string,
+  holdId: string,
+): Promise<HoldRow | null> {
+  const [row] = await db
+    .select({
+      id: bookings.id,
+      salonId: bookings.salonId,
+      userId: bookings.userId,
+      status: bookings.status,
+      holdExpiresAt: bookings.holdExpiresAt,
+      startsAt: bookings.startsAt,
+      endsAt: bookings.endsAt,
+      totalPrice: bookings.totalPrice,
+      staffRequested: bookings.staffRequested,
+      staffSlug: staff.slug,
+      staffName: staff.name,
+      couponId: bookings.couponId,
+      couponTitle: coupons.title,
+      draftName: bookings.customerName,
+      draftKana: bookings.customerKana,
+      draftPhone: bookings.customerPhone,
+      draftEmail: bookings.customerEmail,
+      draftNote: bookings.notes,
+    })
+    .from(bookings)
+    .innerJoin(staff, and(eq(staff.id, bookings.staffId), eq(staff.salonId, bookings.salonId)))
+    .leftJoin(coupons, eq(coupons.id, bookings.couponId))
+    .where(and(eq(bookings.id, holdId), eq(bookings.salonId, salonId)));
+  if (!row) return null;
+  const menus = await db
+    .select({
+      menuId: bookingMenus.menuId,
+      name: bookingMenus.name,
+      price: bookingMenus.price,
+      durationMinutes: bookingMenus.durationMinutes,
+    })
+    .from(bookingMenus)
+    .where(and(eq(bookingMenus.salonId, salonId), eq(bookingMenus.bookingId, holdId)))
+    .orderBy(asc(bookingMenus.position));
+  const { draftName, draftKana, draftPhone, draftEmail, draftNote, ...rest } = row;
+  return {
+    ...rest,
+    draft: {
+      name: draftName,
+      nameKana: draftKana,
+      phone: draftPhone,
+      email: draftEmail,
+      note: draftNote,
+    },
+    menus,
+  };
+}
+
+/** Live: held, not expired, and the visitor's or nobody's yet. */
+export function holdIsLive(hold: HoldRow, userId: string | null, now: Date) {
+  return (
+    hold.status === "held" &&
+    hold.holdExpiresAt !== null &&
+    hold.holdExpiresAt > now &&
+    (hold.userId === null || hold.userId === userId)
+  );
+}
+
+/**
+ * A guest's hold becomes the signed-in visitor's (they signed in to
+ * confirm it). Only a live hold without an owner is taken, so a hold can
+ * never move from one account to another. Like holdSlot, one live hold per
+ * visitor and salon: their other holds there are released.
+ */
+export async function claimHold(
+  db: Database,
+  input: { salonId: string; holdId: string; userId: string; now: Date },
+) {
+  await db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(bookings)
+      .set({ userId: input.userId })
+      .where(
+        and(
+          eq(bookings.id, input.holdId),
+          eq(bookings.salonId, input.salonId),
+          eq(bookings.status, "held"),
+          isNull(bookings.userId),
+          gt(bookings.holdExpiresAt, input.now),
+        ),
+      )
+      .returning({ id: bookings.id });
+    if (!claimed) return;
+    await tx
+      .delete(bookings)
+      .where(
+        and(
+          eq(bookings.salonId, input.salonId),
+          eq(bookings.userId, input.userId),
+          eq(bookings.status, "held"),
+          ne(bookings.id, input.holdId),
+        ),
+      );
+  });
+}
+
+/**
+ * Puts a coupon on a fresh hold: valid for the salon on the booking's
+ * local date, and the price is the held menus' total less the discount,
+ * computed here from the stored menu prices, never from the form.
+ * A coupon that does not apply is ignored (the visitor books at full price).
+ */
+export async function applyCouponToHold(
+  db: Database,
+  input: { salonId: string; holdId: string; couponId: string; timeZone: string },
+) {
+  const hold = await findHold(db, input.salonId, input.holdId);
+  if (hold?.status !== "held") return;
+  const day = toLocal(hold.startsAt, input.timeZone).date;
+  const [coupon] = await db
+    .select({
+      id: coupons.id,
+      discountKind: coupons.discountKind,
+      discountValue: coupons.discountValue,
+      validFrom: coupons.validFrom,
+      validUntil: coupons.validUntil,
+    })
+    .from(coupons)
+    .where(and(eq(coupons.id, input.couponId), eq(coupons.salonId, input.salonId)));
+  if (!coupon || coupon.validFrom > day || (coupon.validUntil && coupon.validUntil < day)) return;
+  const subtotal = hold.menus.reduce((sum, menu) => sum + menu.price, 0);
+  await db
+    .update(bookings)
+    .set({ couponId: coupon.id, totalPrice: subtotal - couponDiscount(subtotal, coupon) })
+    .where(and(eq(bookings.id, hold.id), eq(bookings.status, "held")));
+}
+
+const draftFields = {
+  name: ["customerName", 50],
+  nameKana: ["customerKana", 50],
+  phone: ["customerPhone", 30],
+  email: ["customerEmail", 254],
+  note: ["notes", 500],
+} as const;
+
+/**
+ * Keeps on a fresh hold the contact details typed for an earlier hold that
+ * was lost (form fields `draft.<name>`), so the visitor does not type them
+ * again. Only a prefill: confirmBooking checks and stores what is finally sent.
+ */
+export async function keepDraft(
+  db: Database,
+  input: { salonId: string; holdId: string; form: FormData },
+) {
+  const values: Partial<Record<(typeof draftFields)[keyof typeof draftFields][0], string>> = {};
+  for (const [field, [column, max]] of Object.entries(draftFields)) {
+    const value = input.form.get(`draft.${field}`);
+    if (typeof value === "string" && value.trim() !== "")
+      values[column] = value.trim().slice(0, max);
+  }
+  if (Object.keys(values).length === 0) return;
+  await db
+    .update(bookings)
+    .set(values)
+    .where(
+      and(
+        eq(bookings.id, input.holdId),
+        eq(bookings.salonId, input.salonId),
+        eq(bookings.status, "held"),
+      ),
+    );
+}

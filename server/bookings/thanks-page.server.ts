@@ -1,0 +1,84 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { salons } from "../db/schema";
+import { type BookingSummary, getBookingForUser } from "./booking.server";
+import { bookingCalendar } from "./booking-calendar.server";
+import { BookingNotFoundError } from "./booking-errors";
+import { bookingSettingsFor } from "./settings";
+
+/**
+ * The visitor's own confirmed booking at this salon, for the thanks page
+ * and its calendar file. Anyone else's booking, a hold, or another salon's
+ * booking is BookingNotFoundError (404).
+ */
+export async function ownBookingAt(
+  db: Database,
+  input: { salonSlug: string; bookingId: string; userId: string },
+): Promise<BookingSummary> {
+  const booking = await getBookingForUser(db, {
+    bookingId: input.bookingId,
+    userId: input.userId,
+  });
+  if (booking.salon.slug !== input.salonSlug || booking.status === "held") {
+    throw new BookingNotFoundError();
+  }
+  return booking;
+}
+
+/** The thanks page: the booking as the summary component shows it. */
+export async function thanksView(db: Database, booking: BookingSummary) {
+  const rules = await bookingSettingsFor(db, booking.salon.id);
+  const subtotal = booking.menus.reduce((sum, menu) => sum + menu.price, 0);
+  return {
+    id: booking.id,
+    number: booking.bookingNumber,
+    email: booking.customer.email,
+    summary: {
+      salonName: booking.salon.name,
+      menus: booking.menus.map(({ name, price, durationMinutes }) => ({
+        name,
+        price,
+        durationMinutes,
+      })),
+      stylistName: booking.staffRequested ? booking.staff.name : null,
+      start: booking.startsAt.toISOString(),
+      end: booking.endsAt.toISOString(),
+      timeZone: booking.salon.timeZone,
+      subtotal,
+      coupon:
+        booking.totalPrice < subtotal
+          ? { title: "クーポン割引", discount: subtotal - booking.totalPrice }
+          : null,
+      total: booking.totalPrice,
+      cancelCutoffHours: rules.cancellationCutoffHours,
+    },
+  };
+}
+
+/** The booking's .ics file (PUBLISH: an event to add, not an invitation). */
+export async function bookingIcs(
+  db: Database,
+  booking: BookingSummary,
+  origin: string,
+  now: Date,
+): Promise<string> {
+  const [salon] = await db
+    .select({ address: salons.address, postalCode: salons.postalCode })
+    .from(salons)
+    .where(eq(salons.id, booking.salon.id));
+  return bookingCalendar(
+    {
+      id: booking.id,
+      bookingNumber: booking.bookingNumber,
+      salonName: booking.salon.name,
+      salonAddress: salon ? `〒${salon.postalCode} ${salon.address}` : "",
+      salonUrl: new URL(`/salons/${booking.salon.slug}`, origin).toString(),
+      start: booking.startsAt,
+      end: booking.endsAt,
+      timeZone: booking.salon.timeZone,
+      menuNames: booking.menus.map((menu) => menu.name),
+      staffName: booking.staffRequested ? booking.staff.name : null,
+    },
+    { host: new URL(origin).hostname, now },
+  );
+}

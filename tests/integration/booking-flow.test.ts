@@ -1,0 +1,428 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as historyRoute from "../../app/routes/account.history";
+import * as confirmRoute from "../../app/routes/salons.$id.confirm";
+import * as thanksRoute from "../../app/routes/salons.$id.confirm.thanks";
+import * as icsRoute from "../../app/routes/salons.$id.confirm.thanks.ics";
+import { localDateIn } from "../../server/bookings/booking-flow.server";
+import { holdLostMessage } from "../../server/bookings/confirm-page.server";
+import { addDays } from "../../server/bookings/local-time";
+import { bookings, couponMenus, coupons } from "../../server/db/schema";
+import { browser } from "../support/accounts";
+import { buildMenu, buildSalonWithStaff, buildStaff, restrictMenu } from "../support/builders";
+import { createRouteApp, postForm, signedInMember } from "../support/route-app";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+
+let database: TestDatabase;
+let env: ReturnType<typeof createRouteApp>;
+let slug: string;
+let menuId: string;
+let colorId: string;
+let otherSalonMenuId: string;
+let juniorSlug: string;
+let couponId: string;
+const tomorrow = () => addDays(localDateIn(new Date(), "Asia/Tokyo"), 1);
+// Far enough ahead to be before the 24-hour cancellation cutoff.
+const later = () => addDays(localDateIn(new Date(), "Asia/Tokyo"), 3);
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  env = createRouteApp(database, [
+    { path: "/salons/:id/confirm", module: confirmRoute },
+    { path: "/salons/:id/confirm/thanks", module: thanksRoute },
+    { path: "/salons/:id/confirm/thanks.ics", module: icsRoute },
+    { path: "/account/history", module: historyRoute },
+  ]);
+  const { db } = database;
+  const built = await buildSalonWithStaff(db, { staffCount: 1, salon: { slug: "flow-salon" } });
+  slug = built.salon.slug;
+  menuId = built.menu.id;
+  const color = await buildMenu(db, built.salon.id, {
+    name: "カラー",
+    price: 8000,
+    durationMinutes: 90,
+  });
+  colorId = color.id;
+  // A junior who may not do colour.
+  const junior = await buildStaff(db, built.salon.id, { slug: "flow-junior", sortOrder: 9 });
+  juniorSlug = junior.slug;
+  await restrictMenu(db, color.id, [built.stylists[0]?.id ?? ""]);
+  const other = await buildSalonWithStaff(db, { salon: { slug: "flow-other" } });
+  otherSalonMenuId = other.menu.id;
+  const [coupon] = await db
+    .insert(coupons)
+    .values({
+      salonId: built.salon.id,
+      title: "平日10%OFF",
+      discountKind: "percent",
+      discountValue: 10,
+      validFrom: "2020-01-01",
+    })
+    .returning();
+  couponId = coupon?.id ?? "";
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+type View = {
+  kind: string;
+  problems: string[];
+  days: { date: string; available: boolean }[];
+  times: { time: string; start: string }[];
+  contact: Record<string, string> | null;
+  idempotencyKey: string;
+  holdId: string;
+  summary: { total: number; subtotal: number; coupon: { discount: number } | null };
+};
+
+async function page(b: ReturnType<typeof browser>, path: string) {
+  const response = await b.request(path);
+  const body = response.headers.get("content-type")?.includes("json")
+    ? await response.json()
+    : null;
+  return { response, status: response.status, view: body?.loaderData?.view as View };
+}
+
+describe("/salons/:id/confirm, picking", () => {
+  it("shows the days of the window and a day's free times for a menu", async () => {
+    const guest = browser(env.app);
+    const { status, view } = await page(
+      guest,
+      `/salons/${slug}/confirm?menu=${menuId}&date=${tomorrow()}`,
+    );
+    expect(status).toBe(200);
+    expect(view.problems).toEqual([]);
+    expect(view.days.length).toBeGreaterThan(55);
+    expect(view.days.find((day) => day.date === tomorrow())?.available).toBe(true);
+    expect(view.times.map((time) => time.time)).toContain("10:00");
+    expect(view.times.map((time) => time.time)).toContain("19:00");
+    expect(view.times.map((time) => time.time)).not.toContain("19:15");
+  });
+
+  it("lists only the stylists who can do every chosen menu, and a coupon brings its menus", async () => {
+    const guest = browser(env.app);
+    const { view: color } = await page(guest, `/salons/${slug}/confirm?menu=${colorId}`);
+    const colorists = (color as unknown as { selection: { stylists: { slug: string }[] } })
+      .selection.stylists;
+    expect(colorists.map((s) => s.slug)).not.toContain(juniorSlug);
+    expect(colorists).toHaveLength(1);
+    const { view: cut } = await page(guest, `/salons/${slug}/confirm?menu=${menuId}`);
+    expect(
+      (cut as unknown as { selection: { stylists: { slug: string }[] } }).selection.stylists.map(
+        (s) => s.slug,
+      ),
+    ).toContain(juniorSlug);
+
+    await database.db.insert(couponMenus).values({ couponId, menuId: colorId });
+    const { status, view } = await page(guest, `/salons/${slug}/confirm?coupon=${couponId}`);
+    expect(status).toBe(200);
+    const selection = (
+      view as unknown as {
+        selection: { menus: { id: string }[]; coupon: { id: string }; discount: number };
+      }
+    ).selection;
+    expect(selection.menus.map((menu) => menu.id)).toEqual([colorId]);
+    expect(selection.coupon.id).toBe(couponId);
+    expect(selection.discount).toBe(800);
+    await database.db.delete(couponMenus).where(eq(couponMenus.couponId, couponId));
+  });
+
+  it("answers every bad parameter with a 400 and a Japanese message, never a 5xx", async () => {
+    const guest = browser(env.app);
+    const farDay = addDays(tomorrow(), 120);
+    const yesterday = addDays(tomorrow(), -2);
+    const cases: [string, RegExp][] = [
+      [`menu=not-a-uuid`, /メニュー/],
+      [`menu=${otherSalonMenuId}`, /メニュー/],
+      [`menu=${colorId}&staff=${juniorSlug}`, /担当していません/],
+      [`menu=${menuId}&staff=..%2Fadmin`, /スタイリスト/],
+      [`menu=${menuId}&staff=nobody-here`, /スタイリスト/],
+      [`menu=${menuId}&date=2026-13-45`, /日付/],
+      [`menu=${menuId}&date=${yesterday}`, /過去の日付/],
+      [`menu=${menuId}&date=${farDay}`, /受け付けていません/],
+      [`menu=${menuId}&coupon=xyz`, /クーポン/],
+      [`menu=${menuId}&coupon=00000000-0000-4000-8000-000000000000`, /クーポン/],
+      [`hold=123`, /お取り置き/],
+      [`menu=${menuId}&menu=${menuId}&menu=a&menu=b&menu=c&menu=d&menu=e`, /メニュー/],
+    ];
+    for (const [query, message] of cases) {
+      const { status, view } = await page(guest, `/salons/${slug}/confirm?${query}`);
+      expect(status, query).toBe(400);
+      expect(view.problems.join(), query).toMatch(message);
+    }
+    const unknown = await guest.request("/salons/no-such-salon/confirm");
+    expect(unknown.status).toBe(404);
+  });
+
+  it("refuses bad holds with a 4xx and a Japanese message", async () => {
+    const guest = browser(env.app);
+    const good = { intent: "hold", menu: menuId, date: tomorrow() };
+    const past = new Date(Date.now() - 3_600_000).toISOString();
+    const cases: [Record<string, string | string[]>, number, RegExp][] = [
+      [{ ...good, start: "tomorrow at ten" }, 400, /時間の指定/],
+      [{ ...good, start: past }, 409, /受け付けていません/],
+      [{ ...good, menu: otherSalonMenuId, start: past }, 400, /メニュー/],
+      [{ ...good, menu: colorId, staff: juniorSlug, start: past }, 400, /担当していません/],
+      [{ intent: "hold", start: past }, 400, /メニューを1つ以上/],
+      [{ intent: "explode" }, 400, /操作が正しくありません/],
+    ];
+    for (const [fields, status, message] of cases) {
+      const response = await guest.request(`/salons/${slug}/confirm`, postForm(fields));
+      expect(response.status, JSON.stringify(fields)).toBe(status);
+      const body = await response.json();
+      expect(body.actionData.error, JSON.stringify(fields)).toMatch(message);
+    }
+  });
+});
+
+describe("/salons/:id/confirm, holding and confirming", () => {
+  it("a guest holds, signs in, confirms once (twice is once), sees thanks and history, cancels and the time is free", async () => {
+    const { b, email } = await signedInMember(database, env, "flow");
+    const guest = browser(env.app);
+    const day = `/salons/${slug}/confirm?menu=${menuId}&coupon=${couponId}&date=${later()}`;
+    const { view: pick } = await page(guest, day);
+    const slot = pick.times.find((time) => time.time === "11:00");
+    if (!slot) throw new Error("11:00 not offered");
+
+    const held = await guest.request(
+      `/salons/${slug}/confirm`,
+      postForm({
+        intent: "hold",
+        menu: menuId,
+        coupon: couponId,
+        date: later(),
+        start: slot.start,
+      }),
+    );
+    expect(held.status).toBe(302);
+    const holdPath = held.headers.get("location") ?? "";
+    expect(holdPath).toMatch(/^\/salons\/flow-salon\/confirm\?hold=[0-9a-f-]{36}$/);
+
+    // The guest sees the summary but must sign in to confirm, coming back here.
+    const asGuest = await page(guest, holdPath);
+    expect(asGuest.view.kind).toBe("hold");
+    expect(asGuest.view.contact).toBeNull();
+    expect(asGuest.view.summary.subtotal).toBe(5500);
+    expect(asGuest.view.summary.total).toBe(4950);
+    const guestConfirm = await guest.request(holdPath, postForm({ intent: "confirm" }));
+    expect(guestConfirm.status).toBe(302);
+    expect(guestConfirm.headers.get("location")).toBe(
+      `/signin?redirect=${encodeURIComponent(holdPath)}`,
+    );
+    // The time is taken while held.
+    const { view: whileHeld } = await page(guest, day);
+    expect(whileHeld.times.map((time) => time.time)).not.toContain("11:00");
+
+    // Signed in (the same visitor), the hold is theirs and the form is prefilled.
+    const mine = await page(b, holdPath);
+    expect(mine.view.kind).toBe("hold");
+    expect(mine.view.contact).toMatchObject({ name: "山田 花子", email });
+
+    const badContact = await b.request(
+      holdPath,
+      postForm({
+        intent: "confirm",
+        hold: mine.view.holdId,
+        idempotencyKey: mine.view.idempotencyKey,
+        name: "",
+        nameKana: "yamada",
+        phone: "12345",
+        email: "nope",
+        note: "前髪短め",
+      }),
+    );
+    expect(badContact.status).toBe(400);
+    const bad = (await badContact.json()).actionData;
+    expect(Object.keys(bad.errors).sort()).toEqual(["email", "name", "nameKana", "phone"]);
+    expect(bad.values.note).toBe("前髪短め");
+
+    const fields = {
+      intent: "confirm",
+      hold: mine.view.holdId,
+      idempotencyKey: mine.view.idempotencyKey,
+      name: "山田 花子",
+      nameKana: "やまだ はなこ",
+      phone: "090-1234-5678",
+      email,
+      note: "前髪短め",
+    };
+    const confirmed = await b.request(holdPath, postForm(fields));
+    expect(confirmed.status).toBe(302);
+    const thanksPath = confirmed.headers.get("location") ?? "";
+    expect(thanksPath).toMatch(/^\/salons\/flow-salon\/confirm\/thanks\?booking=/);
+    const again = await b.request(holdPath, postForm(fields));
+    expect(again.headers.get("location")).toBe(thanksPath);
+    const rows = await database.db.select().from(bookings).where(eq(bookings.customerEmail, email));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.totalPrice).toBe(4950);
+    expect(rows[0]?.couponId).toBe(couponId);
+    expect(rows[0]?.customerPhone).toBe("09012345678");
+
+    const thanks = await b.request(thanksPath);
+    expect(thanks.status).toBe(200);
+    const thanksView = (await thanks.json()).loaderData.view;
+    expect(thanksView.number).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    // Only the owner sees it.
+    expect((await guest.request(thanksPath)).status).toBe(302);
+    const stranger = await signedInMember(database, env, "stranger");
+    expect((await stranger.b.request(thanksPath)).status).toBe(404);
+
+    const bookingId = new URL(thanksPath, "http://x").searchParams.get("booking");
+    const ics = await b.request(`/salons/${slug}/confirm/thanks.ics?booking=${bookingId}`);
+    expect(ics.headers.get("content-type")).toContain("text/calendar");
+    const icsText = await ics.text();
+    expect(icsText).toContain("DTSTART;TZID=Asia/Tokyo:");
+    expect(icsText).toContain(`UID:${bookingId}@localhost\r\n`);
+
+    const history = await (await b.request("/account/history")).json();
+    expect(history.loaderData.list.upcoming.map((item: { id: string }) => item.id)).toEqual([
+      bookingId,
+    ]);
+    const detail = await (await b.request(`/account/history?booking=${bookingId}`)).json();
+    expect(detail.loaderData.detail.booking.cancellable).toBe(true);
+    expect(detail.loaderData.detail.booking.rebookHref).toBe(
+      `/salons/${slug}/confirm?menu=${menuId}`,
+    );
+
+    const cancelled = await b.request(
+      "/account/history",
+      postForm({ intent: "cancel", booking: bookingId ?? "", reason: "予定が入ったため" }),
+    );
+    expect(cancelled.status).toBe(302);
+    const { view: after } = await page(guest, day);
+    expect(after.times.map((time) => time.time)).toContain("11:00");
+    const cancelTwice = await b.request(
+      "/account/history",
+      postForm({ intent: "cancel", booking: bookingId ?? "" }),
+    );
+    expect(cancelTwice.status).toBe(409);
+    expect((await cancelTwice.json()).actionData.error).toMatch(/キャンセル済み/);
+  });
+
+  it("an expired hold says so in Japanese and shows fresh times for the same selection", async () => {
+    const { b } = await signedInMember(database, env, "late");
+    const { view: pick } = await page(
+      b,
+      `/salons/${slug}/confirm?menu=${menuId}&date=${tomorrow()}`,
+    );
+    const slot = pick.times.find((time) => time.time === "13:00");
+    if (!slot) throw new Error("13:00 not offered");
+    const held = await b.request(
+      `/salons/${slug}/confirm`,
+      postForm({ intent: "hold", menu: menuId, date: tomorrow(), start: slot.start }),
+    );
+    const holdPath = held.headers.get("location") ?? "";
+    const holdId = new URL(holdPath, "http://x").searchParams.get("hold") ?? "";
+    const { view: holdView } = await page(b, holdPath);
+    await database.db
+      .update(bookings)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(bookings.id, holdId));
+    const late = await b.request(
+      holdPath,
+      postForm({
+        intent: "confirm",
+        hold: holdId,
+        idempotencyKey: holdView.idempotencyKey,
+        name: "山田 花子",
+        nameKana: "ヤマダ ハナコ",
+        phone: "09012345678",
+        email: "late@example.jp",
+      }),
+    );
+    expect(late.status).toBe(410);
+    const body = await late.json();
+    expect(body.actionData.errors.form).toMatch(/期限が切れました/);
+    expect(body.actionData.values.email).toBe("late@example.jp");
+    expect(body.loaderData.view.kind).toBe("pick");
+    expect(body.loaderData.view.problems[0]).toBe(holdLostMessage);
+    expect(body.loaderData.view.date).toBe(tomorrow());
+    expect(body.loaderData.view.times.map((time: { time: string }) => time.time)).toContain(
+      "13:00",
+    );
+    // Picking a fresh time keeps what was typed (the page sends it along as draft fields).
+    const fresh = body.loaderData.view.times.find(
+      (time: { time: string }) => time.time === "14:00",
+    );
+    const rehold = await b.request(
+      `/salons/${slug}/confirm`,
+      postForm({
+        intent: "hold",
+        menu: menuId,
+        date: tomorrow(),
+        start: fresh.start,
+        "draft.email": "late@example.jp",
+        "draft.note": "遅れてすみません",
+      }),
+    );
+    expect(rehold.status).toBe(302);
+    const { view: again } = await page(b, rehold.headers.get("location") ?? "");
+    expect(again.contact).toMatchObject({
+      name: "山田 花子",
+      email: "late@example.jp",
+      note: "遅れてすみません",
+    });
+  });
+
+  it("a lost race on a held time is a 409 in Japanese", async () => {
+    const first = browser(env.app);
+    const second = browser(env.app);
+    const { view } = await page(
+      first,
+      `/salons/${slug}/confirm?menu=${colorId}&date=${tomorrow()}`,
+    );
+    const slot = view.times.find((time) => time.time === "15:00");
+    if (!slot) throw new Error("15:00 not offered");
+    const fields = { intent: "hold", menu: colorId, date: tomorrow(), start: slot.start };
+    expect((await first.request(`/salons/${slug}/confirm`, postForm(fields))).status).toBe(302);
+    const lost = await second.request(`/salons/${slug}/confirm`, postForm(fields));
+    expect(lost.status).toBe(409);
+    expect((await lost.json()).actionData.error).toMatch(/埋まりました/);
+  });
+});
+
+describe("/account/history", () => {
+  it("sends a guest to sign in and back", async () => {
+    const guest = browser(env.app);
+    const response = await guest.request("/account/history?booking=x");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(
+      `/signin?redirect=${encodeURIComponent("/account/history?booking=x")}`,
+    );
+  });
+
+  it("answers a bad or foreign booking and bad cancel input with a 4xx in Japanese", async () => {
+    const { b } = await signedInMember(database, env, "history");
+    const malformed = await b.request("/account/history?booking=not-an-id");
+    expect(malformed.status).toBe(404);
+    expect((await malformed.json()).loaderData.error).toBe("予約が見つかりません。");
+    const cases: [Record<string, string>, number, RegExp][] = [
+      [{ intent: "cancel", booking: "not-an-id" }, 404, /予約が見つかりません/],
+      [
+        { intent: "cancel", booking: "00000000-0000-4000-8000-000000000000" },
+        404,
+        /予約が見つかりません/,
+      ],
+      [
+        { intent: "delete", booking: "00000000-0000-4000-8000-000000000000" },
+        400,
+        /操作が正しくありません/,
+      ],
+      [
+        {
+          intent: "cancel",
+          booking: "00000000-0000-4000-8000-000000000000",
+          reason: "あ".repeat(201),
+        },
+        400,
+        /200文字以内/,
+      ],
+    ];
+    for (const [fields, status, message] of cases) {
+      const response = await b.request("/account/history", postForm(fields));
+      expect(response.status, JSON.stringify(fields)).toBe(status);
+      expect((await response.json()).actionData.error).toMatch(message);
+    }
+  });
+});
