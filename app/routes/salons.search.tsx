@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const now = new Date();
   const today = calendarDay(now, SITE_TIME_ZONE);
   const { query, errors, typed } = parseSearch(searchParams, today);
-  const [{ result, options }, user] = await Promise.all([
+  const [{ result, options, suggestions }, user] = await Promise.all([
     loadSearchPage(db, query, now),
     getCurrentUser(request, ctx),
   ]);
@@ -61,14 +61,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         )),
       ]
     : null;
-  return { query, errors, typed, today, result, options, favorites };
+  return { query, errors, typed, today, result, options, favorites, suggestions };
 }
 
 const searchHref = (params: URLSearchParams) =>
   params.size > 0 ? `/salons/search?${params}` : "/salons/search";
 
 export default function SalonSearch({ loaderData }: Route.ComponentProps) {
-  const { query, errors, typed, today, result, options, favorites } = loaderData;
+  const { query, errors, typed, today, result, options, favorites, suggestions } = loaderData;
   const { search } = useLocation();
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
@@ -85,7 +85,13 @@ export default function SalonSearch({ loaderData }: Route.ComponentProps) {
             options={options}
           />
         </div>
-        <SearchResults query={query} result={result} options={options} favorites={favorites} />
+        <SearchResults
+          query={query}
+          result={result}
+          options={options}
+          favorites={favorites}
+          suggestions={suggestions}
+        />
       </div>
     </div>
   );

@@ -3,6 +3,7 @@ import type { SearchQuery } from "../../common/search.schema";
 import { type Memo, memoize } from "../cache/memo";
 import type { Database } from "../db/client";
 import { areas, features, prefectures, stations } from "../db/schema";
+import { type SearchSuggestion, suggestSearches } from "../search/suggestions";
 import { type SearchResult, searchSalons } from "./search";
 
 export type SearchOptions = {
@@ -76,15 +77,26 @@ export async function listSearchOptions(db: Database, query: SearchQuery): Promi
   return { ...options, stations: stationRows };
 }
 
-/** Everything /salons/search renders: one page of results and the form's choices. */
+/**
+ * Everything /salons/search renders: one page of results, the form's
+ * choices and, when nothing matched, searches that would find salons.
+ */
 export async function loadSearchPage(
   db: Database,
   query: SearchQuery,
   now: Date,
-): Promise<{ result: SearchResult; options: SearchOptions }> {
+): Promise<{ result: SearchResult; options: SearchOptions; suggestions: SearchSuggestion[] }> {
   const [result, options] = await Promise.all([
     searchSalons(db, query, undefined, now),
     listSearchOptions(db, query),
   ]);
-  return { result, options };
+  const suggestions =
+    result.total === 0
+      ? await suggestSearches(
+          db,
+          query,
+          new Map(options.features.map((feature) => [feature.slug, feature.name])),
+        )
+      : [];
+  return { result, options, suggestions };
 }

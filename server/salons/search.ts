@@ -1,11 +1,12 @@
-import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { SEARCH_PAGE_SIZE, type SearchQuery } from "../../common/search.schema";
 import { FREE_DAYS_HORIZON, type NextFreeTimes, nextFreeTimes } from "../bookings/free-times";
 import { addDays, minutesOf, toLocal } from "../bookings/local-time";
 import type { Database } from "../db/client";
 import { areas, prefectures, salons, stations } from "../db/schema";
-import { normalizeForSearch } from "../search/normalize";
+import { hasTypoTolerance, keywordRelevance, loadLexicon, termCondition } from "../search/keyword";
+import { buildLexicon, type Term, understandQuery } from "../search/understand";
 import { type SalonCard, salonCardColumns } from "./salon-card";
 
 export type SearchResult = {
@@ -29,9 +30,6 @@ export type SearchResult = {
  * Ties break on review count, then slug, so the order is total and stable
  * across pages and engines.
  */
-/** Search dates are the visitor's calendar days in Japan, where the salons are. */
-const SEARCH_TIME_ZONE = "Asia/Tokyo";
-
 export const PRIOR_MEAN = 3.5;
 export const PRIOR_WEIGHT = 10;
 
@@ -41,6 +39,9 @@ export const PRIOR_WEIGHT = 10;
  */
 const descending = (column: AnyPgColumn) => sql`${column} desc nulls last`;
 
+/** Above this many matches a keyword search keeps the index's recommended order. */
+export const RELEVANCE_MAX_RESULTS = 300;
+
 /** The score is a stored column (salons.recommended_score) computed from these constants. */
 export const recommendedOrder = [
   descending(salons.recommendedScore),
@@ -48,10 +49,19 @@ export const recommendedOrder = [
   asc(salons.slug),
 ] as const;
 
-/** Escapes LIKE wildcards so a keyword such as "100%" matches literally. */
-function likePattern(token: string) {
-  return `%${token.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+/** Without the place names of the database, the keyword still knows the dictionary. */
+const dictionaryOnly = buildLexicon([]);
+
+/**
+ * The keyword's words with their meanings (server/search/understand.ts):
+ * places, genres and features become filters, the rest keywords.
+ */
+export async function understandKeyword(db: Database, q: string | undefined): Promise<Term[]> {
+  return q ? understandQuery(q, await loadLexicon(db)) : [];
 }
+
+/** Search dates are the visitor's calendar days in Japan, where the salons are. */
+const SEARCH_TIME_ZONE = "Asia/Tokyo";
 
 const minutes = (time: string) => minutesOf(time);
 
@@ -91,8 +101,17 @@ function freeTimeCondition(query: SearchQuery, now: Date): SQL | undefined {
     and exists (select 1 from unnest(f.free_minutes) m where m >= ${earliest} and m < ${high}::int))`;
 }
 
-/** The WHERE conditions of a search; every filter is AND-ed. */
-export function searchConditions(query: SearchQuery, now: Date): SQL | undefined {
+/**
+ * The WHERE conditions of a search; every filter is AND-ed. `terms` is the
+ * understood keyword (understandKeyword); without it the keyword is read
+ * with the dictionary alone.
+ */
+export function searchConditions(
+  query: SearchQuery,
+  terms: readonly Term[] = query.q ? understandQuery(query.q, dictionaryOnly) : [],
+  typoTolerant = false,
+  now: Date = new Date(),
+): SQL | undefined {
   const conditions: (SQL | undefined)[] = [eq(salons.status, "published")];
   if (query.pref) {
     conditions.push(
@@ -122,15 +141,15 @@ export function searchConditions(query: SearchQuery, now: Date): SQL | undefined
   const freeTime = freeTimeCondition(query, now);
   if (freeTime) conditions.push(freeTime);
   if (query.rating !== undefined) conditions.push(gte(salons.ratingAverage, query.rating));
-  if (query.q) {
-    // Every word must appear somewhere in the normalized name, kana, area,
-    // station, genre and menu names (salons.search_text, pg_trgm indexed).
-    // Last on purpose: PostgreSQL tests equally cheap-looking conditions in
-    // the order written, and this scan of ~500 bytes per row is the costly one.
-    for (const token of normalizeForSearch(query.q).split(" ").filter(Boolean)) {
-      conditions.push(sql`${salons.searchText} like ${likePattern(token)}`);
-    }
-  }
+  // Every word must hold: a place, genre or feature filter, or a keyword
+  // somewhere in the normalized name, kana, area, station, genre and menu
+  // names (salons.search_text, pg_trgm indexed). Keywords last on purpose:
+  // PostgreSQL tests equally cheap-looking conditions in the order written,
+  // and this scan of ~500 bytes per row is the costly one.
+  const ordered = [...terms].sort(
+    (a, b) => Number(a.kind === "keyword") - Number(b.kind === "keyword"),
+  );
+  for (const term of ordered) conditions.push(termCondition(term, typoTolerant));
   return and(...conditions);
 }
 
@@ -159,12 +178,26 @@ function searchOrder(query: SearchQuery) {
   }
 }
 
+/** How many published salons a search finds (the empty state's suggestions). */
+export async function countSalons(
+  db: Database,
+  query: SearchQuery,
+  now: Date = new Date(),
+): Promise<number> {
+  const terms = await understandKeyword(db, query.q);
+  const total = Number(await db.$count(salons, searchConditions(query, terms, false, now)));
+  if (total > 0 || !hasTypoTolerance(terms)) return total;
+  return Number(await db.$count(salons, searchConditions(query, terms, true, now)));
+}
+
 /**
  * One page of published salons matching the query, with the total count.
  * The page of ids is chosen on `salons` alone (filter, order, limit: for the
  * recommended, rating and price orders an index gives the order, so the scan
  * stops at the page); only those rows then get the joins and photo
  * subqueries of a card. The count is a query of its own, run alongside.
+ * When the keyword's words as typed find nothing, the search runs once more
+ * forgiving a typing error in its longer unknown words.
  */
 export async function searchSalons(
   db: Database,
@@ -173,31 +206,114 @@ export async function searchSalons(
   // The route's clock; a default so lists without a date filter need not pass it.
   now: Date = new Date(),
 ): Promise<SearchResult> {
-  const where = searchConditions(query, now);
-  const order = searchOrder(query);
-  const page = db
+  const terms = await understandKeyword(db, query.q);
+  const exact = await searchPage(db, query, terms, pageSize, false, now);
+  // Typing errors are forgiven only when the words as typed found nothing.
+  if (exact.total > 0 || !hasTypoTolerance(terms)) return exact;
+  return searchPage(db, query, terms, pageSize, true, now);
+}
+
+/**
+ * The ids of the matches, most about the keywords first, then in the
+ * recommended order; at most RELEVANCE_MAX_RESULTS + 1 of them, read in
+ * the index's order, so a broad word stops early.
+ */
+async function rankByRelevance(db: Database, where: SQL | undefined, relevance: SQL) {
+  const probe = db
     .select({
       id: salons.id,
-      position: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as(
-        "position",
-      ),
+      relevance: sql<number>`${relevance}`.as("relevance"),
+      score: sql<number>`${salons.recommendedScore}`.as("score"),
+      reviews: sql<number>`${salons.reviewCount}`.as("reviews"),
+      slug: sql<string>`${salons.slug}`.as("probe_slug"),
     })
     .from(salons)
     .where(where)
-    .orderBy(...order)
-    .limit(pageSize)
-    .offset((query.page - 1) * pageSize)
-    .as("page");
-  const [rows, total] = await Promise.all([
-    db
+    .orderBy(...recommendedOrder)
+    .limit(RELEVANCE_MAX_RESULTS + 1)
+    .as("probe");
+  const rows = await db
+    .select({ id: probe.id })
+    .from(probe)
+    .orderBy(
+      sql`${probe.relevance} desc`,
+      sql`${probe.score} desc nulls last`,
+      sql`${probe.reviews} desc nulls last`,
+      sql`${probe.slug} asc`,
+    );
+  return rows.map((row) => row.id);
+}
+
+async function searchPage(
+  db: Database,
+  query: SearchQuery,
+  terms: readonly Term[],
+  pageSize: number,
+  typoTolerant: boolean,
+  now: Date,
+): Promise<SearchResult> {
+  const where = searchConditions(query, terms, typoTolerant, now);
+  const pageRows = (order: SQL[]) => {
+    const page = db
+      .select({
+        id: salons.id,
+        position: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as(
+          "position",
+        ),
+      })
+      .from(salons)
+      .where(where)
+      .orderBy(...order)
+      .limit(pageSize)
+      .offset((query.page - 1) * pageSize)
+      .as("page");
+    return db
       .select({ ...salonCardColumns, id: page.id })
       .from(page)
       .innerJoin(salons, eq(salons.id, page.id))
       .innerJoin(areas, eq(areas.id, salons.areaId))
       .leftJoin(stations, eq(stations.id, salons.stationId))
-      .orderBy(asc(page.position)),
-    db.$count(salons, where),
-  ]);
+      .orderBy(asc(page.position));
+  };
+  const relevance = query.sort === "recommended" ? keywordRelevance(terms) : undefined;
+  if (relevance) {
+    const ranked = await rankByRelevance(db, where, relevance);
+    // A focused result (the probe stopped before the limit) is ordered by
+    // relevance, from one scan; a broad word (カット), where nearly every
+    // match is equally about it, keeps the index's order below.
+    if (ranked.length <= RELEVANCE_MAX_RESULTS) {
+      const offset = (query.page - 1) * pageSize;
+      const ids = ranked.slice(offset, offset + pageSize);
+      const cards =
+        ids.length === 0
+          ? []
+          : await db
+              .select({ id: salons.id, card: salonCardColumns })
+              .from(salons)
+              .innerJoin(areas, eq(areas.id, salons.areaId))
+              .leftJoin(stations, eq(stations.id, salons.stationId))
+              .where(inArray(salons.id, ids));
+      const byId = new Map(cards.map((row) => [row.id, row.card]));
+      const found = ids.flatMap((id) => {
+        const card = byId.get(id);
+        return card ? [{ ...card, id }] : [];
+      });
+      return withFreeTimes(db, query, now, found, ranked.length, pageSize);
+    }
+  }
+  const [rows, total] = await Promise.all([pageRows(searchOrder(query)), db.$count(salons, where)]);
+  return withFreeTimes(db, query, now, rows, Number(total), pageSize);
+}
+
+/** A page of cards with the next free times (空席あり) of each salon on it. */
+async function withFreeTimes(
+  db: Database,
+  query: SearchQuery,
+  now: Date,
+  rows: (SalonCard & { id: string })[],
+  total: number,
+  pageSize: number,
+): Promise<SearchResult> {
   const next = await nextFreeTimes(
     db,
     rows.map((row) => row.id),
@@ -216,7 +332,7 @@ export async function searchSalons(
   return {
     salons: rows.map(({ id: _id, ...card }) => card),
     freeTimes,
-    total: Number(total),
+    total,
     page: query.page,
     pageSize,
   };

@@ -73,6 +73,26 @@ test("an empty search suggests how to widen it", async ({ page, axe }) => {
   await axe.check();
 });
 
+test("an empty search offers searches that find salons, with their counts", async ({
+  page,
+  axe,
+}) => {
+  // The demo data has nail salons in 表参道 (every area has every genre), none at ¥2,000 rated 5.
+  await page.goto(
+    `/salons/search?${new URLSearchParams({ q: "表参道 ネイル", rating: "5", priceMax: "2000" })}`,
+  );
+  await expect(page.locator("#search-results-heading")).toHaveText(
+    "条件に合うサロンは見つかりませんでした",
+  );
+  const suggestions = page.getByRole("list", { name: "こちらの条件なら見つかります" });
+  await expect(suggestions).toBeVisible();
+  await axe.check();
+  await suggestions.getByRole("link", { name: /^キーワードだけで探す（\d+件）$/ }).click();
+  await expect(page).toHaveURL(/\/salons\/search\?q=/);
+  await expect(page.locator("#search-results-heading")).toContainText("件中");
+  await expect(page.locator("main article").first()).toBeVisible();
+});
+
 test("open a salon from the results and see its menus, staff and JSON-LD", async ({
   page,
   axe,

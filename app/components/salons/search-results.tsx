@@ -5,6 +5,7 @@ import type { SearchQuery } from "../../../common/search.schema";
 import { searchQueryToParams } from "../../../common/search-query";
 import type { SearchResult } from "../../../server/salons/search";
 import type { SearchOptions } from "../../../server/salons/search-page";
+import type { SearchSuggestion } from "../../../server/search/suggestions";
 import { formatDate, formatYen } from "../../lib/format";
 import { Pagination } from "../pagination";
 import { SalonCardItem } from "./salon-card-item";
@@ -77,12 +78,15 @@ export function SearchResults({
   result,
   options,
   favorites,
+  suggestions = [],
 }: {
   query: SearchQuery;
   result: SearchResult;
   options: SearchOptions;
   /** Slugs of the signed-in visitor's favorites; null for a guest. */
   favorites?: string[] | null;
+  /** Searches that would find salons, when this one found none. */
+  suggestions?: SearchSuggestion[];
 }) {
   const loading = useNavigation().state === "loading";
   const conditions = activeConditions(query, options);
@@ -122,6 +126,28 @@ export function SearchResults({
       ) : null}
       {result.salons.length === 0 ? (
         <div className="mt-6 rounded-lg bg-brand-50 p-6">
+          {suggestions.length > 0 ? (
+            <>
+              <h3 className="font-bold" id="search-suggestions-heading">
+                こちらの条件なら見つかります
+              </h3>
+              <ul
+                className="mt-2 mb-4 flex flex-wrap gap-2"
+                aria-labelledby="search-suggestions-heading"
+              >
+                {suggestions.map((suggestion) => (
+                  <li key={suggestion.label}>
+                    <Link
+                      to={href(suggestion.query)}
+                      className="inline-block rounded-full border border-brand-700 bg-white px-3 py-1 text-sm text-brand-700 hover:bg-brand-50"
+                    >
+                      {suggestion.label}（{suggestion.total}件）
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
           <p className="font-bold">条件をゆるめて探してみましょう。</p>
           <ul className="mt-2 list-disc pl-6">
             <li>キーワードを短くするか、ひらがな・カタカナを変えてお試しください。</li>

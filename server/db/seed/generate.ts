@@ -23,7 +23,14 @@ import {
   reviewTitles,
 } from "./data/reviews";
 import { ageBands, genreCopies, holidayPatterns } from "./data/salon-copy";
-import { personalNotes, type StaffRole, staffCatalogues } from "./data/staff";
+import {
+  type PersonalNote,
+  personalNotes,
+  type Skill,
+  type StaffCatalogue,
+  type StaffRole,
+  staffCatalogues,
+} from "./data/staff";
 import { seedId } from "./ids";
 import { Random } from "./random";
 
@@ -82,6 +89,21 @@ const genreWeights: Record<SalonGenre, number> = {
   headspa: 8,
 };
 const genres = Object.keys(genreWeights) as SalonGenre[];
+
+/**
+ * The first salons go one of each genre to each area in turn, so every area
+ * has every genre (表参道 ネイル finds nail salons) whatever the weights
+ * draw; the rest follow the weights. Null past those first salons.
+ */
+export function coveringPlacement<A>(
+  index: number,
+  areas: readonly A[],
+): { area: A; genre: SalonGenre } | null {
+  const slot = index - 1;
+  const area = areas[Math.floor(slot / genres.length)];
+  const genre = genres[slot % genres.length];
+  return area && genre && slot >= 0 ? { area, genre } : null;
+}
 
 export function areaId(slug: string): string {
   return seedId(`area:${slug}`);
@@ -185,6 +207,31 @@ function personName(rng: Random, femaleShare: number, taken: Set<string>): Perso
   }
 }
 
+const textOf = (line: Skill | PersonalNote) => (typeof line === "string" ? line : line.text);
+
+/**
+ * A staff member's profile that fits them: a trainee says what they do
+ * while training, a claim of experience needs the years, and a personal
+ * note written by a mother or a father goes to a woman or a man.
+ */
+export function staffProfile(
+  rng: Random,
+  catalogue: StaffCatalogue,
+  role: StaffRole,
+  person: { female: boolean; yearsOfExperience: number },
+): string {
+  const skills =
+    role.trainee && catalogue.traineeSkills
+      ? catalogue.traineeSkills
+      : catalogue.skills.filter(
+          (skill) => typeof skill === "string" || skill.minYears <= person.yearsOfExperience,
+        );
+  const notes = personalNotes.filter(
+    (note) => typeof note === "string" || note.female === person.female,
+  );
+  return `${textOf(rng.pick(skills))}${textOf(rng.pick(notes))}`;
+}
+
 function pickMenus(rng: Random, genre: SalonGenre): MenuTemplate[] {
   const catalogue = menuCatalogues[genre];
   const all = catalogue.menus;
@@ -271,10 +318,13 @@ function couponDrafts(rng: Random, menuRows: readonly MenuRow[]): CouponDraft[] 
 export function generateSalon(index: number, areas: readonly ResolvedArea[]): SalonBundle {
   const rng = new Random(`salon:${index}`);
   const id = salonId(index);
-  const area = rng.weighted(areas, (a) => a.weight);
+  const covering = coveringPlacement(index, areas);
+  const weightedArea = rng.weighted(areas, (a) => a.weight);
+  const area = covering?.area ?? weightedArea;
   const station = rng.pick(area.stations);
   const stationRowId = area.stationIds.get(station.slug) ?? stationId(station.slug);
-  const genre = rng.weighted(genres, (g) => genreWeights[g]);
+  const weightedGenre = rng.weighted(genres, (g) => genreWeights[g]);
+  const genre = covering?.genre ?? weightedGenre;
   const copy = genreCopies[genre];
 
   // Name and slug
@@ -360,6 +410,7 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
     const person = personName(rng, staffCatalogue.femaleShare, taken);
     const staffRowId = seedId(`staff:${index}:${i}`);
     const avatar = person.female ? rng.int(1, 5) : rng.int(6, 8);
+    const yearsOfExperience = rng.int(role.years[0], role.years[1]);
     staffRows.push({
       id: staffRowId,
       slug: `${slug}-staff-${i + 1}`,
@@ -368,8 +419,11 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
       kana: person.kana,
       role: role.name,
       photoUrl: `/images/staff/avatar-${avatar}.svg`,
-      profile: `${rng.pick(staffCatalogue.skills)}${rng.pick(personalNotes)}`,
-      yearsOfExperience: rng.int(role.years[0], role.years[1]),
+      profile: staffProfile(rng, staffCatalogue, role, {
+        female: person.female,
+        yearsOfExperience,
+      }),
+      yearsOfExperience,
       specialties: rng.sample(staffCatalogue.specialties, rng.int(2, 3)),
       sortOrder: i,
       active: true,

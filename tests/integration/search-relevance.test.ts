@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseSearchQuery } from "../../common/search.schema";
+import { areaId } from "../../server/db/seed/generate";
+import { seedDatabase } from "../../server/db/seed/seed";
+import { countSalons, searchSalons } from "../../server/salons/search";
+import { loadSearchPage } from "../../server/salons/search-page";
+import { normalizeForSearch } from "../../server/search/normalize";
+import { buildSalon } from "../support/builders";
+import { createTestDatabase, type TestDatabase } from "../support/test-database";
+
+/**
+ * The relevance suite: what visitors type, against the demo data set (the
+ * first 120 salons give every area every genre), with the results expected
+ * first. Runs on PGlite and on PostgreSQL. Unlike other tests it reads the
+ * seed on purpose: the point is the real vocabulary, places and copy.
+ */
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await seedDatabase(database.db, { salonCount: 140 });
+}, 120_000);
+afterAll(async () => {
+  await database?.drop();
+});
+
+const search = (query: string) =>
+  searchSalons(database.db, parseSearchQuery(new URLSearchParams(query)), 200);
+const total = async (query: string) => (await search(query)).total;
+const q = (keyword: string) => `q=${encodeURIComponent(keyword)}`;
+
+describe("stations and areas, with or without 駅, in kana and romaji", () => {
+  it("新宿駅, しんじゅく, シンジュク, shinjuku and Shinjuku find what 新宿 finds", async () => {
+    const expected = await total(q("新宿"));
+    expect(expected).toBeGreaterThan(0);
+    expect(expected).toBe(await total("area=shinjuku"));
+    for (const keyword of [
+      "新宿駅",
+      "しんじゅく",
+      "シンジュク",
+      "ｼﾝｼﾞｭｸ",
+      "shinjuku",
+      "Shinjuku",
+      "新宿 駅",
+    ]) {
+      expect(await total(q(keyword)), keyword).toBe(expected);
+    }
+  });
+
+  it("中目黒駅 finds the salons at 中目黒 station", async () => {
+    const result = await search(q("中目黒駅"));
+    expect(result.total).toBeGreaterThan(0);
+    expect(result.salons.every((salon) => salon.stationName === "中目黒")).toBe(true);
+    expect(await total(q("nakameguro"))).toBe(result.total);
+  });
+
+  it("Shibuya and しぶや find the salons of 渋谷・原宿", async () => {
+    const expected = await total("area=shibuya-harajuku");
+    expect(expected).toBeGreaterThan(0);
+    expect(await total(q("Shibuya"))).toBeGreaterThanOrEqual(expected);
+    expect(await total(q("しぶや"))).toBe(await total(q("Shibuya")));
+  });
+
+  it("東京 ネイル and osaka are prefecture filters", async () => {
+    expect(await total(q("東京 ネイル"))).toBe(await total("pref=tokyo&genre=nail"));
+    expect(await total(q("東京 ネイル"))).toBeGreaterThan(0);
+    expect(await total(q("osaka"))).toBe(await total("pref=osaka"));
+  });
+
+  it("forgives a typing error in a romaji name", async () => {
+    expect(await total(q("shinjku"))).toBe(await total(q("shinjuku")));
+  });
+});
+
+describe("the vocabulary of salons", () => {
+  it.each([
+    ["マツエク", "eyelash"],
+    ["まつげエクステ", "eyelash"],
+    ["まつ毛", "eyelash"],
+    ["まつげ", "eyelash"],
+    ["美容院", "hair"],
+    ["美容室", "hair"],
+    ["ジェルネイル", "nail"],
+    ["白髪染め", "hair"],
+    ["縮毛矯正", "hair"],
+    ["眉毛", "eyelash"],
+    ["アイブロウ", "eyelash"],
+    ["エステ", "esthetic"],
+    ["脱毛", "esthetic"],
+    ["ヘッドスパ", "headspa"],
+  ])("%s finds salons, %s first", async (keyword, genre) => {
+    const result = await search(q(keyword));
+    expect(result.total, keyword).toBeGreaterThan(0);
+    expect(result.salons[0]?.genre, keyword).toBe(genre);
+  });
+
+  it("美容院 is the hair genre", async () => {
+    expect(await total(q("美容院"))).toBe(await total("genre=hair"));
+  });
+
+  it("個室, 駅近 and メンズ are the features", async () => {
+    expect(await total(q("個室"))).toBe(await total("feature=private-room"));
+    expect(await total(q("個室"))).toBeGreaterThan(0);
+    expect(await total(q("駅近"))).toBe(await total("feature=near-station"));
+    expect(await total(q("メンズ"))).toBe(await total("feature=mens-welcome"));
+  });
+});
+
+describe("several words mean all of them", () => {
+  it("表参道 ネイル: nail salons in 表参道", async () => {
+    const result = await search(q("表参道 ネイル"));
+    expect(result.total).toBeGreaterThan(0);
+    expect(result.total).toBe(await total("area=omotesando-aoyama&genre=nail"));
+    for (const salon of result.salons) {
+      expect(salon.genre).toBe("nail");
+      expect(salon.areaName).toContain("表参道");
+    }
+    expect(await total(q("表参道ネイル"))).toBe(result.total);
+  });
+
+  it("新宿 マツエク 個室: eyelash work in 新宿 with a private room", async () => {
+    const result = await search(q("新宿 マツエク 個室"));
+    expect(result.total).toBeLessThanOrEqual(await total(`${q("マツエク 個室")}&area=shinjuku`));
+    expect(result.total).toBe(await total(`${q("マツエク")}&area=shinjuku&feature=private-room`));
+  });
+});
+
+describe("a search without results suggests what would work", () => {
+  const page = (query: string) =>
+    loadSearchPage(database.db, parseSearchQuery(new URLSearchParams(query)), new Date());
+
+  it("中目黒駅 ヘッドスパ 英語: the same words without the place, nearby stations, fewer words", async () => {
+    const { result, suggestions } = await page(q("中目黒駅 ヘッドスパ 英語"));
+    expect(result.total).toBe(0);
+    expect(suggestions[0]).toMatchObject({
+      label: "エリアを指定せずに探す",
+      query: { q: "ヘッドスパ 英語", station: undefined },
+    });
+    expect(suggestions.some((s) => /駅で探す$/.test(s.label) && s.query.station)).toBe(true);
+    expect(suggestions.map((s) => s.label)).not.toContain("中目黒駅で探す");
+    for (const suggestion of suggestions) {
+      expect(suggestion.total, suggestion.label).toBeGreaterThan(0);
+      expect(await countSalons(database.db, suggestion.query), suggestion.label).toBe(
+        suggestion.total,
+      );
+    }
+  });
+
+  it("offers fewer filters: one of them, or the keyword alone", async () => {
+    const { result, suggestions } = await page(`${q("表参道 ネイル")}&rating=5&priceMax=2000`);
+    expect(result.total).toBe(0);
+    const keywordOnly = suggestions.find((s) => s.label === "キーワードだけで探す");
+    expect(keywordOnly?.query).toMatchObject({ q: "表参道 ネイル", feature: [] });
+    expect(keywordOnly?.query.rating).toBeUndefined();
+    expect(keywordOnly?.query.priceMax).toBeUndefined();
+    for (const suggestion of suggestions) {
+      expect(await countSalons(database.db, suggestion.query), suggestion.label).toBe(
+        suggestion.total,
+      );
+    }
+  });
+
+  it("suggests nothing when the search finds salons", async () => {
+    const { result, suggestions } = await page(q("表参道 ネイル"));
+    expect(result.total).toBeGreaterThan(0);
+    expect(suggestions).toEqual([]);
+  });
+});
+
+describe("the salons most about the query come first", () => {
+  // A made-up word, so only these three salons have it.
+  beforeAll(async () => {
+    const common = { areaId: areaId("shinjuku"), genre: "hair" as const };
+    await buildSalon(database.db, {
+      ...common,
+      slug: "in-menus",
+      name: "Hair MENU",
+      nameKana: "ヘアメニュー",
+      ratingAverage: 4.8,
+      reviewCount: 300,
+      searchText: normalizeForSearch("Hair MENU ヘアメニュー 新宿 カット ルミナスグロス"),
+    });
+    await buildSalon(database.db, {
+      ...common,
+      slug: "in-name",
+      name: "ルミナスグロス 新宿",
+      nameKana: "ルミナスグロス シンジュク",
+      ratingAverage: 3.2,
+      reviewCount: 4,
+      searchText: normalizeForSearch("ルミナスグロス 新宿 カット"),
+    });
+    await buildSalon(database.db, {
+      ...common,
+      slug: "near-miss",
+      name: "Hair NEAR",
+      nameKana: "ヘアニア",
+      ratingAverage: 5,
+      reviewCount: 900,
+      searchText: normalizeForSearch("Hair NEAR ヘアニア 新宿 カット ルミナスグロズ"),
+    });
+  });
+
+  it("a match in the name before one in the menus; near spellings only when nothing matches exactly", async () => {
+    const slugs = (await search(q("ルミナスグロス"))).salons.map((salon) => salon.slug);
+    expect(slugs).toEqual(["in-name", "in-menus"]);
+  });
+
+  it("a keyword with one wrong letter still finds the salons", async () => {
+    const slugs = (await search(q("ルミナスグロヌ"))).salons.map((salon) => salon.slug);
+    expect(slugs).toEqual(expect.arrayContaining(["in-name", "in-menus", "near-miss"]));
+  });
+
+  it("other orders the visitor chose are kept", async () => {
+    const slugs = (await search(`${q("ルミナスグロス")}&sort=rating`)).salons.map(
+      (salon) => salon.slug,
+    );
+    expect(slugs).toEqual(["in-menus", "in-name"]);
+  });
+});
