@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import type { BookingSummaryData } from "../../common/booking-summary";
 import type { CurrentUser } from "../accounts/current-user";
 import type { Database } from "../db/client";
 import { DomainError } from "../errors/domain-error";
@@ -104,18 +105,7 @@ export type HoldView = {
   holdId: string;
   expiresAt: string;
   now: string;
-  summary: {
-    salonName: string;
-    menus: { name: string; price: number; durationMinutes: number }[];
-    stylistName: string | null;
-    start: string;
-    end: string;
-    timeZone: string;
-    subtotal: number;
-    coupon: { title: string; discount: number } | null;
-    total: number;
-    cancelCutoffHours: number;
-  };
+  summary: BookingSummaryData;
   contact: Record<"name" | "nameKana" | "phone" | "email" | "note", string> | null;
   idempotencyKey: string;
   /** Back to the pickers with the same selection, to choose another time. */

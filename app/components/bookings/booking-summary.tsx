@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import type { BookingSummaryData } from "../../../common/booking-summary";
 import {
   cancellationPolicy,
   formatBookingRange,
@@ -6,21 +7,6 @@ import {
   formatRemaining,
 } from "../../lib/booking-format";
 import { formatYen } from "../../lib/format";
-
-export type BookingSummaryData = {
-  salonName: string;
-  menus: { name: string; price: number; durationMinutes: number }[];
-  /** null: 指名なし (the salon assigns a stylist). */
-  stylistName: string | null;
-  /** ISO instants. */
-  start: string;
-  end: string;
-  timeZone: string;
-  subtotal: number;
-  coupon: { title: string; discount: number } | null;
-  total: number;
-  cancelCutoffHours: number;
-};
 
 /** What is being booked: salon, menus, stylist, time, price with the coupon, the cancellation rule. */
 export function BookingSummary({ summary }: { summary: BookingSummaryData }) {

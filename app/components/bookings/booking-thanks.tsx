@@ -1,6 +1,7 @@
 import { Link } from "react-router";
+import type { BookingSummaryData } from "../../../common/booking-summary";
 import { linkClass } from "../accounts/account-frame";
-import { BookingSummary, type BookingSummaryData } from "./booking-summary";
+import { BookingSummary } from "./booking-summary";
 
 type Props = {
   number: string;
