@@ -1,10 +1,7 @@
 import { useEffect } from "react";
 import { privatePageHeaders } from "../../common/page-cache";
-import { requireLogin } from "../../server/accounts/guards";
-import { ownBookingAt, thanksView } from "../../server/bookings/thanks-page.server";
+import { requireOwnBooking, thanksView } from "../../server/bookings/thanks-page.server";
 import { appContext } from "../../server/context";
-import { DomainError } from "../../server/errors/domain-error";
-import { notFound } from "../../server/routing/not-found";
 import { BookingThanks } from "../components/bookings/booking-thanks";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/salons.$id.confirm.thanks";
@@ -24,19 +21,8 @@ export const headers = privatePageHeaders;
 // Guards (SPEC.md §2): none; the page shows only the signed-in visitor's own booking.
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const user = await requireLogin(request, ctx);
-  const bookingId = new URL(request.url).searchParams.get("booking") ?? "";
-  try {
-    const booking = await ownBookingAt(ctx.db, {
-      salonSlug: params.id,
-      bookingId,
-      userId: user.id,
-    });
-    return { view: await thanksView(ctx.db, booking), slug: params.id };
-  } catch (error) {
-    if (error instanceof DomainError) throw notFound(request);
-    throw error;
-  }
+  const booking = await requireOwnBooking(request, ctx, params.id);
+  return { view: await thanksView(ctx.db, booking), slug: params.id };
 }
 
 export default function ConfirmThanks({ loaderData }: Route.ComponentProps) {

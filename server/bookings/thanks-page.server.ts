@@ -1,6 +1,10 @@
 import { eq } from "drizzle-orm";
+import { requireLogin } from "../accounts/guards";
+import type { AppContext } from "../context";
 import type { Database } from "../db/client";
 import { salons } from "../db/schema";
+import { DomainError } from "../errors/domain-error";
+import { notFound } from "../routing/not-found";
 import { type BookingSummary, getBookingForUser } from "./booking.server";
 import { bookingCalendar } from "./booking-calendar.server";
 import { BookingNotFoundError } from "./booking-errors";
@@ -23,6 +27,26 @@ export async function ownBookingAt(
     throw new BookingNotFoundError();
   }
   return booking;
+}
+
+/**
+ * The guard and lookup shared by the thanks page and its calendar file:
+ * signed in, and `?booking=` is the visitor's own confirmed booking at this
+ * salon; anything else is the plain 404, so a stranger learns nothing.
+ */
+export async function requireOwnBooking(
+  request: Request,
+  ctx: Pick<AppContext, "db" | "accounts">,
+  salonSlug: string,
+): Promise<BookingSummary> {
+  const user = await requireLogin(request, ctx);
+  const bookingId = new URL(request.url).searchParams.get("booking") ?? "";
+  try {
+    return await ownBookingAt(ctx.db, { salonSlug, bookingId, userId: user.id });
+  } catch (error) {
+    if (error instanceof DomainError) throw notFound(request);
+    throw error;
+  }
 }
 
 /** The thanks page: the booking as the summary component shows it. */
