@@ -8,6 +8,7 @@ import {
   AdminFrame,
   buttonClass,
   cellClass,
+  FilterSelect,
   formatDateTime,
   headCellClass,
   linkClass,
@@ -87,42 +88,25 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
           操作履歴
         </h2>
         <Form method="get" className="mt-3 flex flex-wrap items-end gap-3">
-          <div className="flex flex-col gap-1">
-            <label htmlFor="audit-salon" className="text-sm font-bold">
-              サロンで絞り込む
-            </label>
-            <select
-              id="audit-salon"
-              name="salon"
-              defaultValue={filter.salon ?? ""}
-              className="rounded-lg border border-neutral-400 px-3 py-2"
-            >
-              <option value="">すべてのサロン</option>
-              {auditedSalons.map((salon) => (
-                <option key={salon.id} value={salon.id}>
-                  {salon.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex flex-col gap-1">
-            <label htmlFor="audit-actor" className="text-sm font-bold">
-              管理者で絞り込む
-            </label>
-            <select
-              id="audit-actor"
-              name="actor"
-              defaultValue={filter.actor ?? ""}
-              className="rounded-lg border border-neutral-400 px-3 py-2"
-            >
-              <option value="">すべての管理者</option>
-              {admins.map((admin) => (
-                <option key={admin.id} value={admin.id}>
-                  {admin.name}（{admin.email}）
-                </option>
-              ))}
-            </select>
-          </div>
+          <FilterSelect
+            id="audit-salon"
+            name="salon"
+            label="サロンで絞り込む"
+            allLabel="すべてのサロン"
+            value={filter.salon}
+            options={auditedSalons.map((salon) => ({ value: salon.id, label: salon.name }))}
+          />
+          <FilterSelect
+            id="audit-actor"
+            name="actor"
+            label="管理者で絞り込む"
+            allLabel="すべての管理者"
+            value={filter.actor}
+            options={admins.map((admin) => ({
+              value: admin.id,
+              label: `${admin.name}（${admin.email}）`,
+            }))}
+          />
           <button type="submit" className={buttonClass}>
             絞り込む
           </button>

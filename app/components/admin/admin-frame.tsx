@@ -73,3 +73,41 @@ export const buttonClass =
   "rounded-lg bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800 disabled:opacity-60";
 export const secondaryButtonClass =
   "rounded-lg border border-neutral-500 px-3 py-1 text-sm font-bold hover:bg-neutral-100";
+
+/** A labelled filter of a GET form: "" (the first option) means no filter. */
+export function FilterSelect({
+  id,
+  name,
+  label,
+  allLabel,
+  value,
+  options,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  allLabel: string;
+  value: string | undefined;
+  options: { value: string; label: string }[];
+}) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-bold">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        defaultValue={value ?? ""}
+        className="rounded-lg border border-neutral-400 px-3 py-2"
+      >
+        <option value="">{allLabel}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
