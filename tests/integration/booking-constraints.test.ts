@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   bookingMenus,
   bookingStatuses,
@@ -16,15 +16,9 @@ import {
   buildStaff,
   buildUser,
 } from "../support/builders";
-import { createTestDatabase, sqlState, type TestDatabase } from "../support/test-database";
+import { sqlState, withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.drop();
-});
+const database = withTestDatabase();
 
 const CHECK_VIOLATION = "23514";
 const EXCLUSION_VIOLATION = "23P01";

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   cancelBooking,
   confirmBooking,
@@ -17,15 +17,9 @@ import {
 } from "../../server/bookings/booking-errors";
 import { bookingMenus, bookings, couponMenus, coupons } from "../../server/db/schema";
 import { buildBooking, buildMenu, buildSalonWithStaff, buildUser } from "../support/builders";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.drop();
-});
+const database = withTestDatabase();
 
 /** A fixed clock: Tuesday 1 December 2026, 09:00 in Tokyo. */
 const NOW = new Date("2026-12-01T09:00:00+09:00");
