@@ -200,35 +200,28 @@ export function registerBookingRoutes(app: BookingApiApp, deps: ResolvedBookingA
   const { db } = deps;
   const { now } = deps;
   for (const path of ["/holds", "/bookings", "/bookings/*"]) app.use(path, signedInOnly(deps));
+  // The availability JSON and its live stream read the same query.
+  const resolveQuery = (salon: string, query: z.infer<typeof availabilityQuery>) =>
+    resolveAvailabilityQuery(db, {
+      salon,
+      menuIds: query.menus,
+      staff: query.staff ?? null,
+      from: query.from,
+      to: query.to,
+    });
 
   app.openapi(availabilityRoute, async (c) => {
-    const { id } = c.req.valid("param");
-    const { from, to, menus, staff } = c.req.valid("query");
-    const query = await resolveAvailabilityQuery(db, {
-      salon: id,
-      menuIds: menus,
-      staff: staff ?? null,
-      from,
-      to,
-    });
+    const query = await resolveQuery(c.req.valid("param").id, c.req.valid("query"));
     return c.json({ data: await availabilityFor(db, query, now()) }, 200);
   });
 
   app.openapi(streamRoute, async (c) => {
-    const { id } = c.req.valid("param");
-    const { from, to, menus, staff } = c.req.valid("query");
-    const query = await resolveAvailabilityQuery(db, {
-      salon: id,
-      menuIds: menus,
-      staff: staff ?? null,
-      from,
-      to,
-    });
+    const query = await resolveQuery(c.req.valid("param").id, c.req.valid("query"));
     const response = await openAvailabilityStream(c, {
       slotEvents: deps.slotEvents,
       salonId: query.salonId,
-      from,
-      to,
+      from: query.from,
+      to: query.to,
       snapshot: () => availabilityFor(db, query, now()),
       heartbeatMs: deps.heartbeatMs,
     });
