@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { jobs } from "../db/schema";
 import { describeError, type Logger } from "../logger";
+import { backoffDelay } from "./backoff";
 
 /**
  * The job queue kept in the `jobs` table (docs/decisions/0010-job-queue.md).
@@ -86,8 +87,6 @@ export type JobWorker = {
   runOnce(): Promise<number>;
 };
 
-const HOUR = 3_600_000;
-
 class LostLease extends Error {}
 
 export function createJobWorker({
@@ -159,7 +158,7 @@ export function createJobWorker({
     const at = now();
     const message = error instanceof Error ? error.message : String(error);
     const givingUp = claimed.attempts >= maxAttempts;
-    const delay = Math.min(HOUR, retryBaseMs * 2 ** (claimed.attempts - 1));
+    const delay = backoffDelay(retryBaseMs, claimed.attempts - 1);
     log[givingUp ? "error" : "warn"](
       givingUp ? "job failed; giving up" : "job failed; will retry",
       {

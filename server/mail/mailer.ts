@@ -3,6 +3,7 @@ import nodemailer from "nodemailer";
 import type { RateLimitRule, RateLimitStore } from "../accounts/rate-limit";
 import type { Database, DatabaseHandle } from "../db/client";
 import { type MailAttachment, mailOutbox } from "../db/schema";
+import { backoffDelay } from "../jobs/backoff";
 import type { Logger } from "../logger";
 
 export type Mail = {
@@ -75,7 +76,6 @@ export type OutboxSender = {
 };
 
 const BATCH = 20;
-const MAX_BACKOFF_MS = 60 * 60 * 1000;
 
 type SenderOptions = {
   database: Pick<DatabaseHandle, "db" | "engine">;
@@ -127,7 +127,7 @@ export function outboxSender({
       return true;
     } catch (error) {
       const attempts = (failures.get(row.id)?.attempts ?? 0) + 1;
-      const delay = Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** attempts);
+      const delay = backoffDelay(intervalMs, attempts);
       failures.set(row.id, { attempts, retryAt: Date.now() + delay });
       log.warn("mail delivery failed; will retry", {
         mailId: row.id,
