@@ -273,6 +273,20 @@ describe("confirmBooking and cancelBooking", () => {
     return { salon, user, hold, request };
   }
 
+  /** A held booking, confirmed a minute later with no notes. */
+  async function confirmedBooking() {
+    const held = await heldBooking();
+    await confirmBooking(database.db, {
+      holdId: held.hold.id,
+      userId: held.user.id,
+      customer,
+      notes: "",
+      idempotencyKey: null,
+      now: minutesLater(1),
+    });
+    return held;
+  }
+
   it("confirms a hold once per idempotency key", async () => {
     const { salon, user, hold } = await heldBooking();
     const confirm = () =>
@@ -323,15 +337,7 @@ describe("confirmBooking and cancelBooking", () => {
   });
 
   it("cancels before the cutoff and frees the time at once", async () => {
-    const { user, hold, request } = await heldBooking();
-    await confirmBooking(database.db, {
-      holdId: hold.id,
-      userId: user.id,
-      customer,
-      notes: "",
-      idempotencyKey: null,
-      now: minutesLater(1),
-    });
+    const { user, hold, request } = await confirmedBooking();
     const stranger = await buildUser(database.db);
     const foreign = await outcome(
       cancelBooking(database.db, {
@@ -389,15 +395,7 @@ describe("confirmBooking and cancelBooking", () => {
   });
 
   it("lists and shows only the visitor's own bookings", async () => {
-    const { user, hold, salon } = await heldBooking();
-    await confirmBooking(database.db, {
-      holdId: hold.id,
-      userId: user.id,
-      customer,
-      notes: "",
-      idempotencyKey: null,
-      now: minutesLater(1),
-    });
+    const { user, hold, salon } = await confirmedBooking();
     const { upcoming, past } = await listBookingsForUser(database.db, {
       userId: user.id,
       now: NOW,
