@@ -1,5 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 import { completeProfile, exactLabel, signIn, verifiedUser } from "./account-helpers";
+import { pickDay } from "./booking-helpers";
 import { expect, test } from "./fixtures";
 
 /** A verified member with a completed profile, created in its own browser; returns the email. */
@@ -19,42 +20,6 @@ async function openFirstSalon(page: Page) {
   await page.locator('main article h3 a[href^="/salons/"]').first().click();
   await expect(page).toHaveURL(/\/salons\/[a-z0-9-]+$/);
   return new URL(page.url()).pathname;
-}
-
-/** "YYYY-MM-DD" of today + n days in Tokyo. */
-function tokyoDate(days: number) {
-  return new Intl.DateTimeFormat("sv-SE", { timeZone: "Asia/Tokyo" }).format(
-    new Date(Date.now() + days * 86_400_000),
-  );
-}
-
-/**
- * Picks a day at least `minDays` ahead on the React Aria calendar (the
- * cells are buttons named by the full date): the first one that can be
- * selected, moving to the next month when this one has none.
- */
-async function pickDay(page: Page, minDays: number) {
-  const earliest = tokyoDate(minDays);
-  const calendar = page.getByRole("application", { name: /ご来店日/ });
-  await expect(calendar).toBeVisible();
-  for (let month = 0; month < 3; month++) {
-    const cells = calendar.locator('[role="gridcell"] [role="button"]:not([aria-disabled="true"])');
-    const count = await cells.count();
-    for (let index = 0; index < count; index++) {
-      const cell = cells.nth(index);
-      const label = (await cell.getAttribute("aria-label")) ?? "";
-      const match = label.match(/(\d{4})年(\d{1,2})月(\d{1,2})日/);
-      if (!match) continue;
-      const date = `${match[1]}-${match[2]?.padStart(2, "0")}-${match[3]?.padStart(2, "0")}`;
-      if (date < earliest) continue;
-      if ((await cell.getAttribute("data-unavailable")) !== null) continue;
-      await cell.click();
-      await expect(page).toHaveURL(new RegExp(`date=${date}`));
-      return date;
-    }
-    await calendar.getByRole("button", { name: "次の月" }).click();
-  }
-  throw new Error("no free day");
 }
 
 test("a guest picks a menu, 指名なし, a day and a time, signs in, confirms, sees it in the history, cancels, and the time is free again", async ({
