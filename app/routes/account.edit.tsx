@@ -4,6 +4,7 @@ import { profileSchema } from "../../common/profile.schema";
 import { formValues } from "../../server/accounts/form-result";
 import { requireAuthFull, requireLogin } from "../../server/accounts/guards";
 import { saveProfile } from "../../server/accounts/profile";
+import { safeRedirectPath } from "../../server/accounts/request-info";
 import { appContext } from "../../server/context";
 import { ProfileForm } from "../components/accounts/profile-form";
 import { originFromMatches, pageMeta } from "../lib/meta";
@@ -42,6 +43,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const first = !user.profile?.completed;
   await saveProfile(ctx.db, user.id, parsed.data);
+  // Sent here to complete the profile on the way somewhere (a held time): go on there.
+  const back = safeRedirectPath(new URL(request.url).searchParams.get("redirect"), "");
+  if (back) return redirect(back);
   return redirect(first ? "/account/thanks" : "/account/edit?saved=1");
 }
 

@@ -1,6 +1,8 @@
 import { Form, Link } from "react-router";
 import { authErrorMessage } from "../../common/auth-errors";
 import { authErrorCodeOf } from "../../server/accounts/auth-error";
+import { accountEditPath } from "../../server/accounts/guards";
+import { safeRedirectPath } from "../../server/accounts/request-info";
 import { AccountFrame, linkClass, Notice } from "../components/accounts/account-frame";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/finish_sign_up";
@@ -21,6 +23,8 @@ export function loader({ request }: Route.LoaderArgs) {
   const error = params.get("error");
   return {
     verified: params.get("verified") === "1" && !error,
+    // Profile first, then back where the visitor was going (accountEditPath).
+    next: accountEditPath(safeRedirectPath(params.get("redirect"), "")),
     error: error ? authErrorMessage(authErrorCodeOf(error)) : null,
   };
 }
@@ -39,7 +43,7 @@ export default function FinishSignUp({ loaderData }: Route.ComponentProps) {
       <AccountFrame title="メールアドレスを確認しました">
         <Notice>会員登録が完了しました。続けて、予約に使うお客様情報を登録してください。</Notice>
         <p>
-          <Link to="/account/edit" className={linkClass}>
+          <Link to={loaderData.next} className={linkClass}>
             お客様情報を登録する
           </Link>
         </p>

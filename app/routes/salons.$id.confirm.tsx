@@ -379,7 +379,7 @@ function HoldStep({
         <div className="rounded-lg border-2 border-brand-700 p-4">
           <p className="font-bold">予約を確定するには、ログインしてください。</p>
           <p className="mt-1 text-sm text-neutral-700">
-            ログインすると、この画面に戻ってお取り置き中の枠のまま続けられます。
+            ログインまたは会員登録のあと、この画面に戻ってお取り置き中の枠のまま続けられます。
           </p>
           <p className="mt-3 flex flex-wrap gap-3">
             <Link
@@ -389,7 +389,7 @@ function HoldStep({
               ログインして予約を続ける
             </Link>
             <Link
-              to="/signup"
+              to={signInHref.replace(/^\/signin/, "/signup")}
               className="rounded-lg border border-brand-700 px-6 py-3 font-bold text-brand-700 hover:bg-brand-50"
             >
               新規会員登録

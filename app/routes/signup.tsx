@@ -3,6 +3,7 @@ import { fieldErrors } from "../../common/field-rules";
 import { signUpSchema } from "../../server/accounts/account.schema";
 import { authFailure, formValues } from "../../server/accounts/form-result";
 import { signUpWithPassword } from "../../server/accounts/identity";
+import { safeRedirectPath } from "../../server/accounts/request-info";
 import { appContext } from "../../server/context";
 import {
   AccountFrame,
@@ -24,15 +25,18 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     origin: originFromMatches(matches),
   });
 
-export function loader({ context }: Route.LoaderArgs) {
+export function loader({ request, context }: Route.LoaderArgs) {
   const { accounts } = context.get(appContext);
-  return { policy: accounts.policy, providers: accounts.providers };
+  // Where a visitor was going (a held time): the verification link leads back there.
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirect"), "");
+  return { policy: accounts.policy, providers: accounts.providers, redirectTo };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { accounts } = context.get(appContext);
   const form = await request.formData();
   const values = formValues(form, ["email"]);
+  const redirectTo = safeRedirectPath(form.get("redirect"), "");
   const parsed = signUpSchema(accounts.policy).safeParse({
     ...values,
     password: String(form.get("password") ?? ""),
@@ -42,7 +46,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ errors: fieldErrors<string>(parsed.error), values }, { status: 400 });
   }
   try {
-    const headers = await signUpWithPassword(accounts, parsed.data, request);
+    const headers = await signUpWithPassword(
+      accounts,
+      { ...parsed.data, redirectTo: redirectTo || undefined },
+      request,
+    );
     return redirect("/finish_sign_up", { headers });
   } catch (error) {
     return authFailure(error, values);
@@ -60,6 +68,7 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
     >
       <Form method="post" noValidate className="flex flex-col gap-5">
         <ErrorSummary errors={errors} />
+        <input type="hidden" name="redirect" value={loaderData.redirectTo} />
         <TextField
           id="signup-email"
           name="email"
@@ -80,10 +89,20 @@ export default function SignUp({ loaderData, actionData }: Route.ComponentProps)
         />
         <SubmitButton busy={busy}>登録する</SubmitButton>
       </Form>
-      <ExternalSignIn providers={loaderData.providers} />
+      <ExternalSignIn
+        providers={loaderData.providers}
+        redirectTo={loaderData.redirectTo || undefined}
+      />
       <p>
         すでに会員の方は{" "}
-        <Link to="/signin" className={linkClass}>
+        <Link
+          to={
+            loaderData.redirectTo
+              ? `/signin?redirect=${encodeURIComponent(loaderData.redirectTo)}`
+              : "/signin"
+          }
+          className={linkClass}
+        >
           ログイン
         </Link>
       </p>

@@ -46,7 +46,7 @@ export async function requireAccountSetup(
   ctx: GuardContext,
 ): Promise<CurrentUser> {
   const user = await requireLogin(request, ctx);
-  if (!user.profile?.completed) throw redirect("/account/edit");
+  if (!user.profile?.completed) throw redirect(accountEditPath(pathOf(request)));
   return user;
 }
 
@@ -72,5 +72,13 @@ export async function accountSetupRedirect(request: Request, ctx: GuardContext) 
   const path = new URL(request.url).pathname.replace(/\.data$/, "");
   if (setupExempt.some((exempt) => path === exempt || path.startsWith(`${exempt}/`))) return;
   const user = await getCurrentUser(request, ctx);
-  if (user?.emailVerified && !user.profile?.completed) throw redirect("/account/edit");
+  if (user?.emailVerified && !user.profile?.completed)
+    throw redirect(accountEditPath(pathOf(request)));
+}
+
+/** /account/edit, coming back to `back` (a same-site path) once the profile is saved. */
+export function accountEditPath(back: string) {
+  return back && back !== "/"
+    ? `/account/edit?redirect=${encodeURIComponent(back)}`
+    : "/account/edit";
 }

@@ -48,13 +48,18 @@ async function call<T>(work: () => Promise<T>): Promise<T> {
 
 export async function signUpWithPassword(
   services: AccountServices,
-  input: { email: string; password: string },
+  input: { email: string; password: string; redirectTo?: string },
   request: Request,
 ) {
   await limit(services, "sign-up", request, input.email);
+  const { redirectTo, ...credentials } = input;
+  // The verification link lands on /finish_sign_up, which leads on to redirectTo (e.g. a held time).
+  const callbackURL = redirectTo
+    ? `${authCallbacks.verified}&redirect=${encodeURIComponent(redirectTo)}`
+    : authCallbacks.verified;
   const { headers } = await call(() =>
     services.auth.api.signUpEmail({
-      body: { ...input, name: "", callbackURL: authCallbacks.verified },
+      body: { ...credentials, name: "", callbackURL },
       headers: request.headers,
       returnHeaders: true,
     }),

@@ -84,19 +84,21 @@ describe("guards (SPEC.md §6)", () => {
       );
     }
     const toSignIn = "redirect /signin?redirect=%2Faccount%2Ffavorite%3Fx%3D1";
+    // Completing the profile comes back to the page afterwards.
+    const toSetup = "redirect /account/edit?redirect=%2Faccount%2Ffavorite%3Fx%3D1";
     expect(table).toEqual({
       guest: { login: toSignIn, authFull: toSignIn, admin: toSignIn, setup: toSignIn },
       unverified: {
         login: "pass",
         authFull: "redirect /mail_not_confirm",
         admin: "status 404",
-        setup: "redirect /account/edit",
+        setup: toSetup,
       },
       user: {
         login: "pass",
         authFull: "pass",
         admin: "status 404",
-        setup: "redirect /account/edit",
+        setup: toSetup,
       },
       complete: { login: "pass", authFull: "pass", admin: "status 404", setup: "pass" },
       admin: { login: "pass", authFull: "pass", admin: "pass", setup: "pass" },
@@ -114,7 +116,9 @@ describe("guards (SPEC.md §6)", () => {
       }
     };
     expect(await redirectOf("/")).toBe("/account/edit");
-    expect(await redirectOf("/salons/search.data")).toBe("/account/edit");
+    expect(await redirectOf("/salons/search.data")).toBe(
+      "/account/edit?redirect=%2Fsalons%2Fsearch",
+    );
     expect(await redirectOf("/account/edit")).toBeNull();
     expect(await redirectOf("/finish_sign_up")).toBeNull();
     expect(await redirectOf("/", await person("complete"))).toBeNull();

@@ -94,7 +94,10 @@ export function SignInForms({ providers, redirectTo, linkSent, error, actionData
       <ExternalSignIn providers={providers} redirectTo={redirectTo || undefined} />
       <p>
         はじめての方は{" "}
-        <Link to="/signup" className={linkClass}>
+        <Link
+          to={redirectTo ? `/signup?redirect=${encodeURIComponent(redirectTo)}` : "/signup"}
+          className={linkClass}
+        >
           会員登録（無料）
         </Link>
       </p>
