@@ -17,8 +17,12 @@ async function newMember(browser: Browser, name: string) {
 /** The first salon of the search results, opened through the UI. */
 async function openFirstSalon(page: Page) {
   await page.goto("/salons/search?genre=hair");
-  await page.locator('main article h3 a[href^="/salons/"]').first().click();
+  const link = page.locator('main article h3 a[href^="/salons/"]').first();
+  const name = (await link.textContent())?.trim() ?? "";
+  await link.click();
   await expect(page).toHaveURL(/\/salons\/[a-z0-9-]+$/);
+  // The URL changes before the salon page replaces the results: wait for its heading.
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
   return new URL(page.url()).pathname;
 }
 
