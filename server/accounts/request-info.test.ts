@@ -50,5 +50,6 @@ describe("pathOf", () => {
       "/account/favorite?x=1",
     );
     expect(of("/_root.data?_routes=root")).toBe("/");
+    expect(of("/_.data?_routes=root")).toBe("/");
   });
 });

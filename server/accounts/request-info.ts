@@ -11,14 +11,18 @@ export function clientIp(request: Request) {
 /**
  * The page a request is for, as path plus query, for `?redirect=` after
  * sign-in. A client navigation fetches `<page>.data` (React Router's single
- * fetch, `/_root.data` for the home page) with a `_routes` parameter; the
+ * fetch, `/_.data` for the home page) with a `_routes` parameter; the
  * guest must come back to the page, not to that data URL.
  */
 export function pathOf(request: Request) {
   const url = new URL(request.url);
   let pathname = url.pathname;
   if (pathname.endsWith(".data")) {
-    pathname = pathname === "/_root.data" ? "/" : pathname.slice(0, -".data".length);
+    // A path ending in a slash (the home page) is `/_.data` in React Router 8,
+    // as its server reads it; `/_root.data` before.
+    if (pathname === "/_root.data") pathname = "/";
+    else if (pathname.endsWith("/_.data")) pathname = pathname.slice(0, -"_.data".length);
+    else pathname = pathname.slice(0, -".data".length);
     url.searchParams.delete("_routes");
   }
   return `${pathname}${url.search}`;
