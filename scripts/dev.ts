@@ -2,10 +2,10 @@ import http from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import type { ServerBuild } from "react-router";
 import { createServer } from "vite";
-import { startBookingJobs } from "../server/bookings/booking-jobs.server";
 import { startFreeDaysRefresh } from "../server/bookings/free-days.server";
 import { loadConfig } from "../server/config";
 import { openDatabase } from "../server/db/client";
+import { startBackgroundJobs } from "../server/jobs/background.server";
 import { createLogger } from "../server/logger";
 import { startMailDelivery } from "../server/mail/mailer";
 
@@ -21,7 +21,7 @@ if (config.SMTP_URL) startMailDelivery({ database, smtpUrl: config.SMTP_URL, log
 // The search's free-time summary follows the clock (decision 0014), as in production.
 startFreeDaysRefresh({ db: database.db, log });
 // Booking mails and reminders (decision 0010) run here too, so /dev/mailbox shows them.
-startBookingJobs(database.db, config, log);
+startBackgroundJobs(database.db, config, log);
 const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
 
 const listener = getRequestListener(async (request) => {

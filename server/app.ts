@@ -3,12 +3,13 @@ import { serve } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { type AccountServices, createAccountServices } from "./accounts/account-services";
 import { DEMO_PASSWORD, presentDemoAccounts } from "./accounts/demo-accounts";
-import { startBookingJobs } from "./bookings/booking-jobs.server";
+
 import { type FreeDaysRefresh, startFreeDaysRefresh } from "./bookings/free-days.server";
 import { loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { createHttpApp, type HttpAppDeps } from "./http/app";
 import { withDomainErrors } from "./http/errors";
+import { startBackgroundJobs } from "./jobs/background.server";
 import type { RunningJobWorker } from "./jobs/queue.server";
 import { createLogger, describeError, type Logger } from "./logger";
 import { type MailDelivery, startMailDelivery } from "./mail/mailer";
@@ -42,8 +43,8 @@ export async function start(env: Record<string, string | undefined> = process.en
     : null;
   // Keeps the search's free-time summary current as time passes (decision 0014).
   const freeDays = startFreeDaysRefresh({ db: database.db, log });
-  // Booking mails and reminders are jobs in the database (decision 0010); this runs them.
-  const jobs = startBookingJobs(database.db, config, log);
+  // Booking mails, reminders and housekeeping are jobs in the database (decision 0010).
+  const jobs = startBackgroundJobs(database.db, config, log);
   const slotEvents = createSlotEvents(database);
   const app = createServerApp({
     config,

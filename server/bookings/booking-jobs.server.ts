@@ -1,15 +1,8 @@
 import { and, asc, eq } from "drizzle-orm";
-import type { Config } from "../config";
 import type { Database } from "../db/client";
 import type { MailAttachment } from "../db/schema";
 import { bookingMenus, bookings, coupons, salonOwners, salons, staff, users } from "../db/schema";
-import {
-  enqueue,
-  type JobHandler,
-  type RunningJobWorker,
-  startJobWorker,
-} from "../jobs/queue.server";
-import type { Logger } from "../logger";
+import { enqueue, type JobHandler } from "../jobs/queue.server";
 import {
   type BookingMailDetails,
   renderOwnerBookingNotice,
@@ -270,17 +263,4 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
       await tx.update(bookings).set({ reminderSentAt: now }).where(eq(bookings.id, booking.id));
     },
   };
-}
-
-/** The job worker with the booking handlers: started by server/app.ts and scripts/dev.ts. */
-export function startBookingJobs(
-  db: Database,
-  config: Pick<Config, "MAIL_FROM" | "PUBLIC_URL">,
-  log: Logger,
-): RunningJobWorker {
-  return startJobWorker({
-    db,
-    handlers: bookingJobHandlers({ mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL }),
-    log,
-  });
 }

@@ -1,0 +1,36 @@
+import { bookingJobHandlers } from "../bookings/booking-jobs.server";
+import type { Config } from "../config";
+import type { Database } from "../db/client";
+import { describeError, type Logger } from "../logger";
+import {
+  housekeepingHandler,
+  housekeepingKind,
+  nextHousekeepingRun,
+  scheduleHousekeeping,
+} from "./housekeeping.server";
+import { type RunningJobWorker, startJobWorker } from "./queue.server";
+
+/**
+ * The one job worker of an app server (server/app.ts, scripts/dev.ts): booking
+ * mails and reminders (decision 0010) and the daily housekeeping, whose first
+ * run is enqueued here (once, whatever the number of servers: dedupe key).
+ */
+export function startBackgroundJobs(
+  db: Database,
+  config: Pick<Config, "MAIL_FROM" | "PUBLIC_URL">,
+  log: Logger,
+  now: () => Date = () => new Date(),
+): RunningJobWorker {
+  scheduleHousekeeping(db, nextHousekeepingRun(now())).catch((error) =>
+    log.error("housekeeping not scheduled", describeError(error)),
+  );
+  return startJobWorker({
+    db,
+    handlers: {
+      ...bookingJobHandlers({ mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL }),
+      [housekeepingKind]: housekeepingHandler,
+    },
+    log,
+    now,
+  });
+}
