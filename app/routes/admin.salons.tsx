@@ -1,10 +1,9 @@
 import { Form, Link } from "react-router";
-import { SALONS_PER_PAGE } from "../../common/admin";
+import { defaultSalonSortDirection, SALONS_PER_PAGE } from "../../common/admin";
 import { genreLabels, salonGenres } from "../../common/genres";
 import { requireAdmin } from "../../server/accounts/guards";
 import {
   areaChoices,
-  defaultDirection,
   listSalonsForAdmin,
   parseSalonListQuery,
   type SalonListQuery,
@@ -49,7 +48,7 @@ function listHref(query: SalonListQuery, change: Partial<SalonListQuery>) {
   if (next.genre) params.set("genre", next.genre);
   if (next.area) params.set("area", next.area);
   if (next.sort !== "updated") params.set("sort", next.sort);
-  if (next.dir && next.dir !== defaultDirection(next.sort)) params.set("dir", next.dir);
+  if (next.dir && next.dir !== defaultSalonSortDirection(next.sort)) params.set("dir", next.dir);
   if (next.page > 1) params.set("page", String(next.page));
   const text = params.toString();
   return `/admin/salons${text ? `?${text}` : ""}`;
@@ -144,7 +143,7 @@ export default function AdminSalons({ loaderData }: Route.ComponentProps) {
                     ? dir === "asc"
                       ? "desc"
                       : "asc"
-                    : defaultDirection(column.sort);
+                    : defaultSalonSortDirection(column.sort);
                   return (
                     <th
                       key={column.sort}

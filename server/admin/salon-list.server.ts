@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, ilike, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { adminSalonSorts, SALONS_PER_PAGE } from "../../common/admin";
+import { adminSalonSorts, defaultSalonSortDirection, SALONS_PER_PAGE } from "../../common/admin";
 import { salonGenres } from "../../common/genres";
 import type { Database } from "../db/client";
 import { areas, salonStatuses, salons } from "../db/schema";
@@ -38,10 +38,6 @@ export function parseSalonListQuery(params: URLSearchParams): SalonListQuery {
   });
 }
 
-/** The direction a column sorts in when first chosen: dates newest first, names A→Z. */
-export const defaultDirection = (sort: SalonListQuery["sort"]) =>
-  sort === "updated" || sort === "created" ? "desc" : "asc";
-
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 /** Kana are stored as katakana; a hiragana search meets them. */
 const toKatakana = (text: string) =>
@@ -68,7 +64,7 @@ export async function listSalonsForAdmin(db: Database, query: SalonListQuery) {
   if (query.area) conditions.push(eq(salons.areaId, query.area.toLowerCase()));
   const where = conditions.length > 0 ? and(...conditions) : undefined;
 
-  const dir = query.dir ?? defaultDirection(query.sort);
+  const dir = query.dir ?? defaultSalonSortDirection(query.sort);
   const by = dir === "asc" ? asc : desc;
   const column = {
     updated: salons.updatedAt,
