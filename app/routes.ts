@@ -58,6 +58,9 @@ export default [
   route("admin", "routes/admin.tsx"),
   route("admin/owners", "routes/admin.owners.tsx"),
   route("admin/owners/add", "routes/admin.owners.add.tsx"),
+  route("admin/salons", "routes/admin.salons.tsx"),
+  route("admin/salons/add", "routes/admin.salons.add.tsx"),
+  route("admin/salons/edit/:id", "routes/admin.salons.edit.$id.tsx"),
   // Not in SPEC.md §2: the owner invitation link (?token=) sets the password
   // or confirms becoming an owner (issue 16). none: the token is the proof.
   route("account/invitation", "routes/account.invitation.tsx"),
