@@ -6,6 +6,7 @@ const sections = [
   { to: "/admin", label: "管理ホーム", end: true },
   { to: "/admin/owners", label: "オーナー", end: true },
   { to: "/admin/owners/add", label: "オーナーを追加", end: true },
+  { to: "/admin/redirects", label: "リダイレクト", end: true },
 ];
 
 /** The back office frame: the admin menu and one h1. */
