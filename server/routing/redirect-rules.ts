@@ -8,6 +8,8 @@ export type RedirectRule = { target: string; statusCode: 301 | 302 };
 export type RedirectRuleCache = {
   lookup(path: string): Promise<RedirectRule | null>;
   invalidate(): void;
+  /** Settles once the LISTEN for other servers' changes is in place (or has failed). */
+  ready(): Promise<void>;
   /** Stops listening for changes (server shutdown). */
   close(): Promise<void>;
 };
@@ -82,6 +84,9 @@ export function createRedirectRuleCache(
       return (await rules.get()).get(normalizeRulePath(path)) ?? null;
     },
     invalidate: rules.invalidate,
+    async ready() {
+      await listening;
+    },
     async close() {
       const unlisten = await listening;
       await unlisten?.();
