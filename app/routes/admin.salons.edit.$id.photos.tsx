@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { fieldErrors } from "../../common/field-rules";
 import { photoSrcSet } from "../../common/photo-variants";
 import { requireAdmin } from "../../server/accounts/guards";
@@ -8,7 +8,12 @@ import { applySalonPhotoAction, listSalonPhotos } from "../../server/admin/salon
 import { appContext } from "../../server/context";
 import { DomainError } from "../../server/errors/domain-error";
 import { Notice } from "../components/accounts/account-frame";
-import { AdminFrame, buttonClass, secondaryButtonClass } from "../components/admin/admin-frame";
+import {
+  AdminFrame,
+  buttonClass,
+  linkClass,
+  secondaryButtonClass,
+} from "../components/admin/admin-frame";
 import { PhotoDropZone } from "../components/admin/photo-drop-zone";
 import { SalonEditorTabs } from "../components/admin/salon-editor-tabs";
 import { ErrorSummary } from "../components/form/field";
@@ -83,6 +88,13 @@ export default function AdminSalonPhotos({ loaderData, actionData }: Route.Compo
   return (
     <AdminFrame title={`${salon.name}の編集`}>
       <SalonEditorTabs salonId={salon.id} salonName={salon.name} />
+      {salon.status === "published" ? (
+        <p>
+          <Link to={`/salons/${salon.slug}`} className={linkClass}>
+            公開ページを見る
+          </Link>
+        </p>
+      ) : null}
       {done && doneMessages[done] && !actionData ? <Notice>{doneMessages[done]}</Notice> : null}
       <ErrorSummary errors={errors} />
       <section aria-labelledby="photo-upload-heading" className="flex flex-col gap-4">
