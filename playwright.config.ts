@@ -37,7 +37,7 @@ export default defineConfig({
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
   webServer: {
-    command: `rm -rf ${dataDir} && npm run --silent db:seed && npm run --silent admin:create -- --email ${E2E_ADMIN.email} --password ${E2E_ADMIN.password} && node server.js`,
+    command: `rm -rf ${dataDir} ${dataDir}-uploads && npm run --silent db:seed && npm run --silent admin:create -- --email ${E2E_ADMIN.email} --password ${E2E_ADMIN.password} && node server.js`,
     url: `http://localhost:${PORT}/readyz`,
     reuseExistingServer: false,
     timeout: 180_000,
@@ -45,6 +45,7 @@ export default defineConfig({
     stderr: "pipe",
     env: {
       DATABASE_URL: dataDir,
+      UPLOADS_DIR: `${dataDir}-uploads`,
       PORT: String(PORT),
       PUBLIC_URL: `http://localhost:${PORT}`,
       LOG_LEVEL: "warn",

@@ -61,6 +61,9 @@ export default [
   route("admin/salons", "routes/admin.salons.tsx"),
   route("admin/salons/add", "routes/admin.salons.add.tsx"),
   route("admin/salons/edit/:id", "routes/admin.salons.edit.$id.tsx"),
+  route("admin/salons/edit/:id/photos", "routes/admin.salons.edit.$id.photos.tsx"),
+  // Not in SPEC.md §2: the route rules (redirects) of SPEC.md §2, managed (issue 16, point 9).
+  route("admin/redirects", "routes/admin.redirects.tsx"),
   // Not in SPEC.md §2: the owner invitation link (?token=) sets the password
   // or confirms becoming an owner (issue 16). none: the token is the proof.
   route("account/invitation", "routes/account.invitation.tsx"),

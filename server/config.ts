@@ -66,6 +66,19 @@ const configSchema = z.object({
   /** Slot holds, and separately bookings, per RATE_LIMIT_WINDOW for one account. */
   BOOKING_RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(20),
 
+  /** Uploaded photos (WebP files with content-hashed names) when no S3 bucket is set. */
+  UPLOADS_DIR: z.string().default("./data/uploads"),
+  /**
+   * An S3-compatible bucket for uploaded photos instead of UPLOADS_DIR: set
+   * S3_BUCKET, S3_ENDPOINT and the key pair together (path-style requests,
+   * so MinIO, R2 and the like work as well as AWS).
+   */
+  S3_BUCKET: z.string().optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+
   /** External sign-in: a provider is offered only when its client id and secret are set. */
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
@@ -109,6 +122,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (isProduction && parsed.data.E2E_LOGIN) {
     throw new Error("Invalid environment:\n  E2E_LOGIN: never in production (it signs anyone in)");
+  }
+  const s3 = [
+    parsed.data.S3_BUCKET,
+    parsed.data.S3_ENDPOINT,
+    parsed.data.S3_ACCESS_KEY_ID,
+    parsed.data.S3_SECRET_ACCESS_KEY,
+  ];
+  if (s3.some(Boolean) && !s3.every(Boolean)) {
+    throw new Error(
+      "Invalid environment:\n  S3_*: set S3_BUCKET, S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together",
+    );
   }
   if (parsed.data.PASSWORD_MAX_LENGTH < parsed.data.PASSWORD_MIN_LENGTH) {
     throw new Error("Invalid environment:\n  PASSWORD_MAX_LENGTH: must be >= PASSWORD_MIN_LENGTH");

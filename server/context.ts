@@ -4,6 +4,7 @@ import type { Config } from "./config";
 import type { Database } from "./db/client";
 import type { DomainError } from "./errors/domain-error";
 import type { Logger } from "./logger";
+import type { PhotoStore } from "./photos/photo-store.server";
 import type { RedirectRuleCache } from "./routing/redirect-rules";
 
 /** What every loader and action gets from the server, per request. */
@@ -18,6 +19,8 @@ export type AppContext = {
   accounts: AccountServices;
   /** Route rules cache; domain functions that change rules invalidate it. */
   redirects: RedirectRuleCache;
+  /** Where uploaded photos are stored (local folder or S3). */
+  photos: PhotoStore;
   /** Input the HTTP layer refused (server/http/input-screen.ts); the root middleware throws it. */
   inputError?: DomainError;
 };

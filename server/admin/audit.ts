@@ -23,13 +23,20 @@ export const auditActions = {
   "salon.unpublish": "サロンを下書きに戻す",
   "salon.delete": "サロンの削除",
   "salon.slug_redirect": "旧URLからの転送",
+  "salon_photo.add": "写真の追加",
+  "salon_photo.update": "写真の説明の変更",
+  "salon_photo.reorder": "写真の並べ替え",
+  "salon_photo.delete": "写真の削除",
+  "redirect_rule.create": "リダイレクトの追加",
+  "redirect_rule.update": "リダイレクトの変更",
+  "redirect_rule.delete": "リダイレクトの削除",
 } as const;
 export type AuditAction = keyof typeof auditActions;
 
 export type AuditEntry = {
   actorUserId: string | null;
   action: AuditAction;
-  targetType: "user" | "salon" | "invitation";
+  targetType: "user" | "salon" | "invitation" | "photo" | "redirect_rule";
   targetId: string;
   salonId?: string | null;
   before?: Record<string, unknown> | null;

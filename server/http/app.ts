@@ -15,10 +15,13 @@ import { appContext } from "../context";
 import type { DatabaseHandle } from "../db/client";
 import type { DomainError } from "../errors/domain-error";
 import { describeError, type Logger } from "../logger";
+import { MAX_PHOTO_BYTES, TOO_LARGE_MESSAGE } from "../photos/photo-image.server";
+import { createPhotoStore, type PhotoStore, uploadKey } from "../photos/photo-store.server";
 import { createSlotEvents, type SlotEvents } from "../realtime/slot-events.server";
 import { createRedirectRuleCache, type RedirectRuleCache } from "../routing/redirect-rules";
 import { withJapaneseAuthErrors } from "./auth-error-answers";
 import { authEndpointGuard } from "./auth-limits";
+import { bodyLimit } from "./body-limit";
 import { clientIpHeader } from "./client-ip";
 import { compression } from "./compression";
 import { isCrawler } from "./crawler";
@@ -40,6 +43,8 @@ export type HttpAppDeps = {
   accounts?: AccountServices;
   /** Route rules (SPEC.md §2), cached in memory; built from the database when not given. */
   redirects?: RedirectRuleCache;
+  /** Uploaded photos (local folder or S3, server/photos/); built from config when not given. */
+  photos?: PhotoStore;
   /** Live slot changes (LISTEN/NOTIFY); built from the database when not given. */
   slotEvents?: SlotEvents;
   /** Comment interval of live availability streams; 25 s unless a test shortens it. */
@@ -67,7 +72,8 @@ export function createHttpApp({
   handleRequest,
   clientDir,
   accounts = createAccountServices(database.db, config, log),
-  redirects = createRedirectRuleCache(database.db),
+  redirects = createRedirectRuleCache(database.db, { events: database }),
+  photos = createPhotoStore(config),
   slotEvents = createSlotEvents(database),
   liveHeartbeatMs,
   now,
@@ -143,6 +149,16 @@ export function createHttpApp({
     app.use("*", (c, next) => (publicFiles.has(c.req.path) ? servePublic(c, next) : next()));
   }
 
+  // Uploaded photos: content-hashed names, so a URL's bytes never change.
+  app.on(["GET", "HEAD"], "/uploads/*", async (c) => {
+    const key = uploadKey(c.req.path);
+    const file = key ? await photos.get(key) : null;
+    if (!file) return c.text("お探しの画像は見つかりませんでした。", 404);
+    c.header("Cache-Control", IMMUTABLE);
+    c.header("Content-Type", file.contentType);
+    return c.body(file.body as Uint8Array<ArrayBuffer>);
+  });
+
   app.use(privateAnswers());
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
@@ -161,6 +177,16 @@ export function createHttpApp({
 
   app.use(clientIpHeader(config.TRUST_PROXY));
   app.use(rejectCrossSiteForms(new URL(config.PUBLIC_URL).origin));
+  // Before anything reads a body: 1 MB, except the photo upload (10 MB and the form around it).
+  app.use(
+    bodyLimit([
+      {
+        path: /^\/admin\/salons\/edit\/[^/]+\/photos(\.data)?$/,
+        maxBytes: MAX_PHOTO_BYTES + 256 * 1024,
+        message: TOO_LARGE_MESSAGE,
+      },
+    ]),
+  );
   // Before Better Auth and the routes: NUL bytes, broken forms, bad callback URLs.
   app.use(screenInput(new URL(config.PUBLIC_URL).origin));
 
@@ -226,6 +252,7 @@ export function createHttpApp({
       nonce: c.get("secureHeadersNonce") ?? "",
       accounts,
       redirects,
+      photos,
       inputError: c.get("inputError"),
     });
     const response = await handleRequest(c.req.raw, context);

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { memoize } from "../cache/memo";
-import type { Database } from "../db/client";
+import type { Database, DatabaseHandle } from "../db/client";
 import { redirectRules } from "../db/schema";
 
 export type RedirectRule = { target: string; statusCode: 301 | 302 };
@@ -8,7 +8,23 @@ export type RedirectRule = { target: string; statusCode: 301 | 302 };
 export type RedirectRuleCache = {
   lookup(path: string): Promise<RedirectRule | null>;
   invalidate(): void;
+  /** Settles once the LISTEN for other servers' changes is in place (or has failed). */
+  ready(): Promise<void>;
+  /** Stops listening for changes (server shutdown). */
+  close(): Promise<void>;
 };
+
+/**
+ * Every change to redirect_rules NOTIFYs this channel in its transaction;
+ * every app server LISTENs and drops its copy, so a change is seen
+ * everywhere as soon as it commits (decision 0005, amended by 0020).
+ */
+export const REDIRECT_RULES_CHANNEL = "redirect_rules_changed";
+
+/** Tells every app server's cache, on commit, that the rules changed. */
+export async function notifyRedirectRulesChanged(db: Database) {
+  await db.execute(sql`select pg_notify(${REDIRECT_RULES_CHANNEL}, '')`);
+}
 
 /** Rules match on the path alone: no query string, no trailing slash, no data suffix. */
 export function normalizeRulePath(path: string): string {
@@ -19,12 +35,17 @@ export function normalizeRulePath(path: string): string {
 /**
  * SPEC.md §2 route rules, asked on every navigation, so they are served from
  * memory: all enabled rules are loaded at once (the table is small) and kept
- * until a rule is saved or deleted through this module, or until the TTL
- * passes, which bounds how stale another app server's copy can be.
+ * until a change is NOTIFYed (by any app server; `events` is the database
+ * handle to LISTEN on) or the TTL passes, the fallback should the LISTEN
+ * connection be down.
  */
 export function createRedirectRuleCache(
   db: Database,
-  { ttlMs = 60_000, now = Date.now }: { ttlMs?: number; now?: () => number } = {},
+  {
+    ttlMs = 60_000,
+    now = Date.now,
+    events,
+  }: { ttlMs?: number; now?: () => number; events?: Pick<DatabaseHandle, "listen"> } = {},
 ): RedirectRuleCache {
   const rules = memoize(
     async () => {
@@ -45,11 +66,31 @@ export function createRedirectRuleCache(
     },
     { ttlMs, now },
   );
+  // A lost LISTEN connection may have missed changes: start afresh on reconnect.
+  const listening = events
+    ?.listen(REDIRECT_RULES_CHANNEL, rules.invalidate, { onReconnect: rules.invalidate })
+    .catch((error: unknown) => {
+      console.error(
+        JSON.stringify({
+          level: "warn",
+          msg: "route rules: LISTEN failed; changes by other servers wait for the TTL",
+          error: String(error),
+        }),
+      );
+      return null;
+    });
   return {
     async lookup(path) {
       return (await rules.get()).get(normalizeRulePath(path)) ?? null;
     },
     invalidate: rules.invalidate,
+    async ready() {
+      await listening;
+    },
+    async close() {
+      const unlisten = await listening;
+      await unlisten?.();
+    },
   };
 }
 
@@ -73,10 +114,12 @@ export async function saveRedirectRule(
       target: redirectRules.path,
       set: { target: values.target, statusCode: values.statusCode, enabled: values.enabled },
     });
+  await notifyRedirectRulesChanged(db);
   cache.invalidate();
 }
 
 export async function deleteRedirectRule(db: Database, cache: RedirectRuleCache, path: string) {
   await db.delete(redirectRules).where(eq(redirectRules.path, normalizeRulePath(path)));
+  await notifyRedirectRulesChanged(db);
   cache.invalidate();
 }

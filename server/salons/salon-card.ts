@@ -1,4 +1,5 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
+import type { PhotoVariant } from "../../common/photo-variants";
 import type { Database } from "../db/client";
 import { areas, salons, stations } from "../db/schema";
 
@@ -17,6 +18,8 @@ export type SalonCard = {
   priceMin: number;
   photoUrl: string | null;
   photoAlt: string | null;
+  /** The cover's WebP sizes for srcset (empty for a single-file photo). */
+  photoVariants: PhotoVariant[] | null;
 };
 
 export const salonCardColumns = {
@@ -38,6 +41,9 @@ export const salonCardColumns = {
   photoAlt: sql<
     string | null
   >`(select p.alt from salon_photos p where p.salon_id = ${salons.id} order by p.sort_order limit 1)`,
+  photoVariants: sql<
+    PhotoVariant[] | null
+  >`(select p.variants from salon_photos p where p.salon_id = ${salons.id} order by p.sort_order limit 1)`,
 };
 
 export function selectSalonCards(db: Database, where?: SQL) {

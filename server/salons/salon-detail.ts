@@ -105,6 +105,7 @@ export async function getSalonDetail(db: Database, slug: string, reviewPage: num
         alt: salonPhotos.alt,
         width: salonPhotos.width,
         height: salonPhotos.height,
+        variants: salonPhotos.variants,
       })
       .from(salonPhotos)
       .where(eq(salonPhotos.salonId, salonId))

@@ -5,6 +5,7 @@ import { requireLogin } from "../../server/accounts/guards";
 import { signUpWithPassword } from "../../server/accounts/identity";
 import { saveProfile } from "../../server/accounts/profile";
 import { loadConfig } from "../../server/config";
+import { appContext } from "../../server/context";
 import { createHttpApp } from "../../server/http/app";
 import { createLogger } from "../../server/logger";
 import { browser, lastMailLink, ORIGIN, uniqueEmail } from "./accounts";
@@ -50,6 +51,12 @@ export function createRouteApp(
     log: createLogger("silent"),
     accounts,
     handleRequest: async (request: Request, context: RouterContextProvider) => {
+      // What the root middleware does with input the HTTP layer refused (app/root.tsx).
+      const { inputError } = context.get(appContext);
+      if (inputError) {
+        const { status, message, code } = inputError;
+        return Response.json({ status, errors: [{ status, data: { code, message } }] }, { status });
+      }
       // A resource route (no page, e.g. a file download) answers with its own Response.
       const path = new URL(request.url).pathname;
       const resource = routes.find(

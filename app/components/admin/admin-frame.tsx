@@ -8,6 +8,7 @@ const sections = [
   { to: "/admin/owners/add", label: "オーナーを追加", end: true },
   { to: "/admin/salons", label: "サロン", end: true },
   { to: "/admin/salons/add", label: "サロンを追加", end: true },
+  { to: "/admin/redirects", label: "リダイレクト", end: true },
 ];
 
 /** The back office frame: the admin menu and one h1. */

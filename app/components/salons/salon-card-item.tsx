@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { genreLabels } from "../../../common/genres";
+import { photoSrcSet } from "../../../common/photo-variants";
 import type { NextFreeTimes } from "../../../server/bookings/free-times";
 import type { SalonCard } from "../../../server/salons/salon-card";
 import { formatMonthDayWeekday, formatYen } from "../../lib/format";
@@ -25,6 +26,8 @@ export function SalonCardItem({
       {salon.photoUrl ? (
         <img
           src={salon.photoUrl}
+          srcSet={photoSrcSet(salon.photoVariants)}
+          sizes="(min-width: 1024px) 360px, (min-width: 640px) 50vw, 100vw"
           alt={salon.photoAlt ?? ""}
           width={800}
           height={600}

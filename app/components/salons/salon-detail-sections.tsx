@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { photoSrcSet } from "../../../common/photo-variants";
 import type { SalonDetail } from "../../../server/salons/salon-detail";
 import { formatDate, formatYen } from "../../lib/format";
 import { Pagination } from "../pagination";
@@ -21,6 +22,13 @@ export function SalonPhotos({ photos }: { photos: SalonDetail["photos"] }) {
         <li key={photo.url} className={index === 0 ? "col-span-2 row-span-2" : ""}>
           <img
             src={photo.url}
+            srcSet={photoSrcSet(photo.variants)}
+            // The cover spans two of the grid's columns (all of them on phones).
+            sizes={
+              index === 0
+                ? "(min-width: 1152px) 760px, (min-width: 640px) 66vw, 100vw"
+                : "(min-width: 1152px) 380px, (min-width: 640px) 33vw, 50vw"
+            }
             alt={photo.alt}
             width={photo.width}
             height={photo.height}

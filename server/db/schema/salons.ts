@@ -4,6 +4,7 @@ import {
   doublePrecision,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   real,
@@ -12,6 +13,7 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 import type { SalonGenre } from "../../../common/genres";
+import type { PhotoVariant } from "../../../common/photo-variants";
 import { users } from "./accounts";
 import { areas, prefectures, stations } from "./areas";
 import { createdAt, id, updatedAt } from "./common";
@@ -143,6 +145,11 @@ export const salonPhotos = pgTable(
     width: integer("width").notNull(),
     height: integer("height").notNull(),
     sortOrder: integer("sort_order").notNull().default(0),
+    /**
+     * The WebP sizes of an uploaded photo (url is the largest); empty for
+     * photos that are a single file, such as the seed's SVGs.
+     */
+    variants: jsonb("variants").$type<PhotoVariant[]>().notNull().default([]),
   },
   (t) => [
     index("salon_photos_salon_idx").on(t.salonId, t.sortOrder),

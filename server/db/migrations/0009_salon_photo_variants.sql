@@ -1,0 +1,1 @@
+ALTER TABLE "salon_photos" ADD COLUMN "variants" jsonb DEFAULT '[]'::jsonb NOT NULL;
