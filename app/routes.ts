@@ -58,6 +58,10 @@ export default [
   route("admin", "routes/admin.tsx"),
   route("admin/owners", "routes/admin.owners.tsx"),
   route("admin/owners/add", "routes/admin.owners.add.tsx"),
+  // The salon editor's tabs (issue 16, point 4): ?staff=, ?menu=, ?coupon= open one row.
+  route("admin/salons/edit/:id/staff", "routes/admin.salons.edit.$id.staff.tsx"),
+  route("admin/salons/edit/:id/menus", "routes/admin.salons.edit.$id.menus.tsx"),
+  route("admin/salons/edit/:id/coupons", "routes/admin.salons.edit.$id.coupons.tsx"),
   // Not in SPEC.md §2: the owner invitation link (?token=) sets the password
   // or confirms becoming an owner (issue 16). none: the token is the proof.
   route("account/invitation", "routes/account.invitation.tsx"),
