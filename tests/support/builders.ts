@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { newBookingNumber } from "../../server/bookings/booking-number";
 import type { Database } from "../../server/db/client";
 import {
@@ -19,6 +20,7 @@ import {
   stations,
   users,
 } from "../../server/db/schema";
+import { recomputeSalonDerived } from "../../server/salons/derived.server";
 
 /** Small builders with readable defaults; tests never rely on the demo seed. */
 const unique = () => randomUUID().slice(0, 8);
@@ -47,6 +49,33 @@ export type SalonOverrides = Partial<typeof salons.$inferInsert> & {
   openingHours?: OpeningHours[];
 };
 
+const derivedColumns = [
+  "searchText",
+  "priceMin",
+  "priceMax",
+  "ratingAverage",
+  "reviewCount",
+] as const;
+type DerivedValues = Partial<Pick<typeof salons.$inferInsert, (typeof derivedColumns)[number]>>;
+
+/**
+ * Derived columns a test set by hand (a rating of 4.8 from 200 reviews
+ * without writing them), kept across later builders of the same salon.
+ */
+const pinnedDerived = new Map<string, DerivedValues>();
+
+/**
+ * The derived columns as the app computes them (recomputeSalonDerived),
+ * then whatever the test pinned.
+ */
+async function refreshDerived(db: Database, salonId: string) {
+  await recomputeSalonDerived(db, salonId);
+  const pinned = pinnedDerived.get(salonId);
+  if (pinned && Object.keys(pinned).length > 0) {
+    await db.update(salons).set(pinned).where(eq(salons.id, salonId));
+  }
+}
+
 export async function buildSalon(db: Database, options: SalonOverrides = {}) {
   const { openingHours, ...overrides } = options;
   const areaId = overrides.areaId ?? (await buildArea(db)).id;
@@ -73,7 +102,14 @@ export async function buildSalon(db: Database, options: SalonOverrides = {}) {
       .insert(salonOpeningHours)
       .values(openingHours.map((hours) => ({ salonId: salon.id, ...hours })));
   }
-  return salon;
+  const pinned: DerivedValues = {};
+  for (const column of derivedColumns) {
+    if (overrides[column] !== undefined) Object.assign(pinned, { [column]: overrides[column] });
+  }
+  pinnedDerived.set(salon.id, pinned);
+  await refreshDerived(db, salon.id);
+  const [derived] = await db.select().from(salons).where(eq(salons.id, salon.id));
+  return derived ?? salon;
 }
 
 export async function buildStaff(
@@ -113,6 +149,7 @@ export async function buildMenu(
     })
     .returning();
   if (!menu) throw new Error("menu not inserted");
+  await refreshDerived(db, salonId);
   return menu;
 }
 
@@ -188,6 +225,7 @@ export async function buildReview(
     })
     .returning();
   if (!review) throw new Error("review not inserted");
+  await refreshDerived(db, salonId);
   return review;
 }
 

@@ -69,6 +69,12 @@ export const salons = pgTable(
     /** Normalized name, kana, area, station and menu names for keyword search (pg_trgm). */
     searchText: text("search_text").notNull().default(""),
     status: text("status").$type<SalonStatus>().notNull().default("draft"),
+    /**
+     * Optimistic concurrency for the admin editor: every edit of the salon,
+     * on any tab, sends the version it loaded and bumps it
+     * (bumpSalonVersion in server/admin/salon-editor.server.ts).
+     */
+    version: integer("version").notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,5 +1,4 @@
-import { genreLabels, type SalonGenre } from "../../../common/genres";
-import { normalizeForSearch } from "../../search/normalize";
+import type { SalonGenre } from "../../../common/genres";
 import type { couponMenus, coupons, menuStaff, menus } from "../schema/menus";
 import type { reviews } from "../schema/reviews";
 import type { OpeningHours, salonFeatures, salonPhotos, salons } from "../schema/salons";
@@ -485,7 +484,6 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
         menuStaffRows.push({ menuId: menuRowId, staffId: staffRowId });
     }
   });
-  const prices = menuRows.map((m) => m.price);
 
   // Coupons
   const couponRows: CouponRow[] = [];
@@ -524,7 +522,6 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
   const reviewRows: ReviewRow[] = [];
   const reviewCount = rng.int(3, 12);
   const femaleVisitors = genre === "hair" ? 0.75 : genre === "headspa" ? 0.7 : 0.93;
-  let ratingSum = 0;
   for (let k = 0; k < reviewCount; k++) {
     const rating = rng.weighted([5, 4, 3, 2, 1], (r) => [0, 2, 5, 11, 32, 50][r] ?? 0);
     const mood = moodOf(rating);
@@ -547,7 +544,6 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
       visitedOn: isoDate(visited),
       createdAt: new Date(visited.getTime() + rng.int(1, 72) * 60 * 60 * 1000),
     });
-    ratingSum += rating;
   }
 
   // Features: some follow from the data, the rest are the salon's own choice.
@@ -569,19 +565,6 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
   const chosenFeatures = [...derived, ...rng.shuffle(optional)].slice(
     0,
     Math.max(target, derived.length),
-  );
-
-  const searchText = normalizeForSearch(
-    [
-      name,
-      nameKana,
-      area.name,
-      area.kana,
-      station.name,
-      station.kana,
-      genreLabels[genre],
-      ...menuRows.map((m) => m.name),
-    ].join(" "),
   );
 
   const salon: SalonRow = {
@@ -612,11 +595,8 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
     regularHolidays: [...holiday.weekdays],
     holidayNote: holiday.note,
     timeZone: "Asia/Tokyo",
-    priceMin: Math.min(...prices),
-    priceMax: Math.max(...prices),
-    ratingAverage: Math.round((ratingSum / reviewCount) * 10) / 10,
-    reviewCount,
-    searchText,
+    // search_text, price range and rating are derived after insert, the one
+    // way every salon gets them (recomputeSalonsDerived in seed.ts).
     status: index > 300 && index % 50 === 0 ? "draft" : "published",
     createdAt,
     updatedAt: daysBefore(rng.int(0, 45)),

@@ -1,6 +1,7 @@
 import type { PgTable } from "drizzle-orm/pg-core";
 import { refreshSalonHorizon } from "../../bookings/free-days.server";
 import { toLocal } from "../../bookings/local-time";
+import { recomputeSalonsDerived } from "../../salons/derived.server";
 import type { Database } from "../client";
 import { areas, prefectures, stations } from "../schema/areas";
 import { bookingMenus, bookings } from "../schema/bookings";
@@ -212,6 +213,10 @@ export async function seedDatabase(
     }
     await db.transaction(async (tx) => {
       await insertBundles(tx, bundles, dated);
+      await recomputeSalonsDerived(
+        tx,
+        bundles.flatMap((b) => (b.salon.id ? [b.salon.id] : [])),
+      );
     });
     // The search's free-time summary, from the engine like every later refresh.
     for (const bundle of bundles) {
