@@ -44,6 +44,7 @@ import { loadAvailabilityInput } from "../../server/bookings/availability-data.s
 import { StaffNotAvailableError } from "../../server/bookings/booking-errors";
 import {
   auditLog,
+  bookingMenus,
   couponMenus,
   coupons,
   menuStaff,
@@ -57,7 +58,6 @@ import { searchSalons } from "../../server/salons/search";
 import {
   buildBooking,
   buildMenu,
-  buildSalon,
   buildSalonWithStaff,
   buildStaff,
   buildUser,
@@ -671,7 +671,6 @@ describe("menus", () => {
       startsAt: at("2026-12-03T10:00"),
       endsAt: at("2026-12-03T11:00"),
     });
-    const { bookingMenus } = await import("../../server/db/schema");
     await db().insert(bookingMenus).values({
       salonId: salon.id,
       bookingId: booking.id,
