@@ -64,6 +64,10 @@ export default [
   route("admin/salons/edit/:id/photos", "routes/admin.salons.edit.$id.photos.tsx"),
   // Not in SPEC.md §2: the route rules (redirects) of SPEC.md §2, managed (issue 16, point 9).
   route("admin/redirects", "routes/admin.redirects.tsx"),
+  // The salon editor's tabs (issue 16, point 4): ?staff=, ?menu=, ?coupon= open one row.
+  route("admin/salons/edit/:id/staff", "routes/admin.salons.edit.$id.staff.tsx"),
+  route("admin/salons/edit/:id/menus", "routes/admin.salons.edit.$id.menus.tsx"),
+  route("admin/salons/edit/:id/coupons", "routes/admin.salons.edit.$id.coupons.tsx"),
   // Not in SPEC.md §2: the owner invitation link (?token=) sets the password
   // or confirms becoming an owner (issue 16). none: the token is the proof.
   route("account/invitation", "routes/account.invitation.tsx"),

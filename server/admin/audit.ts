@@ -30,13 +30,42 @@ export const auditActions = {
   "redirect_rule.create": "リダイレクトの追加",
   "redirect_rule.update": "リダイレクトの変更",
   "redirect_rule.delete": "リダイレクトの削除",
+  // The salon editor's スタッフ, メニュー and クーポン tabs (salon-staff/menus/coupons.server.ts).
+  "staff.create": "スタッフの追加",
+  "staff.update": "スタッフの変更",
+  "staff.reorder": "スタッフの並べ替え",
+  "staff.retire": "スタッフの退職",
+  "staff.reinstate": "スタッフの復帰",
+  "staff.delete": "スタッフの削除",
+  "staff.schedule_save": "勤務パターンの保存",
+  "staff.schedule_delete": "勤務パターンの削除",
+  "staff.exception_add": "勤務の例外の追加",
+  "staff.exception_delete": "勤務の例外の削除",
+  "menu.create": "メニューの追加",
+  "menu.update": "メニューの変更",
+  "menu.reorder": "メニューの並べ替え",
+  "menu.retire": "メニューの掲載終了",
+  "menu.reinstate": "メニューの再掲載",
+  "menu.delete": "メニューの削除",
+  "coupon.create": "クーポンの追加",
+  "coupon.update": "クーポンの変更",
+  "coupon.retire": "クーポンの配布終了",
+  "coupon.delete": "クーポンの削除",
 } as const;
 export type AuditAction = keyof typeof auditActions;
 
 export type AuditEntry = {
   actorUserId: string | null;
   action: AuditAction;
-  targetType: "user" | "salon" | "invitation" | "photo" | "redirect_rule";
+  targetType:
+    | "user"
+    | "salon"
+    | "invitation"
+    | "photo"
+    | "redirect_rule"
+    | "staff"
+    | "menu"
+    | "coupon";
   targetId: string;
   salonId?: string | null;
   before?: Record<string, unknown> | null;

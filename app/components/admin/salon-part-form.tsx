@@ -1,0 +1,209 @@
+import { type ReactNode, useEffect, useRef } from "react";
+import { Form } from "react-router";
+import { ErrorSummary } from "../form/field";
+import { secondaryButtonClass } from "./admin-frame";
+
+/**
+ * Pieces shared by the salon editor's スタッフ, メニュー and クーポン tabs.
+ * Every form carries the salon version it was loaded with (decision 0018).
+ */
+
+/** What a refused save answers (PartResult of server/admin/salon-parts.server.ts, seen by the page). */
+export type PartRefusal = {
+  ok: false;
+  form: string;
+  errors: Record<string, string>;
+  values: Record<string, string | string[]>;
+  status: number;
+};
+
+/** The refusal when it belongs to `form`, else nothing (another form of the page failed). */
+export function refusalFor(actionData: unknown, form: string): PartRefusal | null {
+  const result = actionData as PartRefusal | undefined;
+  return result && result.ok === false && result.form === form ? result : null;
+}
+
+/** A typed value to show again: the refused form's value, else the stored one. */
+export function typedValue(
+  refusal: PartRefusal | null,
+  key: string,
+  stored: string | number | null | undefined,
+): string {
+  if (refusal) {
+    const value = refusal.values[key];
+    return typeof value === "string" ? value : "";
+  }
+  return stored === null || stored === undefined ? "" : String(stored);
+}
+
+export function listOf(refusal: PartRefusal | null, key: string, stored: string[]): string[] {
+  if (refusal) {
+    const value = refusal.values[key];
+    return Array.isArray(value) ? value : [];
+  }
+  return stored;
+}
+
+export function VersionField({ version }: { version: number }) {
+  return <input type="hidden" name="version" value={version} />;
+}
+
+const notices: Record<string, string> = {
+  "staff-created": "スタッフを追加しました。続けて勤務パターンを登録してください。",
+  "staff-updated": "スタッフの情報を保存しました。",
+  "staff-moved": "スタッフの並び順を変更しました。",
+  "staff-retired":
+    "スタッフを退職にしました。予約画面と公開ページには表示されません（予約は残ります）。",
+  "staff-reinstated": "スタッフを復帰させました。",
+  "staff-deleted": "スタッフを削除しました。",
+  "schedule-saved": "勤務パターンを保存しました。",
+  "schedule-deleted": "勤務パターンを削除しました。",
+  "exception-added": "勤務の例外を追加しました。",
+  "exception-deleted": "勤務の例外を削除しました。",
+  "menu-created": "メニューを追加しました。",
+  "menu-updated": "メニューを保存しました。",
+  "menu-moved": "メニューの並び順を変更しました。",
+  "menu-retired": "メニューの掲載をやめました。予約画面と公開ページには表示されません。",
+  "menu-reinstated": "メニューを再び掲載しました。",
+  "menu-deleted": "メニューを削除しました。",
+  "coupon-created": "クーポンを追加しました。",
+  "coupon-updated": "クーポンを保存しました。",
+  "coupon-retired": "クーポンの配布を終了しました（昨日までの有効期限にしました）。",
+  "coupon-deleted": "クーポンを削除しました。",
+};
+
+/** The outcome of the last save (?done=…), focused so a screen reader hears it first. */
+export function DoneNotice({ done }: { done: string | null }) {
+  const ref = useRef<HTMLParagraphElement>(null);
+  const message = done ? notices[done] : undefined;
+  useEffect(() => {
+    if (message) ref.current?.focus();
+  }, [message]);
+  if (!message) return null;
+  return (
+    <p
+      ref={ref}
+      role="status"
+      tabIndex={-1}
+      className="rounded-lg bg-brand-50 p-4 font-bold focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-700"
+    >
+      {message}
+    </p>
+  );
+}
+
+/** Errors of the list's row buttons (a conflict, a refused delete), above the list. */
+export function ListErrors({ actionData }: { actionData: unknown }) {
+  const refusal = refusalFor(actionData, "list");
+  return refusal ? <ErrorSummary errors={refusal.errors} /> : null;
+}
+
+/**
+ * One button of a list row, as its own small form (works without
+ * JavaScript). `label` is the visible text, `fullLabel` what a screen reader
+ * hears ("山田さんを上へ").
+ */
+export function RowButton({
+  intent,
+  fields,
+  version,
+  label,
+  fullLabel,
+  disabled,
+  danger,
+}: {
+  intent: string;
+  fields: Record<string, string>;
+  version: number;
+  label: string;
+  fullLabel: string;
+  disabled?: boolean;
+  danger?: boolean;
+}) {
+  return (
+    <Form method="post" className="inline">
+      <VersionField version={version} />
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button
+        type="submit"
+        name="intent"
+        value={intent}
+        disabled={disabled}
+        aria-label={fullLabel}
+        className={`${secondaryButtonClass} ${danger ? "border-red-700 text-red-700" : ""} disabled:opacity-40`}
+      >
+        {label}
+      </button>
+    </Form>
+  );
+}
+
+/** A group of checkboxes (menus a stylist can do, staff of a menu, menus of a coupon). */
+export function CheckboxGroup({
+  id,
+  legend,
+  name,
+  options,
+  checked,
+  error,
+  hint,
+}: {
+  id: string;
+  legend: string;
+  name: string;
+  options: { value: string; label: ReactNode }[];
+  checked: string[];
+  error?: string;
+  hint?: string;
+}) {
+  const chosen = new Set(checked);
+  const describedBy =
+    [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") ||
+    undefined;
+  return (
+    <fieldset
+      className="flex flex-col gap-2 rounded-lg border border-neutral-300 p-4"
+      aria-describedby={describedBy}
+    >
+      <legend className="px-1 font-bold">{legend}</legend>
+      {hint ? (
+        <p id={`${id}-hint`} className="text-sm text-neutral-700">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="text-sm font-bold text-red-700">
+          {error}
+        </p>
+      ) : null}
+      {options.length === 0 ? <p className="text-sm">選べる項目はまだありません。</p> : null}
+      <ul className="grid gap-1 sm:grid-cols-2">
+        {options.map((option) => (
+          <li key={option.value}>
+            <label className="flex items-center gap-2">
+              <input
+                type="checkbox"
+                name={name}
+                value={option.value}
+                defaultChecked={chosen.has(option.value)}
+                className="size-5 shrink-0"
+              />
+              <span>{option.label}</span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  );
+}
+
+/** "?done=…&staff=…" of the page after a save. */
+export function partLocation(
+  path: string,
+  result: { done: string; query?: Record<string, string> },
+) {
+  const params = new URLSearchParams({ ...(result.query ?? {}), done: result.done });
+  return `${path}?${params}`;
+}

@@ -1,0 +1,645 @@
+import { Form, Link } from "react-router";
+import {
+  INTERVALS_PER_DAY,
+  scheduleExceptionLabels,
+  weekdayLabels,
+} from "../../../common/salon-parts";
+import { formatDate } from "../../lib/format";
+import { ErrorSummary, SelectField, TextAreaField, TextField } from "../form/field";
+import { buttonClass, cellClass, headCellClass, linkClass, tableClass } from "./admin-frame";
+import {
+  CheckboxGroup,
+  listOf,
+  type PartRefusal,
+  RowButton,
+  refusalFor,
+  typedValue,
+  VersionField,
+} from "./salon-part-form";
+
+/** What the スタッフ tab's loader gives (server/admin/salon-staff.server.ts staffTab). */
+type Member = {
+  id: string;
+  name: string;
+  kana: string;
+  role: string;
+  active: boolean;
+  bookings: number;
+};
+type MenuChoice = { id: string; name: string; category: string; published: boolean };
+type Interval = { weekday: number; startsAt: string; endsAt: string };
+type Pattern = {
+  key: string;
+  validFrom: string | null;
+  validUntil: string | null;
+  intervals: Interval[];
+};
+type Exception = {
+  id: string;
+  date: string;
+  kind: "closed" | "hours" | "extra";
+  startsAt: string | null;
+  endsAt: string | null;
+  note: string;
+};
+export type SelectedStaff = {
+  id: string;
+  slug: string;
+  name: string;
+  kana: string;
+  role: string;
+  profile: string;
+  photoUrl: string;
+  yearsOfExperience: number;
+  specialties: string[];
+  active: boolean;
+  today: string;
+  upcomingBookings: number;
+  menuIds: string[];
+  patterns: Pattern[];
+  exceptions: Exception[];
+};
+
+const WEEKDAYS = [1, 2, 3, 4, 5, 6, 0];
+const KIND_LABELS = scheduleExceptionLabels;
+const WEEKDAY_LABELS = weekdayLabels;
+
+export function StaffList({
+  base,
+  members,
+  version,
+  selectedId,
+}: {
+  base: string;
+  members: Member[];
+  version: number;
+  selectedId: string | null;
+}) {
+  return (
+    <section aria-labelledby="staff-list-heading" className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="staff-list-heading" className="text-xl font-bold">
+          スタッフ一覧（{members.length}人）
+        </h2>
+        <Link to={base} className={linkClass}>
+          スタッフを追加
+        </Link>
+      </div>
+      {members.length === 0 ? (
+        <p>スタッフはまだ登録されていません。下のフォームから追加してください。</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className={tableClass}>
+            <caption className="sr-only">
+              スタッフ一覧（上から、サロンページと指名なしの割り当てで使う順番）
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col" className={headCellClass}>
+                  順番
+                </th>
+                <th scope="col" className={headCellClass}>
+                  名前・役職
+                </th>
+                <th scope="col" className={headCellClass}>
+                  状態
+                </th>
+                <th scope="col" className={headCellClass}>
+                  操作
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {members.map((member, index) => (
+                <tr
+                  key={member.id}
+                  id={`staff-${member.id}`}
+                  aria-current={member.id === selectedId ? "true" : undefined}
+                  className={member.id === selectedId ? "bg-brand-50" : undefined}
+                >
+                  <td className={cellClass}>{index + 1}</td>
+                  <td className={cellClass}>
+                    <Link to={`${base}?staff=${member.id}`} className={linkClass}>
+                      {member.name}
+                    </Link>
+                    <span className="block text-xs text-neutral-700">
+                      {member.kana}・{member.role}
+                    </span>
+                  </td>
+                  <td className={cellClass}>
+                    {member.active ? "在籍" : <span className="font-bold">退職</span>}
+                    <span className="block text-xs text-neutral-700">予約 {member.bookings}件</span>
+                  </td>
+                  <td className={cellClass}>
+                    <div className="flex flex-wrap gap-1">
+                      <RowButton
+                        intent="staff-up"
+                        fields={{ staffId: member.id }}
+                        version={version}
+                        label="↑ 上へ"
+                        fullLabel={`${member.name}を上へ`}
+                        disabled={index === 0}
+                      />
+                      <RowButton
+                        intent="staff-down"
+                        fields={{ staffId: member.id }}
+                        version={version}
+                        label="↓ 下へ"
+                        fullLabel={`${member.name}を下へ`}
+                        disabled={index === members.length - 1}
+                      />
+                      {member.active ? (
+                        <RowButton
+                          intent="staff-retire"
+                          fields={{ staffId: member.id }}
+                          version={version}
+                          label="退職にする"
+                          fullLabel={`${member.name}を退職にする（予約画面と公開ページから外す）`}
+                        />
+                      ) : (
+                        <RowButton
+                          intent="staff-reinstate"
+                          fields={{ staffId: member.id }}
+                          version={version}
+                          label="復帰させる"
+                          fullLabel={`${member.name}を復帰させる`}
+                        />
+                      )}
+                      {member.bookings === 0 ? (
+                        <RowButton
+                          intent="staff-delete"
+                          fields={{ staffId: member.id }}
+                          version={version}
+                          label="削除"
+                          fullLabel={`${member.name}を削除（予約がないため削除できます）`}
+                          danger
+                        />
+                      ) : null}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+const menuOptions = (menus: MenuChoice[]) =>
+  menus.map((menu) => ({
+    value: menu.id,
+    label: (
+      <>
+        {menu.name}
+        <span className="text-xs text-neutral-700">
+          （{menu.category}
+          {menu.published ? "" : "・掲載終了"}）
+        </span>
+      </>
+    ),
+  }));
+
+/** Adds a stylist (member null) or edits one. */
+export function StaffForm({
+  member,
+  menus,
+  version,
+  actionData,
+}: {
+  member: SelectedStaff | null;
+  menus: MenuChoice[];
+  version: number;
+  actionData: unknown;
+}) {
+  const refusal = refusalFor(actionData, "staff");
+  const errors = refusal?.errors ?? {};
+  const v = (key: string, stored: string | number | null | undefined) =>
+    typedValue(refusal, key, stored);
+  const prefix = member ? "staff-edit" : "staff-new";
+  return (
+    <Form
+      method="post"
+      noValidate
+      className="flex max-w-2xl flex-col gap-4"
+      aria-labelledby={`${prefix}-heading`}
+      key={refusal ? "refused" : (member?.id ?? "new")}
+    >
+      <h2 id={`${prefix}-heading`} className="text-xl font-bold">
+        {member ? `${member.name}さんのプロフィール` : "スタッフを追加"}
+      </h2>
+      <ErrorSummary errors={errors} />
+      <VersionField version={version} />
+      {member ? <input type="hidden" name="staffId" value={member.id} /> : null}
+      <TextField
+        id={`${prefix}-name`}
+        name="name"
+        label="名前"
+        required
+        autoComplete="off"
+        defaultValue={v("name", member?.name)}
+        error={errors.name}
+      />
+      <TextField
+        id={`${prefix}-kana`}
+        name="kana"
+        label="フリガナ"
+        required
+        autoComplete="off"
+        hint="ひらがなかカタカナ（例：ヤマダ ハナコ）"
+        defaultValue={v("kana", member?.kana)}
+        error={errors.kana}
+      />
+      <TextField
+        id={`${prefix}-role`}
+        name="role"
+        label="役職"
+        required
+        autoComplete="off"
+        hint="例：スタイリスト、トップスタイリスト、アシスタント"
+        defaultValue={v("role", member?.role ?? "スタイリスト")}
+        error={errors.role}
+      />
+      <TextField
+        id={`${prefix}-years`}
+        name="yearsOfExperience"
+        label="経験年数"
+        inputMode="numeric"
+        autoComplete="off"
+        hint="年数を半角数字で（空欄は0年）"
+        defaultValue={v("yearsOfExperience", member?.yearsOfExperience)}
+        error={errors.yearsOfExperience}
+      />
+      <TextField
+        id={`${prefix}-specialties`}
+        name="specialties"
+        label="得意なスタイル"
+        autoComplete="off"
+        hint="読点（、）かカンマで区切って10個まで（例：ショート、透明感カラー）"
+        defaultValue={v("specialties", member?.specialties.join("、"))}
+        error={errors.specialties}
+      />
+      <TextAreaField
+        id={`${prefix}-profile`}
+        name="profile"
+        label="プロフィール"
+        rows={4}
+        defaultValue={v("profile", member?.profile)}
+        error={errors.profile}
+      />
+      <TextField
+        id={`${prefix}-photo`}
+        name="photoUrl"
+        label="写真のURL"
+        type="url"
+        autoComplete="off"
+        hint="https:// で始まるアドレスか、/ で始まるサイト内のパス（空欄は写真なし）"
+        defaultValue={v("photoUrl", member?.photoUrl)}
+        error={errors.photoUrl}
+      />
+      <CheckboxGroup
+        id={`${prefix}-menus`}
+        legend="担当できるメニュー"
+        name="menuIds"
+        options={menuOptions(menus)}
+        checked={listOf(
+          refusal,
+          "menuIds",
+          member ? member.menuIds : menus.filter((m) => m.published).map((m) => m.id),
+        )}
+        error={errors.menuIds}
+        hint="チェックを外したメニューは、このスタッフを指名して予約できなくなります。"
+      />
+      <button
+        type="submit"
+        name="intent"
+        value={member ? "staff-update" : "staff-create"}
+        className={buttonClass}
+      >
+        {member ? "プロフィールを保存" : "スタッフを追加"}
+      </button>
+    </Form>
+  );
+}
+
+function rangeText(pattern: { validFrom: string | null; validUntil: string | null }) {
+  if (!pattern.validFrom && !pattern.validUntil) return "期間の定めなし";
+  return `${pattern.validFrom ? formatDate(pattern.validFrom) : "開始日なし"} 〜 ${
+    pattern.validUntil ? formatDate(pattern.validUntil) : "終了日なし"
+  }`;
+}
+
+/** One weekly pattern: its validity and up to three intervals a weekday (two make a break). */
+function ScheduleForm({
+  staffId,
+  pattern,
+  copyFrom,
+  version,
+  actionData,
+}: {
+  staffId: string;
+  pattern: Pattern | null;
+  copyFrom: Pattern | null;
+  version: number;
+  actionData: unknown;
+}) {
+  const key = pattern?.key ?? "new";
+  const refusal: PartRefusal | null = refusalFor(actionData, `schedule:${key}`);
+  const errors = refusal?.errors ?? {};
+  const source = pattern ?? copyFrom;
+  const stored = (weekday: number, index: number) =>
+    source?.intervals.filter((i) => i.weekday === weekday)[index];
+  const prefix = `schedule-${pattern ? pattern.key.replace(/[^0-9]/g, "") || "open" : "new"}`;
+  const headingId = `${prefix}-heading`;
+  return (
+    <Form
+      method="post"
+      noValidate
+      aria-labelledby={headingId}
+      className="flex flex-col gap-4 rounded-lg border border-neutral-300 p-4"
+      key={refusal ? "refused" : key}
+    >
+      <h4 id={headingId} className="font-bold">
+        {pattern ? `勤務パターン（${rangeText(pattern)}）` : "新しい勤務パターン"}
+      </h4>
+      <ErrorSummary errors={errors} />
+      <VersionField version={version} />
+      <input type="hidden" name="staffId" value={staffId} />
+      <input type="hidden" name="pattern" value={key} />
+      {pattern ? null : (
+        <p className="text-sm">
+          適用開始日を入れると、その日から新しいパターンに切り替わり、それまでのパターンは前日で終わります。
+        </p>
+      )}
+      <div className="grid gap-3 sm:grid-cols-2">
+        <TextField
+          id={`${prefix}-from`}
+          name="validFrom"
+          type="date"
+          label="適用開始日"
+          hint="空欄は開始日なし"
+          defaultValue={typedValue(refusal, "validFrom", pattern?.validFrom)}
+          error={errors.validFrom}
+        />
+        <TextField
+          id={`${prefix}-until`}
+          name="validUntil"
+          type="date"
+          label="適用終了日"
+          hint="空欄は終了日なし"
+          defaultValue={typedValue(refusal, "validUntil", pattern?.validUntil)}
+          error={errors.validUntil}
+        />
+      </div>
+      <p className="text-sm text-neutral-700">
+        勤務しない曜日は空欄のままにします。休憩は、時間帯を分けて入力します（例：10:00〜13:00 と
+        14:00〜19:00）。
+      </p>
+      <div className="flex flex-col gap-3">
+        {WEEKDAYS.map((weekday) => {
+          const dayError = errors[`day-${weekday}`];
+          const errorId = `${prefix}-day-${weekday}-error`;
+          return (
+            <fieldset
+              key={weekday}
+              className="flex flex-col gap-2 border-t border-neutral-200 pt-2"
+              aria-describedby={dayError ? errorId : undefined}
+            >
+              <legend className="font-bold">{WEEKDAY_LABELS[weekday]}曜日</legend>
+              {dayError ? (
+                <p id={errorId} className="text-sm font-bold text-red-700">
+                  {dayError}
+                </p>
+              ) : null}
+              <div className="flex flex-wrap gap-x-4 gap-y-2">
+                {Array.from({ length: INTERVALS_PER_DAY }, (_, index) => {
+                  const interval = stored(weekday, index);
+                  const startName = `start-${weekday}-${index}`;
+                  const endName = `end-${weekday}-${index}`;
+                  const label = `${WEEKDAY_LABELS[weekday]}曜日 時間帯${index + 1}`;
+                  return (
+                    <div key={startName} className="flex items-center gap-1">
+                      <label htmlFor={`${prefix}-${startName}`} className="sr-only">
+                        {label}の開始
+                      </label>
+                      <input
+                        id={`${prefix}-${startName}`}
+                        name={startName}
+                        type="time"
+                        step={300}
+                        defaultValue={typedValue(refusal, startName, interval?.startsAt)}
+                        aria-invalid={dayError ? true : undefined}
+                        className="rounded-lg border border-neutral-400 px-2 py-1"
+                      />
+                      <span aria-hidden="true">〜</span>
+                      <label htmlFor={`${prefix}-${endName}`} className="sr-only">
+                        {label}の終了
+                      </label>
+                      <input
+                        id={`${prefix}-${endName}`}
+                        name={endName}
+                        type="time"
+                        step={300}
+                        defaultValue={typedValue(refusal, endName, interval?.endsAt)}
+                        aria-invalid={dayError ? true : undefined}
+                        className="rounded-lg border border-neutral-400 px-2 py-1"
+                      />
+                    </div>
+                  );
+                })}
+              </div>
+            </fieldset>
+          );
+        })}
+      </div>
+      <button type="submit" name="intent" value="schedule-save" className={buttonClass}>
+        {pattern ? "この勤務パターンを保存" : "勤務パターンを追加"}
+      </button>
+    </Form>
+  );
+}
+
+export function ScheduleSection({
+  member,
+  version,
+  actionData,
+}: {
+  member: SelectedStaff;
+  version: number;
+  actionData: unknown;
+}) {
+  const latest = member.patterns.at(-1) ?? null;
+  return (
+    <section id="schedules" aria-labelledby="schedules-heading" className="flex flex-col gap-4">
+      <h3 id="schedules-heading" className="text-lg font-bold">
+        {member.name}さんの勤務パターン（毎週）
+      </h3>
+      {member.patterns.length === 0 ? (
+        <p>勤務パターンがまだありません。登録するまで、このスタッフは予約を受けられません。</p>
+      ) : null}
+      {member.patterns.map((pattern) => (
+        <div key={pattern.key} className="flex flex-col gap-2">
+          <ScheduleForm
+            staffId={member.id}
+            pattern={pattern}
+            copyFrom={null}
+            version={version}
+            actionData={actionData}
+          />
+          <div>
+            <RowButton
+              intent="schedule-delete"
+              fields={{ staffId: member.id, pattern: pattern.key }}
+              version={version}
+              label="このパターンを削除"
+              fullLabel={`勤務パターン（${rangeText(pattern)}）を削除`}
+              danger
+            />
+          </div>
+        </div>
+      ))}
+      <ScheduleForm
+        staffId={member.id}
+        pattern={null}
+        copyFrom={latest}
+        version={version}
+        actionData={actionData}
+      />
+    </section>
+  );
+}
+
+export function ExceptionSection({
+  member,
+  version,
+  actionData,
+}: {
+  member: SelectedStaff;
+  version: number;
+  actionData: unknown;
+}) {
+  const refusal = refusalFor(actionData, "exception");
+  const errors = refusal?.errors ?? {};
+  return (
+    <section id="exceptions" aria-labelledby="exceptions-heading" className="flex flex-col gap-4">
+      <h3 id="exceptions-heading" className="text-lg font-bold">
+        {member.name}さんの休み・臨時の勤務（日付指定）
+      </h3>
+      {member.exceptions.length === 0 ? (
+        <p>今日以降の登録はありません。</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className={tableClass}>
+            <caption className="sr-only">今日以降の休み・臨時の勤務</caption>
+            <thead>
+              <tr>
+                <th scope="col" className={headCellClass}>
+                  日付
+                </th>
+                <th scope="col" className={headCellClass}>
+                  内容
+                </th>
+                <th scope="col" className={headCellClass}>
+                  メモ
+                </th>
+                <th scope="col" className={headCellClass}>
+                  操作
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {member.exceptions.map((exception) => (
+                <tr key={exception.id}>
+                  <td className={cellClass}>{formatDate(exception.date)}</td>
+                  <td className={cellClass}>
+                    {KIND_LABELS[exception.kind]}
+                    {exception.startsAt ? ` ${exception.startsAt}〜${exception.endsAt}` : ""}
+                  </td>
+                  <td className={cellClass}>{exception.note}</td>
+                  <td className={cellClass}>
+                    <RowButton
+                      intent="exception-delete"
+                      fields={{ staffId: member.id, exceptionId: exception.id }}
+                      version={version}
+                      label="削除"
+                      fullLabel={`${formatDate(exception.date)}の${KIND_LABELS[exception.kind]}を削除`}
+                      danger
+                    />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Form
+        method="post"
+        noValidate
+        aria-labelledby="exception-new-heading"
+        className="flex max-w-2xl flex-col gap-3 rounded-lg border border-neutral-300 p-4"
+        key={refusal ? "refused" : "new"}
+      >
+        <h4 id="exception-new-heading" className="font-bold">
+          休み・臨時の勤務を追加
+        </h4>
+        <ErrorSummary errors={errors} />
+        <VersionField version={version} />
+        <input type="hidden" name="staffId" value={member.id} />
+        <TextField
+          id="exception-date"
+          name="date"
+          type="date"
+          label="日付"
+          required
+          min={member.today}
+          defaultValue={typedValue(refusal, "date", "")}
+          error={errors.date}
+        />
+        <SelectField
+          id="exception-kind"
+          name="kind"
+          label="種類"
+          required
+          options={Object.entries(KIND_LABELS).map(([value, label]) => ({ value, label }))}
+          defaultValue={typedValue(refusal, "kind", "closed")}
+          error={errors.kind}
+          hint="勤務時間の変更はその日の勤務時間を置き換え、臨時出勤は通常休みの日に勤務を加えます。"
+        />
+        <div className="grid gap-3 sm:grid-cols-2">
+          <TextField
+            id="exception-start"
+            name="startsAt"
+            type="time"
+            step={300}
+            label="開始時刻"
+            hint="休みの場合は空欄"
+            defaultValue={typedValue(refusal, "startsAt", "")}
+            error={errors.startsAt}
+          />
+          <TextField
+            id="exception-end"
+            name="endsAt"
+            type="time"
+            step={300}
+            label="終了時刻"
+            hint="休みの場合は空欄"
+            defaultValue={typedValue(refusal, "endsAt", "")}
+            error={errors.endsAt}
+          />
+        </div>
+        <TextField
+          id="exception-note"
+          name="note"
+          label="メモ"
+          autoComplete="off"
+          defaultValue={typedValue(refusal, "note", "")}
+          error={errors.note}
+        />
+        <button type="submit" name="intent" value="exception-add" className={buttonClass}>
+          追加する
+        </button>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,282 @@
+import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { bookingMenus, couponMenus, menuStaff, menus, staff } from "../db/schema";
+import { DomainError, NotFoundError } from "../errors/domain-error";
+import { recordAudit } from "./audit";
+import type { MenuInput } from "./salon-parts.schema";
+import { changedFields, editSalonPart, type SalonPartEdit } from "./salon-parts.server";
+import { renumber } from "./salon-staff.server";
+
+/**
+ * The メニュー tab: menus with category, price (yen), duration, description
+ * and who can do them; ordered, retired (published = false: gone from the
+ * salon page, search's price range and booking, kept in past bookings) or,
+ * when never booked, deleted.
+ */
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function menusTab(db: Database, salonId: string) {
+  const rows = await db
+    .select({
+      id: menus.id,
+      category: menus.category,
+      name: menus.name,
+      description: menus.description,
+      price: menus.price,
+      durationMinutes: menus.durationMinutes,
+      published: menus.published,
+      sortOrder: menus.sortOrder,
+    })
+    .from(menus)
+    .where(eq(menus.salonId, salonId))
+    .orderBy(asc(menus.sortOrder), asc(menus.id));
+  const links = await db
+    .select({ menuId: menuStaff.menuId, staffId: menuStaff.staffId })
+    .from(menuStaff)
+    .innerJoin(menus, eq(menus.id, menuStaff.menuId))
+    .where(eq(menus.salonId, salonId));
+  const booked = await db
+    .select({ menuId: bookingMenus.menuId, n: count() })
+    .from(bookingMenus)
+    .where(eq(bookingMenus.salonId, salonId))
+    .groupBy(bookingMenus.menuId);
+  const members = await db
+    .select({ id: staff.id, name: staff.name, active: staff.active })
+    .from(staff)
+    .where(eq(staff.salonId, salonId))
+    .orderBy(asc(staff.sortOrder), asc(staff.id));
+  return {
+    menus: rows.map((menu) => ({
+      ...menu,
+      /** Empty: anyone can do it. */
+      staffIds: links.filter((l) => l.menuId === menu.id).map((l) => l.staffId),
+      bookings: booked.find((b) => b.menuId === menu.id)?.n ?? 0,
+    })),
+    staff: members,
+    categories: [...new Set(rows.map((menu) => menu.category))],
+  };
+}
+
+async function menuOf(tx: Database, salonId: string, menuId: string) {
+  if (!UUID.test(menuId)) throw new NotFoundError("メニューが見つかりません。");
+  const [menu] = await tx
+    .select()
+    .from(menus)
+    .where(and(eq(menus.id, menuId.toLowerCase()), eq(menus.salonId, salonId)));
+  if (!menu) {
+    throw new NotFoundError(
+      "メニューが見つかりません。ほかの管理者が削除した可能性があります。一覧を確認してください。",
+    );
+  }
+  return menu;
+}
+
+const fieldsOfMenu = (row: typeof menus.$inferSelect | MenuInput) => ({
+  category: row.category,
+  name: row.name,
+  description: row.description,
+  price: row.price,
+  durationMinutes: row.durationMinutes,
+});
+
+/** The staff chosen must be this salon's (menu_staff itself does not say which salon). */
+async function setMenuStaff(tx: Database, salonId: string, menuId: string, input: MenuInput) {
+  const ids = input.staffScope === "all" ? [] : input.staffIds;
+  if (ids.length > 0) {
+    const found = await tx
+      .select({ id: staff.id })
+      .from(staff)
+      .where(and(eq(staff.salonId, salonId), inArray(staff.id, ids)));
+    if (found.length !== ids.length) {
+      throw new DomainError(
+        "staff_not_found",
+        "選択されたスタッフが見つかりません。画面を読み込み直してください。",
+        400,
+      );
+    }
+  }
+  await tx.delete(menuStaff).where(eq(menuStaff.menuId, menuId));
+  if (ids.length > 0) {
+    await tx.insert(menuStaff).values(ids.map((staffId) => ({ menuId, staffId })));
+  }
+}
+
+async function staffNamesOf(tx: Database, menuId: string) {
+  const rows = await tx
+    .select({ name: staff.name })
+    .from(menuStaff)
+    .innerJoin(staff, eq(staff.id, menuStaff.staffId))
+    .where(eq(menuStaff.menuId, menuId))
+    .orderBy(asc(staff.sortOrder), asc(staff.id));
+  return rows.length > 0 ? rows.map((row) => row.name) : "全スタッフ";
+}
+
+export async function createMenu(db: Database, edit: SalonPartEdit, input: MenuInput) {
+  return editSalonPart(db, edit, async (tx) => {
+    const [last] = await tx
+      .select({ max: sql<number>`coalesce(max(${menus.sortOrder}), -1)::int` })
+      .from(menus)
+      .where(eq(menus.salonId, edit.salonId));
+    const [menu] = await tx
+      .insert(menus)
+      .values({ salonId: edit.salonId, ...fieldsOfMenu(input), sortOrder: (last?.max ?? -1) + 1 })
+      .returning();
+    if (!menu) throw new Error("menu not inserted");
+    await setMenuStaff(tx, edit.salonId, menu.id, input);
+    await recordAudit(
+      tx,
+      {
+        actorUserId: edit.actor.id,
+        action: "menu.create",
+        targetType: "menu",
+        targetId: menu.id,
+        salonId: edit.salonId,
+        before: null,
+        after: { ...fieldsOfMenu(menu), staff: await staffNamesOf(tx, menu.id) },
+      },
+      edit.now,
+    );
+    return menu;
+  });
+}
+
+export async function updateMenu(
+  db: Database,
+  edit: SalonPartEdit,
+  menuId: string,
+  input: MenuInput,
+) {
+  return editSalonPart(db, edit, async (tx) => {
+    const menu = await menuOf(tx, edit.salonId, menuId);
+    const staffBefore = await staffNamesOf(tx, menu.id);
+    await tx.update(menus).set(fieldsOfMenu(input)).where(eq(menus.id, menu.id));
+    await setMenuStaff(tx, edit.salonId, menu.id, input);
+    const changes = changedFields(
+      { ...fieldsOfMenu(menu), staff: staffBefore },
+      { ...fieldsOfMenu(input), staff: await staffNamesOf(tx, menu.id) },
+    );
+    if (changes) {
+      await recordAudit(
+        tx,
+        {
+          actorUserId: edit.actor.id,
+          action: "menu.update",
+          targetType: "menu",
+          targetId: menu.id,
+          salonId: edit.salonId,
+          ...changes,
+        },
+        edit.now,
+      );
+    }
+    return menu;
+  });
+}
+
+export async function moveMenu(
+  db: Database,
+  edit: SalonPartEdit,
+  menuId: string,
+  direction: "up" | "down",
+) {
+  return editSalonPart(db, edit, async (tx) => {
+    const menu = await menuOf(tx, edit.salonId, menuId);
+    const order = await tx
+      .select({ id: menus.id, sortOrder: menus.sortOrder })
+      .from(menus)
+      .where(eq(menus.salonId, edit.salonId))
+      .orderBy(asc(menus.sortOrder), asc(menus.id));
+    const moved = await renumber(order, menu.id, direction, async (id, sortOrder) => {
+      await tx.update(menus).set({ sortOrder }).where(eq(menus.id, id));
+    });
+    if (moved) {
+      await recordAudit(
+        tx,
+        {
+          actorUserId: edit.actor.id,
+          action: "menu.reorder",
+          targetType: "menu",
+          targetId: menu.id,
+          salonId: edit.salonId,
+          before: { position: moved.from + 1 },
+          after: { position: moved.to + 1 },
+        },
+        edit.now,
+      );
+    }
+    return menu;
+  });
+}
+
+/** Stops (or resumes) offering a menu; its past and future bookings keep their copy of it. */
+export async function setMenuPublished(
+  db: Database,
+  edit: SalonPartEdit,
+  menuId: string,
+  published: boolean,
+) {
+  return editSalonPart(db, edit, async (tx) => {
+    const menu = await menuOf(tx, edit.salonId, menuId);
+    if (menu.published === published) return menu;
+    await tx.update(menus).set({ published }).where(eq(menus.id, menu.id));
+    await recordAudit(
+      tx,
+      {
+        actorUserId: edit.actor.id,
+        action: published ? "menu.reinstate" : "menu.retire",
+        targetType: "menu",
+        targetId: menu.id,
+        salonId: edit.salonId,
+        before: { published: menu.published },
+        after: { published },
+      },
+      edit.now,
+    );
+    return menu;
+  });
+}
+
+/** Deletes a menu never booked nor named by a coupon; otherwise it can only be retired. */
+export async function deleteMenu(db: Database, edit: SalonPartEdit, menuId: string) {
+  return editSalonPart(db, edit, async (tx) => {
+    const menu = await menuOf(tx, edit.salonId, menuId);
+    const [booked] = await tx
+      .select({ n: count() })
+      .from(bookingMenus)
+      .where(and(eq(bookingMenus.salonId, edit.salonId), eq(bookingMenus.menuId, menu.id)));
+    if ((booked?.n ?? 0) > 0) {
+      throw new DomainError(
+        "menu_has_bookings",
+        `「${menu.name}」は予約に使われているため削除できません。「掲載をやめる」にすると予約画面と公開ページから外れ、予約は残ります。`,
+        409,
+      );
+    }
+    const [named] = await tx
+      .select({ n: count() })
+      .from(couponMenus)
+      .where(eq(couponMenus.menuId, menu.id));
+    if ((named?.n ?? 0) > 0) {
+      throw new DomainError(
+        "menu_in_coupon",
+        `「${menu.name}」はクーポンの対象になっているため削除できません。先にクーポンの対象から外すか、「掲載をやめる」を使ってください。`,
+        409,
+      );
+    }
+    await tx.delete(menus).where(eq(menus.id, menu.id));
+    await recordAudit(
+      tx,
+      {
+        actorUserId: edit.actor.id,
+        action: "menu.delete",
+        targetType: "menu",
+        targetId: menu.id,
+        salonId: edit.salonId,
+        before: { ...fieldsOfMenu(menu), published: menu.published },
+        after: null,
+      },
+      edit.now,
+    );
+    return menu;
+  });
+}

@@ -1,0 +1,308 @@
+import { fieldErrors } from "../../common/field-rules";
+import type { Database } from "../db/client";
+import { createCoupon, deleteCoupon, retireCoupon, updateCoupon } from "./salon-coupons.server";
+import {
+  createMenu,
+  deleteMenu,
+  moveMenu,
+  setMenuPublished,
+  updateMenu,
+} from "./salon-menus.server";
+import {
+  couponSchema,
+  menuSchema,
+  parseSchedule,
+  scheduleFieldNames,
+  staffExceptionSchema,
+  staffSchema,
+  versionField,
+} from "./salon-parts.schema";
+import {
+  fieldsOf,
+  type PartResult,
+  refused,
+  refusedBy,
+  type SalonPartEdit,
+} from "./salon-parts.server";
+import {
+  addStaffException,
+  createStaff,
+  deleteSchedule,
+  deleteStaff,
+  deleteStaffException,
+  moveStaff,
+  saveSchedule,
+  setStaffActive,
+  updateStaff,
+} from "./salon-staff.server";
+
+/**
+ * The POSTs of the three tabs: which button was pressed (`intent`), the
+ * form's fields checked by their schema, one domain call. A refusal keeps
+ * every typed value and says which form it belongs to; the route only
+ * redirects or answers the refusal.
+ */
+
+type EditorSalon = { id: string; timeZone: string };
+type Actor = { id: string };
+
+const intentOf = (form: FormData) => String(form.get("intent") ?? "");
+const idOf = (form: FormData, key: string) => String(form.get(key) ?? "").slice(0, 100);
+
+function editOf(
+  form: FormData,
+  salon: EditorSalon,
+  actor: Actor,
+  now: Date,
+): SalonPartEdit | { error: string } {
+  const version = versionField.safeParse(form.get("version") ?? "");
+  if (!version.success) {
+    return { error: version.error.issues[0]?.message ?? "" };
+  }
+  return { salonId: salon.id, version: version.data, actor: { id: actor.id }, now };
+}
+
+const unknownIntent = (values: Record<string, string | string[]>) =>
+  refused("list", values, { form: "操作の指定が正しくありません。画面を読み込み直してください。" });
+
+async function attempt(
+  form: string,
+  values: Record<string, string | string[]>,
+  run: () => Promise<Omit<Extract<PartResult, { ok: true }>, "ok">>,
+): Promise<PartResult> {
+  try {
+    return { ok: true, ...(await run()) };
+  } catch (error) {
+    return refusedBy(error, form, values);
+  }
+}
+
+const staffFields = [
+  "name",
+  "kana",
+  "role",
+  "profile",
+  "photoUrl",
+  "yearsOfExperience",
+  "specialties",
+] as const;
+
+/** POST /admin/salons/edit/:id/staff */
+export async function staffFormAction(
+  db: Database,
+  salon: EditorSalon,
+  form: FormData,
+  actor: Actor,
+  now: Date,
+): Promise<PartResult> {
+  const intent = intentOf(form);
+  const staffId = idOf(form, "staffId");
+  const edit = editOf(form, salon, actor, now);
+  const keep = { staffId, intent };
+  if (intent === "staff-create" || intent === "staff-update") {
+    const values = { ...fieldsOf(form, staffFields, ["menuIds"]), ...keep };
+    if ("error" in edit) return refused("staff", values, { form: edit.error });
+    const parsed = staffSchema.safeParse(values);
+    if (!parsed.success) return refused("staff", values, fieldErrors(parsed.error));
+    return attempt("staff", values, async () => {
+      const member =
+        intent === "staff-create"
+          ? await createStaff(db, edit, parsed.data)
+          : await updateStaff(db, edit, staffId, parsed.data);
+      return {
+        done: intent === "staff-create" ? "staff-created" : "staff-updated",
+        query: { staff: member.id },
+      };
+    });
+  }
+  if (intent === "schedule-save") {
+    const pattern = idOf(form, "pattern");
+    const values = {
+      ...fieldsOf(form, ["validFrom", "validUntil", ...scheduleFieldNames]),
+      ...keep,
+      pattern,
+    };
+    const formKey = `schedule:${pattern}`;
+    if ("error" in edit) return refused(formKey, values, { form: edit.error });
+    const parsed = parseSchedule(values as Record<string, string>);
+    if (!parsed.success) return refused(formKey, values, parsed.errors);
+    return attempt(formKey, values, async () => {
+      await saveSchedule(db, edit, staffId, pattern, parsed.data);
+      return { done: "schedule-saved", query: { staff: staffId }, focus: "schedules" };
+    });
+  }
+  if (intent === "exception-add") {
+    const values = { ...fieldsOf(form, ["date", "kind", "startsAt", "endsAt", "note"]), ...keep };
+    if ("error" in edit) return refused("exception", values, { form: edit.error });
+    const parsed = staffExceptionSchema.safeParse(values);
+    if (!parsed.success) return refused("exception", values, fieldErrors(parsed.error));
+    return attempt("exception", values, async () => {
+      await addStaffException(db, { ...edit, timeZone: salon.timeZone }, staffId, parsed.data);
+      return { done: "exception-added", query: { staff: staffId }, focus: "exceptions" };
+    });
+  }
+  // The row buttons: nothing typed but the button itself.
+  const values = {
+    ...keep,
+    pattern: idOf(form, "pattern"),
+    exceptionId: idOf(form, "exceptionId"),
+  };
+  if ("error" in edit) return refused("list", values, { form: edit.error });
+  const query = { staff: staffId };
+  switch (intent) {
+    case "staff-up":
+    case "staff-down":
+      return attempt("list", values, async () => {
+        await moveStaff(db, edit, staffId, intent === "staff-up" ? "up" : "down");
+        return { done: "staff-moved", query: {}, focus: `staff-${staffId}` };
+      });
+    case "staff-retire":
+    case "staff-reinstate":
+      return attempt("list", values, async () => {
+        await setStaffActive(db, edit, staffId, intent === "staff-reinstate");
+        return { done: intent === "staff-retire" ? "staff-retired" : "staff-reinstated", query };
+      });
+    case "staff-delete":
+      return attempt("list", values, async () => {
+        await deleteStaff(db, edit, staffId);
+        return { done: "staff-deleted", query: {} };
+      });
+    case "schedule-delete":
+      return attempt("list", values, async () => {
+        await deleteSchedule(db, edit, staffId, values.pattern);
+        return { done: "schedule-deleted", query, focus: "schedules" };
+      });
+    case "exception-delete":
+      return attempt("list", values, async () => {
+        await deleteStaffException(db, edit, staffId, values.exceptionId);
+        return { done: "exception-deleted", query, focus: "exceptions" };
+      });
+    default:
+      return unknownIntent(values);
+  }
+}
+
+const menuFields = [
+  "category",
+  "name",
+  "description",
+  "price",
+  "durationMinutes",
+  "staffScope",
+] as const;
+
+/** POST /admin/salons/edit/:id/menus */
+export async function menuFormAction(
+  db: Database,
+  salon: EditorSalon,
+  form: FormData,
+  actor: Actor,
+  now: Date,
+): Promise<PartResult> {
+  const intent = intentOf(form);
+  const menuId = idOf(form, "menuId");
+  const edit = editOf(form, salon, actor, now);
+  const keep = { menuId, intent };
+  if (intent === "menu-create" || intent === "menu-update") {
+    const values = { ...fieldsOf(form, menuFields, ["staffIds"]), ...keep };
+    if ("error" in edit) return refused("menu", values, { form: edit.error });
+    const parsed = menuSchema.safeParse(values);
+    if (!parsed.success) return refused("menu", values, fieldErrors(parsed.error));
+    return attempt("menu", values, async () => {
+      const menu =
+        intent === "menu-create"
+          ? await createMenu(db, edit, parsed.data)
+          : await updateMenu(db, edit, menuId, parsed.data);
+      return {
+        done: intent === "menu-create" ? "menu-created" : "menu-updated",
+        query: {},
+        focus: `menu-${menu.id}`,
+      };
+    });
+  }
+  const values = keep;
+  if ("error" in edit) return refused("list", values, { form: edit.error });
+  switch (intent) {
+    case "menu-up":
+    case "menu-down":
+      return attempt("list", values, async () => {
+        await moveMenu(db, edit, menuId, intent === "menu-up" ? "up" : "down");
+        return { done: "menu-moved", query: {}, focus: `menu-${menuId}` };
+      });
+    case "menu-retire":
+    case "menu-reinstate":
+      return attempt("list", values, async () => {
+        await setMenuPublished(db, edit, menuId, intent === "menu-reinstate");
+        return {
+          done: intent === "menu-retire" ? "menu-retired" : "menu-reinstated",
+          query: {},
+          focus: `menu-${menuId}`,
+        };
+      });
+    case "menu-delete":
+      return attempt("list", values, async () => {
+        await deleteMenu(db, edit, menuId);
+        return { done: "menu-deleted", query: {} };
+      });
+    default:
+      return unknownIntent(values);
+  }
+}
+
+const couponFields = [
+  "title",
+  "description",
+  "discountKind",
+  "discountValue",
+  "conditions",
+  "newCustomersOnly",
+  "validFrom",
+  "validUntil",
+] as const;
+
+/** POST /admin/salons/edit/:id/coupons */
+export async function couponFormAction(
+  db: Database,
+  salon: EditorSalon,
+  form: FormData,
+  actor: Actor,
+  now: Date,
+): Promise<PartResult> {
+  const intent = intentOf(form);
+  const couponId = idOf(form, "couponId");
+  const edit = editOf(form, salon, actor, now);
+  const keep = { couponId, intent };
+  if (intent === "coupon-create" || intent === "coupon-update") {
+    const values = { ...fieldsOf(form, couponFields, ["menuIds"]), ...keep };
+    if ("error" in edit) return refused("coupon", values, { form: edit.error });
+    const parsed = couponSchema.safeParse(values);
+    if (!parsed.success) return refused("coupon", values, fieldErrors(parsed.error));
+    return attempt("coupon", values, async () => {
+      const coupon =
+        intent === "coupon-create"
+          ? await createCoupon(db, edit, parsed.data)
+          : await updateCoupon(db, edit, couponId, parsed.data);
+      return {
+        done: intent === "coupon-create" ? "coupon-created" : "coupon-updated",
+        query: {},
+        focus: `coupon-${coupon.id}`,
+      };
+    });
+  }
+  const values = keep;
+  if ("error" in edit) return refused("list", values, { form: edit.error });
+  switch (intent) {
+    case "coupon-retire":
+      return attempt("list", values, async () => {
+        await retireCoupon(db, { ...edit, timeZone: salon.timeZone }, couponId);
+        return { done: "coupon-retired", query: {}, focus: `coupon-${couponId}` };
+      });
+    case "coupon-delete":
+      return attempt("list", values, async () => {
+        await deleteCoupon(db, edit, couponId);
+        return { done: "coupon-deleted", query: {} };
+      });
+    default:
+      return unknownIntent(values);
+  }
+}
