@@ -151,6 +151,11 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
                         <Link to={ownerHref(entry.targetEmail)} className={linkClass}>
                           {entry.targetEmail}
                         </Link>
+                      ) : entry.targetType === "salon" && entry.salonId ? (
+                        <Link to={`/admin/salons/edit/${entry.salonId}`} className={linkClass}>
+                          サロンを編集
+                          <span className="sr-only">（{entry.salonName}）</span>
+                        </Link>
                       ) : (
                         `${entry.targetType}:${entry.targetId}`
                       )}

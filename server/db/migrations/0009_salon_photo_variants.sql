@@ -1,1 +1,0 @@
-ALTER TABLE "salon_photos" ADD COLUMN "variants" jsonb DEFAULT '[]'::jsonb NOT NULL;
