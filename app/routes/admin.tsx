@@ -14,6 +14,7 @@ import {
   linkClass,
   tableClass,
 } from "../components/admin/admin-frame";
+import { AuditTarget } from "../components/admin/audit-target";
 import { formatYen, SITE_TIME_ZONE } from "../lib/format";
 import type { Route } from "./+types/admin";
 
@@ -152,7 +153,7 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
                           {entry.targetEmail}
                         </Link>
                       ) : (
-                        `${entry.targetType}:${entry.targetId}`
+                        <AuditTarget entry={entry} />
                       )}
                     </td>
                     <td className={cellClass}>

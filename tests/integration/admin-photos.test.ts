@@ -122,6 +122,15 @@ describe.each(stores)("photos in the %s", (_name, makeStore) => {
         422,
       ],
       ["over 10 MB", Buffer.concat([png, Buffer.alloc(MAX_PHOTO_BYTES)]), 413],
+      // An iPhone HEIC's box header with nothing sharp can decode behind it.
+      [
+        "HEIC sharp cannot read",
+        Buffer.concat([
+          Buffer.from("\0\0\0\x18ftypheic\0\0\0\0mif1heic", "latin1"),
+          Buffer.alloc(64, 3),
+        ]),
+        422,
+      ],
     ];
     for (const [label, bytes, status] of attempts) {
       const refused = await addSalonPhoto(
@@ -134,6 +143,7 @@ describe.each(stores)("photos in the %s", (_name, makeStore) => {
       expect(refused, label).toBeInstanceOf(DomainError);
       expect((refused as DomainError).status, label).toBe(status);
       expect((refused as DomainError).message, label).toMatch(/[ぁ-んァ-ン]/);
+      if (label.startsWith("HEIC")) expect((refused as DomainError).message).toContain("HEIC");
     }
     expect(await listSalonPhotos(database.db, salon.id)).toEqual([]);
   });
