@@ -58,6 +58,9 @@ export default [
   route("admin", "routes/admin.tsx"),
   route("admin/owners", "routes/admin.owners.tsx"),
   route("admin/owners/add", "routes/admin.owners.add.tsx"),
+  route("admin/salons", "routes/admin.salons.tsx"),
+  route("admin/salons/add", "routes/admin.salons.add.tsx"),
+  route("admin/salons/edit/:id", "routes/admin.salons.edit.$id.tsx"),
   route("admin/salons/edit/:id/photos", "routes/admin.salons.edit.$id.photos.tsx"),
   // Not in SPEC.md §2: the route rules (redirects) of SPEC.md §2, managed (issue 16, point 9).
   route("admin/redirects", "routes/admin.redirects.tsx"),
