@@ -19,6 +19,7 @@ import {
   type PhotoStore,
   uploadKey,
 } from "../../server/photos/photo-store.server";
+import { selectSalonCards } from "../../server/salons/salon-card";
 import { setRole } from "../support/accounts";
 import { buildSalon, buildUser } from "../support/builders";
 import {
@@ -98,6 +99,10 @@ describe.each(stores)("photos in the %s", (_name, makeStore) => {
       expect(metadata.exif).toBeUndefined();
       expect(hasGpsTag(metadata.exif)).toBe(false);
     }
+    // The cards of search and listings offer the cover's sizes.
+    const [card] = await selectSalonCards(database.db, eq(salons.id, salon.id));
+    expect(card?.photoUrl).toBe(photo?.url);
+    expect(card?.photoVariants).toEqual(photo?.variants);
     const [entry] = await database.db
       .select()
       .from(auditLog)
