@@ -40,6 +40,19 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ BETTER_AUTH_SECRET: "short" })).toThrow(/BETTER_AUTH_SECRET/);
   });
 
+  it("keeps photos in ./data/uploads unless a whole S3 setting is given", () => {
+    expect(loadConfig({}).UPLOADS_DIR).toBe("./data/uploads");
+    const s3 = {
+      S3_BUCKET: "photos",
+      S3_ENDPOINT: "http://127.0.0.1:9000",
+      S3_ACCESS_KEY_ID: "key",
+      S3_SECRET_ACCESS_KEY: "secret",
+    };
+    expect(loadConfig(s3).S3_REGION).toBe("us-east-1");
+    expect(() => loadConfig({ ...s3, S3_SECRET_ACCESS_KEY: "" })).toThrow(/S3_/);
+    expect(() => loadConfig({ ...s3, S3_ENDPOINT: "ftp://x" })).toThrow(/S3_ENDPOINT/);
+  });
+
   it("reads the password policy with the default minimum of 6", () => {
     const config = loadConfig({ PASSWORD_REQUIRE_UPPERCASE: "true", PASSWORD_MAX_LENGTH: "20" });
     expect(config.PASSWORD_MIN_LENGTH).toBe(6);

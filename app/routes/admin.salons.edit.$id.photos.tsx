@@ -163,7 +163,7 @@ export default function AdminSalonPhotos({ loaderData, actionData }: Route.Compo
                   <img
                     src={photo.url}
                     srcSet={photoSrcSet(photo.variants)}
-                    sizes="160px"
+                    sizes={photo.variants.length > 0 ? "160px" : undefined}
                     alt={photo.alt}
                     width={photo.width}
                     height={photo.height}

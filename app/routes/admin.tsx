@@ -14,6 +14,7 @@ import {
   linkClass,
   tableClass,
 } from "../components/admin/admin-frame";
+import { AuditTarget } from "../components/admin/audit-target";
 import { formatYen, SITE_TIME_ZONE } from "../lib/format";
 import type { Route } from "./+types/admin";
 
@@ -157,7 +158,7 @@ export default function AdminHome({ loaderData }: Route.ComponentProps) {
                           <span className="sr-only">（{entry.salonName}）</span>
                         </Link>
                       ) : (
-                        `${entry.targetType}:${entry.targetId}`
+                        <AuditTarget entry={entry} />
                       )}
                     </td>
                     <td className={cellClass}>

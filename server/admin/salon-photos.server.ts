@@ -64,13 +64,13 @@ export async function addSalonPhoto(
     const key = `salons/${input.salon.id}/${photoId}-${hash}-${file.width}.webp`;
     return { key, url: uploadUrl(key), width: file.width, height: file.height };
   });
-  await Promise.all(
-    files.map((file, i) => store.put(variants[i]?.key ?? "", file.data, "image/webp")),
-  );
   const largest = variants[variants.length - 1];
   if (!largest) throw new Error("no variant written");
   const alt = input.alt || `${input.salon.name}の写真`;
   try {
+    await Promise.all(
+      files.map((file, i) => store.put(variants[i]?.key ?? "", file.data, "image/webp")),
+    );
     return await db.transaction(async (tx) => {
       await bumpSalonVersion(tx, input.salon.id, input.version);
       const [{ next } = { next: 0 }] = await tx

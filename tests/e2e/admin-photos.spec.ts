@@ -79,6 +79,36 @@ test("an admin uploads a photo with the file picker, makes it the cover, and the
   expect(image.headers()["cache-control"]).toContain("immutable");
 });
 
+test("a photo dropped on the upload frame is uploaded (over 1 MB: the upload route's own body limit)", async ({
+  page,
+  login,
+}) => {
+  test.setTimeout(60_000);
+  await login({ role: "admin" });
+  await page.goto(`/admin/salons/edit/${SALON_ID}/photos`);
+  // The drop hint appears once the page is hydrated.
+  await expect(page.getByText("ドラッグ＆ドロップ")).toBeVisible();
+  const before = await page.getByRole("listitem", { name: /枚目/ }).count();
+  // Noise compresses badly: a JPEG of a few megabytes.
+  const noise = Buffer.alloc(1600 * 1200 * 3);
+  for (let i = 0; i < noise.length; i++) noise[i] = (i * 7919) % 251;
+  const jpeg = await sharp(noise, { raw: { width: 1600, height: 1200, channels: 3 } })
+    .jpeg({ quality: 100 })
+    .toBuffer();
+  expect(jpeg.length).toBeGreaterThan(1024 * 1024);
+  const dataTransfer = await page.evaluateHandle((base64) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([bytes], "dropped.jpg", { type: "image/jpeg" }));
+    return transfer;
+  }, jpeg.toString("base64"));
+  const zone = page.getByRole("group", { name: "写真のアップロード" });
+  await zone.dispatchEvent("dragover", { dataTransfer });
+  await zone.dispatchEvent("drop", { dataTransfer });
+  await expect(page.getByRole("status").filter({ hasText: "写真を追加しました。" })).toBeVisible();
+  await expect(page.getByRole("listitem", { name: /枚目/ })).toHaveCount(before + 1);
+});
+
 test("a file that is not a photo is refused in Japanese, and an unknown salon is the 404 screen", async ({
   page,
   login,

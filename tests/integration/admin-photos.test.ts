@@ -19,6 +19,7 @@ import {
   type PhotoStore,
   uploadKey,
 } from "../../server/photos/photo-store.server";
+import { selectSalonCards } from "../../server/salons/salon-card";
 import { setRole } from "../support/accounts";
 import { buildSalon, buildUser } from "../support/builders";
 import {
@@ -98,6 +99,10 @@ describe.each(stores)("photos in the %s", (_name, makeStore) => {
       expect(metadata.exif).toBeUndefined();
       expect(hasGpsTag(metadata.exif)).toBe(false);
     }
+    // The cards of search and listings offer the cover's sizes.
+    const [card] = await selectSalonCards(database.db, eq(salons.id, salon.id));
+    expect(card?.photoUrl).toBe(photo?.url);
+    expect(card?.photoVariants).toEqual(photo?.variants);
     const [entry] = await database.db
       .select()
       .from(auditLog)
@@ -122,6 +127,15 @@ describe.each(stores)("photos in the %s", (_name, makeStore) => {
         422,
       ],
       ["over 10 MB", Buffer.concat([png, Buffer.alloc(MAX_PHOTO_BYTES)]), 413],
+      // An iPhone HEIC's box header with nothing sharp can decode behind it.
+      [
+        "HEIC sharp cannot read",
+        Buffer.concat([
+          Buffer.from("\0\0\0\x18ftypheic\0\0\0\0mif1heic", "latin1"),
+          Buffer.alloc(64, 3),
+        ]),
+        422,
+      ],
     ];
     for (const [label, bytes, status] of attempts) {
       const refused = await addSalonPhoto(
@@ -134,6 +148,7 @@ describe.each(stores)("photos in the %s", (_name, makeStore) => {
       expect(refused, label).toBeInstanceOf(DomainError);
       expect((refused as DomainError).status, label).toBe(status);
       expect((refused as DomainError).message, label).toMatch(/[ぁ-んァ-ン]/);
+      if (label.startsWith("HEIC")) expect((refused as DomainError).message).toContain("HEIC");
     }
     expect(await listSalonPhotos(database.db, salon.id)).toEqual([]);
   });

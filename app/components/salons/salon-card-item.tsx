@@ -27,7 +27,11 @@ export function SalonCardItem({
         <img
           src={salon.photoUrl}
           srcSet={photoSrcSet(salon.photoVariants)}
-          sizes="(min-width: 1024px) 360px, (min-width: 640px) 50vw, 100vw"
+          sizes={
+            salon.photoVariants?.length
+              ? "(min-width: 1024px) 360px, (min-width: 640px) 50vw, 100vw"
+              : undefined
+          }
           alt={salon.photoAlt ?? ""}
           width={800}
           height={600}

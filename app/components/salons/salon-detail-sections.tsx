@@ -25,9 +25,11 @@ export function SalonPhotos({ photos }: { photos: SalonDetail["photos"] }) {
             srcSet={photoSrcSet(photo.variants)}
             // The cover spans two of the grid's columns (all of them on phones).
             sizes={
-              index === 0
-                ? "(min-width: 1152px) 760px, (min-width: 640px) 66vw, 100vw"
-                : "(min-width: 1152px) 380px, (min-width: 640px) 33vw, 50vw"
+              photo.variants.length === 0
+                ? undefined
+                : index === 0
+                  ? "(min-width: 1152px) 760px, (min-width: 640px) 66vw, 100vw"
+                  : "(min-width: 1152px) 380px, (min-width: 640px) 33vw, 50vw"
             }
             alt={photo.alt}
             width={photo.width}

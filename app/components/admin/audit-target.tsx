@@ -1,0 +1,28 @@
+import { Link } from "react-router";
+import { linkClass } from "./admin-frame";
+
+/** Where the thing an audit entry is about can be seen, for the kinds that have a page. */
+function targetHref(entry: { targetType: string; targetId: string; salonId: string | null }) {
+  if (entry.targetType === "redirect_rule") return `/admin/redirects?edit=${entry.targetId}`;
+  if (entry.targetType === "photo" && entry.salonId)
+    return `/admin/salons/edit/${entry.salonId}/photos`;
+  return null;
+}
+
+const targetLabels: Record<string, string> = { redirect_rule: "リダイレクト", photo: "写真" };
+
+/** An audit entry's target other than a user: a link to its page when it has one. */
+export function AuditTarget({
+  entry,
+}: {
+  entry: { targetType: string; targetId: string; salonId: string | null };
+}) {
+  const href = targetHref(entry);
+  const label = `${targetLabels[entry.targetType] ?? entry.targetType}:${entry.targetId}`;
+  if (!href) return <>{label}</>;
+  return (
+    <Link to={href} className={`${linkClass} break-all`}>
+      {label}
+    </Link>
+  );
+}
