@@ -8,7 +8,13 @@ import { appContext } from "../../server/context";
 import { AdminFrame } from "../components/admin/admin-frame";
 import { CouponForm, CouponList } from "../components/admin/salon-coupons-tab";
 import { SalonEditorTabs } from "../components/admin/salon-editor-tabs";
-import { DoneNotice, ListErrors, partLocation } from "../components/admin/salon-part-form";
+import {
+  DoneNotice,
+  formVersion,
+  ListErrors,
+  PublicPageLink,
+  partLocation,
+} from "../components/admin/salon-part-form";
 import type { Route } from "./+types/admin.salons.edit.$id.coupons";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -43,7 +49,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     new Date(),
   );
   if (result.ok) return redirect(partLocation(`/admin/salons/edit/${salon.id}/coupons`, result));
-  return data(result, { status: result.status });
+  // A conflict answers the version now stored, so saving again is a knowing choice.
+  return data(
+    {
+      ...result,
+      currentVersion: result.conflict
+        ? (await findSalonForEditor(ctx.db, salon.id)).version
+        : undefined,
+    },
+    { status: result.status },
+  );
 }
 
 /** After a refused save the list is read again (a conflict means someone else changed it). */
@@ -54,8 +69,9 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
 
 export default function AdminSalonCoupons({ loaderData, actionData }: Route.ComponentProps) {
   const { salon, coupons, menus, today, editing, done } = loaderData;
+  const version = formVersion(salon.version, actionData);
   return (
-    <AdminFrame title={`${salon.name}の編集`}>
+    <AdminFrame title={`${salon.name}の編集`} actions={<PublicPageLink salon={salon} />}>
       <SalonEditorTabs salonId={salon.id} salonName={salon.name} />
       <DoneNotice done={done} />
       <ListErrors actionData={actionData} />
@@ -63,14 +79,14 @@ export default function AdminSalonCoupons({ loaderData, actionData }: Route.Comp
         base={`/admin/salons/edit/${salon.id}/coupons`}
         coupons={coupons}
         menus={menus}
-        version={salon.version}
+        version={version}
         editingId={editing?.id ?? null}
       />
       <CouponForm
         coupon={editing}
         menus={menus}
         today={today}
-        version={salon.version}
+        version={version}
         actionData={actionData}
       />
     </AdminFrame>

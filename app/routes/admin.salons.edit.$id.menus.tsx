@@ -8,7 +8,13 @@ import { appContext } from "../../server/context";
 import { AdminFrame } from "../components/admin/admin-frame";
 import { SalonEditorTabs } from "../components/admin/salon-editor-tabs";
 import { MenuForm, MenuList } from "../components/admin/salon-menus-tab";
-import { DoneNotice, ListErrors, partLocation } from "../components/admin/salon-part-form";
+import {
+  DoneNotice,
+  formVersion,
+  ListErrors,
+  PublicPageLink,
+  partLocation,
+} from "../components/admin/salon-part-form";
 import type { Route } from "./+types/admin.salons.edit.$id.menus";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -35,7 +41,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData();
   const result = await menuFormAction(ctx.db, { id: salon.id, timeZone }, form, admin, new Date());
   if (result.ok) return redirect(partLocation(`/admin/salons/edit/${salon.id}/menus`, result));
-  return data(result, { status: result.status });
+  // A conflict answers the version now stored, so saving again is a knowing choice.
+  return data(
+    {
+      ...result,
+      currentVersion: result.conflict
+        ? (await findSalonForEditor(ctx.db, salon.id)).version
+        : undefined,
+    },
+    { status: result.status },
+  );
 }
 
 /** After a refused save the list is read again (a conflict means someone else changed it). */
@@ -46,8 +61,9 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
 
 export default function AdminSalonMenus({ loaderData, actionData }: Route.ComponentProps) {
   const { salon, menus, staff, categories, editing, done } = loaderData;
+  const version = formVersion(salon.version, actionData);
   return (
-    <AdminFrame title={`${salon.name}の編集`}>
+    <AdminFrame title={`${salon.name}の編集`} actions={<PublicPageLink salon={salon} />}>
       <SalonEditorTabs salonId={salon.id} salonName={salon.name} />
       <DoneNotice done={done} />
       <ListErrors actionData={actionData} />
@@ -55,14 +71,14 @@ export default function AdminSalonMenus({ loaderData, actionData }: Route.Compon
         base={`/admin/salons/edit/${salon.id}/menus`}
         menus={menus}
         staff={staff}
-        version={salon.version}
+        version={version}
         editingId={editing?.id ?? null}
       />
       <MenuForm
         menu={editing}
         staff={staff}
         categories={categories}
-        version={salon.version}
+        version={version}
         actionData={actionData}
       />
     </AdminFrame>

@@ -7,7 +7,13 @@ import { staffTab } from "../../server/admin/salon-staff.server";
 import { appContext } from "../../server/context";
 import { AdminFrame } from "../components/admin/admin-frame";
 import { SalonEditorTabs } from "../components/admin/salon-editor-tabs";
-import { DoneNotice, ListErrors, partLocation } from "../components/admin/salon-part-form";
+import {
+  DoneNotice,
+  formVersion,
+  ListErrors,
+  PublicPageLink,
+  partLocation,
+} from "../components/admin/salon-part-form";
 import {
   ExceptionSection,
   ScheduleSection,
@@ -39,7 +45,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData();
   const result = await staffFormAction(ctx.db, { id: salon.id, timeZone }, form, admin, new Date());
   if (result.ok) return redirect(partLocation(`/admin/salons/edit/${salon.id}/staff`, result));
-  return data(result, { status: result.status });
+  // A conflict answers the version now stored, so saving again is a knowing choice.
+  return data(
+    {
+      ...result,
+      currentVersion: result.conflict
+        ? (await findSalonForEditor(ctx.db, salon.id)).version
+        : undefined,
+    },
+    { status: result.status },
+  );
 }
 
 /** After a refused save the lists are read again (a conflict means someone else changed them). */
@@ -50,19 +65,20 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({
 
 export default function AdminSalonStaff({ loaderData, actionData }: Route.ComponentProps) {
   const { salon, members, menus, selected, done } = loaderData;
+  const version = formVersion(salon.version, actionData);
   const base = `/admin/salons/edit/${salon.id}/staff`;
   return (
-    <AdminFrame title={`${salon.name}の編集`}>
+    <AdminFrame title={`${salon.name}の編集`} actions={<PublicPageLink salon={salon} />}>
       <SalonEditorTabs salonId={salon.id} salonName={salon.name} />
       <DoneNotice done={done} />
       <ListErrors actionData={actionData} />
       <StaffList
         base={base}
         members={members}
-        version={salon.version}
+        version={version}
         selectedId={selected?.id ?? null}
       />
-      <StaffForm member={selected} menus={menus} version={salon.version} actionData={actionData} />
+      <StaffForm member={selected} menus={menus} version={version} actionData={actionData} />
       {selected ? (
         <>
           {selected.upcomingBookings > 0 && !selected.active ? (
@@ -71,8 +87,8 @@ export default function AdminSalonStaff({ loaderData, actionData }: Route.Compon
               件残っています。予約の担当はそのままです。
             </p>
           ) : null}
-          <ScheduleSection member={selected} version={salon.version} actionData={actionData} />
-          <ExceptionSection member={selected} version={salon.version} actionData={actionData} />
+          <ScheduleSection member={selected} version={version} actionData={actionData} />
+          <ExceptionSection member={selected} version={version} actionData={actionData} />
         </>
       ) : null}
     </AdminFrame>

@@ -845,6 +845,7 @@ describe("the tabs' forms (what the pages post)", () => {
       ok: false,
       form: "menu",
       status: 409,
+      conflict: true,
       errors: { form: expect.stringContaining("他の管理者") },
       values: { name: "後から保存", price: "4400" },
     });

@@ -15,7 +15,21 @@ export type PartRefusal = {
   errors: Record<string, string>;
   values: Record<string, string | string[]>;
   status: number;
+  conflict?: boolean;
+  /** The salon's version when the save was refused for a conflict. */
+  currentVersion?: number;
 };
+
+/**
+ * The version the page's forms send: the one loaded, or after a conflict
+ * the one the refusal read (the admin has been told and saves knowingly).
+ */
+export function formVersion(loaded: number, actionData: unknown) {
+  const result = actionData as PartRefusal | undefined;
+  return result?.ok === false && result.conflict && typeof result.currentVersion === "number"
+    ? Math.max(loaded, result.currentVersion)
+    : loaded;
+}
 
 /** The refusal when it belongs to `form`, else nothing (another form of the page failed). */
 export function refusalFor(actionData: unknown, form: string): PartRefusal | null {
@@ -100,15 +114,15 @@ export function ListErrors({ actionData }: { actionData: unknown }) {
 
 /**
  * One button of a list row, as its own small form (works without
- * JavaScript). `label` is the visible text, `fullLabel` what a screen reader
- * hears ("山田さんを上へ").
+ * JavaScript). `label` is the visible text; `target` names the row for a
+ * screen reader, after it ("下へ（山田 花子）"), so the name starts with what is seen.
  */
 export function RowButton({
   intent,
   fields,
   version,
   label,
-  fullLabel,
+  target,
   disabled,
   danger,
 }: {
@@ -116,7 +130,7 @@ export function RowButton({
   fields: Record<string, string>;
   version: number;
   label: string;
-  fullLabel: string;
+  target: string;
   disabled?: boolean;
   danger?: boolean;
 }) {
@@ -131,10 +145,10 @@ export function RowButton({
         name="intent"
         value={intent}
         disabled={disabled}
-        aria-label={fullLabel}
         className={`${secondaryButtonClass} ${danger ? "border-red-700 text-red-700" : ""} disabled:opacity-40`}
       >
         {label}
+        <span className="sr-only">（{target}）</span>
       </button>
     </Form>
   );
@@ -206,4 +220,17 @@ export function partLocation(
 ) {
   const params = new URLSearchParams({ ...(result.query ?? {}), done: result.done });
   return `${path}?${params}`;
+}
+
+/** The salon's public page, for checking an edit as visitors see it (published salons only). */
+export function PublicPageLink({ salon }: { salon: { slug: string; status: string } }) {
+  if (salon.status !== "published") return null;
+  return (
+    <a
+      href={`/salons/${salon.slug}`}
+      className="font-bold text-brand-700 underline underline-offset-4"
+    >
+      公開ページを見る
+    </a>
+  );
 }
