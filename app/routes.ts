@@ -58,6 +58,9 @@ export default [
   route("admin", "routes/admin.tsx"),
   route("admin/owners", "routes/admin.owners.tsx"),
   route("admin/owners/add", "routes/admin.owners.add.tsx"),
+  route("admin/salons", "routes/admin.salons.tsx"),
+  route("admin/salons/add", "routes/admin.salons.add.tsx"),
+  route("admin/salons/edit/:id", "routes/admin.salons.edit.$id.tsx"),
   // The salon editor's tabs (issue 16, point 4): ?staff=, ?menu=, ?coupon= open one row.
   route("admin/salons/edit/:id/staff", "routes/admin.salons.edit.$id.staff.tsx"),
   route("admin/salons/edit/:id/menus", "routes/admin.salons.edit.$id.menus.tsx"),

@@ -15,6 +15,14 @@ export const auditActions = {
   "owner.suspend": "オーナーの利用停止",
   "owner.reinstate": "オーナーの利用再開",
   "user.role_change": "権限の変更",
+  // The salon editor's 基本情報 tab (server/admin/salon-admin.server.ts).
+  "salon.create": "サロンの登録",
+  "salon.update": "サロン情報の更新",
+  "salon.publish": "サロンの公開",
+  "salon.suspend": "サロンの利用停止",
+  "salon.unpublish": "サロンを下書きに戻す",
+  "salon.delete": "サロンの削除",
+  "salon.slug_redirect": "旧URLからの転送",
   // The salon editor's スタッフ, メニュー and クーポン tabs (salon-staff/menus/coupons.server.ts).
   "staff.create": "スタッフの追加",
   "staff.update": "スタッフの変更",

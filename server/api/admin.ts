@@ -4,6 +4,7 @@ import { getCurrentUser } from "../accounts/current-user";
 import { auditFilterSchema, ownerListQuerySchema } from "../admin/admin.schema";
 import { listAudit } from "../admin/audit";
 import { listOwners } from "../admin/owners";
+import { lookupPostalCode } from "../admin/postal-code.server";
 import type { Database } from "../db/client";
 import {
   DomainError,
@@ -48,6 +49,18 @@ export function adminApi({ db, accounts }: { db: Database; accounts: AccountServ
     return c.json({
       data: await listAudit(db, { salonId: filter.salon, actorUserId: filter.actor, limit: 50 }),
     });
+  });
+
+  /** The salon editor's 住所を検索 with JavaScript: the bundled postal-code data, as JSON. */
+  api.get("/postal-codes/:code", (c) => {
+    const address = lookupPostalCode(c.req.param("code").slice(0, 20));
+    if (!address) {
+      return c.json(
+        errorBody(new NotFoundError("この郵便番号の住所は見つかりませんでした。")),
+        404,
+      );
+    }
+    return c.json({ data: address });
   });
 
   api.all("*", (c) => c.json(errorBody(new NotFoundError()), 404));

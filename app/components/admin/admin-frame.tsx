@@ -6,6 +6,8 @@ const sections = [
   { to: "/admin", label: "管理ホーム", end: true },
   { to: "/admin/owners", label: "オーナー", end: true },
   { to: "/admin/owners/add", label: "オーナーを追加", end: true },
+  { to: "/admin/salons", label: "サロン", end: true },
+  { to: "/admin/salons/add", label: "サロンを追加", end: true },
 ];
 
 /** The back office frame: the admin menu and one h1. */
