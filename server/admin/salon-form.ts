@@ -13,8 +13,12 @@ import { slotStepChoices } from "../db/schema";
 
 export const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6] as const;
 export const weekdayLabels = ["日曜日", "月曜日", "火曜日", "水曜日", "木曜日", "金曜日", "土曜日"];
-/** Opening intervals a weekday can have on the form (a lunch closing makes two). */
-export const INTERVALS_PER_DAY = 2;
+/**
+ * Opening intervals a weekday can have on the form. Two are shown (a lunch
+ * closing makes two); a salon stored with more shows as many, so saving
+ * never drops one.
+ */
+export const INTERVALS_PER_DAY = 4;
 /** Blank closure rows offered below the existing ones. */
 export const BLANK_CLOSURES = 3;
 export const MAX_CLOSURES = 60;

@@ -241,6 +241,40 @@ describe("creating and editing a salon", () => {
     expect(editor.values.ownerIds).toEqual([owner.id]);
   });
 
+  it("saves back what the editor loaded without losing anything (three intervals a day included)", async () => {
+    const admin = await actor();
+    const salon = await buildSalon(db(), {
+      regularHolidays: [0, 2, 3, 4, 5, 6],
+      openingHours: [
+        { weekday: 1, opens: "09:00", closes: "11:00" },
+        { weekday: 1, opens: "12:00", closes: "14:00" },
+        { weekday: 1, opens: "15:00", closes: "19:00" },
+      ],
+    });
+    const editor = await loadSalonEditor(db(), salon.id);
+    const fields: Record<string, string | string[]> = {
+      ...editor.values.fields,
+      closureRows: String(editor.values.closureRows),
+      features: editor.values.features,
+      ownerIds: editor.values.ownerIds,
+    };
+    const result = await updateSalon(
+      db(),
+      cache(),
+      { salonId: salon.id, version: 1 },
+      parse(fields),
+      admin,
+      NOW,
+    );
+    expect(result.changed).toEqual([]);
+    const hours = await db()
+      .select()
+      .from(salonOpeningHours)
+      .where(eq(salonOpeningHours.salonId, salon.id));
+    expect(hours).toHaveLength(3);
+    expect((await auditFor(salon.id)).filter((e) => e.action === "salon.update")).toEqual([]);
+  });
+
   it("keeps a salon on the default booking settings without a settings row", async () => {
     const { fields } = await formFields();
     const id = await createSalon(db(), parse(fields), await actor(), NOW);

@@ -16,8 +16,15 @@ import { buttonClass, secondaryButtonClass } from "./admin-frame";
 // Kept in step with server/admin/salon-form.ts (type-only imports cannot carry values).
 const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6];
 const weekdayLabels = ["日曜日", "月曜日", "火曜日", "水曜日", "木曜日", "金曜日", "土曜日"];
-/** The opening intervals a weekday can have on the form (a lunch closing makes two). */
-const intervalSlots = ["first", "second"] as const;
+/** Opening intervals per weekday: two, or as many as a stored weekday has (at most four). */
+const intervalSlots = ["first", "second", "third", "fourth"] as const;
+const slotsIn = (fields: Record<string, string>) =>
+  Math.max(
+    2,
+    ...WEEKDAYS.flatMap((weekday) =>
+      intervalSlots.map((_, k) => (fields[hoursField(weekday, k, "opens")] ? k + 1 : 0)),
+    ),
+  );
 const slotSteps = [5, 10, 15, 20, 30, 60];
 const hoursField = (weekday: number, k: number, end: "opens" | "closes") =>
   `hours-${weekday}-${k}-${end}`;
@@ -115,6 +122,7 @@ export function SalonForm({ values, errors, options, version, submitLabel, busy,
     stationsByArea.set(station.areaId, list);
   }
   const postalError = lookupError ?? errors.postalCode;
+  const slots = slotsIn(f);
 
   return (
     <Form method="post" noValidate className="flex flex-col gap-6">
@@ -340,19 +348,18 @@ export function SalonForm({ values, errors, options, version, submitLabel, busy,
                 <th scope="col" className="px-2 py-1">
                   曜日
                 </th>
-                <th scope="col" className="px-2 py-1">
-                  時間帯1
-                </th>
-                <th scope="col" className="px-2 py-1">
-                  時間帯2
-                </th>
+                {intervalSlots.slice(0, slots).map((slot, k) => (
+                  <th key={slot} scope="col" className="px-2 py-1">
+                    時間帯{k + 1}
+                  </th>
+                ))}
               </tr>
             </thead>
             <tbody>
               {WEEKDAYS.map((weekday) => {
-                const error =
-                  errors[hoursField(weekday, 0, "opens")] ??
-                  errors[hoursField(weekday, 1, "opens")];
+                const error = intervalSlots
+                  .map((_, k) => errors[hoursField(weekday, k, "opens")])
+                  .find(Boolean);
                 const errorId = `${uid}-hours-${weekday}-error`;
                 return (
                   <tr key={weekday} className="border-t border-neutral-200">
@@ -360,7 +367,7 @@ export function SalonForm({ values, errors, options, version, submitLabel, busy,
                       {weekdayLabels[weekday]}
                       <FieldError id={errorId} error={error} />
                     </th>
-                    {intervalSlots.map((slot, k) => (
+                    {intervalSlots.slice(0, slots).map((slot, k) => (
                       <td key={slot} className="px-2 py-2">
                         <span className="flex flex-wrap items-center gap-1">
                           {(["opens", "closes"] as const).map((end) => {
