@@ -1,4 +1,4 @@
-import { data, redirect, type ShouldRevalidateFunction } from "react-router";
+import { data, redirect } from "react-router";
 import { requireAdmin } from "../../server/accounts/guards";
 import { couponsTab } from "../../server/admin/salon-coupons.server";
 import { findSalonForEditor } from "../../server/admin/salon-editor.server";
@@ -9,6 +9,7 @@ import { AdminFrame } from "../components/admin/admin-frame";
 import { CouponForm, CouponList } from "../components/admin/salon-coupons-tab";
 import { SalonEditorTabs } from "../components/admin/salon-editor-tabs";
 import {
+  ConflictReload,
   DoneNotice,
   formVersion,
   ListErrors,
@@ -49,23 +50,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     new Date(),
   );
   if (result.ok) return redirect(partLocation(`/admin/salons/edit/${salon.id}/coupons`, result));
-  // A conflict answers the version now stored, so saving again is a knowing choice.
-  return data(
-    {
-      ...result,
-      currentVersion: result.conflict
-        ? (await findSalonForEditor(ctx.db, salon.id)).version
-        : undefined,
-    },
-    { status: result.status },
-  );
+  return data(result, { status: result.status });
 }
-
-/** After a refused save the list is read again (a conflict means someone else changed it). */
-export const shouldRevalidate: ShouldRevalidateFunction = ({
-  actionStatus,
-  defaultShouldRevalidate,
-}) => actionStatus === 409 || defaultShouldRevalidate;
 
 export default function AdminSalonCoupons({ loaderData, actionData }: Route.ComponentProps) {
   const { salon, coupons, menus, today, editing, done } = loaderData;
@@ -75,6 +61,7 @@ export default function AdminSalonCoupons({ loaderData, actionData }: Route.Comp
       <SalonEditorTabs salonId={salon.id} salonName={salon.name} />
       <DoneNotice done={done} />
       <ListErrors actionData={actionData} />
+      <ConflictReload actionData={actionData} href={`/admin/salons/edit/${salon.id}/coupons`} />
       <CouponList
         base={`/admin/salons/edit/${salon.id}/coupons`}
         coupons={coupons}

@@ -1,4 +1,4 @@
-import { data, redirect, type ShouldRevalidateFunction } from "react-router";
+import { data, redirect } from "react-router";
 import { requireAdmin } from "../../server/accounts/guards";
 import { findSalonForEditor } from "../../server/admin/salon-editor.server";
 import { menusTab } from "../../server/admin/salon-menus.server";
@@ -9,6 +9,7 @@ import { AdminFrame } from "../components/admin/admin-frame";
 import { SalonEditorTabs } from "../components/admin/salon-editor-tabs";
 import { MenuForm, MenuList } from "../components/admin/salon-menus-tab";
 import {
+  ConflictReload,
   DoneNotice,
   formVersion,
   ListErrors,
@@ -41,23 +42,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData();
   const result = await menuFormAction(ctx.db, { id: salon.id, timeZone }, form, admin, new Date());
   if (result.ok) return redirect(partLocation(`/admin/salons/edit/${salon.id}/menus`, result));
-  // A conflict answers the version now stored, so saving again is a knowing choice.
-  return data(
-    {
-      ...result,
-      currentVersion: result.conflict
-        ? (await findSalonForEditor(ctx.db, salon.id)).version
-        : undefined,
-    },
-    { status: result.status },
-  );
+  return data(result, { status: result.status });
 }
-
-/** After a refused save the list is read again (a conflict means someone else changed it). */
-export const shouldRevalidate: ShouldRevalidateFunction = ({
-  actionStatus,
-  defaultShouldRevalidate,
-}) => actionStatus === 409 || defaultShouldRevalidate;
 
 export default function AdminSalonMenus({ loaderData, actionData }: Route.ComponentProps) {
   const { salon, menus, staff, categories, editing, done } = loaderData;
@@ -67,6 +53,7 @@ export default function AdminSalonMenus({ loaderData, actionData }: Route.Compon
       <SalonEditorTabs salonId={salon.id} salonName={salon.name} />
       <DoneNotice done={done} />
       <ListErrors actionData={actionData} />
+      <ConflictReload actionData={actionData} href={`/admin/salons/edit/${salon.id}/menus`} />
       <MenuList
         base={`/admin/salons/edit/${salon.id}/menus`}
         menus={menus}

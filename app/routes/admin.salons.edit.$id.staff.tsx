@@ -1,4 +1,4 @@
-import { data, redirect, type ShouldRevalidateFunction } from "react-router";
+import { data, redirect } from "react-router";
 import { requireAdmin } from "../../server/accounts/guards";
 import { findSalonForEditor } from "../../server/admin/salon-editor.server";
 import { salonTimeZone } from "../../server/admin/salon-parts.server";
@@ -8,6 +8,7 @@ import { appContext } from "../../server/context";
 import { AdminFrame } from "../components/admin/admin-frame";
 import { SalonEditorTabs } from "../components/admin/salon-editor-tabs";
 import {
+  ConflictReload,
   DoneNotice,
   formVersion,
   ListErrors,
@@ -45,23 +46,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData();
   const result = await staffFormAction(ctx.db, { id: salon.id, timeZone }, form, admin, new Date());
   if (result.ok) return redirect(partLocation(`/admin/salons/edit/${salon.id}/staff`, result));
-  // A conflict answers the version now stored, so saving again is a knowing choice.
-  return data(
-    {
-      ...result,
-      currentVersion: result.conflict
-        ? (await findSalonForEditor(ctx.db, salon.id)).version
-        : undefined,
-    },
-    { status: result.status },
-  );
+  return data(result, { status: result.status });
 }
-
-/** After a refused save the lists are read again (a conflict means someone else changed them). */
-export const shouldRevalidate: ShouldRevalidateFunction = ({
-  actionStatus,
-  defaultShouldRevalidate,
-}) => actionStatus === 409 || defaultShouldRevalidate;
 
 export default function AdminSalonStaff({ loaderData, actionData }: Route.ComponentProps) {
   const { salon, members, menus, selected, done } = loaderData;
@@ -72,6 +58,7 @@ export default function AdminSalonStaff({ loaderData, actionData }: Route.Compon
       <SalonEditorTabs salonId={salon.id} salonName={salon.name} />
       <DoneNotice done={done} />
       <ListErrors actionData={actionData} />
+      <ConflictReload actionData={actionData} href={`/admin/salons/edit/${salon.id}/staff`} />
       <StaffList
         base={base}
         members={members}

@@ -131,8 +131,13 @@ export type PartResult =
       errors: Record<string, string>;
       values: Record<string, string | string[]>;
       status: number;
-      /** Set when another save came first: the page offers the version it now shows. */
+      /**
+       * Another save came first (decision 0017): the page keeps the version it
+       * was loaded with, so saving again is refused until the latest is opened.
+       */
       conflict?: boolean;
+      /** With a conflict: the version the refused form was loaded with. */
+      version?: number;
     };
 
 export function refused(

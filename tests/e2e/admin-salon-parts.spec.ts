@@ -114,7 +114,7 @@ test("an admin adds a menu and a stylist with a weekly schedule, by keyboard; ea
   await expect(page.getByText("E2E 花子").first()).toBeVisible();
 });
 
-test("a save from a stale page is refused in Japanese and keeps what was typed", async ({
+test("a save from a stale page is refused in Japanese, keeps what was typed and offers the latest content", async ({
   page,
   browser,
   login,
@@ -146,8 +146,12 @@ test("a save from a stale page is refused in Japanese and keeps what was typed",
   await expect(summary).toBeFocused();
   await expect(page.getByLabel(/^クーポン名/)).toHaveValue("古い画面からのクーポン");
   await expect(page.getByLabel(/^割引の値/)).toHaveValue("500");
-  // Saving again, now knowingly, goes through.
-  await page.getByRole("button", { name: "クーポンを追加" }).focus();
+  // Saving again from the same page is refused again; the latest content is one link away.
+  await page.getByRole("link", { name: "最新の内容を表示する" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  await typeInto(page, /^クーポン名/, "最新の画面からのクーポン");
+  await typeInto(page, /^割引の値/, "500");
   await page.keyboard.press("Enter");
   await expect(notice(page)).toContainText("クーポンを追加しました。");
   expect(account.role).toBe("admin");

@@ -204,8 +204,10 @@ describe("saving without JavaScript", () => {
     const html = await response.text();
     expect(html).toContain("他の管理者がこのサロンを更新しました");
     expect(html).toContain('value="古い画面のクーポン"');
-    // The forms now carry the version stored, so saving again is a knowing choice.
-    expect(html).toContain(`name="version" value="${await versionOf(salon.id)}"`);
+    // The page keeps the version it was loaded with (decision 0017) and offers the latest.
+    expect(html).toContain(`name="version" value="${stale}"`);
+    expect(html).not.toContain(`name="version" value="${await versionOf(salon.id)}"`);
+    expect(html).toContain("最新の内容を表示する");
     const [order] = await database.db
       .select({ sortOrder: staff.sortOrder })
       .from(staff)

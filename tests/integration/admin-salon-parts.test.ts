@@ -846,6 +846,7 @@ describe("the tabs' forms (what the pages post)", () => {
       form: "menu",
       status: 409,
       conflict: true,
+      version: Number(stale),
       errors: { form: expect.stringContaining("他の管理者") },
       values: { name: "後から保存", price: "4400" },
     });

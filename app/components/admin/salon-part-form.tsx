@@ -16,19 +16,33 @@ export type PartRefusal = {
   values: Record<string, string | string[]>;
   status: number;
   conflict?: boolean;
-  /** The salon's version when the save was refused for a conflict. */
-  currentVersion?: number;
+  version?: number;
 };
 
-/**
- * The version the page's forms send: the one loaded, or after a conflict
- * the one the refusal read (the admin has been told and saves knowingly).
- */
+/** The version the page's forms send: after a conflict, still the one the page was loaded with. */
 export function formVersion(loaded: number, actionData: unknown) {
   const result = actionData as PartRefusal | undefined;
-  return result?.ok === false && result.conflict && typeof result.currentVersion === "number"
-    ? Math.max(loaded, result.currentVersion)
+  return result?.ok === false && result.conflict && typeof result.version === "number"
+    ? result.version
     : loaded;
+}
+
+/**
+ * After a conflict the page stays as it was loaded (no revalidation after a
+ * 4xx), typed values included, and offers the latest content instead:
+ * opening it is the one way to save again, as on the 基本情報 tab (decision 0017).
+ */
+export function ConflictReload({ actionData, href }: { actionData: unknown; href: string }) {
+  const result = actionData as PartRefusal | undefined;
+  if (!(result?.ok === false && result.conflict)) return null;
+  return (
+    <p>
+      <a href={href} className="font-bold text-brand-700 underline underline-offset-4">
+        最新の内容を表示する
+      </a>
+      （入力中の内容は破棄されます。必要なら控えてから開いてください）
+    </p>
+  );
 }
 
 /** The refusal when it belongs to `form`, else nothing (another form of the page failed). */

@@ -350,7 +350,7 @@ function ScheduleForm({
   const source = pattern ?? copyFrom;
   const stored = (weekday: number, index: number) =>
     source?.intervals.filter((i) => i.weekday === weekday)[index];
-  const prefix = `schedule-${pattern ? pattern.key.replace(/[^0-9]/g, "") || "open" : "new"}`;
+  const prefix = `schedule-${pattern ? pattern.key.replace("~", "to").replace(/[^0-9a-z]/g, "") : "new"}`;
   const headingId = `${prefix}-heading`;
   return (
     <Form
