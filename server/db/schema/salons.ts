@@ -104,6 +104,16 @@ export const salons = pgTable(
     ),
     index("salons_price_idx").on(t.status, t.priceMin),
     index("salons_search_text_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
+    // The admin list (docs/decisions/0017): its search by name, kana or slug
+    // (adminSearchExpression in server/admin/salon-list.server.ts, the same
+    // expression) and its default and name orders stay on indexes at 10,000 salons.
+    index("salons_admin_search_trgm_idx").using(
+      "gin",
+      sql`(${t.name} || ' ' || ${t.nameKana} || ' ' || ${t.slug}) gin_trgm_ops`,
+    ),
+    index("salons_admin_updated_idx").on(t.updatedAt, t.id),
+    index("salons_admin_name_idx").on(t.name, t.id),
+    index("salons_admin_created_idx").on(t.createdAt, t.id),
   ],
 );
 
