@@ -1,4 +1,4 @@
-import { data, redirect, type ShouldRevalidateFunction } from "react-router";
+import { data, redirect } from "react-router";
 import { requireAdmin } from "../../server/accounts/guards";
 import { couponsTab } from "../../server/admin/salon-coupons.server";
 import { findSalonForEditor } from "../../server/admin/salon-editor.server";
@@ -8,7 +8,14 @@ import { appContext } from "../../server/context";
 import { AdminFrame } from "../components/admin/admin-frame";
 import { CouponForm, CouponList } from "../components/admin/salon-coupons-tab";
 import { SalonEditorTabs } from "../components/admin/salon-editor-tabs";
-import { DoneNotice, ListErrors, partLocation } from "../components/admin/salon-part-form";
+import {
+  ConflictReload,
+  DoneNotice,
+  formVersion,
+  ListErrors,
+  PublicPageLink,
+  partLocation,
+} from "../components/admin/salon-part-form";
 import type { Route } from "./+types/admin.salons.edit.$id.coupons";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -46,31 +53,27 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return data(result, { status: result.status });
 }
 
-/** After a refused save the list is read again (a conflict means someone else changed it). */
-export const shouldRevalidate: ShouldRevalidateFunction = ({
-  actionStatus,
-  defaultShouldRevalidate,
-}) => actionStatus === 409 || defaultShouldRevalidate;
-
 export default function AdminSalonCoupons({ loaderData, actionData }: Route.ComponentProps) {
   const { salon, coupons, menus, today, editing, done } = loaderData;
+  const version = formVersion(salon.version, actionData);
   return (
-    <AdminFrame title={`${salon.name}の編集`}>
+    <AdminFrame title={`${salon.name}の編集`} actions={<PublicPageLink salon={salon} />}>
       <SalonEditorTabs salonId={salon.id} salonName={salon.name} />
       <DoneNotice done={done} />
       <ListErrors actionData={actionData} />
+      <ConflictReload actionData={actionData} href={`/admin/salons/edit/${salon.id}/coupons`} />
       <CouponList
         base={`/admin/salons/edit/${salon.id}/coupons`}
         coupons={coupons}
         menus={menus}
-        version={salon.version}
+        version={version}
         editingId={editing?.id ?? null}
       />
       <CouponForm
         coupon={editing}
         menus={menus}
         today={today}
-        version={salon.version}
+        version={version}
         actionData={actionData}
       />
     </AdminFrame>

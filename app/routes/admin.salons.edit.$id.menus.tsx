@@ -1,4 +1,4 @@
-import { data, redirect, type ShouldRevalidateFunction } from "react-router";
+import { data, redirect } from "react-router";
 import { requireAdmin } from "../../server/accounts/guards";
 import { findSalonForEditor } from "../../server/admin/salon-editor.server";
 import { menusTab } from "../../server/admin/salon-menus.server";
@@ -8,7 +8,14 @@ import { appContext } from "../../server/context";
 import { AdminFrame } from "../components/admin/admin-frame";
 import { SalonEditorTabs } from "../components/admin/salon-editor-tabs";
 import { MenuForm, MenuList } from "../components/admin/salon-menus-tab";
-import { DoneNotice, ListErrors, partLocation } from "../components/admin/salon-part-form";
+import {
+  ConflictReload,
+  DoneNotice,
+  formVersion,
+  ListErrors,
+  PublicPageLink,
+  partLocation,
+} from "../components/admin/salon-part-form";
 import type { Route } from "./+types/admin.salons.edit.$id.menus";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -38,31 +45,27 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return data(result, { status: result.status });
 }
 
-/** After a refused save the list is read again (a conflict means someone else changed it). */
-export const shouldRevalidate: ShouldRevalidateFunction = ({
-  actionStatus,
-  defaultShouldRevalidate,
-}) => actionStatus === 409 || defaultShouldRevalidate;
-
 export default function AdminSalonMenus({ loaderData, actionData }: Route.ComponentProps) {
   const { salon, menus, staff, categories, editing, done } = loaderData;
+  const version = formVersion(salon.version, actionData);
   return (
-    <AdminFrame title={`${salon.name}の編集`}>
+    <AdminFrame title={`${salon.name}の編集`} actions={<PublicPageLink salon={salon} />}>
       <SalonEditorTabs salonId={salon.id} salonName={salon.name} />
       <DoneNotice done={done} />
       <ListErrors actionData={actionData} />
+      <ConflictReload actionData={actionData} href={`/admin/salons/edit/${salon.id}/menus`} />
       <MenuList
         base={`/admin/salons/edit/${salon.id}/menus`}
         menus={menus}
         staff={staff}
-        version={salon.version}
+        version={version}
         editingId={editing?.id ?? null}
       />
       <MenuForm
         menu={editing}
         staff={staff}
         categories={categories}
-        version={salon.version}
+        version={version}
         actionData={actionData}
       />
     </AdminFrame>

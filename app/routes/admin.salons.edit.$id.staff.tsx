@@ -1,4 +1,4 @@
-import { data, redirect, type ShouldRevalidateFunction } from "react-router";
+import { data, redirect } from "react-router";
 import { requireAdmin } from "../../server/accounts/guards";
 import { findSalonForEditor } from "../../server/admin/salon-editor.server";
 import { salonTimeZone } from "../../server/admin/salon-parts.server";
@@ -7,7 +7,14 @@ import { staffTab } from "../../server/admin/salon-staff.server";
 import { appContext } from "../../server/context";
 import { AdminFrame } from "../components/admin/admin-frame";
 import { SalonEditorTabs } from "../components/admin/salon-editor-tabs";
-import { DoneNotice, ListErrors, partLocation } from "../components/admin/salon-part-form";
+import {
+  ConflictReload,
+  DoneNotice,
+  formVersion,
+  ListErrors,
+  PublicPageLink,
+  partLocation,
+} from "../components/admin/salon-part-form";
 import {
   ExceptionSection,
   ScheduleSection,
@@ -42,27 +49,23 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return data(result, { status: result.status });
 }
 
-/** After a refused save the lists are read again (a conflict means someone else changed them). */
-export const shouldRevalidate: ShouldRevalidateFunction = ({
-  actionStatus,
-  defaultShouldRevalidate,
-}) => actionStatus === 409 || defaultShouldRevalidate;
-
 export default function AdminSalonStaff({ loaderData, actionData }: Route.ComponentProps) {
   const { salon, members, menus, selected, done } = loaderData;
+  const version = formVersion(salon.version, actionData);
   const base = `/admin/salons/edit/${salon.id}/staff`;
   return (
-    <AdminFrame title={`${salon.name}の編集`}>
+    <AdminFrame title={`${salon.name}の編集`} actions={<PublicPageLink salon={salon} />}>
       <SalonEditorTabs salonId={salon.id} salonName={salon.name} />
       <DoneNotice done={done} />
       <ListErrors actionData={actionData} />
+      <ConflictReload actionData={actionData} href={`/admin/salons/edit/${salon.id}/staff`} />
       <StaffList
         base={base}
         members={members}
-        version={salon.version}
+        version={version}
         selectedId={selected?.id ?? null}
       />
-      <StaffForm member={selected} menus={menus} version={salon.version} actionData={actionData} />
+      <StaffForm member={selected} menus={menus} version={version} actionData={actionData} />
       {selected ? (
         <>
           {selected.upcomingBookings > 0 && !selected.active ? (
@@ -71,8 +74,8 @@ export default function AdminSalonStaff({ loaderData, actionData }: Route.Compon
               件残っています。予約の担当はそのままです。
             </p>
           ) : null}
-          <ScheduleSection member={selected} version={salon.version} actionData={actionData} />
-          <ExceptionSection member={selected} version={salon.version} actionData={actionData} />
+          <ScheduleSection member={selected} version={version} actionData={actionData} />
+          <ExceptionSection member={selected} version={version} actionData={actionData} />
         </>
       ) : null}
     </AdminFrame>

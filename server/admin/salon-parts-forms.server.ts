@@ -68,12 +68,15 @@ const unknownIntent = (values: Record<string, string | string[]>) =>
 async function attempt(
   form: string,
   values: Record<string, string | string[]>,
+  edit: SalonPartEdit,
   run: () => Promise<Omit<Extract<PartResult, { ok: true }>, "ok">>,
 ): Promise<PartResult> {
   try {
     return { ok: true, ...(await run()) };
   } catch (error) {
-    return refusedBy(error, form, values);
+    const result = refusedBy(error, form, values);
+    // A conflict keeps the version the page was loaded with, also without JavaScript.
+    return !result.ok && result.conflict ? { ...result, version: edit.version } : result;
   }
 }
 
@@ -104,7 +107,7 @@ export async function staffFormAction(
     if ("error" in edit) return refused("staff", values, { form: edit.error });
     const parsed = staffSchema.safeParse(values);
     if (!parsed.success) return refused("staff", values, fieldErrors(parsed.error));
-    return attempt("staff", values, async () => {
+    return attempt("staff", values, edit, async () => {
       const member =
         intent === "staff-create"
           ? await createStaff(db, edit, parsed.data)
@@ -126,7 +129,7 @@ export async function staffFormAction(
     if ("error" in edit) return refused(formKey, values, { form: edit.error });
     const parsed = parseSchedule(values as Record<string, string>);
     if (!parsed.success) return refused(formKey, values, parsed.errors);
-    return attempt(formKey, values, async () => {
+    return attempt(formKey, values, edit, async () => {
       await saveSchedule(db, edit, staffId, pattern, parsed.data);
       return { done: "schedule-saved", query: { staff: staffId }, focus: "schedules" };
     });
@@ -136,7 +139,7 @@ export async function staffFormAction(
     if ("error" in edit) return refused("exception", values, { form: edit.error });
     const parsed = staffExceptionSchema.safeParse(values);
     if (!parsed.success) return refused("exception", values, fieldErrors(parsed.error));
-    return attempt("exception", values, async () => {
+    return attempt("exception", values, edit, async () => {
       await addStaffException(db, { ...edit, timeZone: salon.timeZone }, staffId, parsed.data);
       return { done: "exception-added", query: { staff: staffId }, focus: "exceptions" };
     });
@@ -152,28 +155,28 @@ export async function staffFormAction(
   switch (intent) {
     case "staff-up":
     case "staff-down":
-      return attempt("list", values, async () => {
+      return attempt("list", values, edit, async () => {
         await moveStaff(db, edit, staffId, intent === "staff-up" ? "up" : "down");
         return { done: "staff-moved", query: {}, focus: `staff-${staffId}` };
       });
     case "staff-retire":
     case "staff-reinstate":
-      return attempt("list", values, async () => {
+      return attempt("list", values, edit, async () => {
         await setStaffActive(db, edit, staffId, intent === "staff-reinstate");
         return { done: intent === "staff-retire" ? "staff-retired" : "staff-reinstated", query };
       });
     case "staff-delete":
-      return attempt("list", values, async () => {
+      return attempt("list", values, edit, async () => {
         await deleteStaff(db, edit, staffId);
         return { done: "staff-deleted", query: {} };
       });
     case "schedule-delete":
-      return attempt("list", values, async () => {
+      return attempt("list", values, edit, async () => {
         await deleteSchedule(db, edit, staffId, values.pattern);
         return { done: "schedule-deleted", query, focus: "schedules" };
       });
     case "exception-delete":
-      return attempt("list", values, async () => {
+      return attempt("list", values, edit, async () => {
         await deleteStaffException(db, edit, staffId, values.exceptionId);
         return { done: "exception-deleted", query, focus: "exceptions" };
       });
@@ -208,7 +211,7 @@ export async function menuFormAction(
     if ("error" in edit) return refused("menu", values, { form: edit.error });
     const parsed = menuSchema.safeParse(values);
     if (!parsed.success) return refused("menu", values, fieldErrors(parsed.error));
-    return attempt("menu", values, async () => {
+    return attempt("menu", values, edit, async () => {
       const menu =
         intent === "menu-create"
           ? await createMenu(db, edit, parsed.data)
@@ -225,13 +228,13 @@ export async function menuFormAction(
   switch (intent) {
     case "menu-up":
     case "menu-down":
-      return attempt("list", values, async () => {
+      return attempt("list", values, edit, async () => {
         await moveMenu(db, edit, menuId, intent === "menu-up" ? "up" : "down");
         return { done: "menu-moved", query: {}, focus: `menu-${menuId}` };
       });
     case "menu-retire":
     case "menu-reinstate":
-      return attempt("list", values, async () => {
+      return attempt("list", values, edit, async () => {
         await setMenuPublished(db, edit, menuId, intent === "menu-reinstate");
         return {
           done: intent === "menu-retire" ? "menu-retired" : "menu-reinstated",
@@ -240,7 +243,7 @@ export async function menuFormAction(
         };
       });
     case "menu-delete":
-      return attempt("list", values, async () => {
+      return attempt("list", values, edit, async () => {
         await deleteMenu(db, edit, menuId);
         return { done: "menu-deleted", query: {} };
       });
@@ -277,7 +280,7 @@ export async function couponFormAction(
     if ("error" in edit) return refused("coupon", values, { form: edit.error });
     const parsed = couponSchema.safeParse(values);
     if (!parsed.success) return refused("coupon", values, fieldErrors(parsed.error));
-    return attempt("coupon", values, async () => {
+    return attempt("coupon", values, edit, async () => {
       const coupon =
         intent === "coupon-create"
           ? await createCoupon(db, edit, parsed.data)
@@ -293,12 +296,12 @@ export async function couponFormAction(
   if ("error" in edit) return refused("list", values, { form: edit.error });
   switch (intent) {
     case "coupon-retire":
-      return attempt("list", values, async () => {
+      return attempt("list", values, edit, async () => {
         await retireCoupon(db, { ...edit, timeZone: salon.timeZone }, couponId);
         return { done: "coupon-retired", query: {}, focus: `coupon-${couponId}` };
       });
     case "coupon-delete":
-      return attempt("list", values, async () => {
+      return attempt("list", values, edit, async () => {
         await deleteCoupon(db, edit, couponId);
         return { done: "coupon-deleted", query: {} };
       });

@@ -4,7 +4,7 @@ import { sqlStateOf } from "../db/errors";
 import { salons } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
 import { recomputeSalonDerived } from "../salons/derived.server";
-import { bumpSalonVersion } from "./salon-editor.server";
+import { bumpSalonVersion, SalonVersionConflictError } from "./salon-editor.server";
 
 /**
  * What the スタッフ, メニュー and クーポン tabs of the salon editor share
@@ -131,6 +131,13 @@ export type PartResult =
       errors: Record<string, string>;
       values: Record<string, string | string[]>;
       status: number;
+      /**
+       * Another save came first (decision 0017): the page keeps the version it
+       * was loaded with, so saving again is refused until the latest is opened.
+       */
+      conflict?: boolean;
+      /** With a conflict: the version the refused form was loaded with. */
+      version?: number;
     };
 
 export function refused(
@@ -151,5 +158,12 @@ export function refusedBy(
   values: Record<string, string | string[]>,
 ): PartResult {
   if (!(error instanceof DomainError)) throw error;
-  return refused(form, values, { form: error.message }, error.status);
+  return {
+    ok: false,
+    form,
+    values,
+    errors: { form: error.message },
+    status: error.status,
+    ...(error instanceof SalonVersionConflictError ? { conflict: true } : {}),
+  };
 }

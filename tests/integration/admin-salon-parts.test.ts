@@ -845,6 +845,8 @@ describe("the tabs' forms (what the pages post)", () => {
       ok: false,
       form: "menu",
       status: 409,
+      conflict: true,
+      version: Number(stale),
       errors: { form: expect.stringContaining("他の管理者") },
       values: { name: "後から保存", price: "4400" },
     });

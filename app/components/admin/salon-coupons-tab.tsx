@@ -119,7 +119,7 @@ export function CouponList({
                           fields={{ couponId: coupon.id }}
                           version={version}
                           label="配布を終了"
-                          fullLabel={`${coupon.title}の配布を終了`}
+                          target={coupon.title}
                         />
                       ) : null}
                       {coupon.bookings === 0 ? (
@@ -128,7 +128,7 @@ export function CouponList({
                           fields={{ couponId: coupon.id }}
                           version={version}
                           label="削除"
-                          fullLabel={`${coupon.title}を削除（予約に使われていないため削除できます）`}
+                          target={coupon.title}
                           danger
                         />
                       ) : null}

@@ -110,16 +110,16 @@ export function MenuList({
                         intent="menu-up"
                         fields={{ menuId: menu.id }}
                         version={version}
-                        label="↑ 上へ"
-                        fullLabel={`${menu.name}を上へ`}
+                        label="上へ"
+                        target={menu.name}
                         disabled={index === 0}
                       />
                       <RowButton
                         intent="menu-down"
                         fields={{ menuId: menu.id }}
                         version={version}
-                        label="↓ 下へ"
-                        fullLabel={`${menu.name}を下へ`}
+                        label="下へ"
+                        target={menu.name}
                         disabled={index === menus.length - 1}
                       />
                       {menu.published ? (
@@ -128,7 +128,7 @@ export function MenuList({
                           fields={{ menuId: menu.id }}
                           version={version}
                           label="掲載をやめる"
-                          fullLabel={`${menu.name}の掲載をやめる`}
+                          target={menu.name}
                         />
                       ) : (
                         <RowButton
@@ -136,7 +136,7 @@ export function MenuList({
                           fields={{ menuId: menu.id }}
                           version={version}
                           label="再掲載"
-                          fullLabel={`${menu.name}を再び掲載する`}
+                          target={menu.name}
                         />
                       )}
                       {menu.bookings === 0 ? (
@@ -145,7 +145,7 @@ export function MenuList({
                           fields={{ menuId: menu.id }}
                           version={version}
                           label="削除"
-                          fullLabel={`${menu.name}を削除（予約がないため削除できます）`}
+                          target={menu.name}
                           danger
                         />
                       ) : null}

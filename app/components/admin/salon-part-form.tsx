@@ -15,7 +15,35 @@ export type PartRefusal = {
   errors: Record<string, string>;
   values: Record<string, string | string[]>;
   status: number;
+  conflict?: boolean;
+  version?: number;
 };
+
+/** The version the page's forms send: after a conflict, still the one the page was loaded with. */
+export function formVersion(loaded: number, actionData: unknown) {
+  const result = actionData as PartRefusal | undefined;
+  return result?.ok === false && result.conflict && typeof result.version === "number"
+    ? result.version
+    : loaded;
+}
+
+/**
+ * After a conflict the page stays as it was loaded (no revalidation after a
+ * 4xx), typed values included, and offers the latest content instead:
+ * opening it is the one way to save again, as on the 基本情報 tab (decision 0017).
+ */
+export function ConflictReload({ actionData, href }: { actionData: unknown; href: string }) {
+  const result = actionData as PartRefusal | undefined;
+  if (!(result?.ok === false && result.conflict)) return null;
+  return (
+    <p>
+      <a href={href} className="font-bold text-brand-700 underline underline-offset-4">
+        最新の内容を表示する
+      </a>
+      （入力中の内容は破棄されます。必要なら控えてから開いてください）
+    </p>
+  );
+}
 
 /** The refusal when it belongs to `form`, else nothing (another form of the page failed). */
 export function refusalFor(actionData: unknown, form: string): PartRefusal | null {
@@ -100,15 +128,15 @@ export function ListErrors({ actionData }: { actionData: unknown }) {
 
 /**
  * One button of a list row, as its own small form (works without
- * JavaScript). `label` is the visible text, `fullLabel` what a screen reader
- * hears ("山田さんを上へ").
+ * JavaScript). `label` is the visible text; `target` names the row for a
+ * screen reader, after it ("下へ（山田 花子）"), so the name starts with what is seen.
  */
 export function RowButton({
   intent,
   fields,
   version,
   label,
-  fullLabel,
+  target,
   disabled,
   danger,
 }: {
@@ -116,7 +144,7 @@ export function RowButton({
   fields: Record<string, string>;
   version: number;
   label: string;
-  fullLabel: string;
+  target: string;
   disabled?: boolean;
   danger?: boolean;
 }) {
@@ -131,10 +159,10 @@ export function RowButton({
         name="intent"
         value={intent}
         disabled={disabled}
-        aria-label={fullLabel}
         className={`${secondaryButtonClass} ${danger ? "border-red-700 text-red-700" : ""} disabled:opacity-40`}
       >
         {label}
+        <span className="sr-only">（{target}）</span>
       </button>
     </Form>
   );
@@ -206,4 +234,17 @@ export function partLocation(
 ) {
   const params = new URLSearchParams({ ...(result.query ?? {}), done: result.done });
   return `${path}?${params}`;
+}
+
+/** The salon's public page, for checking an edit as visitors see it (published salons only). */
+export function PublicPageLink({ salon }: { salon: { slug: string; status: string } }) {
+  if (salon.status !== "published") return null;
+  return (
+    <a
+      href={`/salons/${salon.slug}`}
+      className="font-bold text-brand-700 underline underline-offset-4"
+    >
+      公開ページを見る
+    </a>
+  );
 }

@@ -136,16 +136,16 @@ export function StaffList({
                         intent="staff-up"
                         fields={{ staffId: member.id }}
                         version={version}
-                        label="↑ 上へ"
-                        fullLabel={`${member.name}を上へ`}
+                        label="上へ"
+                        target={member.name}
                         disabled={index === 0}
                       />
                       <RowButton
                         intent="staff-down"
                         fields={{ staffId: member.id }}
                         version={version}
-                        label="↓ 下へ"
-                        fullLabel={`${member.name}を下へ`}
+                        label="下へ"
+                        target={member.name}
                         disabled={index === members.length - 1}
                       />
                       {member.active ? (
@@ -154,7 +154,7 @@ export function StaffList({
                           fields={{ staffId: member.id }}
                           version={version}
                           label="退職にする"
-                          fullLabel={`${member.name}を退職にする（予約画面と公開ページから外す）`}
+                          target={member.name}
                         />
                       ) : (
                         <RowButton
@@ -162,7 +162,7 @@ export function StaffList({
                           fields={{ staffId: member.id }}
                           version={version}
                           label="復帰させる"
-                          fullLabel={`${member.name}を復帰させる`}
+                          target={member.name}
                         />
                       )}
                       {member.bookings === 0 ? (
@@ -171,7 +171,7 @@ export function StaffList({
                           fields={{ staffId: member.id }}
                           version={version}
                           label="削除"
-                          fullLabel={`${member.name}を削除（予約がないため削除できます）`}
+                          target={member.name}
                           danger
                         />
                       ) : null}
@@ -350,7 +350,7 @@ function ScheduleForm({
   const source = pattern ?? copyFrom;
   const stored = (weekday: number, index: number) =>
     source?.intervals.filter((i) => i.weekday === weekday)[index];
-  const prefix = `schedule-${pattern ? pattern.key.replace(/[^0-9]/g, "") || "open" : "new"}`;
+  const prefix = `schedule-${pattern ? pattern.key.replace("~", "to").replace(/[^0-9a-z]/g, "") : "new"}`;
   const headingId = `${prefix}-heading`;
   return (
     <Form
@@ -493,7 +493,7 @@ export function ScheduleSection({
               fields={{ staffId: member.id, pattern: pattern.key }}
               version={version}
               label="このパターンを削除"
-              fullLabel={`勤務パターン（${rangeText(pattern)}）を削除`}
+              target={`勤務パターン ${rangeText(pattern)}`}
               danger
             />
           </div>
@@ -563,7 +563,7 @@ export function ExceptionSection({
                       fields={{ staffId: member.id, exceptionId: exception.id }}
                       version={version}
                       label="削除"
-                      fullLabel={`${formatDate(exception.date)}の${KIND_LABELS[exception.kind]}を削除`}
+                      target={`${formatDate(exception.date)} ${KIND_LABELS[exception.kind]}`}
                       danger
                     />
                   </td>
