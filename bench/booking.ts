@@ -5,9 +5,10 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { parseSearchQuery } from "../common/search.schema";
+import { databaseRateLimitStore } from "../server/accounts/rate-limit";
 import { findAvailability } from "../server/bookings/availability";
 import { loadAvailabilityInput } from "../server/bookings/availability-data.server";
-import { confirmBooking, holdSlot } from "../server/bookings/booking.server";
+import { type BookingClient, confirmBooking, holdSlot } from "../server/bookings/booking.server";
 import { SlotTakenError } from "../server/bookings/booking-errors";
 import { addDays, toLocal } from "../server/bookings/local-time";
 import { type DatabaseHandle, openDatabase } from "../server/db/client";
@@ -84,6 +85,22 @@ const load = () =>
     .join(", ");
 
 type Salon = { id: string; slug: string; menuId: string };
+
+/**
+ * holdSlot and confirmBooking count every attempt (one upsert each, as in
+ * production); the limits are set out of reach so the bench measures them.
+ */
+function benchClient(handle: DatabaseHandle): BookingClient {
+  return {
+    ip: "198.51.100.1",
+    limits: {
+      store: databaseRateLimitStore(handle.db),
+      window: 60,
+      perIp: 1_000_000,
+      perAccount: 1_000_000,
+    },
+  };
+}
 
 /** Published salons whose rules are the defaults (no daily limit), with staff and a menu. */
 async function plainSalons(db: DatabaseHandle["db"], limit: number): Promise<Salon[]> {
@@ -203,6 +220,7 @@ async function race(handle: DatabaseHandle, salon: Salon) {
       const t = performance.now();
       try {
         await holdSlot(handle.db, {
+          ...benchClient(handle),
           salonId: salon.id,
           menuIds: [salon.menuId],
           staffId: stylist,
@@ -268,10 +286,12 @@ async function workerQueues(handle: DatabaseHandle, pool: Salon[], daysAhead: nu
 /** (c) WORKERS loops of hold + confirm on distinct salons and slots for SECONDS, in process. */
 async function sustained(handle: DatabaseHandle, queues: Queue[]) {
   const accounts = await benchAccounts(handle, WORKERS, "sustained");
+  const client = benchClient(handle);
   return sustainedLoop(queues, async ({ salon }, start, w) => {
     const userId = (accounts[w] as { id: string }).id;
     try {
       const hold = await holdSlot(handle.db, {
+        ...client,
         salonId: salon.id,
         menuIds: [salon.menuId],
         staffId: null,
@@ -280,6 +300,7 @@ async function sustained(handle: DatabaseHandle, queues: Queue[]) {
         now: new Date(),
       });
       await confirmBooking(handle.db, {
+        ...client,
         holdId: hold.id,
         userId,
         customer: CONTACT,

@@ -8,7 +8,7 @@ import { requireLogin } from "../../server/accounts/guards";
 import { clientIp } from "../../server/accounts/request-info";
 import { confirmBooking } from "../../server/bookings/booking.server";
 import { findFlowSalon, parseFlowParams } from "../../server/bookings/booking-flow.server";
-import { bookingLimitsFrom, limitBookingAttempt } from "../../server/bookings/booking-rate-limit";
+import { bookingLimitsFrom } from "../../server/bookings/booking-rate-limit";
 import {
   type HoldView,
   holdFromForm,
@@ -102,7 +102,6 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       return data({ errors: fieldErrors<string>(parsed.error), values }, { status: 400 });
     }
     try {
-      await limitBookingAttempt(limits, "booking", { ip, userId: user.id });
       const booking = await confirmBooking(ctx.db, {
         holdId: String(form.get("hold") ?? ""),
         userId: user.id,
@@ -115,6 +114,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
         notes: parsed.data.note,
         idempotencyKey: idempotencyKeyOf(form.get("idempotencyKey")),
         now: new Date(),
+        limits,
+        ip,
       });
       return redirect(`/salons/${salon.slug}/confirm/thanks?booking=${booking.id}`);
     } catch (error) {

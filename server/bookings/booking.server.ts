@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookingMenus, bookings, couponMenus, coupons, salons, staff } from "../db/schema";
 import { EXCLUSION_VIOLATION, sqlState, UNIQUE_VIOLATION } from "../db/sql-state";
@@ -16,6 +16,7 @@ import {
 } from "./booking-errors";
 import { enqueueCancellationJobs, enqueueConfirmationJobs } from "./booking-jobs.server";
 import { newBookingNumber } from "./booking-number";
+import { type BookingLimits, limitBookingAttempt } from "./booking-rate-limit";
 import { refreshAfterBookingChange } from "./free-days.server";
 import { toLocal } from "./local-time";
 import { priceWithCoupon } from "./pricing";
@@ -32,7 +33,19 @@ const MINUTE = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export type Booking = typeof bookings.$inferSelect;
 
-export type HoldRequest = {
+/**
+ * Who is asking, for the per-address and per-account limits on holds and
+ * bookings. Required, and counted by holdSlot and confirmBooking
+ * themselves, so that no path that books (page, API, a future one) can
+ * skip them.
+ */
+export type BookingClient = {
+  limits: BookingLimits;
+  /** The client address (clientIp of the request). */
+  ip: string;
+};
+
+export type HoldRequest = BookingClient & {
   salonId: string;
   menuIds: readonly string[];
   /** null: 指名なし, the server picks the stylist. */
@@ -107,6 +120,7 @@ async function couponPrice(
  * race is retried in a fresh transaction with the stylists still free.
  */
 export async function holdSlot(db: Database, request: HoldRequest): Promise<Booking> {
+  await limitBookingAttempt(request.limits, "hold", { ip: request.ip, userId: request.userId });
   if (Number.isNaN(request.start.getTime())) throw new SlotUnavailableError();
   const salon = await publishedSalon(db, request.salonId);
   const date = toLocal(request.start, salon.timeZone).date;
@@ -229,7 +243,7 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
 
 export type CustomerSnapshot = { name: string; kana: string; phone: string; email: string };
 
-export type ConfirmRequest = {
+export type ConfirmRequest = BookingClient & {
   holdId: string;
   userId: string;
   customer: CustomerSnapshot;
@@ -245,7 +259,7 @@ export type ConfirmRequest = {
  * booking already made. An expired, missing or foreign hold is
  * HoldExpiredError (410).
  */
-export async function confirmBooking(db: Database, request: ConfirmRequest): Promise<Booking> {
+async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booking> {
   if (!UUID.test(request.holdId)) throw new HoldExpiredError();
   const booking = await db.transaction(async (tx) => {
     const [row] = await tx
@@ -298,6 +312,58 @@ export async function confirmBooking(db: Database, request: ConfirmRequest): Pro
   // The search summary leaves holds out, so the time counts as taken from now on.
   await refreshAfterBookingChange(db, booking, request.now);
   return booking;
+}
+
+/** Confirms a hold (see confirmBookingOnce), counted against the booking limits. */
+export async function confirmBooking(db: Database, request: ConfirmRequest): Promise<Booking> {
+  return (await confirmBookingOnce(db, request)).booking;
+}
+
+/** The visitor's booking made with this Idempotency-Key, if any. */
+export async function findBookingByIdempotencyKey(
+  db: Pick<Database, "select">,
+  { userId, idempotencyKey }: { userId: string; idempotencyKey: string },
+): Promise<string | null> {
+  const [row] = await db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.userId, userId),
+        eq(bookings.idempotencyKey, idempotencyKey),
+        ne(bookings.status, "held"),
+      ),
+    )
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/**
+ * Counts the attempt against the booking limits, then confirms the hold,
+ * once per idempotency key: two submissions with the same key (a double
+ * click, a retry after a timeout) wait for each other on an advisory lock
+ * of the key, so the second finds the first's booking and is told it is a
+ * replay, instead of both answering "created". The limit is counted before
+ * any transaction opens (PGlite's one connection would wait on itself).
+ */
+export async function confirmBookingOnce(
+  db: Database,
+  request: ConfirmRequest,
+): Promise<{ booking: Booking; replayed: boolean }> {
+  const { idempotencyKey, userId } = request;
+  await limitBookingAttempt(request.limits, "booking", { ip: request.ip, userId });
+  if (!idempotencyKey) return { booking: await confirmHold(db, request), replayed: false };
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`booking:${userId}:${idempotencyKey}`}, 0))`,
+    );
+    const earlier = await findBookingByIdempotencyKey(tx, { userId, idempotencyKey });
+    if (earlier) {
+      const [booking] = await tx.select().from(bookings).where(eq(bookings.id, earlier));
+      if (booking) return { booking, replayed: true };
+    }
+    return { booking: await confirmHold(tx, request), replayed: false };
+  });
 }
 
 export type CancelRequest = { bookingId: string; userId: string; reason: string; now: Date };

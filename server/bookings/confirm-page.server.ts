@@ -14,7 +14,7 @@ import {
   localDateIn,
   parseFlowParams,
 } from "./booking-flow.server";
-import { type BookingLimits, limitBookingAttempt } from "./booking-rate-limit";
+import type { BookingLimits } from "./booking-rate-limit";
 import { claimHold, findHold, holdIsLive, keepDraft } from "./hold-view.server";
 import { japaneseHolidaysBetween } from "./holidays";
 import { toLocal } from "./local-time";
@@ -220,18 +220,12 @@ export async function holdFromForm(
     form: FormData;
     userId: string | null;
     now: Date;
-    /** Counted like POST /api/holds, so the page is no way around the API's limit. */
+    /** For holdSlot's limits, the same counters as POST /api/holds. */
     limits: BookingLimits;
     ip: string;
   },
 ): Promise<{ ok: true; holdId: string } | { ok: false; status: number; message: string }> {
   const { salon, form, now } = input;
-  try {
-    await limitBookingAttempt(input.limits, "hold", { ip: input.ip, userId: input.userId });
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return { ok: false, status: error.status, message: error.message };
-  }
   const params = new URLSearchParams();
   for (const key of ["menu", "staff", "coupon", "date"]) {
     for (const value of form.getAll(key)) params.append(key, String(value));
@@ -256,6 +250,8 @@ export async function holdFromForm(
       userId: input.userId,
       couponId: selection.coupon?.id ?? null,
       now,
+      limits: input.limits,
+      ip: input.ip,
     });
     await keepDraft(db, { salonId: salon.id, holdId: hold.id, form });
     return { ok: true, holdId: hold.id };
