@@ -18,6 +18,7 @@ import { enqueueCancellationJobs, enqueueConfirmationJobs } from "./booking-jobs
 import { newBookingNumber } from "./booking-number";
 import { type BookingLimits, limitBookingAttempt } from "./booking-rate-limit";
 import { refreshAfterBookingChange } from "./free-days.server";
+import { hashHoldBrowserKey } from "./hold-browser.server";
 import { toLocal } from "./local-time";
 import { priceWithCoupon } from "./pricing";
 import { bookingSettingsFor } from "./settings";
@@ -54,6 +55,11 @@ export type HoldRequest = BookingClient & {
   userId: string | null;
   /** A coupon of the salon to apply; its terms are read from the database. */
   couponId?: string | null;
+  /**
+   * A guest's browser key (hold-browser.server.ts): only that browser may
+   * see and claim the hold. A guest hold without one belongs to nobody.
+   */
+  browserKey?: string | null;
   now: Date;
 };
 
@@ -124,24 +130,26 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
   if (Number.isNaN(request.start.getTime())) throw new SlotUnavailableError();
   const salon = await publishedSalon(db, request.salonId);
   const date = toLocal(request.start, salon.timeZone).date;
+  const holderKeyHash =
+    request.userId === null && request.browserKey ? hashHoldBrowserKey(request.browserKey) : null;
   let lostRace = false;
   // One retry per stylist who might still be free, plus one for a booking-number clash.
   for (let attempt = 0; attempt < 20; attempt++) {
     try {
       return await db.transaction(async (tx) => {
-        // One live hold per visitor and salon: picking another time (or the
-        // same one again, e.g. after going back) releases the earlier hold
-        // before availability is read, so it does not stand in the way.
-        const released = request.userId
+        // One live hold per visitor (member or guest browser) and salon:
+        // picking another time (or the same one again, e.g. after going
+        // back) releases the earlier hold before availability is read, so
+        // it does not stand in the way.
+        const holder = request.userId
+          ? eq(bookings.userId, request.userId)
+          : holderKeyHash
+            ? and(isNull(bookings.userId), eq(bookings.holderKeyHash, holderKeyHash))
+            : null;
+        const released = holder
           ? await tx
               .delete(bookings)
-              .where(
-                and(
-                  eq(bookings.salonId, salon.id),
-                  eq(bookings.userId, request.userId),
-                  eq(bookings.status, "held"),
-                ),
-              )
+              .where(and(eq(bookings.salonId, salon.id), holder, eq(bookings.status, "held")))
               .returning({ startsAt: bookings.startsAt })
           : [];
         const loaded = await loadAvailabilityInput(tx, {
@@ -202,6 +210,7 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
             couponId: request.couponId ?? null,
             status: "held",
             holdExpiresAt: new Date(request.now.getTime() + loaded.rules.holdMinutes * MINUTE),
+            holderKeyHash,
             source: "web",
           })
           .returning();

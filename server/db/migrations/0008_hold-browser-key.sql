@@ -1,0 +1,1 @@
+ALTER TABLE "bookings" ADD COLUMN "holder_key_hash" text;
