@@ -1,14 +1,18 @@
+import { randomBytes, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
+import { loadavg } from "node:os";
+import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { parseSearchQuery } from "../common/search.schema";
+import { databaseRateLimitStore } from "../server/accounts/rate-limit";
 import { findAvailability } from "../server/bookings/availability";
 import { loadAvailabilityInput } from "../server/bookings/availability-data.server";
-import { confirmBooking, holdSlot } from "../server/bookings/booking.server";
+import { type BookingClient, confirmBooking, holdSlot } from "../server/bookings/booking.server";
 import { SlotTakenError } from "../server/bookings/booking-errors";
 import { addDays, toLocal } from "../server/bookings/local-time";
 import { type DatabaseHandle, openDatabase } from "../server/db/client";
-import { bookings, users } from "../server/db/schema";
+import { bookings, sessions, users } from "../server/db/schema";
 import { seedDatabase } from "../server/db/seed/seed";
 import { searchSalons } from "../server/salons/search";
 import {
@@ -25,20 +29,32 @@ import {
 } from "./harness";
 
 /**
- * `npm run bench:booking` (after `npm run build`): for PGlite and, when
- * reachable, PostgreSQL (a throwaway database), seeds BENCH_SALONS (10,000)
- * demo salons with their bookings and free-time summary, then measures
- * (a) availability of one salon over 14 days: loader + engine in process;
- *     over HTTP when the server has an availability endpoint or booking page;
- * (b) 200 concurrent clients racing for the same 20 slots (holdSlot through
- *     the pool, in process: the booking API is not merged yet);
- * (c) sustained bookings (hold + confirm) per second on distinct slots;
+ * `npm run bench:booking [-- --salons N --seconds N --engines pglite|postgres]`
+ * (after `npm run build`): for PGlite and, when reachable, PostgreSQL (a
+ * throwaway database), seeds N (10,000) demo salons with their bookings and
+ * free-time summary, then measures
+ * (a) availability of one salon over 14 days: loader + engine in process,
+ *     and GET /api/salons/{id}/availability over HTTP;
+ * (b) 200 concurrent clients racing for the same 20 slots, in process
+ *     (holdSlot) and over HTTP (POST /api/holds, then POST /api/bookings for
+ *     the winners, each client its own account): exactly 20 accepted;
+ * (c) sustained bookings (hold + confirm) per second on distinct slots, in
+ *     process and over HTTP;
  * (d) the search with the free-time filter beside the plain search: the
  *     query in process and the page over HTTP with distinct queries.
+ * It ends with a markdown table of both engines, ready for bench/README.md.
  * Everything it creates is removed at the end.
  */
-const SALONS = Number(process.env.BENCH_SALONS ?? 10_000);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const { values: args } = parseArgs({
+  options: {
+    salons: { type: "string" },
+    seconds: { type: "string" },
+    engines: { type: "string" },
+  },
+});
+const SALONS = Number(args.salons ?? process.env.BENCH_SALONS ?? 10_000);
+const SECONDS = Number(args.seconds ?? process.env.BENCH_SECONDS ?? 10);
+const ENGINES = args.engines ?? process.env.BENCH_ENGINES ?? "both";
 const CONNECTIONS = 50;
 const RUNS = 1000;
 const WARMUP = 200;
@@ -46,6 +62,12 @@ const RACERS = 200;
 const RACE_SLOTS = 20;
 const WORKERS = 10;
 const ZONE = "Asia/Tokyo";
+const CONTACT = {
+  name: "負荷 太郎",
+  kana: "フカ タロウ",
+  phone: "09000000000",
+  email: "bench@example.jp",
+};
 
 type Stats = { p50: number; p99: number; mean: number; n: number };
 function stats(samples: number[]): Stats {
@@ -55,8 +77,30 @@ function stats(samples: number[]): Stats {
   return { p50: at(0.5), p99: at(0.99), mean, n: sorted.length };
 }
 const ms = (value: number) => value.toFixed(2);
+const num = (value: number, digits = 0) =>
+  value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const load = () =>
+  loadavg()
+    .map((v) => v.toFixed(2))
+    .join(", ");
 
 type Salon = { id: string; slug: string; menuId: string };
+
+/**
+ * holdSlot and confirmBooking count every attempt (one upsert each, as in
+ * production); the limits are set out of reach so the bench measures them.
+ */
+function benchClient(handle: DatabaseHandle): BookingClient {
+  return {
+    ip: "198.51.100.1",
+    limits: {
+      store: databaseRateLimitStore(handle.db),
+      window: 60,
+      perIp: 1_000_000,
+      perAccount: 1_000_000,
+    },
+  };
+}
 
 /** Published salons whose rules are the defaults (no daily limit), with staff and a menu. */
 async function plainSalons(db: DatabaseHandle["db"], limit: number): Promise<Salon[]> {
@@ -71,8 +115,8 @@ async function plainSalons(db: DatabaseHandle["db"], limit: number): Promise<Sal
       and exists (select 1 from menus m where m.salon_id = s.id and m.published)
     order by s.recommended_score desc, s.slug
     limit ${limit}`);
-  const list = (rows as unknown as { rows: Record<string, string>[] }).rows ?? rows;
-  return (list as Record<string, string>[]).map((row) => ({
+  const list = (rows as unknown as { rows: Record<string, string>[] }).rows;
+  return list.map((row) => ({
     id: String(row.id),
     slug: String(row.slug),
     menuId: String(row.menu_id),
@@ -84,7 +128,9 @@ async function availabilityInProcess(handle: DatabaseHandle, salon: Salon) {
   const now = new Date();
   const today = toLocal(now, ZONE).date;
   const engineSamples: number[] = [];
+  const loaderSamples: number[] = [];
   const run = async () => {
+    const started = performance.now();
     const loaded = await loadAvailabilityInput(handle.db, {
       salonId: salon.id,
       menuIds: [salon.menuId],
@@ -93,13 +139,15 @@ async function availabilityInProcess(handle: DatabaseHandle, salon: Salon) {
       to: addDays(today, 13),
       now,
     });
-    const started = performance.now();
+    const loadedAt = performance.now();
+    loaderSamples.push(loadedAt - started);
     const days = findAvailability(loaded.input);
-    engineSamples.push(performance.now() - started);
+    engineSamples.push(performance.now() - loadedAt);
     return days;
   };
   for (let i = 0; i < WARMUP; i++) await run();
   engineSamples.length = 0;
+  loaderSamples.length = 0;
   const samples: number[] = [];
   let slots = 0;
   for (let i = 0; i < RUNS; i++) {
@@ -108,7 +156,7 @@ async function availabilityInProcess(handle: DatabaseHandle, salon: Salon) {
     samples.push(performance.now() - started);
     slots = days.reduce((sum, day) => sum + day.slots.length, 0);
   }
-  return { ...stats(samples), engine: stats(engineSamples), slots };
+  return { ...stats(samples), engine: stats(engineSamples), loader: stats(loaderSamples), slots };
 }
 
 /** Non-overlapping free starts of one stylist (or 指名なし) from `from` on, up to `count`. */
@@ -119,14 +167,13 @@ async function distinctStarts(
   from: string,
   count: number,
 ) {
-  const now = new Date();
   const loaded = await loadAvailabilityInput(handle.db, {
     salonId: salon.id,
     menuIds: [salon.menuId],
     staffId,
     from,
     to: addDays(from, 20),
-    now,
+    now: new Date(),
   });
   const occupied = (loaded.durationMinutes + loaded.rules.bufferAfterMinutes) * 60_000;
   const starts: Date[] = [];
@@ -142,14 +189,27 @@ async function distinctStarts(
   return { starts, staff: loaded.input.staff };
 }
 
-/** (b) RACERS concurrent holds on RACE_SLOTS slots of one stylist: exactly one winner each. */
-async function race(handle: DatabaseHandle, salon: Salon) {
-  const today = toLocal(new Date(), ZONE).date;
-  const { staff } = await distinctStarts(handle, salon, null, addDays(today, 20), 1);
+/** RACE_SLOTS non-overlapping starts of one stylist of the salon, `daysAhead` from today. */
+async function raceSlots(handle: DatabaseHandle, salon: Salon, daysAhead: number) {
+  const from = addDays(toLocal(new Date(), ZONE).date, daysAhead);
+  const { staff } = await distinctStarts(handle, salon, null, from, 1);
   const stylist = staff[0]?.id;
   if (!stylist) throw new Error("no stylist to race for");
-  const { starts } = await distinctStarts(handle, salon, stylist, addDays(today, 20), RACE_SLOTS);
+  const { starts } = await distinctStarts(handle, salon, stylist, from, RACE_SLOTS);
   if (starts.length < RACE_SLOTS) throw new Error(`only ${starts.length} slots to race for`);
+  return { stylist, starts };
+}
+
+async function rowsOn(handle: DatabaseHandle, salon: Salon, starts: Date[]) {
+  return handle.db.$count(
+    bookings,
+    and(eq(bookings.salonId, salon.id), inArray(bookings.startsAt, starts)),
+  );
+}
+
+/** (b) RACERS concurrent holds on RACE_SLOTS slots of one stylist, in process. */
+async function race(handle: DatabaseHandle, salon: Salon) {
+  const { stylist, starts } = await raceSlots(handle, salon, 20);
   const latencies: number[] = [];
   let accepted = 0;
   let conflicts = 0;
@@ -160,6 +220,7 @@ async function race(handle: DatabaseHandle, salon: Salon) {
       const t = performance.now();
       try {
         await holdSlot(handle.db, {
+          ...benchClient(handle),
           salonId: salon.id,
           menuIds: [salon.menuId],
           staffId: stylist,
@@ -172,7 +233,7 @@ async function race(handle: DatabaseHandle, salon: Salon) {
         if (error instanceof SlotTakenError) conflicts++;
         else {
           errors++;
-          console.error(error);
+          if (errors < 3) console.error(error);
         }
       } finally {
         latencies.push(performance.now() - t);
@@ -180,32 +241,86 @@ async function race(handle: DatabaseHandle, salon: Salon) {
     }),
   );
   const wall = performance.now() - started;
-  const held = await handle.db.$count(
-    bookings,
-    and(eq(bookings.salonId, salon.id), inArray(bookings.startsAt, starts)),
-  );
+  const held = await rowsOn(handle, salon, starts);
   return { ...stats(latencies), accepted, conflicts, errors, held, wall };
 }
 
-/** (c) WORKERS loops of hold + confirm on distinct salons and slots for SECONDS. */
-async function sustained(handle: DatabaseHandle, pool: Salon[]) {
-  const today = toLocal(new Date(), ZONE).date;
-  const customer = {
-    name: "負荷 太郎",
-    kana: "ふか たろう",
-    phone: "090-0000-0000",
-    email: "bench@example.jp",
-  };
-  const userIds = Array.from({ length: WORKERS }, (_, w) => `bench-user-${w}-${Date.now()}`);
-  await handle.db
-    .insert(users)
-    .values(userIds.map((id) => ({ id, name: "負荷 太郎", email: `${id}@example.jp` })));
-  const queues = await Promise.all(
-    Array.from({ length: WORKERS }, async (_, w) => {
-      const salon = pool[w] as Salon;
-      return { salon, ...(await distinctStarts(handle, salon, null, addDays(today, 30), 500)) };
+/** Accounts signed in with a bearer token each (sessions written directly: no sign-up limit). */
+async function benchAccounts(handle: DatabaseHandle, count: number, label: string) {
+  const accounts = Array.from({ length: count }, (_, i) => ({
+    id: `bench-${label}-${i}-${randomUUID()}`,
+    token: randomBytes(24).toString("base64url"),
+  }));
+  await handle.db.insert(users).values(
+    accounts.map(({ id }) => ({
+      id,
+      name: CONTACT.name,
+      email: `${id}@example.jp`,
+      emailVerified: true,
+    })),
+  );
+  await handle.db.insert(sessions).values(
+    accounts.map(({ id, token }) => ({
+      id: randomUUID(),
+      userId: id,
+      token,
+      expiresAt: new Date(Date.now() + 24 * 3600_000),
+    })),
+  );
+  return accounts;
+}
+
+type Queue = { salon: Salon; starts: Date[] };
+
+/** WORKERS salons with up to 500 distinct 指名なし starts each, 30 days ahead. */
+async function workerQueues(handle: DatabaseHandle, pool: Salon[], daysAhead: number) {
+  const from = addDays(toLocal(new Date(), ZONE).date, daysAhead);
+  return Promise.all(
+    pool.slice(0, WORKERS).map(async (salon): Promise<Queue> => {
+      const { starts } = await distinctStarts(handle, salon, null, from, 500);
+      return { salon, starts };
     }),
   );
+}
+
+/** (c) WORKERS loops of hold + confirm on distinct salons and slots for SECONDS, in process. */
+async function sustained(handle: DatabaseHandle, queues: Queue[]) {
+  const accounts = await benchAccounts(handle, WORKERS, "sustained");
+  const client = benchClient(handle);
+  return sustainedLoop(queues, async ({ salon }, start, w) => {
+    const userId = (accounts[w] as { id: string }).id;
+    try {
+      const hold = await holdSlot(handle.db, {
+        ...client,
+        salonId: salon.id,
+        menuIds: [salon.menuId],
+        staffId: null,
+        start,
+        userId,
+        now: new Date(),
+      });
+      await confirmBooking(handle.db, {
+        ...client,
+        holdId: hold.id,
+        userId,
+        customer: CONTACT,
+        notes: "",
+        idempotencyKey: null,
+        now: new Date(),
+      });
+      return "booked";
+    } catch (error) {
+      if (error instanceof SlotTakenError) return "conflict";
+      throw error;
+    }
+  });
+}
+
+type Outcome = "booked" | "conflict";
+async function sustainedLoop(
+  queues: Queue[],
+  book: (queue: Queue, start: Date, worker: number) => Promise<Outcome>,
+) {
   const latencies: number[] = [];
   let booked = 0;
   let conflicts = 0;
@@ -213,35 +328,16 @@ async function sustained(handle: DatabaseHandle, pool: Salon[]) {
   const deadline = performance.now() + SECONDS * 1000;
   const started = performance.now();
   await Promise.all(
-    queues.map(async ({ salon, starts }, w) => {
-      const userId = userIds[w] as string;
-      for (const start of starts) {
+    queues.map(async (queue, w) => {
+      for (const start of queue.starts) {
         if (performance.now() > deadline) return;
         const t = performance.now();
         try {
-          const hold = await holdSlot(handle.db, {
-            salonId: salon.id,
-            menuIds: [salon.menuId],
-            staffId: null,
-            start,
-            userId,
-            now: new Date(),
-          });
-          await confirmBooking(handle.db, {
-            holdId: hold.id,
-            userId,
-            customer,
-            notes: "",
-            idempotencyKey: null,
-            now: new Date(),
-          });
-          booked++;
+          if ((await book(queue, start, w)) === "booked") booked++;
+          else conflicts++;
         } catch (error) {
-          if (error instanceof SlotTakenError) conflicts++;
-          else {
-            errors++;
-            if (errors < 3) console.error(error);
-          }
+          errors++;
+          if (errors < 3) console.error(error);
         }
         latencies.push(performance.now() - t);
       }
@@ -297,140 +393,337 @@ type Http = {
   non2xx: number;
 };
 
+const base = `http://127.0.0.1:${PORT}`;
+
+async function autocannonRow(label: string, paths: string[]): Promise<Http> {
+  const check = await fetch(base + paths[0]);
+  await check.arrayBuffer();
+  if (check.status !== 200) throw new Error(`${paths[0]} answered ${check.status}`);
+  let next = 0;
+  const requests =
+    paths.length > 1
+      ? [
+          {
+            setupRequest: (request: autocannon.Request) => ({
+              ...request,
+              path: paths[next++ % paths.length],
+            }),
+          },
+        ]
+      : undefined;
+  const options = { url: base + paths[0], connections: CONNECTIONS, requests };
+  await autocannon({ ...options, duration: 2 });
+  const result = await autocannon({ ...options, duration: SECONDS });
+  return {
+    label,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    // Timeouts and socket errors; non-2xx apart (a search past its last page redirects).
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+async function post(token: string, path: string, body: unknown) {
+  const response = await fetch(base + path, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = (await response.json()) as {
+    data?: { id: string };
+    error?: { code: string; message: string };
+  };
+  return { status: response.status, json };
+}
+
+type HttpOutcome = { outcome: "booked" | "conflict" | "error"; detail?: string };
+
+/** One visitor through the API: hold the time, then book it. A lost race is a 409. */
+async function bookOverHttp(
+  token: string,
+  salon: Salon,
+  staffId: string | null,
+  start: Date,
+): Promise<HttpOutcome> {
+  const hold = await post(token, "/api/holds", {
+    salonId: salon.id,
+    menuIds: [salon.menuId],
+    staffId,
+    start: start.toISOString(),
+  });
+  if (hold.status === 409) return { outcome: "conflict" };
+  if (hold.status !== 201 || !hold.json.data)
+    return { outcome: "error", detail: `hold ${hold.status} ${JSON.stringify(hold.json)}` };
+  const booking = await post(token, "/api/bookings", {
+    holdId: hold.json.data.id,
+    contact: CONTACT,
+  });
+  if (booking.status === 201) return { outcome: "booked" };
+  return { outcome: "error", detail: `booking ${booking.status} ${JSON.stringify(booking.json)}` };
+}
+
+type RacePlan = { salon: Salon; stylist: string; starts: Date[]; tokens: string[] };
+
+/** (b) over HTTP: RACERS clients, each its own account, at once on RACE_SLOTS slots. */
+async function raceOverHttp(plan: RacePlan) {
+  const latencies: number[] = [];
+  let accepted = 0;
+  let conflicts = 0;
+  let errors = 0;
+  const started = performance.now();
+  await Promise.all(
+    plan.tokens.map(async (token, i) => {
+      const t = performance.now();
+      try {
+        const result = await bookOverHttp(
+          token,
+          plan.salon,
+          plan.stylist,
+          plan.starts[i % RACE_SLOTS] as Date,
+        );
+        if (result.outcome === "booked") accepted++;
+        else if (result.outcome === "conflict") conflicts++;
+        else {
+          errors++;
+          if (errors < 3) console.error(result.detail);
+        }
+      } catch (error) {
+        errors++;
+        if (errors < 3) console.error(error);
+      } finally {
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  return { ...stats(latencies), accepted, conflicts, errors, wall: performance.now() - started };
+}
+
 async function measureHttp(
   engine: Engine,
   salon: Salon,
   today: string,
-): Promise<{ rows: Http[]; notes: string[] }> {
-  const server = await startServer(engine.url);
-  const base = `http://127.0.0.1:${PORT}`;
-  const notes: string[] = [];
+  racePlan: RacePlan,
+  queues: Queue[],
+  tokens: string[],
+) {
+  const server = await startServer(engine.url, {
+    // 200 racers and 10 busy workers come from one address: the per-IP and
+    // per-account booking limits would turn most of them away with 429.
+    BOOKING_RATE_LIMIT_PER_IP: "1000000",
+    BOOKING_RATE_LIMIT_PER_ACCOUNT: "1000000",
+  });
   try {
-    const targets: { label: string; paths: string[] }[] = [];
-    // (a) over HTTP, when the branch that adds it is merged.
-    const menuParam = `menus=${salon.menuId}`;
-    const candidates = [
-      {
-        label: "availability API, 14 days",
-        path: `/api/salons/${salon.id}/availability?from=${today}&to=${addDays(today, 13)}&${menuParam}`,
-      },
-      {
-        label: "booking page (confirm)",
-        path: `/salons/${salon.slug}/confirm?menu=${salon.menuId}&date=${addDays(today, 1)}`,
-      },
-    ];
-    for (const candidate of candidates) {
-      const response = await fetch(base + candidate.path);
-      await response.arrayBuffer();
-      if (response.status === 200)
-        targets.push({ label: candidate.label, paths: [candidate.path] });
-      else
-        notes.push(
-          `${candidate.label}: ${candidate.path.split("?")[0]} answered ${response.status}, not measured`,
-        );
-    }
-    targets.push({ label: "search, distinct queries", paths: DISTINCT_SEARCHES });
-    targets.push({ label: "search + free time, distinct", paths: freeTimeSearches(today) });
-    const rows: Http[] = [];
-    for (const target of targets) {
-      const check = await fetch(base + target.paths[0]);
-      await check.arrayBuffer();
-      if (check.status !== 200) throw new Error(`${target.paths[0]} answered ${check.status}`);
-      let next = 0;
-      const requests =
-        target.paths.length > 1
-          ? [
-              {
-                setupRequest: (request: autocannon.Request) => ({
-                  ...request,
-                  path: target.paths[next++ % target.paths.length],
-                }),
-              },
-            ]
-          : undefined;
-      await autocannon({
-        url: base + target.paths[0],
-        connections: CONNECTIONS,
-        duration: 2,
-        requests,
-      });
-      const result = await autocannon({
-        url: base + target.paths[0],
-        connections: CONNECTIONS,
-        duration: SECONDS,
-        requests,
-      });
-      rows.push({
-        label: target.label,
-        rps: result.requests.average,
-        p50: result.latency.p50,
-        p99: result.latency.p99,
-        // Timeouts and socket errors; non-2xx apart (a search past its last page redirects).
-        errors: result.errors,
-        non2xx: result.non2xx,
-      });
-    }
-    return { rows, notes };
+    const availability = await autocannonRow("availability API, 14 days", [
+      `/api/salons/${salon.id}/availability?from=${today}&to=${addDays(today, 13)}&menus=${salon.menuId}`,
+    ]);
+    const raced = await raceOverHttp(racePlan);
+    const steady = await sustainedLoop(queues, async ({ salon: target }, start, w) => {
+      const result = await bookOverHttp(tokens[w] as string, target, null, start);
+      if (result.outcome === "error") throw new Error(result.detail);
+      return result.outcome;
+    });
+    const plain = await autocannonRow("search, distinct queries", DISTINCT_SEARCHES);
+    const filtered = await autocannonRow("search + free time, distinct", freeTimeSearches(today));
+    return { availability, raced, steady, plain, filtered };
   } finally {
     await stopServer(server);
   }
+}
+
+type Results = Record<string, Record<string, string>>;
+
+function markdownTable(results: Results, engines: string[]) {
+  const rows = Object.entries(results);
+  const header = ["measure", ...engines];
+  const lines = [
+    `| ${header.join(" | ")} |`,
+    `| --- | ${engines.map(() => "---:").join(" | ")} |`,
+    ...rows.map(([measure, byEngine]) => {
+      return `| ${measure} | ${engines.map((engine) => byEngine[engine] ?? "–").join(" | ")} |`;
+    }),
+  ];
+  return lines.join("\n");
 }
 
 async function main() {
   const built = existsSync("build/server/index.js");
   if (!built) console.log("build/ がありません: HTTP の計測を省きます (先に npm run build)。\n");
   const engines: Engine[] = [];
-  if (process.env.BENCH_ENGINES !== "postgres") engines.push(await pgliteEngine());
-  const postgres = process.env.BENCH_ENGINES === "pglite" ? null : await postgresEngine();
+  if (ENGINES !== "postgres") engines.push(await pgliteEngine());
+  const postgres = ENGINES === "pglite" ? null : await postgresEngine();
   if (postgres) engines.push(postgres);
   else console.log(`PostgreSQL (${redact(POSTGRES_URL)}) not used: PGlite only.\n`);
+  const startedAt = new Date();
+  const loadAtStart = load();
+  console.log(`load average at start: ${loadAtStart} (${startedAt.toISOString()})`);
+
+  const results: Results = {};
+  const put = (measure: string, engine: string, value: string) => {
+    results[measure] ??= {};
+    (results[measure] as Record<string, string>)[engine] = value;
+  };
+  const loads: string[] = [];
 
   for (const engine of engines) {
+    const name = engine.name === "pglite" ? "PGlite" : "PostgreSQL";
     console.log(`=== ${engine.name} ===`);
     const handle = await openDatabase(engine.url);
     await handle.migrate();
-    let started = performance.now();
+    const started = performance.now();
     await seedDatabase(handle.db, { salonCount: SALONS });
     await handle.db.execute(sql`analyze`);
+    const seedSeconds = (performance.now() - started) / 1000;
     console.log(
-      `seeded ${SALONS} salons (with bookings and the free-time summary) in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      `seeded ${SALONS} salons (with bookings and the free-time summary) in ${seedSeconds.toFixed(1)} s`,
     );
-    const [target, raceSalon, ...pool] = await plainSalons(handle.db, WORKERS + 2);
-    if (!target || !raceSalon || pool.length < WORKERS) throw new Error("not enough salons");
+    put("seed: salons with bookings and the free-time summary, s", name, num(seedSeconds));
+    const [target, raceSalon, httpRaceSalon, ...pool] = await plainSalons(
+      handle.db,
+      2 * WORKERS + 3,
+    );
+    if (!target || !raceSalon || !httpRaceSalon || pool.length < 2 * WORKERS)
+      throw new Error("not enough salons: use a larger --salons");
     const today = toLocal(new Date(), ZONE).date;
 
     const a = await availabilityInProcess(handle, target);
     console.log(
-      `(a) availability, 1 salon × 14 days, loader + engine in process (${RUNS} runs after ${WARMUP}): p50 ${ms(a.p50)} ms, p99 ${ms(a.p99)} ms, mean ${ms(a.mean)} ms (${a.slots} free starts); of which the engine p50 ${ms(a.engine.p50)} ms, p99 ${ms(a.engine.p99)} ms`,
+      `(a) availability, 1 salon × 14 days, loader + engine in process (${RUNS} runs after ${WARMUP}): p50 ${ms(a.p50)} ms, p99 ${ms(a.p99)} ms, mean ${ms(a.mean)} ms (${a.slots} free starts); loader p50 ${ms(a.loader.p50)} / p99 ${ms(a.loader.p99)} ms; engine p50 ${ms(a.engine.p50)} / p99 ${ms(a.engine.p99)} ms`,
     );
+    put("(a) in process, loader + engine, p50 / p99 ms", name, `${ms(a.p50)} / ${ms(a.p99)}`);
+    put(
+      "(a) of which the loader (one statement), p50 / p99 ms",
+      name,
+      `${ms(a.loader.p50)} / ${ms(a.loader.p99)}`,
+    );
+    put("(a) of which the engine, p50 / p99 ms", name, `${ms(a.engine.p50)} / ${ms(a.engine.p99)}`);
+
     const b = await race(handle, raceSalon);
     console.log(
-      `(b) race, in process (holdSlot through the pool): ${RACERS} clients, ${RACE_SLOTS} slots: accepted ${b.accepted}, conflicts (409) ${b.conflicts}, errors ${b.errors}, held rows ${b.held}; p50 ${ms(b.p50)} ms, p99 ${ms(b.p99)} ms, all done in ${ms(b.wall)} ms`,
+      `(b) race, in process (holdSlot): ${RACERS} clients, ${RACE_SLOTS} slots: accepted ${b.accepted}, conflicts (409) ${b.conflicts}, errors ${b.errors}, held rows ${b.held}; p50 ${ms(b.p50)} ms, p99 ${ms(b.p99)} ms, all done in ${ms(b.wall)} ms`,
     );
-    const c = await sustained(handle, pool);
+    put(
+      `(b) in process: ${RACERS} holds on ${RACE_SLOTS} slots, accepted / lost / errors (rows)`,
+      name,
+      `${b.accepted} / ${b.conflicts} / ${b.errors} (${b.held})`,
+    );
+    put("(b) in process, per attempt p50 / p99 ms", name, `${num(b.p50)} / ${num(b.p99)}`);
+
+    const inProcessQueues = await workerQueues(handle, pool.slice(0, WORKERS), 30);
+    const c = await sustained(handle, inProcessQueues);
     console.log(
-      `(c) sustained hold + confirm, ${WORKERS} workers on distinct salons and slots, ${c.seconds.toFixed(1)} s: ${c.booked} bookings = ${c.perSecond.toFixed(1)}/s, conflicts ${c.conflicts}, errors ${c.errors}; p50 ${ms(c.p50)} ms, p99 ${ms(c.p99)} ms`,
+      `(c) sustained hold + confirm in process, ${WORKERS} workers on distinct salons and slots, ${c.seconds.toFixed(1)} s: ${c.booked} bookings = ${c.perSecond.toFixed(1)}/s, conflicts ${c.conflicts}, errors ${c.errors}; p50 ${ms(c.p50)} ms, p99 ${ms(c.p99)} ms`,
     );
+    put(
+      `(c) in process, ${WORKERS} workers: bookings/s (p50 / p99 ms, errors)`,
+      name,
+      `${c.perSecond.toFixed(1)} (${num(c.p50)} / ${num(c.p99)}, ${c.errors})`,
+    );
+
     const d = await searchInProcess(handle);
     console.log(
       `(d) search query in process, 200 distinct each: plain p50 ${ms(d.plain.p50)} / p99 ${ms(d.plain.p99)} ms (mean ${d.plain.meanTotal.toFixed(0)} hits); free-time filter p50 ${ms(d.filtered.p50)} / p99 ${ms(d.filtered.p99)} ms (mean ${d.filtered.meanTotal.toFixed(0)} hits)`,
     );
-    await handle.close();
+    put(
+      "(d) search in process, plain, p50 / p99 ms",
+      name,
+      `${ms(d.plain.p50)} / ${ms(d.plain.p99)}`,
+    );
+    put(
+      "(d) search in process, free-time filter, p50 / p99 ms",
+      name,
+      `${ms(d.filtered.p50)} / ${ms(d.filtered.p99)}`,
+    );
+    put(
+      "(d) ratio free-time / plain in process, p50 / p99",
+      name,
+      `${(d.filtered.p50 / d.plain.p50).toFixed(2)} / ${(d.filtered.p99 / d.plain.p99).toFixed(2)}`,
+    );
 
     if (built) {
-      started = performance.now();
-      const http = await measureHttp(engine, target, today);
+      // Prepared before the server opens the database (PGlite allows one process).
+      const racePlan: RacePlan = {
+        salon: httpRaceSalon,
+        ...(await raceSlots(handle, httpRaceSalon, 20)),
+        tokens: (await benchAccounts(handle, RACERS, "race")).map((account) => account.token),
+      };
+      const httpQueues = await workerQueues(handle, pool.slice(WORKERS, 2 * WORKERS), 30);
+      const tokens = (await benchAccounts(handle, WORKERS, "http")).map((account) => account.token);
+      await handle.close();
+
+      const http = await measureHttp(engine, target, today, racePlan, httpQueues, tokens);
+      const check = await openDatabase(engine.url);
+      const rows = await rowsOn(check, httpRaceSalon, racePlan.starts);
+      await check.close();
+      const { availability, raced, steady, plain, filtered } = http;
       console.log(`\nHTTP, ${CONNECTIONS} connections, ${SECONDS} s each:`);
       console.log("  target                          req/s   p50 ms   p99 ms  errors  non-2xx");
-      for (const row of http.rows) {
+      for (const row of [availability, plain, filtered]) {
         console.log(
           `  ${row.label.padEnd(30)} ${row.rps.toFixed(0).padStart(7)} ${String(row.p50).padStart(8)} ${String(row.p99).padStart(8)} ${String(row.errors).padStart(7)} ${String(row.non2xx).padStart(8)}`,
         );
       }
-      for (const note of http.notes) console.log(`  ${note}`);
+      console.log(
+        `(b) race over HTTP (POST /api/holds, then /api/bookings): ${RACERS} clients, ${RACE_SLOTS} slots: accepted ${raced.accepted}, lost (409) ${raced.conflicts}, errors ${raced.errors}, rows ${rows}; p50 ${ms(raced.p50)} ms, p99 ${ms(raced.p99)} ms, all done in ${ms(raced.wall)} ms`,
+      );
+      console.log(
+        `(c) sustained over HTTP, ${WORKERS} clients: ${steady.booked} bookings = ${steady.perSecond.toFixed(1)}/s, conflicts ${steady.conflicts}, errors ${steady.errors}; p50 ${ms(steady.p50)} ms, p99 ${ms(steady.p99)} ms`,
+      );
+      put(
+        "(a) over HTTP, availability API, 50 conn.: req/s, p50 / p99 ms",
+        name,
+        `${num(availability.rps)}, ${availability.p50} / ${availability.p99}`,
+      );
+      put(
+        "(a) ratio HTTP p99 / in-process p99",
+        name,
+        (availability.p99 / Math.max(a.p99, 0.01)).toFixed(1),
+      );
+      put(
+        `(b) over HTTP: ${RACERS} clients on ${RACE_SLOTS} slots, accepted / lost (409) / errors (rows)`,
+        name,
+        `**${raced.accepted} / ${raced.conflicts} / ${raced.errors}** (${rows})`,
+      );
+      put(
+        "(b) over HTTP, per client (hold + book) p50 / p99 ms; all done in s",
+        name,
+        `${num(raced.p50)} / ${num(raced.p99)}; ${(raced.wall / 1000).toFixed(1)}`,
+      );
+      put(
+        `(c) over HTTP, ${WORKERS} clients: bookings/s (p50 / p99 ms, errors)`,
+        name,
+        `${steady.perSecond.toFixed(1)} (${num(steady.p50)} / ${num(steady.p99)}, ${steady.errors})`,
+      );
+      put(
+        "(d) search page over HTTP, distinct, plain: req/s, p50 / p99 ms, timeouts",
+        name,
+        `${num(plain.rps)}, ${num(plain.p50)} / ${num(plain.p99)}, ${plain.errors}`,
+      );
+      put(
+        "(d) the same with the free-time filter",
+        name,
+        `${num(filtered.rps)}, ${num(filtered.p50)} / ${num(filtered.p99)}, ${filtered.errors}`,
+      );
+      put(
+        "(d) ratio free-time / plain over HTTP: req/s, p99",
+        name,
+        `${(filtered.rps / Math.max(plain.rps, 0.01)).toFixed(2)}, ${(filtered.p99 / Math.max(plain.p99, 1)).toFixed(2)}`,
+      );
+    } else {
+      await handle.close();
     }
-    console.log("");
+    loads.push(`${name} ${load()}`);
+    console.log(`load average after ${engine.name}: ${load()}\n`);
   }
+
+  const names = engines.map((engine) => (engine.name === "pglite" ? "PGlite" : "PostgreSQL"));
+  console.log(
+    `\n--- markdown for bench/README.md ---\n\n` +
+      `bench:booking, ${num(SALONS)} salons, ${SECONDS} s per HTTP measure, ${startedAt.toISOString()} → ${new Date().toISOString()}. ` +
+      `Load average (1, 5, 15 min) at the start: ${loadAtStart}; after each engine: ${loads.join("; ")}.\n\n` +
+      markdownTable(results, names),
+  );
 }
 
 try {

@@ -51,7 +51,10 @@ process.on("SIGINT", () => {
 
 export type Engine = { name: "pglite" | "postgres"; url: string; drop(): Promise<void> };
 
-export async function startServer(databaseUrl: string): Promise<ChildProcess> {
+export async function startServer(
+  databaseUrl: string,
+  extraEnv: Record<string, string> = {},
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["server.js"], {
     env: {
       ...process.env,
@@ -63,6 +66,7 @@ export async function startServer(databaseUrl: string): Promise<ChildProcess> {
       LOG_LEVEL: "error",
       // Production refuses to start without a secret; any throwaway value will do here.
       BETTER_AUTH_SECRET: process.env.BETTER_AUTH_SECRET ?? randomBytes(32).toString("hex"),
+      ...extraEnv,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });

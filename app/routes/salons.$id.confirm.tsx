@@ -8,7 +8,7 @@ import { requireLogin } from "../../server/accounts/guards";
 import { clientIp } from "../../server/accounts/request-info";
 import { confirmBooking } from "../../server/bookings/booking.server";
 import { findFlowSalon, parseFlowParams } from "../../server/bookings/booking-flow.server";
-import { bookingLimitsFrom, limitBookingAttempt } from "../../server/bookings/booking-rate-limit";
+import { bookingLimitsFrom } from "../../server/bookings/booking-rate-limit";
 import {
   type HoldView,
   holdFromForm,
@@ -17,6 +17,11 @@ import {
 } from "../../server/bookings/confirm-page.server";
 import { contactSchema, idempotencyKeyOf } from "../../server/bookings/contact.schema";
 import { flowAvailability } from "../../server/bookings/flow-availability.server";
+import {
+  holdBrowserCookie,
+  holdBrowserKey,
+  holdBrowserKeyOrNew,
+} from "../../server/bookings/hold-browser.server";
 import { appContext } from "../../server/context";
 import { DomainError } from "../../server/errors/domain-error";
 import { notFound } from "../../server/routing/not-found";
@@ -59,7 +64,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const user = await getCurrentUser(request, ctx);
   const view = await loadConfirmView(
     ctx.db,
-    { salon, query, user, now: new Date() },
+    { salon, query, user, browserKey: holdBrowserKey(request), now: new Date() },
     flowAvailability,
   );
   if (view.kind === "redirect") throw redirect(view.to);
@@ -82,6 +87,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const ip = clientIp(request);
   if (intent === "hold") {
     const user = await getCurrentUser(request, ctx);
+    const browserKey = holdBrowserKeyOrNew(request);
     const result = await holdFromForm(ctx.db, {
       salon,
       form,
@@ -89,9 +95,14 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       now: new Date(),
       limits,
       ip,
+      browserKey,
     });
     if (!result.ok) return data({ error: result.message }, { status: result.status });
-    return redirect(`/salons/${salon.slug}/confirm?hold=${result.holdId}`);
+    return redirect(`/salons/${salon.slug}/confirm?hold=${result.holdId}`, {
+      headers: {
+        "Set-Cookie": holdBrowserCookie(browserKey, ctx.config.PUBLIC_URL.startsWith("https:")),
+      },
+    });
   }
   if (intent === "confirm") {
     // Only a signed-in visitor confirms; a guest signs in and comes back to this hold.
@@ -102,7 +113,6 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       return data({ errors: fieldErrors<string>(parsed.error), values }, { status: 400 });
     }
     try {
-      await limitBookingAttempt(limits, "booking", { ip, userId: user.id });
       const booking = await confirmBooking(ctx.db, {
         holdId: String(form.get("hold") ?? ""),
         userId: user.id,
@@ -115,6 +125,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
         notes: parsed.data.note,
         idempotencyKey: idempotencyKeyOf(form.get("idempotencyKey")),
         now: new Date(),
+        limits,
+        ip,
       });
       return redirect(`/salons/${salon.slug}/confirm/thanks?booking=${booking.id}`);
     } catch (error) {

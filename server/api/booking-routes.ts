@@ -3,18 +3,16 @@ import { clientIp } from "../accounts/request-info";
 import {
   type Booking,
   cancelBooking,
+  confirmBookingOnce,
   getBookingForUser,
   holdSlot,
   listBookingsForUser,
 } from "../bookings/booking.server";
 import {
   availabilityFor,
-  confirmBookingOnce,
-  findBookingByIdempotencyKey,
   resolveAvailabilityQuery,
   staffIdForRef,
 } from "../bookings/booking-api.server";
-import { limitBookingAttempt } from "../bookings/booking-rate-limit";
 import { DomainError } from "../errors/domain-error";
 import { publishedSalonRef } from "../salons/salon-ref";
 import {
@@ -230,7 +228,6 @@ export function registerBookingRoutes(app: BookingApiApp, deps: ResolvedBookingA
 
   app.openapi(holdRoute, async (c) => {
     const user = await requireApiUser(c, deps);
-    await limitBookingAttempt(deps.limits, "hold", { ip: clientIp(c.req.raw), userId: user.id });
     const body = c.req.valid("json");
     const salon = await publishedSalonRef(db, body.salonId);
     const hold = await holdSlot(db, {
@@ -241,35 +238,28 @@ export function registerBookingRoutes(app: BookingApiApp, deps: ResolvedBookingA
       couponId: body.couponId ?? null,
       userId: user.id,
       now: now(),
+      limits: deps.limits,
+      ip: clientIp(c.req.raw),
     });
     return c.json({ data: holdBody(hold) }, 201);
   });
 
   app.openapi(bookRoute, async (c) => {
     const user = await requireApiUser(c, deps);
-    await limitBookingAttempt(deps.limits, "booking", {
-      ip: clientIp(c.req.raw),
-      userId: user.id,
-    });
     const body = c.req.valid("json");
     const idempotencyKey = c.req.valid("header")["idempotency-key"] ?? null;
-    if (idempotencyKey) {
-      const earlier = await findBookingByIdempotencyKey(db, { userId: user.id, idempotencyKey });
-      if (earlier) {
-        const booking = await getBookingForUser(db, { bookingId: earlier, userId: user.id });
-        return c.json({ data: booking }, 200);
-      }
-    }
     const customer = body.contact ?? contactFromProfile(user);
-    const { bookingId, replayed } = await confirmBookingOnce(db, {
+    const { booking: confirmed, replayed } = await confirmBookingOnce(db, {
       holdId: body.holdId,
       userId: user.id,
       customer,
       notes: body.notes,
       idempotencyKey,
       now: now(),
+      limits: deps.limits,
+      ip: clientIp(c.req.raw),
     });
-    const booking = await getBookingForUser(db, { bookingId, userId: user.id });
+    const booking = await getBookingForUser(db, { bookingId: confirmed.id, userId: user.id });
     return replayed ? c.json({ data: booking }, 200) : c.json({ data: booking }, 201);
   });
 

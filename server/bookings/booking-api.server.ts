@@ -1,11 +1,10 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { bookings, staff } from "../db/schema";
+import { staff } from "../db/schema";
 import { publishedSalonRef } from "../salons/salon-ref";
 import { findAvailability } from "./availability";
 import { loadAvailabilityInput } from "./availability-data.server";
 import type { DayAvailability, LocalDate } from "./availability-input";
-import { type ConfirmRequest, confirmBooking } from "./booking.server";
 import { InvalidDateRangeError, StaffNotAvailableError } from "./booking-errors";
 import { addDays, toLocal } from "./local-time";
 
@@ -87,51 +86,4 @@ export async function availabilityFor(
     totalPrice: loaded.totalPrice,
     days: findAvailability(loaded.input),
   };
-}
-
-/**
- * The booking the user already made with this Idempotency-Key, if any (its
- * UUID), so a repeated POST /api/bookings answers 200 with it instead of 201.
- */
-export async function findBookingByIdempotencyKey(
-  db: Database,
-  { userId, idempotencyKey }: { userId: string; idempotencyKey: string },
-): Promise<string | null> {
-  const [row] = await db
-    .select({ id: bookings.id })
-    .from(bookings)
-    .where(
-      and(
-        eq(bookings.userId, userId),
-        eq(bookings.idempotencyKey, idempotencyKey),
-        ne(bookings.status, "held"),
-      ),
-    )
-    .limit(1);
-  return row?.id ?? null;
-}
-
-/**
- * confirmBooking, once per Idempotency-Key: two submissions with the same
- * key (a double click, a retry after a timeout) wait for each other on an
- * advisory lock of the key, so the second finds the first's booking and is
- * told it is a replay (200), instead of both answering "created".
- */
-export async function confirmBookingOnce(
-  db: Database,
-  request: ConfirmRequest,
-): Promise<{ bookingId: string; replayed: boolean }> {
-  const { idempotencyKey, userId } = request;
-  if (!idempotencyKey) {
-    return { bookingId: (await confirmBooking(db, request)).id, replayed: false };
-  }
-  return db.transaction(async (tx) => {
-    await tx.execute(
-      sql`select pg_advisory_xact_lock(hashtextextended(${`booking:${userId}:${idempotencyKey}`}, 0))`,
-    );
-    const earlier = await findBookingByIdempotencyKey(tx, { userId, idempotencyKey });
-    if (earlier) return { bookingId: earlier, replayed: true };
-    const confirmed = await confirmBooking(tx, request);
-    return { bookingId: confirmed.id, replayed: false };
-  });
 }

@@ -36,8 +36,9 @@ export function bookingLimitsFrom(config: Config, store: RateLimitStore): Bookin
  * Counts one hold or booking attempt against the client address and the
  * account, in the shared counter store (database or Redis), so a script
  * cannot hold a salon's whole day from one account or one address, and the
- * limit holds across app servers. The booking pages and the API count in
- * the same buckets. Throws TooManyBookingAttemptsError.
+ * limit holds across app servers. Called by holdSlot and confirmBooking
+ * themselves, so every path that books counts in the same buckets.
+ * Throws TooManyBookingAttemptsError.
  */
 export async function limitBookingAttempt(
   limits: BookingLimits,

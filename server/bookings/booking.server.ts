@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookingMenus, bookings, couponMenus, coupons, salons, staff } from "../db/schema";
 import { EXCLUSION_VIOLATION, sqlState, UNIQUE_VIOLATION } from "../db/sql-state";
@@ -16,7 +16,9 @@ import {
 } from "./booking-errors";
 import { enqueueCancellationJobs, enqueueConfirmationJobs } from "./booking-jobs.server";
 import { newBookingNumber } from "./booking-number";
+import { type BookingLimits, limitBookingAttempt } from "./booking-rate-limit";
 import { refreshAfterBookingChange } from "./free-days.server";
+import { hashHoldBrowserKey } from "./hold-browser.server";
 import { toLocal } from "./local-time";
 import { priceWithCoupon } from "./pricing";
 import { bookingSettingsFor } from "./settings";
@@ -32,7 +34,19 @@ const MINUTE = 60_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export type Booking = typeof bookings.$inferSelect;
 
-export type HoldRequest = {
+/**
+ * Who is asking, for the per-address and per-account limits on holds and
+ * bookings. Required, and counted by holdSlot and confirmBooking
+ * themselves, so that no path that books (page, API, a future one) can
+ * skip them.
+ */
+export type BookingClient = {
+  limits: BookingLimits;
+  /** The client address (clientIp of the request). */
+  ip: string;
+};
+
+export type HoldRequest = BookingClient & {
   salonId: string;
   menuIds: readonly string[];
   /** null: 指名なし, the server picks the stylist. */
@@ -41,6 +55,11 @@ export type HoldRequest = {
   userId: string | null;
   /** A coupon of the salon to apply; its terms are read from the database. */
   couponId?: string | null;
+  /**
+   * A guest's browser key (hold-browser.server.ts): only that browser may
+   * see and claim the hold. A guest hold without one belongs to nobody.
+   */
+  browserKey?: string | null;
   now: Date;
 };
 
@@ -107,27 +126,30 @@ async function couponPrice(
  * race is retried in a fresh transaction with the stylists still free.
  */
 export async function holdSlot(db: Database, request: HoldRequest): Promise<Booking> {
+  await limitBookingAttempt(request.limits, "hold", { ip: request.ip, userId: request.userId });
   if (Number.isNaN(request.start.getTime())) throw new SlotUnavailableError();
   const salon = await publishedSalon(db, request.salonId);
   const date = toLocal(request.start, salon.timeZone).date;
+  const holderKeyHash =
+    request.userId === null && request.browserKey ? hashHoldBrowserKey(request.browserKey) : null;
   let lostRace = false;
   // One retry per stylist who might still be free, plus one for a booking-number clash.
   for (let attempt = 0; attempt < 20; attempt++) {
     try {
       return await db.transaction(async (tx) => {
-        // One live hold per visitor and salon: picking another time (or the
-        // same one again, e.g. after going back) releases the earlier hold
-        // before availability is read, so it does not stand in the way.
-        const released = request.userId
+        // One live hold per visitor (member or guest browser) and salon:
+        // picking another time (or the same one again, e.g. after going
+        // back) releases the earlier hold before availability is read, so
+        // it does not stand in the way.
+        const holder = request.userId
+          ? eq(bookings.userId, request.userId)
+          : holderKeyHash
+            ? and(isNull(bookings.userId), eq(bookings.holderKeyHash, holderKeyHash))
+            : null;
+        const released = holder
           ? await tx
               .delete(bookings)
-              .where(
-                and(
-                  eq(bookings.salonId, salon.id),
-                  eq(bookings.userId, request.userId),
-                  eq(bookings.status, "held"),
-                ),
-              )
+              .where(and(eq(bookings.salonId, salon.id), holder, eq(bookings.status, "held")))
               .returning({ startsAt: bookings.startsAt })
           : [];
         const loaded = await loadAvailabilityInput(tx, {
@@ -188,6 +210,7 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
             couponId: request.couponId ?? null,
             status: "held",
             holdExpiresAt: new Date(request.now.getTime() + loaded.rules.holdMinutes * MINUTE),
+            holderKeyHash,
             source: "web",
           })
           .returning();
@@ -229,7 +252,7 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
 
 export type CustomerSnapshot = { name: string; kana: string; phone: string; email: string };
 
-export type ConfirmRequest = {
+export type ConfirmRequest = BookingClient & {
   holdId: string;
   userId: string;
   customer: CustomerSnapshot;
@@ -245,7 +268,7 @@ export type ConfirmRequest = {
  * booking already made. An expired, missing or foreign hold is
  * HoldExpiredError (410).
  */
-export async function confirmBooking(db: Database, request: ConfirmRequest): Promise<Booking> {
+async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booking> {
   if (!UUID.test(request.holdId)) throw new HoldExpiredError();
   const booking = await db.transaction(async (tx) => {
     const [row] = await tx
@@ -298,6 +321,58 @@ export async function confirmBooking(db: Database, request: ConfirmRequest): Pro
   // The search summary leaves holds out, so the time counts as taken from now on.
   await refreshAfterBookingChange(db, booking, request.now);
   return booking;
+}
+
+/** Confirms a hold (see confirmBookingOnce), counted against the booking limits. */
+export async function confirmBooking(db: Database, request: ConfirmRequest): Promise<Booking> {
+  return (await confirmBookingOnce(db, request)).booking;
+}
+
+/** The visitor's booking made with this Idempotency-Key, if any. */
+export async function findBookingByIdempotencyKey(
+  db: Pick<Database, "select">,
+  { userId, idempotencyKey }: { userId: string; idempotencyKey: string },
+): Promise<string | null> {
+  const [row] = await db
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.userId, userId),
+        eq(bookings.idempotencyKey, idempotencyKey),
+        ne(bookings.status, "held"),
+      ),
+    )
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/**
+ * Counts the attempt against the booking limits, then confirms the hold,
+ * once per idempotency key: two submissions with the same key (a double
+ * click, a retry after a timeout) wait for each other on an advisory lock
+ * of the key, so the second finds the first's booking and is told it is a
+ * replay, instead of both answering "created". The limit is counted before
+ * any transaction opens (PGlite's one connection would wait on itself).
+ */
+export async function confirmBookingOnce(
+  db: Database,
+  request: ConfirmRequest,
+): Promise<{ booking: Booking; replayed: boolean }> {
+  const { idempotencyKey, userId } = request;
+  await limitBookingAttempt(request.limits, "booking", { ip: request.ip, userId });
+  if (!idempotencyKey) return { booking: await confirmHold(db, request), replayed: false };
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtextextended(${`booking:${userId}:${idempotencyKey}`}, 0))`,
+    );
+    const earlier = await findBookingByIdempotencyKey(tx, { userId, idempotencyKey });
+    if (earlier) {
+      const [booking] = await tx.select().from(bookings).where(eq(bookings.id, earlier));
+      if (booking) return { booking, replayed: true };
+    }
+    return { booking: await confirmHold(tx, request), replayed: false };
+  });
 }
 
 export type CancelRequest = { bookingId: string; userId: string; reason: string; now: Date };

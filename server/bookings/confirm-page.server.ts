@@ -14,7 +14,8 @@ import {
   localDateIn,
   parseFlowParams,
 } from "./booking-flow.server";
-import { type BookingLimits, limitBookingAttempt } from "./booking-rate-limit";
+import type { BookingLimits } from "./booking-rate-limit";
+import { holdBelongsTo } from "./hold-browser.server";
 import { claimHold, findHold, holdIsLive, keepDraft } from "./hold-view.server";
 import { japaneseHolidaysBetween } from "./holidays";
 import { toLocal } from "./local-time";
@@ -116,6 +117,9 @@ export type HoldView = {
 export type { CurrentUser };
 export const holdLostMessage =
   "お時間の確保期限が切れたか、この枠はご利用いただけなくなりました。お手数ですが、もう一度時間をお選びください。";
+/** A hold URL opened in another browser (or by another account) than the one that made the hold. */
+export const holdElsewhereMessage =
+  "このお時間は別のブラウザ（またはアカウント）で確保されているため、ここでは予約に進めません。お手数ですが、もう一度時間をお選びください。";
 
 /**
  * The page for the URL: the hold step when a live hold is given, else the
@@ -125,10 +129,18 @@ export const holdLostMessage =
  */
 export async function loadConfirmView(
   db: Database,
-  input: { salon: FlowSalon; query: FlowParams; user: CurrentUser | null; now: Date },
+  input: {
+    salon: FlowSalon;
+    query: FlowParams;
+    user: CurrentUser | null;
+    /** The browser's hold key (cookie), or null: a guest's hold is only shown to its browser. */
+    browserKey: string | null;
+    now: Date;
+  },
   availability: AvailabilityLookup,
 ): Promise<PickView | HoldView | { kind: "redirect"; to: string; problems: string[] }> {
   const { salon, query, user, now } = input;
+  const viewer = { userId: user?.id ?? null, browserKey: input.browserKey };
   if (!query.holdId) return loadPickView(db, salon, query, now, availability);
   const hold = await findHold(db, salon.id, query.holdId);
   if (hold && user && hold.userId === user.id && hold.status === "confirmed") {
@@ -138,9 +150,11 @@ export async function loadConfirmView(
       problems: [],
     };
   }
-  if (!hold || !holdIsLive(hold, user?.id ?? null, now)) {
-    const mine = hold && (hold.userId === null || hold.userId === user?.id);
-    const again: FlowParams = mine
+  if (!hold || !holdIsLive(hold, viewer, now)) {
+    // Someone else's hold: refused, with fresh times for the same menus and
+    // day (the salon's public availability; no contact details are shown).
+    const elsewhere = hold !== null && hold.status === "held" && !holdBelongsTo(hold, viewer);
+    const again: FlowParams = hold
       ? {
           ...query,
           menuIds: hold.menus.map((menu) => menu.menuId),
@@ -151,10 +165,17 @@ export async function loadConfirmView(
         }
       : { ...query, holdId: null };
     const view = await loadPickView(db, salon, again, now, availability);
-    return { ...view, problems: [holdLostMessage, ...view.problems] };
+    const message = elsewhere ? holdElsewhereMessage : holdLostMessage;
+    return { ...view, problems: [message, ...view.problems] };
   }
-  if (user && hold.userId === null) {
-    await claimHold(db, { salonId: salon.id, holdId: hold.id, userId: user.id, now });
+  if (user && hold.userId === null && input.browserKey) {
+    await claimHold(db, {
+      salonId: salon.id,
+      holdId: hold.id,
+      userId: user.id,
+      browserKey: input.browserKey,
+      now,
+    });
   }
   const rules = await bookingSettingsFor(db, salon.id);
   const subtotal = hold.menus.reduce((sum, menu) => sum + menu.price, 0);
@@ -220,18 +241,14 @@ export async function holdFromForm(
     form: FormData;
     userId: string | null;
     now: Date;
-    /** Counted like POST /api/holds, so the page is no way around the API's limit. */
+    /** For holdSlot's limits, the same counters as POST /api/holds. */
     limits: BookingLimits;
     ip: string;
+    /** The browser's hold key: a guest's hold is bound to it. */
+    browserKey: string;
   },
 ): Promise<{ ok: true; holdId: string } | { ok: false; status: number; message: string }> {
   const { salon, form, now } = input;
-  try {
-    await limitBookingAttempt(input.limits, "hold", { ip: input.ip, userId: input.userId });
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return { ok: false, status: error.status, message: error.message };
-  }
   const params = new URLSearchParams();
   for (const key of ["menu", "staff", "coupon", "date"]) {
     for (const value of form.getAll(key)) params.append(key, String(value));
@@ -256,6 +273,9 @@ export async function holdFromForm(
       userId: input.userId,
       couponId: selection.coupon?.id ?? null,
       now,
+      limits: input.limits,
+      ip: input.ip,
+      browserKey: input.browserKey,
     });
     await keepDraft(db, { salonId: salon.id, holdId: hold.id, form });
     return { ok: true, holdId: hold.id };

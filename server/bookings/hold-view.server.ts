@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, isNull, ne } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookingMenus, bookings, coupons, staff } from "../db/schema";
+import { type HoldViewer, hashHoldBrowserKey, holdBelongsTo } from "./hold-browser.server";
 
 /**
  * The hold step of the flow reads a held row directly: a guest's hold has
@@ -11,6 +12,7 @@ export type HoldRow = {
   id: string;
   salonId: string;
   userId: string | null;
+  holderKeyHash: string | null;
   status: string;
   holdExpiresAt: Date | null;
   startsAt: Date;
@@ -36,6 +38,7 @@ export async function findHold(
       id: bookings.id,
       salonId: bookings.salonId,
       userId: bookings.userId,
+      holderKeyHash: bookings.holderKeyHash,
       status: bookings.status,
       holdExpiresAt: bookings.holdExpiresAt,
       startsAt: bookings.startsAt,
@@ -81,36 +84,37 @@ export async function findHold(
   };
 }
 
-/** Live: held, not expired, and the visitor's or nobody's yet. */
-export function holdIsLive(hold: HoldRow, userId: string | null, now: Date) {
+/** Live: held, not expired, and the viewer's (their account's, or their browser's as a guest). */
+export function holdIsLive(hold: HoldRow, viewer: HoldViewer, now: Date) {
   return (
     hold.status === "held" &&
     hold.holdExpiresAt !== null &&
     hold.holdExpiresAt > now &&
-    (hold.userId === null || hold.userId === userId)
+    holdBelongsTo(hold, viewer)
   );
 }
 
 /**
  * A guest's hold becomes the signed-in visitor's (they signed in to
- * confirm it). Only a live hold without an owner is taken, so a hold can
- * never move from one account to another. Like holdSlot, one live hold per
+ * confirm it). Only a live hold without an owner, made in this browser, is
+ * taken, so a hold can never move from one account or browser to another. Like holdSlot, one live hold per
  * visitor and salon: their other holds there are released.
  */
 export async function claimHold(
   db: Database,
-  input: { salonId: string; holdId: string; userId: string; now: Date },
+  input: { salonId: string; holdId: string; userId: string; browserKey: string; now: Date },
 ) {
   await db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(bookings)
-      .set({ userId: input.userId })
+      .set({ userId: input.userId, holderKeyHash: null })
       .where(
         and(
           eq(bookings.id, input.holdId),
           eq(bookings.salonId, input.salonId),
           eq(bookings.status, "held"),
           isNull(bookings.userId),
+          eq(bookings.holderKeyHash, hashHoldBrowserKey(input.browserKey)),
           gt(bookings.holdExpiresAt, input.now),
         ),
       )

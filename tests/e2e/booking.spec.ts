@@ -1,6 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 import { completeProfile, exactLabel, signIn, verifiedUser } from "./account-helpers";
-import { pickDay } from "./booking-helpers";
+import { mailCalendar, pickDay } from "./booking-helpers";
 import { expect, test } from "./fixtures";
 
 /** A verified member with a completed profile, created in its own browser; returns the email. */
@@ -34,6 +34,7 @@ test("a guest picks a menu, 指名なし, a day and a time, signs in, confirms, 
   test.setTimeout(120_000);
   const email = await newMember(browser, "booking");
   await openFirstSalon(page);
+  const salonName = (await page.getByRole("heading", { level: 1 }).textContent())?.trim() ?? "";
   await page
     .getByRole("link", { name: /を予約する$/ })
     .first()
@@ -75,6 +76,19 @@ test("a guest picks a menu, 指名なし, a day and a time, signs in, confirms, 
   await page.getByRole("link", { name: /カレンダーに追加する/ }).click();
   expect((await download).suggestedFilename()).toBe(`booking-${number}.ics`);
   await axe.check();
+
+  // The confirmation mail's .ics parses, as a calendar program would read it.
+  const bookingId = new URL(page.url()).searchParams.get("booking") ?? "";
+  const ics = await mailCalendar(page, email, "ご予約が確定しました");
+  expect(ics.method).toBe("REQUEST");
+  expect(ics.uid).toMatch(new RegExp(`^${bookingId}@`));
+  expect(ics.startTzid).toBe("Asia/Tokyo");
+  expect(ics.timeZones).toContain("Asia/Tokyo");
+  expect(ics.startLocal).toBe(
+    `${date} ${timeName.match(/(\d{1,2}:\d{2})/)?.[1]?.padStart(5, "0")}`,
+  );
+  expect(ics.summary).toContain(salonName);
+  expect(ics.summary).toContain("ご予約");
 
   await page.getByRole("link", { name: "予約履歴を見る" }).click();
   await expect(page.getByRole("heading", { name: "予約履歴" })).toBeVisible();

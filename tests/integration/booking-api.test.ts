@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveProfile } from "../../server/accounts/profile";
-import { confirmBookingOnce } from "../../server/bookings/booking-api.server";
+import { confirmBookingOnce } from "../../server/bookings/booking.server";
 import type { DatabaseHandle } from "../../server/db/client";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
+import { bookingClient } from "../support/booking-client";
 import { buildMenu, buildSalonWithStaff } from "../support/builders";
 import { readEventStream } from "../support/sse";
 import { withTestDatabase } from "../support/test-database";
@@ -234,6 +235,7 @@ describe("holds and bookings", () => {
     ).json();
     const confirm = () =>
       confirmBookingOnce(database.db, {
+        ...bookingClient(database.db),
         holdId: held.id,
         userId: user.userId,
         customer: { ...CONTACT, kana: "ヨヤク ハナコ", phone: "09012345678" },
@@ -243,7 +245,7 @@ describe("holds and bookings", () => {
       });
     const results = await Promise.all([confirm(), confirm()]);
     expect(results.map((r) => r.replayed).sort()).toEqual([false, true]);
-    expect(results.map((r) => r.bookingId)).toEqual([held.id, held.id]);
+    expect(results.map((r) => r.booking.id)).toEqual([held.id, held.id]);
   });
 
   it("takes the contact from the account's profile when none is sent", async () => {
@@ -374,11 +376,13 @@ describe("rate limits", () => {
     const ip = "198.51.100.77";
     const a = await apiUser(limited.app, ip);
     const b = await apiUser(limited.app, ip);
-    const id = "00000000-0000-4000-8000-000000000000";
-    expect(
-      (await a.request("/api/bookings", { method: "POST", json: { holdId: id } })).status,
-    ).toBe(400);
-    const blocked = await b.request("/api/bookings", { method: "POST", json: { holdId: id } });
+    // Counted by confirmBooking itself: a missing hold (410) is an attempt too.
+    const json = {
+      holdId: "00000000-0000-4000-8000-000000000000",
+      contact: { ...CONTACT, kana: "ヨヤク ハナコ", phone: "09012345678" },
+    };
+    expect((await a.request("/api/bookings", { method: "POST", json })).status).toBe(410);
+    const blocked = await b.request("/api/bookings", { method: "POST", json });
     expect(blocked.status).toBe(429);
     await limited.close();
   });

@@ -5,7 +5,7 @@ import * as confirmRoute from "../../app/routes/salons.$id.confirm";
 import * as thanksRoute from "../../app/routes/salons.$id.confirm.thanks";
 import * as icsRoute from "../../app/routes/salons.$id.confirm.thanks.ics";
 import { localDateIn } from "../../server/bookings/booking-flow.server";
-import { holdLostMessage } from "../../server/bookings/confirm-page.server";
+import { holdElsewhereMessage, holdLostMessage } from "../../server/bookings/confirm-page.server";
 import { addDays } from "../../server/bookings/local-time";
 import { bookings, couponMenus, coupons } from "../../server/db/schema";
 import { browser } from "../support/accounts";
@@ -181,7 +181,6 @@ describe("/salons/:id/confirm, picking", () => {
 
 describe("/salons/:id/confirm, holding and confirming", () => {
   it("a guest holds, signs in, confirms once (twice is once), sees thanks and history, cancels and the time is free", async () => {
-    const { b, email } = await signedInMember(database, env, "flow");
     const guest = browser(env.app);
     const day = `/salons/${slug}/confirm?menu=${menuId}&coupon=${couponId}&date=${later()}`;
     const { view: pick } = await page(guest, day);
@@ -217,7 +216,8 @@ describe("/salons/:id/confirm, holding and confirming", () => {
     const { view: whileHeld } = await page(guest, day);
     expect(whileHeld.times.map((time) => time.time)).not.toContain("11:00");
 
-    // Signed in (the same visitor), the hold is theirs and the form is prefilled.
+    // Signed in in the same browser, the hold is theirs and the form is prefilled.
+    const { b, email } = await signedInMember(database, env, "flow", guest);
     const mine = await page(b, holdPath);
     expect(mine.view.kind).toBe("hold");
     expect(mine.view.contact).toMatchObject({ name: "山田 花子", email });
@@ -267,7 +267,7 @@ describe("/salons/:id/confirm, holding and confirming", () => {
     const thanksView = (await thanks.json()).loaderData.view;
     expect(thanksView.number).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}$/);
     // Only the owner sees it.
-    expect((await guest.request(thanksPath)).status).toBe(302);
+    expect((await browser(env.app).request(thanksPath)).status).toBe(302);
     const stranger = await signedInMember(database, env, "stranger");
     expect((await stranger.b.request(thanksPath)).status).toBe(404);
 
@@ -293,7 +293,7 @@ describe("/salons/:id/confirm, holding and confirming", () => {
       postForm({ intent: "cancel", booking: bookingId ?? "", reason: "予定が入ったため" }),
     );
     expect(cancelled.status).toBe(302);
-    const { view: after } = await page(guest, day);
+    const { view: after } = await page(browser(env.app), day);
     expect(after.times.map((time) => time.time)).toContain("11:00");
     const cancelTwice = await b.request(
       "/account/history",
@@ -366,6 +366,76 @@ describe("/salons/:id/confirm, holding and confirming", () => {
       email: "late@example.jp",
       note: "遅れてすみません",
     });
+  });
+
+  it("a hold belongs to the browser (guest) or account (member) that made it, not to whoever has its URL", async () => {
+    // A day of its own: the holds below must not take the other tests' times.
+    const ownDay = () => addDays(localDateIn(new Date(), "Asia/Tokyo"), 5);
+    const guest = browser(env.app);
+    const { view: pick } = await page(
+      guest,
+      `/salons/${slug}/confirm?menu=${menuId}&date=${ownDay()}`,
+    );
+    const slot = pick.times.find((time) => time.time === "16:00");
+    if (!slot) throw new Error("16:00 not offered");
+    const held = await guest.request(
+      `/salons/${slug}/confirm`,
+      postForm({ intent: "hold", menu: menuId, date: ownDay(), start: slot.start }),
+    );
+    expect(held.status).toBe(302);
+    expect(held.headers.get("set-cookie")).toMatch(/salon_hold_browser=.+HttpOnly/i);
+    const holdPath = held.headers.get("location") ?? "";
+    const holdId = new URL(holdPath, "http://x").searchParams.get("hold") ?? "";
+
+    // Another browser with the URL, as a guest or signed in: refused, fresh times instead.
+    const stranger = await page(browser(env.app), holdPath);
+    const { b: member } = await signedInMember(database, env, "stranger");
+    const memberView = await page(member, holdPath);
+    for (const refused of [stranger, memberView]) {
+      expect(refused.status).toBe(400);
+      expect(refused.view.kind).toBe("pick");
+      expect(refused.view.problems[0]).toBe(holdElsewhereMessage);
+      expect(refused.view.contact ?? null).toBeNull();
+      const times = refused.view.times.map((time) => time.time);
+      expect(times).toContain("15:00");
+      expect(times).not.toContain("16:00");
+    }
+    const confirm = await member.request(
+      holdPath,
+      postForm({
+        intent: "confirm",
+        hold: holdId,
+        idempotencyKey: "stranger-key-0001",
+        name: "他人 太郎",
+        nameKana: "タニン タロウ",
+        phone: "09012345678",
+        email: "stranger@example.jp",
+      }),
+    );
+    expect(confirm.status).toBe(410);
+    // Nobody claimed it: the guest's browser still has it.
+    const [row] = await database.db.select().from(bookings).where(eq(bookings.id, holdId));
+    expect(row?.userId).toBeNull();
+    expect((await page(guest, holdPath)).view.kind).toBe("hold");
+
+    // A member's hold is the member's, whichever browser they use.
+    const { b: owner, userId } = await signedInMember(database, env, "owner-of-hold");
+    const fresh = stranger.view.times.find((time) => time.time === "17:00");
+    if (!fresh) throw new Error("17:00 not offered");
+    const mine = await owner.request(
+      `/salons/${slug}/confirm`,
+      postForm({ intent: "hold", menu: menuId, date: ownDay(), start: fresh.start }),
+    );
+    const minePath = mine.headers.get("location") ?? "";
+    expect((await page(owner, minePath)).view.kind).toBe("hold");
+    const other = await page(member, minePath);
+    expect(other.view.kind).toBe("pick");
+    expect(other.view.problems[0]).toBe(holdElsewhereMessage);
+    const [memberHold] = await database.db
+      .select()
+      .from(bookings)
+      .where(eq(bookings.id, new URL(minePath, "http://x").searchParams.get("hold") ?? ""));
+    expect(memberHold?.userId).toBe(userId);
   });
 
   it("a lost race on a held time is a 409 in Japanese", async () => {

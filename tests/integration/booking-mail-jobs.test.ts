@@ -17,6 +17,7 @@ import {
 import { createJobWorker } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
 import { outboxSender } from "../../server/mail/mailer";
+import { bookingClient } from "../support/booking-client";
 import { buildSalonWithStaff, buildUser } from "../support/builders";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -71,6 +72,7 @@ async function confirmedBooking(start: string, options: { coupon?: string } = {}
   ]);
   const visitor = await buildUser(database.db);
   const hold = await holdSlot(database.db, {
+    ...bookingClient(database.db),
     salonId: salon.id,
     menuIds: [menu.id],
     staffId: null,
@@ -86,6 +88,7 @@ async function confirmedBooking(start: string, options: { coupon?: string } = {}
     email: `visitor-${hold.id.slice(0, 8)}@example.jp`,
   };
   const booking = await confirmBooking(database.db, {
+    ...bookingClient(database.db),
     holdId: hold.id,
     userId: visitor.id,
     customer,

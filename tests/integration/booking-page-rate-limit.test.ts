@@ -35,21 +35,26 @@ describe("/salons/:id/confirm rate limits", () => {
   it("answers the third hold attempt from one address with a 429 and a Japanese message", async () => {
     const guest = browser(env.app);
     const date = addDays(localDateIn(new Date(), "Asia/Tokyo"), 2);
-    const hold = { intent: "hold", menu: menuId, date, start: "not a time" };
+    const hold = (time: string) => ({
+      intent: "hold",
+      menu: menuId,
+      date,
+      start: `${date}T${time}:00+09:00`,
+    });
     const statuses: number[] = [];
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const response = await guest.request(`/salons/${slug}/confirm`, postForm(hold));
+    for (const [attempt, time] of ["11:00", "13:00", "15:00"].entries()) {
+      const response = await guest.request(`/salons/${slug}/confirm`, postForm(hold(time)));
       statuses.push(response.status);
       if (attempt === 2) {
         const body = await response.json();
         expect(body.actionData.error).toMatch(/操作が多すぎます。\d+秒ほど待ってから/);
       }
     }
-    expect(statuses).toEqual([400, 400, 429]);
+    expect(statuses).toEqual([302, 302, 429]);
     // Another visitor (another address) is not affected.
     const other = browser(env.app);
-    const response = await other.request(`/salons/${slug}/confirm`, postForm(hold));
-    expect(response.status).toBe(400);
+    const response = await other.request(`/salons/${slug}/confirm`, postForm(hold("17:00")));
+    expect(response.status).toBe(302);
   });
 
   it("answers the third confirm attempt with a 429, keeping what was typed", async () => {

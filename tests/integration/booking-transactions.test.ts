@@ -16,6 +16,7 @@ import {
   SlotUnavailableError,
 } from "../../server/bookings/booking-errors";
 import { bookingMenus, bookings, couponMenus, coupons } from "../../server/db/schema";
+import { bookingClient } from "../support/booking-client";
 import { buildBooking, buildMenu, buildSalonWithStaff, buildUser } from "../support/builders";
 import { withTestDatabase } from "../support/test-database";
 
@@ -52,6 +53,7 @@ describe("holdSlot", () => {
     });
     const user = await buildUser(database.db);
     const held = await holdSlot(database.db, {
+      ...bookingClient(database.db),
       salonId: salon.id,
       menuIds: [color.id, menu.id],
       staffId: stylists[0]?.id ?? null,
@@ -103,6 +105,7 @@ describe("holdSlot", () => {
     await database.db.insert(couponMenus).values({ couponId: forColor.id, menuId: color.id });
     const hold = (menuIds: string[], couponId: string) =>
       holdSlot(database.db, {
+        ...bookingClient(database.db),
         salonId: salon.id,
         menuIds,
         staffId: stylists[0]?.id ?? null,
@@ -127,6 +130,7 @@ describe("holdSlot", () => {
     const attempt = (start: Date) =>
       outcome(
         holdSlot(database.db, {
+          ...bookingClient(database.db),
           salonId: salon.id,
           menuIds: [menu.id],
           staffId: stylists[0]?.id ?? null,
@@ -146,6 +150,7 @@ describe("holdSlot", () => {
       Array.from({ length: 50 }, () =>
         outcome(
           holdSlot(database.db, {
+            ...bookingClient(database.db),
             salonId: salon.id,
             menuIds: [menu.id],
             staffId: stylists[0]?.id ?? null,
@@ -170,6 +175,7 @@ describe("holdSlot", () => {
       Array.from({ length: 10 }, () =>
         outcome(
           holdSlot(database.db, {
+            ...bookingClient(database.db),
             salonId: salon.id,
             menuIds: [menu.id],
             staffId: null,
@@ -206,6 +212,7 @@ describe("holdSlot", () => {
       });
     }
     const held = await holdSlot(database.db, {
+      ...bookingClient(database.db),
       salonId: salon.id,
       menuIds: [menu.id],
       staffId: null,
@@ -225,10 +232,24 @@ describe("holdSlot", () => {
       start: at("2026-12-06T13:00"),
       userId: null,
     };
-    const first = await holdSlot(database.db, { ...request, now: NOW });
-    const whileLive = await outcome(holdSlot(database.db, { ...request, now: minutesLater(9) }));
+    const first = await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      ...request,
+      now: NOW,
+    });
+    const whileLive = await outcome(
+      holdSlot(database.db, {
+        ...bookingClient(database.db),
+        ...request,
+        now: minutesLater(9),
+      }),
+    );
     expect(whileLive.error).toBeInstanceOf(SlotTakenError);
-    const second = await holdSlot(database.db, { ...request, now: minutesLater(10) });
+    const second = await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      ...request,
+      now: minutesLater(10),
+    });
     expect(second.id).not.toBe(first.id);
     const old = await database.db.select().from(bookings).where(eq(bookings.id, first.id));
     expect(old).toEqual([]);
@@ -244,8 +265,16 @@ describe("holdSlot", () => {
       userId: user.id,
       now: NOW,
     };
-    await holdSlot(database.db, { ...request, start: at("2026-12-06T10:00") });
-    await holdSlot(database.db, { ...request, start: at("2026-12-06T12:00") });
+    await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      ...request,
+      start: at("2026-12-06T10:00"),
+    });
+    await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      ...request,
+      start: at("2026-12-06T12:00"),
+    });
     const held = () =>
       database.db
         .select({ startsAt: bookings.startsAt })
@@ -253,7 +282,11 @@ describe("holdSlot", () => {
         .where(and(eq(bookings.userId, user.id), eq(bookings.status, "held")));
     expect(await held()).toEqual([{ startsAt: at("2026-12-06T12:00") }]);
     // Picking the same time again (back button, second click) is not a lost race.
-    await holdSlot(database.db, { ...request, start: at("2026-12-06T12:00") });
+    await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      ...request,
+      start: at("2026-12-06T12:00"),
+    });
     expect(await held()).toEqual([{ startsAt: at("2026-12-06T12:00") }]);
   });
 });
@@ -269,7 +302,11 @@ describe("confirmBooking and cancelBooking", () => {
       start,
       userId: user.id,
     };
-    const hold = await holdSlot(database.db, { ...request, now: NOW });
+    const hold = await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      ...request,
+      now: NOW,
+    });
     return { salon, user, hold, request };
   }
 
@@ -277,6 +314,7 @@ describe("confirmBooking and cancelBooking", () => {
   async function confirmedBooking() {
     const held = await heldBooking();
     await confirmBooking(database.db, {
+      ...bookingClient(database.db),
       holdId: held.hold.id,
       userId: held.user.id,
       customer,
@@ -291,6 +329,7 @@ describe("confirmBooking and cancelBooking", () => {
     const { salon, user, hold } = await heldBooking();
     const confirm = () =>
       confirmBooking(database.db, {
+        ...bookingClient(database.db),
         holdId: hold.id,
         userId: user.id,
         customer,
@@ -313,6 +352,7 @@ describe("confirmBooking and cancelBooking", () => {
     const { user, hold } = await heldBooking();
     const late = await outcome(
       confirmBooking(database.db, {
+        ...bookingClient(database.db),
         holdId: hold.id,
         userId: user.id,
         customer,
@@ -325,6 +365,7 @@ describe("confirmBooking and cancelBooking", () => {
     const stranger = await buildUser(database.db);
     const foreign = await outcome(
       confirmBooking(database.db, {
+        ...bookingClient(database.db),
         holdId: hold.id,
         userId: stranger.id,
         customer,
@@ -359,6 +400,7 @@ describe("confirmBooking and cancelBooking", () => {
     expect(cancelled.cancelledAt).toEqual(minutesLater(2));
     const other = await buildUser(database.db);
     const again = await holdSlot(database.db, {
+      ...bookingClient(database.db),
       ...request,
       userId: other.id,
       now: minutesLater(3),
@@ -369,6 +411,7 @@ describe("confirmBooking and cancelBooking", () => {
   it("refuses to cancel after the cutoff (24 hours before the start by default)", async () => {
     const { user, hold } = await heldBooking(at("2026-12-02T12:00"));
     await confirmBooking(database.db, {
+      ...bookingClient(database.db),
       holdId: hold.id,
       userId: user.id,
       customer,

@@ -11,6 +11,7 @@ import {
 import { salonFreeDays } from "../../server/db/schema";
 import { getSalonDetail } from "../../server/salons/salon-detail";
 import { searchSalons } from "../../server/salons/search";
+import { bookingClient } from "../support/booking-client";
 import {
   buildArea,
   buildBooking,
@@ -144,6 +145,7 @@ describe("search by free time", () => {
 
     const user = await buildUser(database.db);
     const held = await holdSlot(database.db, {
+      ...bookingClient(database.db),
       salonId: salon.id,
       menuIds: [menu.id],
       staffId: null,
@@ -154,6 +156,7 @@ describe("search by free time", () => {
     expect(await slugs(`date=${DAY}`)).toContain("free-one-slot");
 
     const booking = await confirmBooking(database.db, {
+      ...bookingClient(database.db),
       holdId: held.id,
       userId: user.id,
       customer,

@@ -97,8 +97,9 @@ export async function signedInMember(
   database: TestDatabase,
   env: ReturnType<typeof createRouteApp>,
   name = "member",
+  /** A browser that signs up and in (a guest on the way to a booking); a new one by default. */
+  b = browser(env.app),
 ) {
-  const b = browser(env.app);
   const email = uniqueEmail(name);
   b.keep(
     await signUpWithPassword(env.accounts, { email, password: "secret1" }, b.toRequest("/signup")),

@@ -80,6 +80,11 @@ export const bookings = pgTable(
     status: text("status").$type<BookingStatus>().notNull().default("confirmed"),
     /** Set exactly while status is held. */
     holdExpiresAt: timestamp("hold_expires_at", { withTimezone: true }),
+    /**
+     * A guest's hold: SHA-256 of the random key in the cookie of the browser
+     * that made it, so only that browser sees and claims it (decision 0016).
+     */
+    holderKeyHash: text("holder_key_hash"),
     source: text("source").$type<BookingSource>().notNull().default("web"),
     customerName: text("customer_name").notNull().default(""),
     customerKana: text("customer_kana").notNull().default(""),
