@@ -162,7 +162,10 @@ function searchOrder(query: SearchQuery) {
     case "price-asc":
       return [asc(salons.priceMin), ...recommendedOrder];
     case "price-desc":
-      return [descending(salons.priceMin), ...recommendedOrder];
+      // Plain `desc` (nulls first): the price index is ascending, and only its
+      // backward scan (desc nulls first) gives this order without sorting every
+      // match; the column is never null, so the two orders are the same.
+      return [sql`${salons.priceMin} desc`, ...recommendedOrder];
     case "distance":
       if (query.lat !== undefined && query.lng !== undefined) {
         // Equirectangular distance: exact enough to order salons within a country.
