@@ -71,8 +71,8 @@ const minutes = (time: string) => minutesOf(time);
  * The date and time-of-day filter (docs/decisions/0014-search-by-free-time.md):
  * a salon matches when its salon_free_days row for the date has a free
  * start in [from, to) (and, today, after the current minute). Dates
- * inside the summary's horizon read only that table (a semi-join on its
- * partial (date, salon_id) index); a later date falls back to "open that
+ * inside the summary's horizon read only that table (a lookup per salon on
+ * its partial (date, salon_id) index); a later date falls back to "open that
  * day" from the opening hours. A time range without a date asks for any
  * day of the horizon.
  */
@@ -98,9 +98,14 @@ function freeTimeCondition(query: SearchQuery, now: Date): SQL | undefined {
     : sql`f.date between ${today}::date and ${lastSummarized}::date`;
   // Today, a start before the current minute is gone even if the row is not refreshed yet.
   const earliest = sql`(case when f.date = ${today}::date then ${Math.max(low, nowMinute + 1)}::int else ${low}::int end)`;
-  return sql`${salons.id} in (select f.salon_id from salon_free_days f where ${dates}
+  // A lookup per candidate salon (the summary's index on date and salon),
+  // not a join: `offset 0` keeps PostgreSQL from turning the EXISTS into a
+  // semi-join, which read every free row of the date (all salons) before the
+  // first result; as a per-row test the ordered, capped read of the search
+  // stops at its limit (docs/decisions/0021-search-at-national-scale.md).
+  return sql`exists (select 1 from salon_free_days f where f.salon_id = ${salons.id} and ${dates}
     and f.free_slots_count > 0 and f.last_free_minute >= ${earliest} and f.first_free_minute < ${high}::int
-    and exists (select 1 from unnest(f.free_minutes) m where m >= ${earliest} and m < ${high}::int))`;
+    and exists (select 1 from unnest(f.free_minutes) m where m >= ${earliest} and m < ${high}::int) offset 0)`;
 }
 
 /**
