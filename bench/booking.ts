@@ -19,6 +19,7 @@ import {
   cleanUp,
   DISTINCT_SEARCHES,
   type Engine,
+  freeTimeSearches,
   PORT,
   POSTGRES_URL,
   pgliteEngine,
@@ -345,15 +346,6 @@ async function sustainedLoop(
   );
   const seconds = (performance.now() - started) / 1000;
   return { ...stats(latencies), booked, conflicts, errors, perSecond: booked / seconds, seconds };
-}
-
-/** Searches with the free-time filter: the distinct stream with a date (and time ranges). */
-function freeTimeSearches(today: string) {
-  const ranges = ["", "&from=10:00&to=13:00", "&from=18:00"];
-  return DISTINCT_SEARCHES.map((path, i) => {
-    const date = addDays(today, 1 + (i % 7));
-    return `${path}&date=${date}${ranges[i % ranges.length]}`;
-  });
 }
 
 /** (d) the search query in process, plain and with the free-time filter, distinct queries. */

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { addDays } from "../server/bookings/local-time";
 
 /** What bench/search.ts and bench/booking.ts share: engines, the built server, cleanup. */
 
@@ -38,6 +39,15 @@ export const DISTINCT_SEARCHES = (() => {
   return paths;
 })();
 
+/** The distinct stream with the free-time filter (decision 0014): a date of the next 7 days, and time ranges in turn. */
+export function freeTimeSearches(today: string) {
+  const ranges = ["", "&from=10:00&to=13:00", "&from=18:00"];
+  return DISTINCT_SEARCHES.map((path, i) => {
+    const date = addDays(today, 1 + (i % 7));
+    return `${path}&date=${date}${ranges[i % ranges.length]}`;
+  });
+}
+
 export const cleanups: (() => Promise<void>)[] = [];
 export async function cleanUp() {
   while (cleanups.length > 0)
@@ -51,13 +61,15 @@ process.on("SIGINT", () => {
 
 export type Engine = { name: "pglite" | "postgres"; url: string; drop(): Promise<void> };
 
+/** `env` adds to the server's environment (bench:search turns the page cache off with it). */
 export async function startServer(
   databaseUrl: string,
-  extraEnv: Record<string, string> = {},
+  env: Record<string, string> = {},
 ): Promise<ChildProcess> {
   const child = spawn(process.execPath, ["server.js"], {
     env: {
       ...process.env,
+      ...env,
       NODE_ENV: "production",
       DATABASE_URL: databaseUrl,
       PORT: String(PORT),
@@ -66,7 +78,6 @@ export async function startServer(
       LOG_LEVEL: "error",
       // Production refuses to start without a secret; any throwaway value will do here.
       BETTER_AUTH_SECRET: process.env.BETTER_AUTH_SECRET ?? randomBytes(32).toString("hex"),
-      ...extraEnv,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });

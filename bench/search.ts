@@ -1,18 +1,25 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
+import { loadavg } from "node:os";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
 import { parseSearchQuery } from "../common/search.schema";
+import { toLocal } from "../server/bookings/local-time";
 import { type DatabaseHandle, openDatabase } from "../server/db/client";
-import { salons } from "../server/db/schema";
 import { seedDatabase } from "../server/db/seed/seed";
-import { searchSalons } from "../server/salons/search";
+import { SEARCH_COUNT_CAP, searchSalons } from "../server/salons/search";
+import { loadSearchPage } from "../server/salons/search-page";
+import { growTo } from "./grow";
 import {
   cleanUp,
   cleanups,
   DISTINCT_SEARCHES,
   type Engine,
+  freeTimeSearches,
   PORT,
   POSTGRES_URL,
   pgliteEngine,
@@ -23,86 +30,203 @@ import {
 } from "./harness";
 
 /**
- * `npm run bench:search` (after `npm run build`): for PGlite, and for the
- * PostgreSQL server when reachable, seeds 10,000 demo salons, starts the
- * built server on localhost and measures with autocannon (50 connections)
- * the search page, a salon page and a static file of the same size as the
- * salon page, all served by that server in the same run. Then it times the
- * search query itself at 1,000, 10,000 and 100,000 salons. Every database,
- * directory and file it creates is removed when the run ends or fails;
- * Ctrl-C tries the same, but a PGlite write in progress can delay it.
+ * `npm run bench:search [-- options]` (after `npm run build`): for PGlite,
+ * and for the PostgreSQL server when reachable, seeds the demo salons,
+ * starts the built server on localhost and measures in one run (see
+ * bench/README.md): the search query in process, the server's render time
+ * apart from the query, and over HTTP (autocannon, 50 connections) the
+ * repeated search page, distinct searches and distinct searches with the
+ * free-time filter, each with the page cache on and off, a salon page and a
+ * static file; then grows the data to --large salons and times the query
+ * again. It ends with a markdown table to paste into bench/README.md.
+ *
+ * Options: --salons (10000), --seed (salons seeded in full, the rest copied
+ * in SQL; default all), --duration (seconds per HTTP measure, BENCH_SECONDS
+ * or 10), --large (100000), --engines (pglite,postgres), --quick (the same
+ * as --seed 1000: minutes instead of the full seed's half hour).
  */
+const { values: options } = parseArgs({
+  options: {
+    salons: { type: "string", default: "10000" },
+    seed: { type: "string" },
+    duration: { type: "string", default: process.env.BENCH_SECONDS ?? "10" },
+    large: { type: "string", default: "100000" },
+    engines: { type: "string", default: process.env.BENCH_ENGINES ?? "pglite,postgres" },
+    quick: { type: "boolean", default: false },
+  },
+});
+const SALONS = Number(options.salons);
+const SEEDED = Math.min(SALONS, Number(options.seed ?? (options.quick ? 1000 : SALONS)));
+const SECONDS = Number(options.duration);
+const LARGE = Number(options.large);
+const ENGINES = (options.engines ?? "").split(",");
+
 const CONNECTIONS = 50;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SEARCH_QUERY = "q=カット&genre=hair&feature=near-station";
 const SEARCH_PATH = `/salons/search?${new URLSearchParams(SEARCH_QUERY)}`;
 const STATIC_NAME = `bench-static-${process.pid}.html`;
 // Under assets/, read from disk on each request like the hashed bundles (public/ files are
 // listed when the server starts, and this file is written after).
 const STATIC_FILE = path.resolve("build/client/assets", STATIC_NAME);
+const ZONE = "Asia/Tokyo";
+
+/** The 1-minute load average when a figure was taken: the machine may be shared. */
+const load = () => loadavg()[0]?.toFixed(1) ?? "?";
+
+type Figure = { measure: string; value: string; target?: string; met?: boolean; load: string };
 
 async function main() {
   if (!existsSync("build/server/index.js")) {
     throw new Error("build/ がありません。先に npm run build を実行してください。");
   }
-  const engines: Engine[] = [await pgliteEngine()];
-  const postgres = await postgresEngine();
-  if (postgres) engines.push(postgres);
-  else console.log(`PostgreSQL (${redact(POSTGRES_URL)}) not reachable: PGlite only.\n`);
-
+  const engines: Engine[] = [];
+  if (ENGINES.includes("pglite")) engines.push(await pgliteEngine());
+  if (ENGINES.includes("postgres")) {
+    const postgres = await postgresEngine();
+    if (postgres) engines.push(postgres);
+    else console.log(`PostgreSQL (${redact(POSTGRES_URL)}) not reachable: PGlite only.\n`);
+  }
+  console.log(
+    `bench:search: ${SALONS} salons (${SEEDED} seeded, the rest copies), then ${LARGE}; ${SECONDS} s per HTTP measure, ${CONNECTIONS} connections; load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}\n`,
+  );
+  const tables: [string, Figure[]][] = [];
   for (const engine of engines) {
     console.log(`=== ${engine.name} ===`);
-    const growth: [number, Timing][] = [];
-    // Seed 1,000, time the query; grow to 10,000, time it again.
+    const figures: Figure[] = [];
+    const add = (figure: Omit<Figure, "load"> & { load?: string }) => {
+      const row = { ...figure, load: figure.load ?? load() };
+      figures.push(row);
+      console.log(
+        `  ${row.measure}: ${row.value}${row.target ? ` (target ${row.target}: ${row.met ? "met" : "NOT met"})` : ""} [load ${row.load}]`,
+      );
+    };
+
     let handle = await openDatabase(engine.url);
     await handle.migrate();
-    for (const count of [1_000, 10_000]) {
-      const started = performance.now();
-      await seedDatabase(handle.db, { salonCount: count });
-      await handle.db.execute(sql`analyze`);
-      console.log(
-        `seeded ${count} salons in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-      );
-      growth.push([count, await timeQuery(handle)]);
-    }
+    let started = performance.now();
+    await seedDatabase(handle.db, { salonCount: SEEDED });
+    if (SALONS > SEEDED) await growTo(handle, SALONS);
+    await handle.db.execute(sql`analyze`);
+    console.log(
+      `seeded ${SALONS} salons in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    const atBase = await timeQuery(handle);
+    add({
+      measure: `keyword query (${SEARCH_QUERY}), ${SALONS.toLocaleString("en")} salons, in process, median / p95 ms`,
+      value: `${atBase.median.toFixed(1)} / ${atBase.p95.toFixed(1)}`,
+    });
+    const streams = await timeStreams(handle);
+    add({
+      measure: "distinct searches, in process (the page's loader), p50 / p99 ms",
+      value: `${streams.plain.p50.toFixed(1)} / ${streams.plain.p99.toFixed(1)}`,
+    });
+    add({
+      measure: "the same with the free-time filter, p50 / p99 ms",
+      value: `${streams.freeTime.p50.toFixed(1)} / ${streams.freeTime.p99.toFixed(1)}`,
+    });
     const detailSlug = await topSalonSlug(handle);
-    // PGlite allows one process per data directory: the server opens it next.
+    // PGlite allows one process per data directory: the render child and the server open it next.
     await handle.close();
 
-    const http = await measureHttp(engine, detailSlug);
-    printHttp(http);
+    const render = await measureRender(engine.url);
+    add({
+      measure: "search page render (React SSR + loader data), query apart, p50 / p99 ms",
+      value: `${render.p50.toFixed(1)} / ${render.p99.toFixed(1)} (${render.pages} pages, ${Math.round(render.bytes / 1024)} KB)`,
+      target: "< 5 ms",
+      met: render.p50 < 5,
+    });
+
+    for (const row of await measureHttp(engine, detailSlug)) {
+      const isDistinct = row.label.startsWith("search, distinct");
+      const target = isDistinct
+        ? engine.name === "postgres"
+          ? "≥ 300 req/s, p99 < 300 ms"
+          : "≥ 100 req/s, no timeouts"
+        : undefined;
+      const met = isDistinct
+        ? engine.name === "postgres"
+          ? row.rps >= 300 && row.p99 < 300
+          : row.rps >= 100 && row.timeouts === 0
+        : undefined;
+      add({
+        measure: `HTTP ${row.label}: req/s, p50 / p99 ms, timeouts, redirects`,
+        value: `${row.rps.toFixed(0)}, ${row.p50} / ${row.p99}, ${row.timeouts}, ${row.non2xx}`,
+        target,
+        met,
+        load: row.load,
+      });
+    }
 
     handle = await openDatabase(engine.url);
-    const started = performance.now();
-    await growTo(handle, 100_000);
-    console.log(`grew to 100000 salons in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    growth.push([100_000, await timeQuery(handle)]);
+    started = performance.now();
+    await growTo(handle, LARGE);
+    console.log(
+      `grew to ${LARGE} salons in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    const atLarge = await timeQuery(handle);
     await handle.close();
-
-    console.log(`\nsearch query (${SEARCH_QUERY}), in process, ms:`);
-    console.log("  salons    median    p95");
-    for (const [count, timing] of growth) {
-      console.log(
-        `  ${String(count).padStart(7)} ${timing.median.toFixed(2).padStart(8)} ${timing.p95.toFixed(2).padStart(7)}`,
-      );
-    }
+    const ratio = atLarge.median / atBase.median;
+    add({
+      measure: `keyword query, ${LARGE.toLocaleString("en")} salons, median / p95 ms`,
+      value: `${atLarge.median.toFixed(1)} / ${atLarge.p95.toFixed(1)}`,
+      target: engine.name === "postgres" ? "< 20 ms median" : undefined,
+      met: engine.name === "postgres" ? atLarge.median < 20 : undefined,
+    });
+    add({
+      measure: `keyword query, ${LARGE.toLocaleString("en")} ÷ ${SALONS.toLocaleString("en")} salons (medians)`,
+      value: `${ratio.toFixed(2)}×`,
+      target: "≤ 3×",
+      met: ratio <= 3,
+    });
+    tables.push([engine.name, figures]);
     console.log("");
   }
+  printMarkdown(tables);
 }
 
 type Timing = { median: number; p95: number };
 
+/** The keyword query as the search page asks it (bounded count), 30 runs after 5 warm-up. */
 async function timeQuery(handle: DatabaseHandle): Promise<Timing> {
   const query = parseSearchQuery(new URLSearchParams(SEARCH_QUERY));
-  for (let i = 0; i < 5; i++) await searchSalons(handle.db, query);
+  const run = () =>
+    searchSalons(handle.db, query, undefined, new Date(), { countCap: SEARCH_COUNT_CAP });
+  for (let i = 0; i < 5; i++) await run();
   const samples: number[] = [];
   for (let i = 0; i < 30; i++) {
     const started = performance.now();
-    await searchSalons(handle.db, query);
+    await run();
     samples.push(performance.now() - started);
   }
   samples.sort((a, b) => a - b);
   return { median: samples[15] ?? 0, p95: samples[28] ?? 0 };
+}
+
+/** 200 distinct searches of each stream through the page's loader (query, options, suggestions). */
+async function timeStreams(handle: DatabaseHandle) {
+  const now = new Date();
+  const time = async (paths: string[]) => {
+    const queries = paths.map((p) => parseSearchQuery(new URL(p, "http://x").searchParams));
+    for (const query of queries.slice(0, 10)) await loadSearchPage(handle.db, query, now);
+    const samples: number[] = [];
+    for (const query of queries) {
+      const started = performance.now();
+      await loadSearchPage(handle.db, query, now);
+      samples.push(performance.now() - started);
+    }
+    samples.sort((a, b) => a - b);
+    const at = (q: number) =>
+      samples[Math.min(samples.length - 1, Math.floor(q * samples.length))] ?? 0;
+    return { p50: at(0.5), p99: at(0.99) };
+  };
+  // Every 9th, so the 200 cover all keywords, genres, features, orders and pages.
+  const every = (paths: string[]) => paths.filter((_, i) => i % 9 === 0).slice(0, 200);
+  return {
+    plain: await time(every(DISTINCT_SEARCHES)),
+    freeTime: await time(every(freeTimeSearches(toLocal(now, ZONE).date))),
+  };
 }
 
 async function topSalonSlug(handle: DatabaseHandle) {
@@ -112,135 +236,138 @@ async function topSalonSlug(handle: DatabaseHandle) {
   return slug;
 }
 
-/**
- * Copies the seeded salons (with features and photos, which the search
- * reads) under new ids and slugs until there are `target`; the query
- * only needs realistic rows, not bookings or reviews.
- */
-async function growTo(handle: DatabaseHandle, target: number) {
-  const db = handle.db;
-  const count = () => db.$count(salons);
-  const base = await count();
-  for (let copy = 1; (await count()) < target; copy++) {
-    const limit = Math.min(base, target - (await count()));
-    await db.transaction(async (tx) => {
-      await tx.execute(
-        sql.raw(`create temp table bench_map on commit drop as
-        select id as old_id, gen_random_uuid() as new_id from salons
-        where slug not like '%-copy-%' order by slug limit ${limit}`),
-      );
-      await tx.execute(
-        sql.raw(`insert into salons (id, slug, name, name_kana, genre, catch_copy,
-          description, postal_code, prefecture_code, area_id, station_id, address, access, latitude,
-          longitude, phone, regular_holidays, holiday_note, time_zone, price_min,
-          price_max, rating_average, review_count, search_text, status)
-        select m.new_id, s.slug || '-copy-${copy}', s.name, s.name_kana, s.genre, s.catch_copy,
-          s.description, s.postal_code, s.prefecture_code, s.area_id, s.station_id, s.address,
-          s.access, s.latitude, s.longitude, s.phone, s.regular_holidays,
-          s.holiday_note, s.time_zone, s.price_min, s.price_max, s.rating_average, s.review_count,
-          s.search_text, s.status
-        from bench_map m join salons s on s.id = m.old_id`),
-      );
-      await tx.execute(
-        sql.raw(`insert into salon_opening_hours (salon_id, weekday, opens, closes)
-        select m.new_id, h.weekday, h.opens, h.closes from bench_map m join salon_opening_hours h on h.salon_id = m.old_id`),
-      );
-      await tx.execute(
-        sql.raw(`insert into salon_features (salon_id, feature_slug)
-        select m.new_id, f.feature_slug from bench_map m join salon_features f on f.salon_id = m.old_id`),
-      );
-      await tx.execute(
-        sql.raw(`insert into salon_photos (salon_id, url, alt, width, height, sort_order)
-        select m.new_id, p.url, p.alt, p.width, p.height, p.sort_order
-        from bench_map m join salon_photos p on p.salon_id = m.old_id`),
-      );
-    });
-  }
-  await db.execute(sql`analyze`);
-}
+type Render = { pages: number; samples: number; p50: number; p99: number; bytes: number };
 
-type Target = { label: string; path: string; next?: () => string };
-type HttpFigures = { label: string; rps: number; p50: number; p99: number; errors: number }[];
-
-async function measureHttp(engine: Engine, detailSlug: string): Promise<HttpFigures> {
-  const server = await startServer(engine.url);
-  try {
-    const base = `http://127.0.0.1:${PORT}`;
-    const detailPath = `/salons/${detailSlug}`;
-    const detailHtml = await (await fetch(base + detailPath)).text();
-    await writeFile(STATIC_FILE, detailHtml);
-    cleanups.push(() => rm(STATIC_FILE, { force: true }));
-    // The same search asked again is answered by the micro-cache: say so, not assume it.
-    await (await fetch(base + SEARCH_PATH)).arrayBuffer();
-    const again = await fetch(base + SEARCH_PATH);
-    await again.arrayBuffer();
-    console.log(`search page asked twice: x-cache ${again.headers.get("x-cache") ?? "(none)"}`);
-    let nextSearch = 0;
-    const targets: Target[] = [
-      { label: "search page", path: SEARCH_PATH },
-      {
-        label: "search, distinct queries",
-        path: DISTINCT_SEARCHES[0] ?? SEARCH_PATH,
-        next: () => DISTINCT_SEARCHES[nextSearch++ % DISTINCT_SEARCHES.length] ?? SEARCH_PATH,
+/** bench/render.ts in a child process: React's production build needs NODE_ENV from the start. */
+function measureRender(databaseUrl: string): Promise<Render> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", "bench/render.ts"], {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DATABASE_URL: databaseUrl,
+        BETTER_AUTH_SECRET: process.env.BETTER_AUTH_SECRET ?? randomBytes(32).toString("hex"),
       },
-      { label: "salon page", path: detailPath },
-      { label: `static file (${Buffer.byteLength(detailHtml)} B)`, path: `/assets/${STATIC_NAME}` },
-    ];
-    const figures: HttpFigures = [];
-    for (const target of targets) {
-      const check = await fetch(base + target.path);
-      if (check.status !== 200) throw new Error(`${target.path} answered ${check.status}`);
-      await check.arrayBuffer();
-      const requests = target.next
-        ? [
-            {
-              setupRequest: (request: autocannon.Request) => ({
-                ...request,
-                path: target.next?.(),
-              }),
-            },
-          ]
-        : undefined;
-      await autocannon({
-        url: base + target.path,
-        connections: CONNECTIONS,
-        duration: 2,
-        requests,
-      });
-      const result = await autocannon({
-        url: base + target.path,
-        connections: CONNECTIONS,
-        duration: SECONDS,
-        requests,
-      });
-      figures.push({
-        label: target.label,
-        rps: result.requests.average,
-        p50: result.latency.p50,
-        p99: result.latency.p99,
-        errors: result.errors + result.non2xx,
-      });
-    }
-    return figures;
-  } finally {
-    await stopServer(server);
-  }
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      const line = output.trim().split("\n").at(-1) ?? "";
+      if (code !== 0 || !line.startsWith("{")) reject(new Error(`render bench exited ${code}`));
+      else resolve(JSON.parse(line) as Render);
+    });
+  });
 }
 
-function printHttp(figures: HttpFigures) {
-  console.log(`\nHTTP, ${CONNECTIONS} connections, ${SECONDS} s each:`);
-  console.log("  target                          req/s   p50 ms   p99 ms  errors");
-  for (const row of figures) {
-    console.log(
-      `  ${row.label.padEnd(30)} ${row.rps.toFixed(0).padStart(7)} ${String(row.p50).padStart(8)} ${String(row.p99).padStart(8)} ${String(row.errors).padStart(7)}`,
+type Target = { label: string; paths: string[] };
+type Http = {
+  label: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  timeouts: number;
+  non2xx: number;
+  /** The load average at the end of this measure. */
+  load: string;
+};
+
+async function measureHttp(engine: Engine, detailSlug: string): Promise<Http[]> {
+  const today = toLocal(new Date(), ZONE).date;
+  const figures: Http[] = [];
+  for (const cache of ["on", "off"] as const) {
+    const server = await startServer(
+      engine.url,
+      cache === "off" ? { PAGE_CACHE_ENTRIES: "0" } : {},
     );
+    try {
+      const base = `http://127.0.0.1:${PORT}`;
+      const detailPath = `/salons/${detailSlug}`;
+      const targets: Target[] = [
+        { label: `search, distinct queries, cache ${cache}`, paths: DISTINCT_SEARCHES },
+        {
+          label: `search, distinct + free time, cache ${cache}`,
+          paths: freeTimeSearches(today),
+        },
+      ];
+      if (cache === "on") {
+        const detailHtml = await (await fetch(base + detailPath)).text();
+        await writeFile(STATIC_FILE, detailHtml);
+        cleanups.push(() => rm(STATIC_FILE, { force: true }));
+        // The same search asked again is answered by the micro-cache: say so, not assume it.
+        await (await fetch(base + SEARCH_PATH)).arrayBuffer();
+        const again = await fetch(base + SEARCH_PATH);
+        await again.arrayBuffer();
+        console.log(`search page asked twice: x-cache ${again.headers.get("x-cache") ?? "(none)"}`);
+        targets.unshift({ label: "search page, the same query, cache on", paths: [SEARCH_PATH] });
+        targets.push(
+          { label: "salon page, cache on", paths: [detailPath] },
+          {
+            label: `static file (${Buffer.byteLength(detailHtml)} B)`,
+            paths: [`/assets/${STATIC_NAME}`],
+          },
+        );
+      }
+      for (const target of targets) figures.push(await hammer(base, target));
+    } finally {
+      await stopServer(server);
+    }
   }
-  const staticRow = figures.at(-1);
-  if (staticRow) {
-    for (const row of figures.slice(0, -1)) {
-      console.log(
-        `  ${row.label} / static: req/s ${(row.rps / staticRow.rps).toFixed(2)}, p99 ${(row.p99 / Math.max(staticRow.p99, 1)).toFixed(2)}`,
-      );
+  return figures;
+}
+
+/** Autocannon on one target, the paths in turn (a distinct stream), after a 2 s warm-up. */
+async function hammer(base: string, target: Target): Promise<Http> {
+  const first = target.paths[0] ?? "/";
+  const check = await fetch(base + first);
+  if (check.status !== 200) throw new Error(`${first} answered ${check.status}`);
+  await check.arrayBuffer();
+  let next = 0;
+  const requests =
+    target.paths.length > 1
+      ? [
+          {
+            setupRequest: (request: autocannon.Request) => ({
+              ...request,
+              path: target.paths[next++ % target.paths.length],
+            }),
+          },
+        ]
+      : undefined;
+  const run = (duration: number) =>
+    autocannon({ url: base + first, connections: CONNECTIONS, duration, requests });
+  await run(2);
+  // The warm-up's last requests may still be queued (PGlite answers one query
+  // at a time): one more request returns only once they are done, so the
+  // measure starts on an idle server instead of behind them.
+  await (await fetch(base + first, { signal: AbortSignal.timeout(120_000) })).arrayBuffer();
+  const result = await run(SECONDS);
+  return {
+    label: target.label,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    timeouts: result.timeouts,
+    // Redirects of searches asked past their last page (`?page=3` of a narrow search).
+    non2xx: result.non2xx,
+    load: load(),
+  };
+}
+
+function printMarkdown(tables: [string, Figure[]][]) {
+  const commit = process.env.GIT_COMMIT ?? "";
+  console.log(
+    `\n### bench:search, ${new Date().toISOString().slice(0, 16)} UTC${commit ? `, commit ${commit}` : ""}: ${SALONS.toLocaleString("en")} salons (${SEEDED.toLocaleString("en")} seeded), ${SECONDS} s per HTTP measure\n`,
+  );
+  console.log("| engine | measure | value | target | load avg (1 min) |");
+  console.log("| ------ | ------- | ----: | ------ | ---------------: |");
+  for (const [engine, figures] of tables) {
+    for (const f of figures) {
+      const target = f.target ? `${f.target}: ${f.met ? "**met**" : "not met"}` : "";
+      console.log(`| ${engine} | ${f.measure} | ${f.value} | ${target} | ${f.load} |`);
     }
   }
   console.log("");

@@ -49,3 +49,11 @@ export function formatMonthDayWeekday(date: string): string {
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
   return `${part("month")}月${part("day")}日(${part("weekday")})`;
 }
+
+/**
+ * A number of results: "28件", or "1,000件以上" when counting stopped at a
+ * cap (docs/decisions/0021-search-at-national-scale.md).
+ */
+export function formatResultCount(total: number, isLowerBound = false): string {
+  return isLowerBound ? `${total.toLocaleString("ja-JP")}件以上` : `${total}件`;
+}

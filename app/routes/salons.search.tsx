@@ -8,7 +8,7 @@ import { favoriteSlugs } from "../../server/favorites/favorites.server";
 import { loadSearchPage } from "../../server/salons/search-page";
 import { SearchForm } from "../components/salons/search-form";
 import { activeConditions, SearchResults } from "../components/salons/search-results";
-import { calendarDay, SITE_TIME_ZONE } from "../lib/format";
+import { calendarDay, formatResultCount, SITE_TIME_ZONE } from "../lib/format";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/salons.search";
 
@@ -20,7 +20,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   const params = searchQueryToParams({ ...query, lat: undefined, lng: undefined }).toString();
   return pageMeta({
     title: `${subject}の検索結果${query.page > 1 ? `（${query.page}ページ目）` : ""}`,
-    description: `${subject}の条件に合うサロン${result.total}件。口コミ評価・価格・エリアから比較して、そのままネット予約できます。`,
+    description: `${subject}の条件に合うサロン${formatResultCount(result.total, result.totalIsLowerBound)}。口コミ評価・価格・エリアから比較して、そのままネット予約できます。`,
     path: params ? `/salons/search?${params}` : "/salons/search",
     origin: originFromMatches(matches),
   });

@@ -4,7 +4,7 @@ import { type Memo, memoize } from "../cache/memo";
 import type { Database } from "../db/client";
 import { areas, features, prefectures, stations } from "../db/schema";
 import { type SearchSuggestion, suggestSearches } from "../search/suggestions";
-import { type SearchResult, searchSalons } from "./search";
+import { SEARCH_COUNT_CAP, type SearchResult, searchSalons } from "./search";
 
 export type SearchOptions = {
   prefectures: { slug: string; name: string }[];
@@ -87,7 +87,7 @@ export async function loadSearchPage(
   now: Date,
 ): Promise<{ result: SearchResult; options: SearchOptions; suggestions: SearchSuggestion[] }> {
   const [result, options] = await Promise.all([
-    searchSalons(db, query, undefined, now),
+    searchSalons(db, query, undefined, now, { countCap: SEARCH_COUNT_CAP }),
     listSearchOptions(db, query),
   ]);
   const suggestions =

@@ -16,7 +16,9 @@ export type SearchResult = {
    * on the searched date and time range if any; salons without are absent.
    */
   freeTimes: Record<string, NextFreeTimes>;
+  /** Exact, unless `totalIsLowerBound`: then at least this many (SEARCH_COUNT_CAP). */
   total: number;
+  totalIsLowerBound: boolean;
   page: number;
   pageSize: number;
 };
@@ -69,8 +71,8 @@ const minutes = (time: string) => minutesOf(time);
  * The date and time-of-day filter (docs/decisions/0014-search-by-free-time.md):
  * a salon matches when its salon_free_days row for the date has a free
  * start in [from, to) (and, today, after the current minute). Dates
- * inside the summary's horizon read only that table (a semi-join on its
- * partial (date, salon_id) index); a later date falls back to "open that
+ * inside the summary's horizon read only that table (a lookup per salon on
+ * its partial (date, salon_id) index); a later date falls back to "open that
  * day" from the opening hours. A time range without a date asks for any
  * day of the horizon.
  */
@@ -96,9 +98,14 @@ function freeTimeCondition(query: SearchQuery, now: Date): SQL | undefined {
     : sql`f.date between ${today}::date and ${lastSummarized}::date`;
   // Today, a start before the current minute is gone even if the row is not refreshed yet.
   const earliest = sql`(case when f.date = ${today}::date then ${Math.max(low, nowMinute + 1)}::int else ${low}::int end)`;
-  return sql`${salons.id} in (select f.salon_id from salon_free_days f where ${dates}
+  // A lookup per candidate salon (the summary's index on date and salon),
+  // not a join: `offset 0` keeps PostgreSQL from turning the EXISTS into a
+  // semi-join, which read every free row of the date (all salons) before the
+  // first result; as a per-row test the ordered, capped read of the search
+  // stops at its limit (docs/decisions/0021-search-at-national-scale.md).
+  return sql`exists (select 1 from salon_free_days f where f.salon_id = ${salons.id} and ${dates}
     and f.free_slots_count > 0 and f.last_free_minute >= ${earliest} and f.first_free_minute < ${high}::int
-    and exists (select 1 from unnest(f.free_minutes) m where m >= ${earliest} and m < ${high}::int))`;
+    and exists (select 1 from unnest(f.free_minutes) m where m >= ${earliest} and m < ${high}::int) offset 0)`;
 }
 
 /**
@@ -160,7 +167,10 @@ function searchOrder(query: SearchQuery) {
     case "price-asc":
       return [asc(salons.priceMin), ...recommendedOrder];
     case "price-desc":
-      return [descending(salons.priceMin), ...recommendedOrder];
+      // Plain `desc` (nulls first): the price index is ascending, and only its
+      // backward scan (desc nulls first) gives this order without sorting every
+      // match; the column is never null, so the two orders are the same.
+      return [sql`${salons.priceMin} desc`, ...recommendedOrder];
     case "distance":
       if (query.lat !== undefined && query.lng !== undefined) {
         // Equirectangular distance: exact enough to order salons within a country.
@@ -178,24 +188,59 @@ function searchOrder(query: SearchQuery) {
   }
 }
 
-/** How many published salons a search finds (the empty state's suggestions). */
+/**
+ * How many published salons a search finds (the empty state's suggestions).
+ * With `cap`, counting stops past it: the answer is then cap + 1, meaning
+ * "more than cap" (a bounded count reads at most cap + 1 matching rows).
+ */
 export async function countSalons(
   db: Database,
   query: SearchQuery,
   now: Date = new Date(),
+  cap?: number,
 ): Promise<number> {
   const terms = await understandKeyword(db, query.q);
-  const total = Number(await db.$count(salons, searchConditions(query, terms, false, now)));
+  const total = await boundedCount(db, searchConditions(query, terms, false, now), cap);
   if (total > 0 || !hasTypoTolerance(terms)) return total;
-  return Number(await db.$count(salons, searchConditions(query, terms, true, now)));
+  return boundedCount(db, searchConditions(query, terms, true, now), cap);
 }
+
+async function boundedCount(db: Database, where: SQL | undefined, cap: number | undefined) {
+  if (cap === undefined) return Number(await db.$count(salons, where));
+  const matches = db
+    .select({ one: sql`1`.as("one") })
+    .from(salons)
+    .where(where)
+    .limit(cap + 1)
+    .as("matches");
+  const [row] = await db.select({ total: sql<number>`count(*)` }).from(matches);
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * Above this many matches the search page says "1,000件以上" instead of
+ * counting them all (docs/decisions/0021-search-at-national-scale.md): an
+ * exact count of a broad keyword reads every matching row, so it grows with
+ * the country, while the page itself stops at the index.
+ */
+export const SEARCH_COUNT_CAP = 1000;
+
+export type SearchOptions = {
+  /**
+   * Count at most about this many matches (SEARCH_COUNT_CAP on the search
+   * page); past it `total` is a lower bound and `totalIsLowerBound` is set.
+   * Without it the count is exact (area, feature and ranking pages).
+   */
+  countCap?: number;
+};
 
 /**
  * One page of published salons matching the query, with the total count.
  * The page of ids is chosen on `salons` alone (filter, order, limit: for the
  * recommended, rating and price orders an index gives the order, so the scan
  * stops at the page); only those rows then get the joins and photo
- * subqueries of a card. The count is a query of its own, run alongside.
+ * subqueries of a card. With a count cap, the ids, the relevance ranking and
+ * the bounded count come from one read of at most cap + 1 rows in order.
  * When the keyword's words as typed find nothing, the search runs once more
  * forgiving a typing error in its longer unknown words.
  */
@@ -205,43 +250,50 @@ export async function searchSalons(
   pageSize = SEARCH_PAGE_SIZE,
   // The route's clock; a default so lists without a date filter need not pass it.
   now: Date = new Date(),
+  options: SearchOptions = {},
 ): Promise<SearchResult> {
   const terms = await understandKeyword(db, query.q);
-  const exact = await searchPage(db, query, terms, pageSize, false, now);
+  const exact = await searchPage(db, query, terms, pageSize, false, now, options.countCap);
   // Typing errors are forgiven only when the words as typed found nothing.
   if (exact.total > 0 || !hasTypoTolerance(terms)) return exact;
-  return searchPage(db, query, terms, pageSize, true, now);
+  return searchPage(db, query, terms, pageSize, true, now, options.countCap);
 }
 
 /**
- * The ids of the matches, most about the keywords first, then in the
- * recommended order; at most RELEVANCE_MAX_RESULTS + 1 of them, read in
- * the index's order, so a broad word stops early.
+ * The first `limit` matches in the query's order, with their relevance when
+ * there is one. Read in the index's order where the order has one, so a
+ * broad word stops at the limit instead of reading every match.
  */
-async function rankByRelevance(db: Database, where: SQL | undefined, relevance: SQL) {
-  const probe = db
-    .select({
-      id: salons.id,
-      relevance: sql<number>`${relevance}`.as("relevance"),
-      score: sql<number>`${salons.recommendedScore}`.as("score"),
-      reviews: sql<number>`${salons.reviewCount}`.as("reviews"),
-      slug: sql<string>`${salons.slug}`.as("probe_slug"),
-    })
+async function probeMatches(
+  db: Database,
+  where: SQL | undefined,
+  order: SQL[],
+  relevance: SQL | undefined,
+  limit: number,
+): Promise<{ id: string; relevance: number }[]> {
+  const rows = await db
+    .select({ id: salons.id, relevance: relevance ? sql<number>`${relevance}` : sql<number>`0` })
     .from(salons)
     .where(where)
-    .orderBy(...recommendedOrder)
-    .limit(RELEVANCE_MAX_RESULTS + 1)
-    .as("probe");
-  const rows = await db
-    .select({ id: probe.id })
-    .from(probe)
-    .orderBy(
-      sql`${probe.relevance} desc`,
-      sql`${probe.score} desc nulls last`,
-      sql`${probe.reviews} desc nulls last`,
-      sql`${probe.slug} asc`,
-    );
-  return rows.map((row) => row.id);
+    .orderBy(...order)
+    .limit(limit);
+  return rows.map((row) => ({ id: row.id, relevance: Number(row.relevance) }));
+}
+
+/** The cards of these salons, in this order. */
+async function cardsOf(db: Database, ids: string[]): Promise<(SalonCard & { id: string })[]> {
+  if (ids.length === 0) return [];
+  const cards = await db
+    .select({ id: salons.id, card: salonCardColumns })
+    .from(salons)
+    .innerJoin(areas, eq(areas.id, salons.areaId))
+    .leftJoin(stations, eq(stations.id, salons.stationId))
+    .where(inArray(salons.id, ids));
+  const byId = new Map(cards.map((row) => [row.id, row.card]));
+  return ids.flatMap((id) => {
+    const card = byId.get(id);
+    return card ? [{ ...card, id }] : [];
+  });
 }
 
 async function searchPage(
@@ -251,58 +303,85 @@ async function searchPage(
   pageSize: number,
   typoTolerant: boolean,
   now: Date,
+  countCap: number | undefined,
 ): Promise<SearchResult> {
   const where = searchConditions(query, terms, typoTolerant, now);
-  const pageRows = (order: SQL[]) => {
-    const page = db
-      .select({
-        id: salons.id,
-        position: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as(
-          "position",
-        ),
-      })
-      .from(salons)
-      .where(where)
-      .orderBy(...order)
-      .limit(pageSize)
-      .offset((query.page - 1) * pageSize)
-      .as("page");
-    return db
-      .select({ ...salonCardColumns, id: page.id })
-      .from(page)
-      .innerJoin(salons, eq(salons.id, page.id))
-      .innerJoin(areas, eq(areas.id, salons.areaId))
-      .leftJoin(stations, eq(stations.id, salons.stationId))
-      .orderBy(asc(page.position));
-  };
+  const order = searchOrder(query);
+  const offset = (query.page - 1) * pageSize;
+  // Ordering by relevance means reading every match, so the ranking reads at
+  // most RELEVANCE_MAX_RESULTS + 1 of them in the index's order: a focused
+  // result is ranked from that one read; a broad word (カット), where nearly
+  // every match is equally about it, keeps the index's order.
   const relevance = query.sort === "recommended" ? keywordRelevance(terms) : undefined;
-  if (relevance) {
-    const ranked = await rankByRelevance(db, where, relevance);
-    // A focused result (the probe stopped before the limit) is ordered by
-    // relevance, from one scan; a broad word (カット), where nearly every
-    // match is equally about it, keeps the index's order below.
-    if (ranked.length <= RELEVANCE_MAX_RESULTS) {
-      const offset = (query.page - 1) * pageSize;
-      const ids = ranked.slice(offset, offset + pageSize);
-      const cards =
-        ids.length === 0
-          ? []
-          : await db
-              .select({ id: salons.id, card: salonCardColumns })
-              .from(salons)
-              .innerJoin(areas, eq(areas.id, salons.areaId))
-              .leftJoin(stations, eq(stations.id, salons.stationId))
-              .where(inArray(salons.id, ids));
-      const byId = new Map(cards.map((row) => [row.id, row.card]));
-      const found = ids.flatMap((id) => {
-        const card = byId.get(id);
-        return card ? [{ ...card, id }] : [];
-      });
-      return withFreeTimes(db, query, now, found, ranked.length, pageSize);
+  if (relevance || countCap !== undefined) {
+    // The bound leaves room past the page, so a capped result always has a next page.
+    const limit = Math.max(
+      relevance ? RELEVANCE_MAX_RESULTS + 1 : 0,
+      countCap !== undefined ? Math.max(countCap, offset + 2 * pageSize) + 1 : 0,
+    );
+    const matches = await probeMatches(db, where, order, relevance, limit);
+    if (relevance && matches.length <= RELEVANCE_MAX_RESULTS) {
+      // Most about the keywords first; the sort is stable, so ties keep the recommended order.
+      const ranked = matches.map((match) => match.id);
+      const byRelevance = [...matches].sort((a, b) => b.relevance - a.relevance);
+      const ids = byRelevance.slice(offset, offset + pageSize).map((match) => match.id);
+      return withFreeTimes(db, query, now, await cardsOf(db, ids), ranked.length, pageSize);
+    }
+    const complete = matches.length < limit;
+    if (complete || countCap !== undefined || offset + pageSize <= matches.length) {
+      const ids = matches.slice(offset, offset + pageSize).map((match) => match.id);
+      const total = complete
+        ? matches.length
+        : countCap !== undefined
+          ? limit - 1
+          : Number(await db.$count(salons, where));
+      const rows = await cardsOf(db, ids);
+      return withFreeTimes(
+        db,
+        query,
+        now,
+        rows,
+        total,
+        pageSize,
+        !complete && countCap !== undefined,
+      );
     }
   }
-  const [rows, total] = await Promise.all([pageRows(searchOrder(query)), db.$count(salons, where)]);
+  const [rows, total] = await Promise.all([
+    pageRows(db, where, order, query.page, pageSize),
+    db.$count(salons, where),
+  ]);
   return withFreeTimes(db, query, now, rows, Number(total), pageSize);
+}
+
+/** One page in `order` with its cards, in one statement (the exact-count path). */
+function pageRows(
+  db: Database,
+  where: SQL | undefined,
+  order: SQL[],
+  page: number,
+  pageSize: number,
+) {
+  const ids = db
+    .select({
+      id: salons.id,
+      position: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as(
+        "position",
+      ),
+    })
+    .from(salons)
+    .where(where)
+    .orderBy(...order)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .as("page");
+  return db
+    .select({ ...salonCardColumns, id: ids.id })
+    .from(ids)
+    .innerJoin(salons, eq(salons.id, ids.id))
+    .innerJoin(areas, eq(areas.id, salons.areaId))
+    .leftJoin(stations, eq(stations.id, salons.stationId))
+    .orderBy(asc(ids.position));
 }
 
 /** A page of cards with the next free times (空席あり) of each salon on it. */
@@ -313,6 +392,7 @@ async function withFreeTimes(
   rows: (SalonCard & { id: string })[],
   total: number,
   pageSize: number,
+  totalIsLowerBound = false,
 ): Promise<SearchResult> {
   const next = await nextFreeTimes(
     db,
@@ -333,6 +413,7 @@ async function withFreeTimes(
     salons: rows.map(({ id: _id, ...card }) => card),
     freeTimes,
     total,
+    totalIsLowerBound,
     page: query.page,
     pageSize,
   };

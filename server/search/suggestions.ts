@@ -2,12 +2,23 @@ import { and, count, inArray } from "drizzle-orm";
 import type { SearchQuery } from "../../common/search.schema";
 import type { Database } from "../db/client";
 import { salons } from "../db/schema";
-import { countSalons, searchConditions, understandKeyword } from "../salons/search";
+import {
+  countSalons,
+  SEARCH_COUNT_CAP,
+  searchConditions,
+  understandKeyword,
+} from "../salons/search";
 import { loadLexicon } from "./keyword";
 import { type PlaceRow, type Term, understandQuery, withoutTerms } from "./understand";
 
 /** A search that would find salons where the visitor's found none. */
-export type SearchSuggestion = { label: string; query: SearchQuery; total: number };
+export type SearchSuggestion = {
+  label: string;
+  query: SearchQuery;
+  total: number;
+  /** Past SEARCH_COUNT_CAP the count stops: "1,000件以上". */
+  totalIsLowerBound?: boolean;
+};
 
 const MAX_NEARBY_STATIONS = 3;
 /** Stations tried for "nearby": the closest ones, counted in one query. */
@@ -81,10 +92,13 @@ export async function suggestSearches(
   }
 
   const counted = await Promise.all(
-    candidates.map(async (candidate) => ({
-      ...candidate,
-      total: await countSalons(db, candidate.query),
-    })),
+    candidates.map(async (candidate) => {
+      // Bounded: dropping a filter often leaves a broad word, whose exact count reads every match.
+      const total = await countSalons(db, candidate.query, undefined, SEARCH_COUNT_CAP);
+      return total > SEARCH_COUNT_CAP
+        ? { ...candidate, total: SEARCH_COUNT_CAP, totalIsLowerBound: true }
+        : { ...candidate, total };
+    }),
   );
   const positive = counted.filter((s) => s.total > 0);
   return [

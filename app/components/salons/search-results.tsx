@@ -6,7 +6,7 @@ import { searchQueryToParams } from "../../../common/search-query";
 import type { SearchResult } from "../../../server/salons/search";
 import type { SearchOptions } from "../../../server/salons/search-page";
 import type { SearchSuggestion } from "../../../server/search/suggestions";
-import { formatDate, formatYen } from "../../lib/format";
+import { formatDate, formatResultCount, formatYen } from "../../lib/format";
 import { Pagination } from "../pagination";
 import { SalonCardItem } from "./salon-card-item";
 
@@ -103,7 +103,7 @@ export function SearchResults({
           className="font-bold focus:outline-none"
         >
           {result.total > 0 && result.salons.length > 0
-            ? `${result.total}件中 ${first}〜${last}件を表示`
+            ? `${formatResultCount(result.total, result.totalIsLowerBound)}中 ${first}〜${last}件を表示`
             : "条件に合うサロンは見つかりませんでした"}
         </h2>
         <NearMeButton query={query} />
@@ -141,7 +141,8 @@ export function SearchResults({
                       to={href(suggestion.query)}
                       className="inline-block rounded-full border border-brand-700 bg-white px-3 py-1 text-sm text-brand-700 hover:bg-brand-50"
                     >
-                      {suggestion.label}（{suggestion.total}件）
+                      {suggestion.label}（
+                      {formatResultCount(suggestion.total, suggestion.totalIsLowerBound)}）
                     </Link>
                   </li>
                 ))}
