@@ -146,3 +146,31 @@ test("the count route reads the conditions as leniently as the search page", asy
   const all = (await (await request.get("/salons/search/count")).json()) as { total: number };
   expect((await lenient.json()) as { total: number }).toEqual(all);
 });
+
+test("the first load: the first photo is fetched first, the rest lazily, and compressed bundles are the bundles", async ({
+  request,
+}) => {
+  const html = await (await request.get("/salons/search?genre=hair")).text();
+  const images = [...html.matchAll(/<img [^>]*>/g)].map(([tag]) => tag);
+  expect(images.length).toBeGreaterThan(1);
+  expect(images[0]).toMatch(/fetchpriority="high"/i);
+  expect(images[0]).not.toContain('loading="lazy"');
+  for (const tag of images.slice(1)) expect(tag).toContain('loading="lazy"');
+  // The CSS is in the page; the scripts wait for the first paint (server/http/scripts-after-paint.ts).
+  expect(html).toContain('<style data-precedence="default" data-href="app-css">');
+  expect(html).not.toContain('<link rel="modulepreload"');
+  // The build's brotli and gzip copies hold the same bytes as the files (vite-plugins/precompress.ts).
+  const scripts = [...html.matchAll(/href="(\/assets\/[^"]+\.js)"/g)].map(([, href]) => href);
+  expect(scripts.length).toBeGreaterThan(3);
+  for (const href of scripts) {
+    const plain = await request.get(href ?? "", { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+    // Files under 1 KB are not worth compressing.
+    if ((await plain.body()).length < 1024) continue;
+    for (const encoding of ["br", "gzip"]) {
+      const packed = await request.get(href ?? "", { headers: { "accept-encoding": encoding } });
+      expect(packed.headers()["content-encoding"], href).toBe(encoding);
+      expect((await packed.body()).equals(await plain.body()), `${href} (${encoding})`).toBe(true);
+    }
+  }
+});
