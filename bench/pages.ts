@@ -39,7 +39,7 @@ type Row = {
   lcpMs: number;
   cls: number;
   tbtMs: number;
-  /** First-load JavaScript as the server sent it (brotli for Chromium). */
+  /** First-load JavaScript as the server sent it, headers included (Chromium asks plain http for gzip). */
   jsTransferBytes: number;
   /** The same scripts gzipped (level 9, what a gzip-only client gets from the precompressed files). */
   jsGzipBytes: number;
@@ -165,8 +165,8 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 function table(rows: Row[]) {
   const lines = [
-    "| page | performance | LCP | CLS | TBT | first-load JS, gzip | as sent (br) | scripts |",
-    "| ---- | ----------: | --: | --: | --: | ------------------: | -----------: | ------: |",
+    "| page | performance | LCP | CLS | TBT | first-load JS, gzip | as sent, with headers | scripts |",
+    "| ---- | ----------: | --: | --: | --: | ------------------: | --------------------: | ------: |",
   ];
   for (const row of rows) {
     lines.push(
