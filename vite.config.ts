@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
+import { precompress } from "./vite-plugins/precompress.ts";
 import { serverOnly } from "./vite-plugins/server-only.ts";
 
 // One id per build, compiled into the client and written to
@@ -33,5 +34,5 @@ export default defineConfig({
       resolve: { external: ["@electric-sql/pglite", "pg"] },
     },
   },
-  plugins: [serverOnly(), tailwindcss(), reactRouter(), buildManifest()],
+  plugins: [serverOnly(), tailwindcss(), reactRouter(), buildManifest(), precompress()],
 });

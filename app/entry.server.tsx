@@ -6,6 +6,7 @@ import type { EntryContext, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { appContext } from "../server/context";
 import { isCrawler } from "../server/http/crawler";
+import { scriptsAfterPaint } from "../server/http/scripts-after-paint";
 import { describeError } from "../server/logger";
 
 export const streamTimeout = 5_000;
@@ -49,7 +50,9 @@ export default function handleRequest(
             },
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          pipe(body);
+          const markup = scriptsAfterPaint();
+          markup.pipe(body);
+          pipe(markup);
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

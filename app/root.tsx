@@ -13,7 +13,6 @@ import { getCurrentUser } from "../server/accounts/current-user";
 import { accountSetupRedirect } from "../server/accounts/guards";
 import { appContext } from "../server/context";
 import type { Route } from "./+types/root";
-import stylesheet from "./app.css?url";
 import { ErrorScreen } from "./components/error-screen";
 import { LoadingOverlay } from "./components/shell/loading-overlay";
 import { TagManagerScript, usePageViews } from "./components/shell/tag-manager";
@@ -31,9 +30,17 @@ import {
 } from "./lib/viewport";
 
 export const links: Route.LinksFunction = () => [
-  { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
+
+/**
+ * The site's CSS (about 8 KB compressed), inlined into every page's head by
+ * the server: the first paint waits for no stylesheet request, which on a
+ * phone's connection was a round trip queued behind the script preloads
+ * (issue 17, bench/README.md). Empty in the browser bundle: on hydration
+ * React adopts the server's <style> by its href and never compares the text.
+ */
+const inlineCss: string = import.meta.env.SSR ? (await import("./app.css?inline")).default : "";
 
 export const middleware: Route.MiddlewareFunction[] = [
   // Input the HTTP layer refused (server/http/input-screen.ts): the error screen, with its status.
@@ -123,6 +130,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <style href="app-css" precedence="default">
+          {inlineCss}
+        </style>
         <Meta />
         <Links />
         <TagManagerScript gtmId={root?.gtmId ?? null} nonce={nonce} />

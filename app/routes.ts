@@ -21,6 +21,7 @@ export default [
   route("area", "routes/area.tsx"),
   route("area/:id", "routes/area.$id.tsx"),
   route("salons/search", "routes/salons.search.tsx"),
+  route("salons/search/count", "routes/salons.search.count.ts"), // JSON: the phone filter dialog's count (issue 17)
   route("salons/:id", "routes/salons.$id.tsx"),
   route("salons/:id/confirm", "routes/salons.$id.confirm.tsx"), // none
   route("salons/:id/confirm/thanks", "routes/salons.$id.confirm.thanks.tsx"), // none (own booking only)

@@ -85,9 +85,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           おすすめのサロン
         </h2>
         <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          {salons.map((salon) => (
+          {salons.map((salon, index) => (
             <li key={salon.slug}>
-              <SalonCardItem salon={salon} />
+              <SalonCardItem salon={salon} priority={index === 0} />
             </li>
           ))}
         </ul>

@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { redirect, useLocation } from "react-router";
 import { publicPageHeaders } from "../../common/page-cache";
 import { parseSearch } from "../../common/search.schema";
@@ -6,6 +7,7 @@ import { getCurrentUser } from "../../server/accounts/current-user";
 import { appContext } from "../../server/context";
 import { favoriteSlugs } from "../../server/favorites/favorites.server";
 import { loadSearchPage } from "../../server/salons/search-page";
+import { SEARCH_FILTERS_ID, SearchFilterBar } from "../components/salons/search-filter-bar";
 import { SearchForm } from "../components/salons/search-form";
 import { activeConditions, SearchResults } from "../components/salons/search-results";
 import { calendarDay, formatResultCount, SITE_TIME_ZONE } from "../lib/format";
@@ -70,28 +72,44 @@ const searchHref = (params: URLSearchParams) =>
 export default function SalonSearch({ loaderData }: Route.ComponentProps) {
   const { query, errors, typed, today, result, options, favorites, suggestions } = loaderData;
   const { search } = useLocation();
+  // One search form at a time: the page's own, or the phone dialog's while it
+  // is open. Open for the search it was opened on: any new search closes it.
+  const [openedOn, setOpenedOn] = useState<string | null>(null);
+  const dialogOpen = openedOn === search;
+  const formProps = { query, errors, typed, today, options };
   return (
     <div className="mx-auto max-w-6xl px-4 py-8">
       <h1 className="text-2xl font-bold">サロンを探す</h1>
+      {/* Results first (issue 17): on a phone they lead and the form follows them;
+          on the two-column layout the form is placed in the left column. */}
       <div className="mt-6 grid grid-cols-1 gap-8 lg:grid-cols-[18rem_1fr]">
-        <div>
-          {/* Keyed by the URL so the controls show the conditions after back/forward. */}
-          <SearchForm
-            key={search}
+        <div className="min-w-0 lg:col-start-2 lg:row-start-1">
+          <SearchFilterBar
+            {...formProps}
+            total={result.total}
+            chosen={activeConditions(query, options).length}
+            open={dialogOpen}
+            onOpenChange={(open) => setOpenedOn(open ? search : null)}
+          />
+          <SearchResults
             query={query}
-            errors={errors}
-            typed={typed}
-            today={today}
+            result={result}
             options={options}
+            favorites={favorites}
+            suggestions={suggestions}
           />
         </div>
-        <SearchResults
-          query={query}
-          result={result}
-          options={options}
-          favorites={favorites}
-          suggestions={suggestions}
-        />
+        <section
+          id={SEARCH_FILTERS_ID}
+          aria-labelledby="search-filters-heading"
+          className="scroll-mt-4 lg:col-start-1 lg:row-start-1"
+        >
+          <h2 id="search-filters-heading" className="mb-3 text-lg font-bold lg:sr-only">
+            絞り込み条件
+          </h2>
+          {/* Keyed by the URL so the controls show the conditions after back/forward. */}
+          {dialogOpen ? null : <SearchForm key={search} {...formProps} />}
+        </section>
       </div>
     </div>
   );

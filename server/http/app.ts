@@ -136,9 +136,14 @@ export function createHttpApp({
         onFound: (_path, c) => c.header("Cache-Control", "no-store"),
       }),
     );
+    // Hashed bundles, with the brotli and gzip copies the build wrote (vite-plugins/precompress.ts).
     app.use(
       "/assets/*",
-      serveStatic({ root: clientDir, onFound: (_path, c) => c.header("Cache-Control", IMMUTABLE) }),
+      serveStatic({
+        root: clientDir,
+        precompressed: true,
+        onFound: (_path, c) => c.header("Cache-Control", IMMUTABLE),
+      }),
     );
     // public/ files, listed once: a page request then costs no disk lookup.
     const publicFiles = listPublicFiles(clientDir);

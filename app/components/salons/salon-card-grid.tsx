@@ -15,7 +15,7 @@ export function SalonCardGrid({
       {salons.map((salon, index) => (
         <li key={salon.slug} className="flex flex-col">
           {ranked ? <p className="mb-1 font-bold text-brand-700">{index + 1}位</p> : null}
-          <SalonCardItem salon={salon} headingLevel={2} />
+          <SalonCardItem salon={salon} headingLevel={2} priority={index === 0} />
         </li>
       ))}
     </List>

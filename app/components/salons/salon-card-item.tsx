@@ -12,6 +12,7 @@ export function SalonCardItem({
   headingLevel = 3,
   freeTimes,
   favorite,
+  priority = false,
 }: {
   salon: SalonCard;
   headingLevel?: 2 | 3;
@@ -19,6 +20,8 @@ export function SalonCardItem({
   freeTimes?: NextFreeTimes;
   /** The favorite toggle's state; none shown when absent. */
   favorite?: FavoriteState;
+  /** The list's first card: its photo is the page's largest image, fetched first, never lazily. */
+  priority?: boolean;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
@@ -35,8 +38,9 @@ export function SalonCardItem({
           alt={salon.photoAlt ?? ""}
           width={800}
           height={600}
-          loading="lazy"
-          decoding="async"
+          loading={priority ? "eager" : "lazy"}
+          fetchPriority={priority ? "high" : undefined}
+          decoding={priority ? "sync" : "async"}
           className="aspect-[4/3] h-auto w-full object-cover"
         />
       ) : null}

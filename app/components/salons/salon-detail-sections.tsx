@@ -36,6 +36,7 @@ export function SalonPhotos({ photos }: { photos: SalonDetail["photos"] }) {
             height={photo.height}
             // The first photo is the page's largest image: load it at once.
             loading={index === 0 ? "eager" : "lazy"}
+            fetchPriority={index === 0 ? "high" : undefined}
             decoding="async"
             className="h-auto w-full rounded-lg object-cover"
           />

@@ -22,12 +22,20 @@ export function SearchForm({
   typed,
   today,
   options,
+  onFieldsChange,
+  onSearch,
+  submitLabel = "この条件で検索",
 }: {
   query: SearchQuery;
   errors: SearchErrors;
   typed: { date?: string };
   today: string;
   options: SearchOptions;
+  /** Called with the form's non-empty fields whenever a control changes (the phone dialog's count). */
+  onFieldsChange?: (params: URLSearchParams) => void;
+  /** Called after the form started its search (the phone dialog closes). */
+  onSearch?: () => void;
+  submitLabel?: string;
 }) {
   const submit = useSubmit();
   // The area list follows the chosen prefecture: at once with JavaScript,
@@ -47,13 +55,13 @@ export function SearchForm({
       role="search"
       aria-label="サロン検索条件"
       noValidate
+      onChange={
+        onFieldsChange ? (event) => onFieldsChange(formParams(event.currentTarget)) : undefined
+      }
       onSubmit={(event) => {
         event.preventDefault();
-        const fields = [...new FormData(event.currentTarget)].filter(
-          (entry): entry is [string, string] => typeof entry[1] === "string",
-        );
-        const params = new URLSearchParams(fields);
-        submit(withoutEmptyParams(params) ?? params, { method: "get", action: "/salons/search" });
+        submit(formParams(event.currentTarget), { method: "get", action: "/salons/search" });
+        onSearch?.();
       }}
     >
       <div className="flex flex-col gap-4">
@@ -217,11 +225,20 @@ export function SearchForm({
           type="submit"
           className="rounded-lg bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800"
         >
-          この条件で検索
+          {submitLabel}
         </button>
       </div>
     </Form>
   );
+}
+
+/** The form's fields as the search's URL query, without the empty ones. */
+function formParams(form: HTMLFormElement) {
+  const fields = [...new FormData(form)].filter(
+    (entry): entry is [string, string] => typeof entry[1] === "string",
+  );
+  const params = new URLSearchParams(fields);
+  return withoutEmptyParams(params) ?? params;
 }
 
 /** Whole hours a visitor picks a time range from (start times, 08:00 to 22:00). */

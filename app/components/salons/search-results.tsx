@@ -169,10 +169,11 @@ export function SearchResults({
         </div>
       ) : (
         <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
-          {result.salons.map((salon) => (
+          {result.salons.map((salon, index) => (
             <li key={salon.slug}>
               <SalonCardItem
                 salon={salon}
+                priority={index === 0}
                 headingLevel={3}
                 freeTimes={result.freeTimes[salon.slug]}
                 favorite={
