@@ -6,7 +6,6 @@ import type { EntryContext, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { appContext } from "../server/context";
 import { isCrawler } from "../server/http/crawler";
-import { scriptsAfterPaint } from "../server/http/scripts-after-paint";
 import { describeError } from "../server/logger";
 
 export const streamTimeout = 5_000;
@@ -50,9 +49,7 @@ export default function handleRequest(
             },
           });
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          const markup = scriptsAfterPaint();
-          markup.pipe(body);
-          pipe(markup);
+          pipe(body);
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

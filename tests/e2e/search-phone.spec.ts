@@ -156,9 +156,8 @@ test("the first load: the first photo is fetched first, the rest lazily, and com
   expect(images[0]).toMatch(/fetchpriority="high"/i);
   expect(images[0]).not.toContain('loading="lazy"');
   for (const tag of images.slice(1)) expect(tag).toContain('loading="lazy"');
-  // The CSS is in the page; the scripts wait for the first paint (server/http/scripts-after-paint.ts).
+  // The CSS is in the page, not a render-blocking request.
   expect(html).toContain('<style data-precedence="default" data-href="app-css">');
-  expect(html).not.toContain('<link rel="modulepreload"');
   // The build's brotli and gzip copies hold the same bytes as the files (vite-plugins/precompress.ts).
   const scripts = [...html.matchAll(/href="(\/assets\/[^"]+\.js)"/g)].map(([, href]) => href);
   expect(scripts.length).toBeGreaterThan(3);
