@@ -140,7 +140,7 @@ export default function AdminOwners({ loaderData, actionData }: Route.ComponentP
       {owners.length === 0 ? (
         <p>該当するオーナーはいません。</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className={tableClass}>
             <caption className="sr-only">オーナー一覧</caption>
             <thead>

@@ -204,7 +204,7 @@ export default function AdminRedirects({ loaderData, actionData }: Route.Compone
         {rules.length === 0 ? (
           <p>まだリダイレクトはありません。</p>
         ) : (
-          <div className="overflow-x-auto">
+          <div className="relative overflow-x-auto">
             <table className={tableClass}>
               <thead>
                 <tr>

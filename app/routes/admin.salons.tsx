@@ -132,7 +132,7 @@ export default function AdminSalons({ loaderData }: Route.ComponentProps) {
       {salons.length === 0 ? (
         <p>該当するサロンはありません。</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className={tableClass}>
             <caption className="sr-only">サロン一覧（列の見出しで並べ替えできます）</caption>
             <thead>

@@ -94,7 +94,7 @@ export function FilterSelect({
   options: { value: string; label: string }[];
 }) {
   return (
-    <div className="flex flex-col gap-1">
+    <div className="flex min-w-0 flex-col gap-1">
       <label htmlFor={id} className="text-sm font-bold">
         {label}
       </label>
@@ -102,7 +102,7 @@ export function FilterSelect({
         id={id}
         name={name}
         defaultValue={value ?? ""}
-        className="rounded-lg border border-neutral-400 px-3 py-2"
+        className="max-w-full rounded-lg border border-neutral-400 px-3 py-2"
       >
         <option value="">{allLabel}</option>
         {options.map((option) => (

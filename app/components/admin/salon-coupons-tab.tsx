@@ -65,7 +65,7 @@ export function CouponList({
       {coupons.length === 0 ? (
         <p>クーポンはまだ登録されていません。下のフォームから追加してください。</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className={tableClass}>
             <caption className="sr-only">クーポン一覧</caption>
             <thead>

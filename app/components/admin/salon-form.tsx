@@ -340,7 +340,7 @@ export function SalonForm({ values, errors, options, version, submitLabel, busy,
         <p className="text-sm">
           曜日ごとに開店・閉店時刻を入力します（昼休みがある日は2つ目の時間帯も）。空欄の曜日は定休日になります。
         </p>
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full border-collapse text-left text-sm">
             <caption className="sr-only">曜日ごとの営業時間</caption>
             <thead>

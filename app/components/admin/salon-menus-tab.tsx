@@ -53,7 +53,7 @@ export function MenuList({
       {menus.length === 0 ? (
         <p>メニューはまだ登録されていません。下のフォームから追加してください。</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className={tableClass}>
             <caption className="sr-only">メニュー一覧（上から、サロンページに並ぶ順番）</caption>
             <thead>

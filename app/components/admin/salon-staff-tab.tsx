@@ -88,7 +88,7 @@ export function StaffList({
       {members.length === 0 ? (
         <p>スタッフはまだ登録されていません。下のフォームから追加してください。</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className={tableClass}>
             <caption className="sr-only">
               スタッフ一覧（上から、サロンページと指名なしの割り当てで使う順番）
@@ -529,7 +529,7 @@ export function ExceptionSection({
       {member.exceptions.length === 0 ? (
         <p>今日以降の登録はありません。</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className={tableClass}>
             <caption className="sr-only">今日以降の休み・臨時の勤務</caption>
             <thead>
