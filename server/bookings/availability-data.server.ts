@@ -168,96 +168,30 @@ type Row = {
   busy: { staffId: string; start: string; end: string }[] | null;
 };
 
+/** `{a,b}`: the ids are checked UUIDs and the statuses fixed words, so nothing needs quoting. */
+const pgArray = (items: readonly string[]) => `{${items.join(",")}}`;
+
 /**
- * Everything about one salon the engine needs, in ONE statement: a
- * round trip per part (nine, one after the other, since inside the
- * booking transaction they share one connection) was most of the cost of
- * an availability answer (bench/README.md). Schedules and busy time are
- * read for every active stylist; eligibility is decided afterwards.
- * Each part is a json_agg of a small indexed read of this salon.
+ * Everything about one salon the engine needs, in ONE call of the
+ * `booking_availability_data` function (migration 0010): one round trip
+ * (nine, one after the other, were most of the cost; inside the booking
+ * transaction they share one connection), and a plan each connection
+ * makes once (planning the statement cost as much as running it).
+ * Schedules and busy time are read for every active stylist; eligibility
+ * is decided afterwards (decision 0016).
  */
 async function readSalonData(db: Reader, request: AvailabilityRequest) {
   const { salonId, from, to, now } = request;
-  const menuIds = sql.join(
-    request.menuIds.map((id) => sql`${id}::uuid`),
-    sql`, `,
-  );
-  const holds = request.ignoreHolds
-    ? sql`b.status <> 'held'`
-    : sql`(b.status <> 'held' or b.hold_expires_at > ${now.toISOString()}::timestamptz)`;
-  const statuses = sql.join(
-    occupyingStatuses.map((status) => sql`${status}`),
-    sql`, `,
-  );
   const result = await db.execute(sql`
-    with salon as (
-      select id, name, slug, time_zone from salons
-      where id = ${salonId}::uuid and status = 'published'
-    ),
-    settings as (
-      select * from salon_booking_settings where salon_id = (select id from salon)
-    ),
-    members as (
-      select id, sort_order from staff where salon_id = (select id from salon) and active
-    ),
-    -- A day before and after the range: bookings across local midnight and buffers.
-    range as (
-      select ((${from}::date - 1)::timestamp at time zone s.time_zone) as starts,
-             ((${to}::date + 2)::timestamp at time zone s.time_zone) as ends
-      from salon s
-    )
-    select
-      (select json_build_object('id', s.id, 'name', s.name, 'slug', s.slug, 'timeZone', s.time_zone)
-        from salon s) as salon,
-      (select json_agg(json_build_object('id', m.id, 'name', m.name, 'price', m.price,
-          'durationMinutes', m.duration_minutes))
-        from menus m
-        where m.salon_id = (select id from salon) and m.published and m.id in (${menuIds})) as menus,
-      (select json_agg(t.id order by t.sort_order, t.id) from members t) as members,
-      (select json_agg(json_build_object('menuId', ms.menu_id, 'staffId', ms.staff_id))
-        from menu_staff ms where ms.menu_id in (${menuIds})) as abilities,
-      (select json_build_object(
-          'slotStepMinutes', r.slot_step_minutes, 'leadTimeMinutes', r.lead_time_minutes,
-          'bookingWindowDays', r.booking_window_days, 'bufferAfterMinutes', r.buffer_after_minutes,
-          'dailyLimitPerStaff', r.daily_limit_per_staff,
-          'sameDayCutoff', to_char(r.same_day_cutoff, 'HH24:MI'),
-          'closedOnHolidays', r.closed_on_public_holidays,
-          'cancellationCutoffHours', r.cancellation_cutoff_hours, 'holdMinutes', r.hold_minutes)
-        from settings r) as settings,
-      (select json_agg(json_build_object('weekday', h.weekday,
-          'start', to_char(h.opens, 'HH24:MI'), 'end', to_char(h.closes, 'HH24:MI'))
-          order by h.weekday, h.opens)
-        from salon_opening_hours h where h.salon_id = (select id from salon)) as hours,
-      (select json_agg(json_build_object('staffId', w.staff_id, 'weekday', w.weekday,
-          'start', to_char(w.starts_at, 'HH24:MI'), 'end', to_char(w.ends_at, 'HH24:MI'),
-          'validFrom', w.valid_from, 'validUntil', w.valid_until)
-          order by w.weekday, w.starts_at)
-        from staff_schedules w
-        where w.salon_id = (select id from salon) and w.staff_id in (select id from members)
-          and (w.valid_from is null or w.valid_from <= ${to}::date)
-          and (w.valid_until is null or w.valid_until >= ${from}::date)) as schedules,
-      (select json_agg(json_build_object('staffId', e.staff_id, 'date', e.date, 'kind', e.kind,
-          'start', to_char(e.starts_at, 'HH24:MI'), 'end', to_char(e.ends_at, 'HH24:MI'))
-          order by e.date, e.starts_at)
-        from schedule_exceptions e
-        where e.salon_id = (select id from salon)
-          and e.date between ${from}::date and ${to}::date) as exceptions,
-      -- The engine adds today's buffer around the end; a booking made under
-      -- a longer buffer keeps the time it was given.
-      (select json_agg(json_build_object('staffId', b.staff_id, 'start', b.starts_at,
-          'end', greatest(b.ends_at, b.occupied_until - make_interval(mins =>
-            coalesce((select buffer_after_minutes from settings),
-              ${bookingSettingsDefaults.bufferAfterMinutes}::int))))
-          order by b.starts_at)
-        from bookings b
-        where b.salon_id = (select id from salon) and b.staff_id in (select id from members)
-          and b.status in (${statuses}) and ${holds}
-          and b.starts_at < (select ends from range)
-          and b.occupied_until > (select starts from range)) as busy
-  `);
-  const [row] = (result as unknown as { rows: Row[] }).rows;
-  if (!row) throw new Error("the availability statement answered no row");
-  return row;
+    select booking_availability_data(
+      ${salonId}::uuid, ${pgArray(request.menuIds)}::uuid[], ${from}::date, ${to}::date,
+      ${now.toISOString()}::timestamptz, ${request.ignoreHolds === true},
+      ${pgArray(occupyingStatuses)}::text[], ${bookingSettingsDefaults.bufferAfterMinutes}::int
+    ) as data`);
+  const [row] = (result as unknown as { rows: { data: Row | string | null }[] }).rows;
+  const data = typeof row?.data === "string" ? (JSON.parse(row.data) as Row) : row?.data;
+  if (!data) throw new Error("the availability function answered no row");
+  return data;
 }
 
 /**
