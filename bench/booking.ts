@@ -51,8 +51,16 @@ const { values: args } = parseArgs({
     salons: { type: "string" },
     seconds: { type: "string" },
     engines: { type: "string" },
+    // Seed once, measure many times: a kept PGlite directory / PostgreSQL database.
+    "keep-pglite": { type: "string" },
+    "keep-postgres": { type: "string" },
+    // Only the in-process availability measure (a): a quick re-run on kept data.
+    "only-a": { type: "boolean" },
   },
 });
+const KEEP_PGLITE = args["keep-pglite"] ?? process.env.BENCH_KEEP_PGLITE;
+const KEEP_POSTGRES = args["keep-postgres"] ?? process.env.BENCH_KEEP_POSTGRES;
+const ONLY_A = args["only-a"] === true;
 const SALONS = Number(args.salons ?? process.env.BENCH_SALONS ?? 10_000);
 const SECONDS = Number(args.seconds ?? process.env.BENCH_SECONDS ?? 10);
 const ENGINES = args.engines ?? process.env.BENCH_ENGINES ?? "both";
@@ -122,6 +130,11 @@ async function plainSalons(db: DatabaseHandle["db"], limit: number): Promise<Sal
     slug: String(row.slug),
     menuId: String(row.menu_id),
   }));
+}
+
+async function salonCount(handle: DatabaseHandle) {
+  const rows = await handle.db.execute(sql`select count(*)::int as n from salons`);
+  return Number((rows as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
 }
 
 /** (a) loader + engine for one salon over 14 days, in process. */
@@ -543,8 +556,8 @@ async function main() {
   const built = existsSync("build/server/index.js");
   if (!built) console.log("build/ がありません: HTTP の計測を省きます (先に npm run build)。\n");
   const engines: Engine[] = [];
-  if (ENGINES !== "postgres") engines.push(await pgliteEngine());
-  const postgres = ENGINES === "pglite" ? null : await postgresEngine();
+  if (ENGINES !== "postgres") engines.push(await pgliteEngine(KEEP_PGLITE));
+  const postgres = ENGINES === "pglite" ? null : await postgresEngine(KEEP_POSTGRES);
   if (postgres) engines.push(postgres);
   else console.log(`PostgreSQL (${redact(POSTGRES_URL)}) not used: PGlite only.\n`);
   const startedAt = new Date();
@@ -564,13 +577,18 @@ async function main() {
     const handle = await openDatabase(engine.url);
     await handle.migrate();
     const started = performance.now();
-    await seedDatabase(handle.db, { salonCount: SALONS });
-    await handle.db.execute(sql`analyze`);
-    const seedSeconds = (performance.now() - started) / 1000;
-    console.log(
-      `seeded ${SALONS} salons (with bookings and the free-time summary) in ${seedSeconds.toFixed(1)} s`,
-    );
-    put("seed: salons with bookings and the free-time summary, s", name, num(seedSeconds));
+    const kept = await salonCount(handle);
+    if (kept >= SALONS) {
+      console.log(`reusing the kept data: ${kept} salons (seeded earlier)`);
+    } else {
+      await seedDatabase(handle.db, { salonCount: SALONS });
+      await handle.db.execute(sql`analyze`);
+      const seedSeconds = (performance.now() - started) / 1000;
+      console.log(
+        `seeded ${SALONS} salons (with bookings and the free-time summary) in ${seedSeconds.toFixed(1)} s`,
+      );
+      put("seed: salons with bookings and the free-time summary, s", name, num(seedSeconds));
+    }
     const [target, raceSalon, httpRaceSalon, ...pool] = await plainSalons(
       handle.db,
       2 * WORKERS + 3,
@@ -590,6 +608,11 @@ async function main() {
       `${ms(a.loader.p50)} / ${ms(a.loader.p99)}`,
     );
     put("(a) of which the engine, p50 / p99 ms", name, `${ms(a.engine.p50)} / ${ms(a.engine.p99)}`);
+    if (ONLY_A) {
+      await handle.close();
+      loads.push(`${name} ${load()}`);
+      continue;
+    }
 
     const b = await race(handle, raceSalon);
     console.log(

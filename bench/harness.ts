@@ -104,25 +104,41 @@ export async function stopServer(child: ChildProcess) {
   clearTimeout(timer);
 }
 
-export async function pgliteEngine(): Promise<Engine> {
+/**
+ * A throwaway PGlite directory, or `keepDir`: a directory kept between runs
+ * (seeded once, reused: seeding 10,000 salons with bookings takes most of a
+ * run on PGlite).
+ */
+export async function pgliteEngine(keepDir?: string): Promise<Engine> {
+  if (keepDir) return { name: "pglite", url: path.resolve(keepDir), drop: async () => {} };
   const dir = await mkdtemp(path.join(tmpdir(), "bench-search-"));
   const drop = () => rm(dir, { recursive: true, force: true });
   cleanups.push(drop);
   return { name: "pglite", url: dir, drop };
 }
 
-export async function postgresEngine(): Promise<Engine | null> {
+/** A throwaway `bench_<uuid>` database, or `keepDatabase`, created if missing and kept. */
+export async function postgresEngine(keepDatabase?: string): Promise<Engine | null> {
+  if (keepDatabase && !/^[a-z_][a-z0-9_]*$/.test(keepDatabase)) {
+    throw new Error(`not a plain database name: ${keepDatabase}`);
+  }
   const admin = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
   try {
     await admin.connect();
   } catch {
     return null;
   }
-  const name = `bench_${randomUUID().replaceAll("-", "")}`;
+  const name = keepDatabase ?? `bench_${randomUUID().replaceAll("-", "")}`;
   try {
-    await admin.query(`create database ${name}`);
+    const exists = await admin.query("select 1 from pg_database where datname = $1", [name]);
+    if (exists.rowCount === 0) await admin.query(`create database ${name}`);
   } finally {
     await admin.end();
+  }
+  if (keepDatabase) {
+    const url = new URL(POSTGRES_URL);
+    url.pathname = `/${name}`;
+    return { name: "postgres", url: url.toString(), drop: async () => {} };
   }
   const drop = async () => {
     const client = new pg.Client({ connectionString: POSTGRES_URL });
