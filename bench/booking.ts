@@ -17,6 +17,7 @@ import { seedDatabase } from "../server/db/seed/seed";
 import { searchSalons } from "../server/salons/search";
 import {
   cleanUp,
+  copyOf,
   DISTINCT_SEARCHES,
   type Engine,
   freeTimeSearches,
@@ -571,10 +572,10 @@ async function main() {
   };
   const loads: string[] = [];
 
-  for (const engine of engines) {
+  for (let engine of engines) {
     const name = engine.name === "pglite" ? "PGlite" : "PostgreSQL";
     console.log(`=== ${engine.name} ===`);
-    const handle = await openDatabase(engine.url);
+    let handle = await openDatabase(engine.url);
     await handle.migrate();
     const started = performance.now();
     const kept = await salonCount(handle);
@@ -588,6 +589,13 @@ async function main() {
         `seeded ${SALONS} salons (with bookings and the free-time summary) in ${seedSeconds.toFixed(1)} s`,
       );
       put("seed: salons with bookings and the free-time summary, s", name, num(seedSeconds));
+    }
+    const keptAt = engine.name === "pglite" ? KEEP_PGLITE : KEEP_POSTGRES;
+    if (keptAt && !ONLY_A) {
+      // The kept data is a template: this run books on a copy of it.
+      await handle.close();
+      engine = await copyOf(engine);
+      handle = await openDatabase(engine.url);
     }
     const [target, raceSalon, httpRaceSalon, ...pool] = await plainSalons(
       handle.db,

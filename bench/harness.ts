@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -118,7 +118,10 @@ export async function pgliteEngine(keepDir?: string): Promise<Engine> {
 }
 
 /** A throwaway `bench_<uuid>` database, or `keepDatabase`, created if missing and kept. */
-export async function postgresEngine(keepDatabase?: string): Promise<Engine | null> {
+export async function postgresEngine(
+  keepDatabase?: string,
+  template?: string,
+): Promise<Engine | null> {
   if (keepDatabase && !/^[a-z_][a-z0-9_]*$/.test(keepDatabase)) {
     throw new Error(`not a plain database name: ${keepDatabase}`);
   }
@@ -131,7 +134,9 @@ export async function postgresEngine(keepDatabase?: string): Promise<Engine | nu
   const name = keepDatabase ?? `bench_${randomUUID().replaceAll("-", "")}`;
   try {
     const exists = await admin.query("select 1 from pg_database where datname = $1", [name]);
-    if (exists.rowCount === 0) await admin.query(`create database ${name}`);
+    if (exists.rowCount === 0) {
+      await admin.query(`create database ${name}${template ? ` template ${template}` : ""}`);
+    }
   } finally {
     await admin.end();
   }
@@ -153,6 +158,25 @@ export async function postgresEngine(keepDatabase?: string): Promise<Engine | nu
   const url = new URL(POSTGRES_URL);
   url.pathname = `/${name}`;
   return { name: "postgres", url: url.toString(), drop };
+}
+
+/**
+ * A throwaway copy of a kept engine (a seeded template): a copied PGlite
+ * directory, or a database created from the kept one as its template. The
+ * run may then book and grow without changing the template.
+ */
+export async function copyOf(template: Engine): Promise<Engine> {
+  if (template.name === "pglite") {
+    const dir = await mkdtemp(path.join(tmpdir(), "bench-copy-"));
+    await cp(template.url, dir, { recursive: true });
+    const drop = () => rm(dir, { recursive: true, force: true });
+    cleanups.push(drop);
+    return { name: "pglite", url: dir, drop };
+  }
+  const source = new URL(template.url).pathname.slice(1);
+  const copy = await postgresEngine(undefined, source);
+  if (!copy) throw new Error("PostgreSQL is not reachable");
+  return copy;
 }
 
 export const redact = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@");
