@@ -532,7 +532,11 @@ function slugRace(error: unknown): never {
   throw error;
 }
 
-/** /admin/salons/add: a new draft salon. Returns its id. */
+/**
+ * /admin/salons/add: a new draft salon. Returns its id. A draft shows on no
+ * public page, so unlike every later edit (bumpSalonVersion) it does not
+ * drop the page micro-cache.
+ */
 export async function createSalon(
   db: Database,
   input: SalonInput,

@@ -1,4 +1,5 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import { listenForInvalidation, notifyInvalidation } from "../cache/invalidation";
 import { memoize } from "../cache/memo";
 import type { Database, DatabaseHandle } from "../db/client";
 import { redirectRules } from "../db/schema";
@@ -23,7 +24,7 @@ export const REDIRECT_RULES_CHANNEL = "redirect_rules_changed";
 
 /** Tells every app server's cache, on commit, that the rules changed. */
 export async function notifyRedirectRulesChanged(db: Database) {
-  await db.execute(sql`select pg_notify(${REDIRECT_RULES_CHANNEL}, '')`);
+  await notifyInvalidation(db, REDIRECT_RULES_CHANNEL);
 }
 
 /** Rules match on the path alone: no query string, no trailing slash, no data suffix. */
@@ -66,31 +67,19 @@ export function createRedirectRuleCache(
     },
     { ttlMs, now },
   );
-  // A lost LISTEN connection may have missed changes: start afresh on reconnect.
-  const listening = events
-    ?.listen(REDIRECT_RULES_CHANNEL, rules.invalidate, { onReconnect: rules.invalidate })
-    .catch((error: unknown) => {
-      console.error(
-        JSON.stringify({
-          level: "warn",
-          msg: "route rules: LISTEN failed; changes by other servers wait for the TTL",
-          error: String(error),
-        }),
-      );
-      return null;
-    });
+  const listening = listenForInvalidation(
+    events,
+    REDIRECT_RULES_CHANNEL,
+    rules.invalidate,
+    "changes by other servers wait for the TTL",
+  );
   return {
     async lookup(path) {
       return (await rules.get()).get(normalizeRulePath(path)) ?? null;
     },
     invalidate: rules.invalidate,
-    async ready() {
-      await listening;
-    },
-    async close() {
-      const unlisten = await listening;
-      await unlisten?.();
-    },
+    ready: listening.ready,
+    close: listening.close,
   };
 }
 
