@@ -233,10 +233,14 @@ export function createHttpApp({
     }),
   );
 
-  // Route rules, asked by the client before each client-side navigation.
+  // Route rules, asked by the client before each client-side navigation
+  // (`path` is the path with its query string, which a salon's old-slug rule carries over).
   app.get("/api/route-rules", async (c) => {
-    const path = c.req.query("path") ?? "";
-    const rule = path.startsWith("/") ? await redirects.lookup(path) : null;
+    const asked = c.req.query("path") ?? "";
+    const split = asked.indexOf("?");
+    const path = split < 0 ? asked : asked.slice(0, split);
+    const search = split < 0 ? "" : asked.slice(split);
+    const rule = path.startsWith("/") ? await redirects.lookup(path, search) : null;
     return c.json({ redirect: rule });
   });
 
@@ -245,7 +249,7 @@ export function createHttpApp({
   // were already checked by the client through /api/route-rules.
   app.on(["GET", "HEAD"], "*", async (c, next) => {
     if (c.req.path.endsWith(".data") || c.req.path.startsWith("/api/")) return next();
-    const rule = await redirects.lookup(c.req.path);
+    const rule = await redirects.lookup(c.req.path, new URL(c.req.url).search);
     if (!rule) return next();
     return c.redirect(rule.target, rule.statusCode);
   });

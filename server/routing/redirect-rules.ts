@@ -6,8 +6,14 @@ import { redirectRules } from "../db/schema";
 
 export type RedirectRule = { target: string; statusCode: 301 | 302 };
 
+/** A stored rule as matching needs it; `includeSubpaths` also covers every path under the source. */
+export type MatchableRule = RedirectRule & { includeSubpaths: boolean };
+/** Enabled rules by normalized source path. */
+export type RuleTable = ReadonlyMap<string, MatchableRule>;
+
 export type RedirectRuleCache = {
-  lookup(path: string): Promise<RedirectRule | null>;
+  /** The redirect for a path; `search` ("?…") is carried over by rules that cover sub-paths. */
+  lookup(path: string, search?: string): Promise<RedirectRule | null>;
   invalidate(): void;
   /** Settles once the LISTEN for other servers' changes is in place (or has failed). */
   ready(): Promise<void>;
@@ -34,6 +40,45 @@ export function normalizeRulePath(path: string): string {
 }
 
 /**
+ * The redirect for `path` under `rules`: its own rule, else the nearest rule
+ * of a parent path that covers sub-paths (a salon's old slug, decision
+ * 0017), whose target gets the rest of the path and the query string
+ * (/salons/old/confirm?menu=x → /salons/new/confirm?menu=x). The one
+ * matcher of the server, the client check (/api/route-rules) and the loop
+ * check of decision 0020.
+ */
+export function matchRule(rules: RuleTable, path: string, search = ""): RedirectRule | null {
+  const normalized = normalizeRulePath(path);
+  const own = rules.get(normalized);
+  if (own) {
+    return own.includeSubpaths
+      ? carryOver(own, "", search)
+      : { target: own.target, statusCode: own.statusCode };
+  }
+  for (let cut = normalized.lastIndexOf("/"); cut > 0; cut = normalized.lastIndexOf("/", cut - 1)) {
+    const parent = rules.get(normalized.slice(0, cut));
+    if (parent?.includeSubpaths) return carryOver(parent, normalized.slice(cut), search);
+  }
+  return null;
+}
+
+/**
+ * The target with the rest of the path and the query string (the target's
+ * own query, if it has one, wins). Null when the result would not be a
+ * plain same-site path ("//host" or "/\host", which browsers read as
+ * another host): such a request is not redirected at all.
+ */
+function carryOver(rule: MatchableRule, rest: string, search: string): RedirectRule | null {
+  const split = rule.target.search(/[?#]/);
+  const targetPath = split < 0 ? rule.target : rule.target.slice(0, split);
+  const targetSuffix = split < 0 ? "" : rule.target.slice(split);
+  const query = targetSuffix || (search.startsWith("?") && search.length > 1 ? search : "");
+  const path = `${targetPath.replace(/\/+$/, "")}${rest}` || "/";
+  if (rest.includes("\\") || !/^\/(?![/\\])/.test(path)) return null;
+  return { target: `${path}${query}`, statusCode: rule.statusCode };
+}
+
+/**
  * SPEC.md §2 route rules, asked on every navigation, so they are served from
  * memory: all enabled rules are loaded at once (the table is small) and kept
  * until a change is NOTIFYed (by any app server; `events` is the database
@@ -55,15 +100,11 @@ export function createRedirectRuleCache(
           path: redirectRules.path,
           target: redirectRules.target,
           statusCode: redirectRules.statusCode,
+          includeSubpaths: redirectRules.includeSubpaths,
         })
         .from(redirectRules)
         .where(eq(redirectRules.enabled, true));
-      return new Map(
-        rows.map((row) => [
-          normalizeRulePath(row.path),
-          { target: row.target, statusCode: row.statusCode === 301 ? 301 : 302 } as RedirectRule,
-        ]),
-      );
+      return ruleTable(rows);
     },
     { ttlMs, now },
   );
@@ -74,8 +115,8 @@ export function createRedirectRuleCache(
     "changes by other servers wait for the TTL",
   );
   return {
-    async lookup(path) {
-      return (await rules.get()).get(normalizeRulePath(path)) ?? null;
+    async lookup(path, search) {
+      return matchRule(await rules.get(), path, search);
     },
     invalidate: rules.invalidate,
     ready: listening.ready,
@@ -83,11 +124,28 @@ export function createRedirectRuleCache(
   };
 }
 
+/** Rows of redirect_rules as a RuleTable. */
+export function ruleTable(
+  rows: { path: string; target: string; statusCode: number; includeSubpaths: boolean }[],
+): RuleTable {
+  return new Map(
+    rows.map((row) => [
+      normalizeRulePath(row.path),
+      {
+        target: row.target,
+        statusCode: row.statusCode === 301 ? 301 : 302,
+        includeSubpaths: row.includeSubpaths,
+      },
+    ]),
+  );
+}
+
 export type RedirectRuleInput = {
   path: string;
   target: string;
   statusCode: 301 | 302;
   enabled?: boolean;
+  includeSubpaths?: boolean;
 };
 
 export async function saveRedirectRule(
@@ -95,13 +153,23 @@ export async function saveRedirectRule(
   cache: RedirectRuleCache,
   input: RedirectRuleInput,
 ) {
-  const values = { ...input, path: normalizeRulePath(input.path), enabled: input.enabled ?? true };
+  const values = {
+    ...input,
+    path: normalizeRulePath(input.path),
+    enabled: input.enabled ?? true,
+    includeSubpaths: input.includeSubpaths ?? false,
+  };
   await db
     .insert(redirectRules)
     .values(values)
     .onConflictDoUpdate({
       target: redirectRules.path,
-      set: { target: values.target, statusCode: values.statusCode, enabled: values.enabled },
+      set: {
+        target: values.target,
+        statusCode: values.statusCode,
+        enabled: values.enabled,
+        includeSubpaths: values.includeSubpaths,
+      },
     });
   await notifyRedirectRulesChanged(db);
   cache.invalidate();
