@@ -37,6 +37,12 @@ describe("matchRule", () => {
     expect(matchRule(table, "/tagged/x", "?tag=b")?.target).toBe("/articles/x?tag=a");
   });
 
+  it("looks a deep path's parents up in the first segments only", () => {
+    const deep = `/salons/old/${"a/".repeat(5000)}b`;
+    expect(matchRule(table, deep)?.target).toBe(`/salons/new/${"a/".repeat(5000)}b`);
+    expect(matchRule(table, `/x/${"a/".repeat(5000)}b`)).toBeNull();
+  });
+
   it("never makes another host out of the rest of the path", () => {
     expect(matchRule(table, "/moved/x")?.target).toBe("/x");
     expect(matchRule(table, "/moved//evil.example")).toBeNull();

@@ -55,12 +55,22 @@ export function matchRule(rules: RuleTable, path: string, search = ""): Redirect
       ? carryOver(own, "", search)
       : { target: own.target, statusCode: own.statusCode };
   }
-  for (let cut = normalized.lastIndexOf("/"); cut > 0; cut = normalized.lastIndexOf("/", cut - 1)) {
+  // Parents among the first few segments only: a hostile path of thousands
+  // of slashes must not cost thousands of lookups on every request.
+  const cuts: number[] = [];
+  for (let cut = normalized.indexOf("/", 1); cut > 0 && cuts.length < MAX_PARENT_DEPTH; ) {
+    cuts.push(cut);
+    cut = normalized.indexOf("/", cut + 1);
+  }
+  for (const cut of cuts.reverse()) {
     const parent = rules.get(normalized.slice(0, cut));
     if (parent?.includeSubpaths) return carryOver(parent, normalized.slice(cut), search);
   }
   return null;
 }
+
+/** How many segments deep a rule covering sub-paths may start (a salon's is 2: /salons/slug). */
+const MAX_PARENT_DEPTH = 16;
 
 /**
  * The target with the rest of the path and the query string (the target's
