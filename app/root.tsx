@@ -80,8 +80,9 @@ function unreadablePreferences(cookies: string | null) {
  */
 export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
   async ({ request }, next) => {
-    const path = new URL(request.url).pathname;
-    const response = await fetch(`/api/route-rules?path=${encodeURIComponent(path)}`);
+    // With the query string: a salon's old-slug rule keeps it (decision 0017).
+    const { pathname, search } = new URL(request.url);
+    const response = await fetch(`/api/route-rules?path=${encodeURIComponent(pathname + search)}`);
     if (response.ok) {
       const { redirect } = (await response.json()) as {
         redirect: { target: string; statusCode: number } | null;

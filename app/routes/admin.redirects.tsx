@@ -231,6 +231,9 @@ export default function AdminRedirects({ loaderData, actionData }: Route.Compone
                     <td className={`${cellClass} break-all`}>
                       {rule.path}
                       {rule.enabled ? null : <span className="block text-xs">（無効）</span>}
+                      {rule.includeSubpaths ? (
+                        <span className="block text-xs">（配下のパスも転送）</span>
+                      ) : null}
                     </td>
                     <td className={`${cellClass} break-all`}>{rule.target}</td>
                     <td className={cellClass}>

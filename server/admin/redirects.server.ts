@@ -3,9 +3,12 @@ import type { Database } from "../db/client";
 import { redirectRules } from "../db/schema";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import {
+  matchRule,
   normalizeRulePath,
   notifyRedirectRulesChanged,
   type RedirectRuleCache,
+  type RuleTable,
+  ruleTable,
 } from "../routing/redirect-rules";
 import { recordAudit } from "./audit";
 import type { RedirectRuleForm } from "./redirects.schema";
@@ -36,6 +39,7 @@ export function listRedirectRules(db: Database) {
       target: redirectRules.target,
       statusCode: redirectRules.statusCode,
       enabled: redirectRules.enabled,
+      includeSubpaths: redirectRules.includeSubpaths,
       updatedAt: redirectRules.updatedAt,
     })
     .from(redirectRules)
@@ -58,23 +62,52 @@ function landingPath(target: string) {
 /**
  * Refuses a rule that would send a visitor round in circles: its target is
  * its own source, or following the enabled rules from its target comes back
- * to it (A→B with B→A, or a longer chain).
+ * to it (A→B with B→A, or a longer chain). Rules are followed as requests
+ * meet them (matchRule), so a salon's old-slug rule, which covers the paths
+ * under it, takes part: /salons/new/x → /salons/old/x is refused while
+ * /salons/old redirects to /salons/new. A rule that itself covers sub-paths
+ * is also followed from each sub-path some rule starts under its target.
  */
-async function assertNoLoop(tx: Database, rule: { id?: string; path: string; target: string }) {
+async function assertNoLoop(
+  tx: Database,
+  rule: { id?: string; path: string; target: string; includeSubpaths?: boolean },
+) {
   const rows = await tx
-    .select({ id: redirectRules.id, path: redirectRules.path, target: redirectRules.target })
+    .select({
+      id: redirectRules.id,
+      path: redirectRules.path,
+      target: redirectRules.target,
+      statusCode: redirectRules.statusCode,
+      includeSubpaths: redirectRules.includeSubpaths,
+    })
     .from(redirectRules)
     .where(eq(redirectRules.enabled, true));
-  const next = new Map(
-    rows
-      .filter((row) => row.id !== rule.id)
-      .map((row) => [normalizeRulePath(row.path), row.target]),
-  );
-  const chain = [rule.path];
-  let current = landingPath(rule.target);
+  const others = rows.filter((row) => row.id !== rule.id);
+  const table = ruleTable([
+    ...others,
+    { ...rule, statusCode: 301, includeSubpaths: rule.includeSubpaths ?? false },
+  ]);
+  const starts = [rule.path];
+  if (rule.includeSubpaths) {
+    const under = landingPath(rule.target);
+    for (const other of others) {
+      const source = normalizeRulePath(other.path);
+      if (source.startsWith(`${under}/`)) starts.push(`${rule.path}${source.slice(under.length)}`);
+    }
+  }
+  for (const start of starts) followChain(table, start);
+}
+
+/** Follows the rules from `start`; refuses when a path comes round again or the chain is too long. */
+function followChain(table: RuleTable, start: string) {
+  const chain = [start];
+  let current = start;
   for (let step = 0; step <= MAX_CHAIN; step++) {
+    const next = matchRule(table, current);
+    if (!next) return;
+    current = landingPath(next.target);
     chain.push(current);
-    if (current === rule.path) {
+    if (chain.indexOf(current) < chain.length - 1) {
       throw new RedirectRuleError(
         "target",
         step === 0
@@ -82,9 +115,6 @@ async function assertNoLoop(tx: Database, rule: { id?: string; path: string; tar
           : `転送がループになります（${chain.join(" → ")}）。転送先を変えてください。`,
       );
     }
-    const target = next.get(current);
-    if (target === undefined) return;
-    current = landingPath(target);
   }
   throw new RedirectRuleError(
     "target",
@@ -160,7 +190,7 @@ export async function updateRedirectRule(
       .for("update");
     if (!current) throw new NotFoundError(RULE_MISSING);
     await assertSourceFree(tx, input.path, id);
-    await assertNoLoop(tx, { id, ...input });
+    await assertNoLoop(tx, { id, ...input, includeSubpaths: current.includeSubpaths });
     const before: Record<string, unknown> = {};
     const after: Record<string, unknown> = {};
     for (const key of ["path", "target", "statusCode"] as const) {

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gte, inArray, isNull, ne } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, isNull, like, ne, or, sql } from "drizzle-orm";
 import { toLocal } from "../bookings/local-time";
 import { bookingSettingsDefaults } from "../bookings/settings";
 import type { Database } from "../db/client";
@@ -532,7 +532,11 @@ function slugRace(error: unknown): never {
   throw error;
 }
 
-/** /admin/salons/add: a new draft salon. Returns its id. */
+/**
+ * /admin/salons/add: a new draft salon. Returns its id. A draft shows on no
+ * public page, so unlike every later edit (bumpSalonVersion) it does not
+ * drop the page micro-cache.
+ */
 export async function createSalon(
   db: Database,
   input: SalonInput,
@@ -639,9 +643,12 @@ export async function updateSalon(
 }
 
 /**
- * The old public address now answers 301 to the new one. Rules that sent
- * visitors to the old address follow (one hop, never a chain), and a rule
- * from the new address (a slug given back) is removed so nothing loops.
+ * The old public address now answers 301 to the new one, and so does every
+ * path under it (/salons/old/confirm?menu=x → /salons/new/confirm?menu=x):
+ * the rule covers sub-paths. Rules that sent visitors to the old address or
+ * under it follow (one hop, never a chain), and rules from the new address
+ * or under it (a slug given back) are removed: the salon's live pages are
+ * never redirected, so nothing loops through them.
  */
 async function addSlugRedirect(
   tx: Database,
@@ -654,9 +661,27 @@ async function addSlugRedirect(
 ) {
   const from = normalizeRulePath(publicPath(oldSlug));
   const to = publicPath(newSlug);
-  await tx.delete(redirectRules).where(eq(redirectRules.path, normalizeRulePath(to)));
-  await tx.update(redirectRules).set({ target: to }).where(eq(redirectRules.target, from));
-  await saveRedirectRule(tx, redirects, { path: from, target: to, statusCode: 301 });
+  // Slugs are [a-z0-9-], so they need no escaping inside LIKE patterns.
+  await tx
+    .delete(redirectRules)
+    .where(or(eq(redirectRules.path, to), like(redirectRules.path, `${to}/%`)));
+  await tx
+    .update(redirectRules)
+    .set({ target: sql`${to} || substr(${redirectRules.target}, ${from.length + 1})` })
+    .where(
+      or(
+        eq(redirectRules.target, from),
+        like(redirectRules.target, `${from}/%`),
+        like(redirectRules.target, `${from}?%`),
+        like(redirectRules.target, `${from}#%`),
+      ),
+    );
+  await saveRedirectRule(tx, redirects, {
+    path: from,
+    target: to,
+    statusCode: 301,
+    includeSubpaths: true,
+  });
   await recordAudit(
     tx,
     {
@@ -666,7 +691,7 @@ async function addSlugRedirect(
       targetId: salonId,
       salonId,
       before: { slug: oldSlug },
-      after: { path: from, target: to, statusCode: 301 },
+      after: { path: from, target: to, statusCode: 301, includeSubpaths: true },
     },
     now,
   );

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { notifyPublicPagesChanged } from "../cache/invalidation";
 import type { Database } from "../db/client";
 import { salons } from "../db/schema";
 import { DomainError, NotFoundError } from "../errors/domain-error";
@@ -45,6 +46,11 @@ export class SalonVersionConflictError extends DomainError {
  * form loaded) and returns the new version. Call it first in the edit's
  * transaction, on any tab: the row lock it takes makes a second save of the
  * same salon wait, then find the version changed and be refused.
+ *
+ * Every admin edit of a salon passes here (基本情報, status, delete, staff,
+ * menus, coupons, photos), so this is also where every app server is told to
+ * drop its page micro-cache: the NOTIFY is part of the edit's transaction,
+ * delivered when it commits and never when it rolls back (decision 0007).
  */
 export async function bumpSalonVersion(
   tx: Database,
@@ -56,7 +62,10 @@ export async function bumpSalonVersion(
     .set({ version: sql`${salons.version} + 1`, updatedAt: sql`now()` })
     .where(and(eq(salons.id, salonId), eq(salons.version, expectedVersion)))
     .returning({ version: salons.version });
-  if (row) return row.version;
+  if (row) {
+    await notifyPublicPagesChanged(tx);
+    return row.version;
+  }
   const [exists] = await tx.select({ id: salons.id }).from(salons).where(eq(salons.id, salonId));
   if (!exists) throw new NotFoundError();
   throw new SalonVersionConflictError();

@@ -28,7 +28,7 @@ import { isCrawler } from "./crawler";
 import { rejectCrossSiteForms } from "./cross-site";
 import { domainErrorResponse, isApiPath, thrownAnswers, toDomainError } from "./errors";
 import { screenInput } from "./input-screen";
-import { pageCache } from "./page-cache";
+import { type PageCache, pageCache } from "./page-cache";
 import { privateAnswers } from "./private-answers";
 
 export type HttpAppDeps = {
@@ -43,6 +43,11 @@ export type HttpAppDeps = {
   accounts?: AccountServices;
   /** Route rules (SPEC.md §2), cached in memory; built from the database when not given. */
   redirects?: RedirectRuleCache;
+  /**
+   * The page micro-cache (decision 0007), dropped on every app server when
+   * salons change; built from config and database when not given.
+   */
+  pages?: PageCache;
   /** Uploaded photos (local folder or S3, server/photos/); built from config when not given. */
   photos?: PhotoStore;
   /** Live slot changes (LISTEN/NOTIFY); built from the database when not given. */
@@ -73,6 +78,7 @@ export function createHttpApp({
   clientDir,
   accounts = createAccountServices(database.db, config, log),
   redirects = createRedirectRuleCache(database.db, { events: database }),
+  pages = pageCache({ maxEntries: config.PAGE_CACHE_ENTRIES, events: database }),
   photos = createPhotoStore(config),
   slotEvents = createSlotEvents(database),
   liveHeartbeatMs,
@@ -227,10 +233,14 @@ export function createHttpApp({
     }),
   );
 
-  // Route rules, asked by the client before each client-side navigation.
+  // Route rules, asked by the client before each client-side navigation
+  // (`path` is the path with its query string, which a salon's old-slug rule carries over).
   app.get("/api/route-rules", async (c) => {
-    const path = c.req.query("path") ?? "";
-    const rule = path.startsWith("/") ? await redirects.lookup(path) : null;
+    const asked = c.req.query("path") ?? "";
+    const split = asked.indexOf("?");
+    const path = split < 0 ? asked : asked.slice(0, split);
+    const search = split < 0 ? "" : asked.slice(split);
+    const rule = path.startsWith("/") ? await redirects.lookup(path, search) : null;
     return c.json({ redirect: rule });
   });
 
@@ -239,13 +249,13 @@ export function createHttpApp({
   // were already checked by the client through /api/route-rules.
   app.on(["GET", "HEAD"], "*", async (c, next) => {
     if (c.req.path.endsWith(".data") || c.req.path.startsWith("/api/")) return next();
-    const rule = await redirects.lookup(c.req.path);
+    const rule = await redirects.lookup(c.req.path, new URL(c.req.url).search);
     if (!rule) return next();
     return c.redirect(rule.target, rule.statusCode);
   });
 
   // Public pages for anonymous visitors, shared for a few seconds (decision 0007).
-  app.use(pageCache({ maxEntries: config.PAGE_CACHE_ENTRIES }));
+  app.use(pages);
 
   app.all("*", async (c) => {
     const context = new RouterContextProvider();

@@ -12,8 +12,9 @@ type Env = { Variables: { secureHeadersNonce?: string } };
 function site(options: { maxEntries?: number; now?: () => number } = {}) {
   const renders: Record<string, number> = {};
   const app = new Hono<Env>();
+  const cache = pageCache({ maxEntries: options.maxEntries ?? 10, now: options.now });
   app.use(secureHeaders({ contentSecurityPolicy: { scriptSrc: [NONCE] } }));
-  app.use(pageCache({ maxEntries: options.maxEntries ?? 10, now: options.now }));
+  app.use(cache);
   app.get("*", async (c) => {
     renders[c.req.path] = (renders[c.req.path] ?? 0) + 1;
     // Let concurrent requests pile up behind the first render.
@@ -25,7 +26,7 @@ function site(options: { maxEntries?: number; now?: () => number } = {}) {
     if (c.req.path.startsWith("/cookie")) headers["set-cookie"] = "a=b";
     return new Response(body, { status: c.req.path.startsWith("/missing") ? 404 : 200, headers });
   });
-  return { app, renders };
+  return { app, renders, cache };
 }
 
 const cspNonce = (response: Response) =>
@@ -137,6 +138,33 @@ describe("page micro-cache", () => {
     await off.app.request("/a");
     expect((await off.app.request("/a")).headers.get("x-cache")).toBeNull();
     expect(off.renders["/a"]).toBe(2);
+  });
+
+  it("drops every page on purge, and a render begun before it stores nothing", async () => {
+    const { app, renders, cache } = site();
+    await app.request("/salons/a");
+    await app.request("/salons/search");
+    expect((await app.request("/salons/a")).headers.get("x-cache")).toBe("HIT");
+    cache.purge();
+    expect((await app.request("/salons/a")).headers.get("x-cache")).toBe("MISS");
+    expect((await app.request("/salons/search")).headers.get("x-cache")).toBe("MISS");
+    expect(renders["/salons/a"]).toBe(2);
+
+    // A change commits while a render that read the old data is under way:
+    // that page goes to the one who asked, but is neither shared nor kept.
+    const during = app.request("/salons/b");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    cache.purge();
+    const waiting = app.request("/salons/b");
+    expect((await during).headers.get("x-cache")).toBe("MISS");
+    expect((await waiting).headers.get("x-cache")).toBe("MISS");
+    expect(renders["/salons/b"]).toBe(2);
+    const during2 = app.request("/salons/c");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    cache.purge();
+    await during2;
+    expect((await app.request("/salons/c")).headers.get("x-cache")).toBe("MISS");
+    expect((await app.request("/salons/c")).headers.get("x-cache")).toBe("HIT");
   });
 
   it("keys by the whole URL", () => {

@@ -93,6 +93,7 @@ test("an admin publishes a seeded salon, renames its slug (the old URL redirects
   page,
   login,
   axe,
+  playwright,
 }) => {
   test.setTimeout(90_000);
   await login({ role: "admin" });
@@ -127,12 +128,35 @@ test("an admin publishes a seeded salon, renames its slug (the old URL redirects
   await page.goto(`/salons/${slug}`);
   await expect(page).toHaveURL(new RegExp(`/salons/${renamed}$`));
   await expect(page.getByRole("heading", { level: 1 })).toContainText(name);
+  // So do the pages under it (the booking flow), keeping their query string,
+  const flow = await page.request.get(`/salons/${slug}/confirm?date=2030-01-07`, {
+    maxRedirects: 0,
+  });
+  expect(flow.status()).toBe(301);
+  expect(flow.headers().location).toBe(`/salons/${renamed}/confirm?date=2030-01-07`);
+  // also when reached by a client-side navigation (the root's route-rules check).
+  await page.evaluate(
+    (to) =>
+      (
+        window as unknown as { __reactRouterDataRouter: { navigate(to: string): Promise<void> } }
+      ).__reactRouterDataRouter.navigate(to),
+    `/salons/${slug}/confirm?date=2030-01-07`,
+  );
+  await expect(page).toHaveURL(new RegExp(`/salons/${renamed}/confirm\\?date=2030-01-07$`));
 
   // Suspended: gone from search and its page, the editor still there.
   const searchPage = `/salons/search?${new URLSearchParams({ q: name })}`;
   const card = page.locator(`a[href^="/salons/${renamed}"]`);
   await page.goto(searchPage);
   await expect(card.first()).toBeVisible();
+  // An anonymous visitor's copies of the salon page and the search, micro-cached (decision 0007).
+  const anonymous = await playwright.request.newContext({
+    baseURL: test.info().project.use.baseURL,
+  });
+  for (const path of [`/salons/${renamed}`, searchPage]) {
+    await anonymous.get(path);
+    expect((await anonymous.get(path)).headers()["x-cache"], path).toBe("HIT");
+  }
   await page.goto("/admin/salons?q=0287");
   await page.getByRole("link", { name }).click();
   await page.getByRole("button", { name: "利用停止にする" }).click();
@@ -144,4 +168,12 @@ test("an admin publishes a seeded salon, renames its slug (the old URL redirects
   await page.goto(searchPage);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(card).toHaveCount(0);
+  // Gone for the anonymous visitor too, at once: the suspension dropped the cached pages.
+  await expect
+    .poll(async () => (await anonymous.get(`/salons/${renamed}`)).status(), { timeout: 1000 })
+    .toBe(404);
+  await expect
+    .poll(async () => (await anonymous.get(searchPage)).text(), { timeout: 1000 })
+    .not.toContain(`/salons/${renamed}`);
+  await anonymous.dispose();
 });

@@ -11,7 +11,7 @@ import {
 } from "../../server/admin/redirects.server";
 import { loadConfig } from "../../server/config";
 import type { DatabaseHandle } from "../../server/db/client";
-import { auditLog } from "../../server/db/schema";
+import { auditLog, redirectRules } from "../../server/db/schema";
 import { createHttpApp } from "../../server/http/app";
 import { createLogger } from "../../server/logger";
 import {
@@ -117,6 +117,47 @@ describe("loops", () => {
     expect(await attempt("/loop-a", "/elsewhere")).toMatch(
       /^path: この転送元のリダイレクトはすでに登録/,
     );
+  });
+
+  it("follows a salon's old-slug rule into the paths under it", async () => {
+    // What a slug change saves: /salons/loop-old and every path under it → /salons/loop-new.
+    await database.db.insert(redirectRules).values({
+      path: "/salons/loop-old",
+      target: "/salons/loop-new",
+      statusCode: 301,
+      includeSubpaths: true,
+    });
+    const attempt = (path: string, target: string) =>
+      createRedirectRule(database.db, cache, rule(path, target), admin, NOW).then(
+        () => "ok",
+        refusal,
+      );
+    expect(await attempt("/salons/loop-new/confirm", "/salons/loop-old/confirm?menu=x")).toMatch(
+      /^target: 転送がループになります（\/salons\/loop-new\/confirm → \/salons\/loop-old\/confirm → \/salons\/loop-new\/confirm）/,
+    );
+    expect(await attempt("/salons/loop-new/photos", "/salons/loop-old-2/photos")).toBe("ok");
+
+    // Editing the slug rule (it keeps covering sub-paths) to land on that new rule's source: refused.
+    const [slugRule] = (await listRedirectRules(database.db)).filter(
+      (r) => r.path === "/salons/loop-old",
+    );
+    expect(slugRule?.includeSubpaths).toBe(true);
+    await createRedirectRule(
+      database.db,
+      cache,
+      rule("/salons/loop-x/photos", "/salons/loop-old/photos"),
+      admin,
+      NOW,
+    );
+    const edited = await updateRedirectRule(
+      database.db,
+      cache,
+      slugRule?.id ?? "",
+      rule("/salons/loop-old", "/salons/loop-x"),
+      admin,
+      NOW,
+    ).then(() => "ok", refusal);
+    expect(edited).toMatch(/ループ/);
   });
 });
 

@@ -543,6 +543,18 @@ describe("changing a published salon's slug", () => {
     });
     const entry = (await auditFor(id)).find((e) => e.action === "salon.slug_redirect");
     expect(entry?.after).toMatchObject({ path: `/salons/${first}`, target: `/salons/${second}` });
+    // Every path under the old address follows, keeping the rest and the query string.
+    expect(await rules.lookup(`/salons/${first}/confirm`, "?menu=m1&date=2026-12-01")).toEqual({
+      target: `/salons/${second}/confirm?menu=m1&date=2026-12-01`,
+      statusCode: 301,
+    });
+    expect((await rules.lookup(`/salons/${first}/confirm/thanks.ics`, "?booking=b"))?.target).toBe(
+      `/salons/${second}/confirm/thanks.ics?booking=b`,
+    );
+    expect((await rules.lookup(`/salons/${first}`, "?coupon=c"))?.target).toBe(
+      `/salons/${second}?coupon=c`,
+    );
+    expect(await rules.lookup(`/salons/${first}x/confirm`)).toBeNull();
 
     // A second rename: the first address goes straight to the newest one.
     const third = `${first}-3rd`;
@@ -556,6 +568,9 @@ describe("changing a published salon's slug", () => {
     );
     expect((await rules.lookup(`/salons/${first}`))?.target).toBe(`/salons/${third}`);
     expect((await rules.lookup(`/salons/${second}`))?.target).toBe(`/salons/${third}`);
+    expect((await rules.lookup(`/salons/${first}/confirm`))?.target).toBe(
+      `/salons/${third}/confirm`,
+    );
 
     // Back to the first slug: its old rule goes, so nothing loops.
     await updateSalon(
@@ -567,7 +582,45 @@ describe("changing a published salon's slug", () => {
       NOW,
     );
     expect(await rules.lookup(`/salons/${first}`)).toBeNull();
+    expect(await rules.lookup(`/salons/${first}/confirm`, "?menu=m1")).toBeNull();
     expect((await rules.lookup(`/salons/${third}`))?.target).toBe(`/salons/${first}`);
+    expect((await rules.lookup(`/salons/${third}/confirm`))?.target).toBe(
+      `/salons/${first}/confirm`,
+    );
+  });
+
+  it("repoints rules into the old address's pages and drops rules from the new one's", async () => {
+    const admin = await actor();
+    const { fields } = await formFields();
+    const id = await createSalon(db(), parse(fields), admin, NOW);
+    await buildMenu(db(), id);
+    await buildStaff(db(), id);
+    await changeSalonStatus(db(), { salonId: id, version: 1 }, "published", admin, NOW);
+    const rules = cache();
+    const old = String(fields.slug);
+    const renamed = `${old}-renamed`;
+    await db()
+      .insert(redirectRules)
+      .values([
+        { path: "/campaign", target: `/salons/${old}/confirm?coupon=c`, statusCode: 302 },
+        { path: "/lookalike", target: `/salons/${old}x`, statusCode: 302 },
+        { path: `/salons/${renamed}/confirm`, target: `/salons/${old}/confirm`, statusCode: 302 },
+      ]);
+    await updateSalon(
+      db(),
+      rules,
+      { salonId: id, version: 2 },
+      parse({ ...fields, slug: renamed }),
+      admin,
+      NOW,
+    );
+    expect((await rules.lookup("/campaign"))?.target).toBe(`/salons/${renamed}/confirm?coupon=c`);
+    expect((await rules.lookup("/lookalike"))?.target).toBe(`/salons/${old}x`);
+    // The new address's own pages are never redirected (that rule would loop).
+    expect(await rules.lookup(`/salons/${renamed}/confirm`)).toBeNull();
+    expect((await rules.lookup(`/salons/${old}/confirm`))?.target).toBe(
+      `/salons/${renamed}/confirm`,
+    );
   });
 
   it("adds no redirect for a draft's slug", async () => {

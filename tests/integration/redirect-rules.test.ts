@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../server/config";
 import { redirectRules } from "../../server/db/schema";
+import { createHttpApp } from "../../server/http/app";
+import { createLogger } from "../../server/logger";
 import {
   createRedirectRuleCache,
   deleteRedirectRule,
@@ -60,5 +63,46 @@ describe("redirect rule cache", () => {
       enabled: false,
     });
     expect(await cache.lookup("/paused")).toBeNull();
+  });
+});
+
+describe("a rule that covers the paths under it (a salon's old slug)", () => {
+  it("redirects document requests and answers client checks with the rest of the path and the query", async () => {
+    const redirects = createRedirectRuleCache(database.db);
+    await saveRedirectRule(database.db, redirects, {
+      path: "/salons/sub-old",
+      target: "/salons/sub-new",
+      statusCode: 301,
+      includeSubpaths: true,
+    });
+    const app = createHttpApp({
+      config: loadConfig({ LOG_LEVEL: "silent", PAGE_CACHE_ENTRIES: "0" }),
+      database,
+      log: createLogger("silent"),
+      redirects,
+      handleRequest: async () => new Response("page"),
+    });
+    const page = await app.request("/salons/sub-old/confirm?menu=m1&staff=s1", {
+      redirect: "manual",
+    });
+    expect(page.status).toBe(301);
+    expect(page.headers.get("location")).toBe("/salons/sub-new/confirm?menu=m1&staff=s1");
+
+    const ask = async (path: string) =>
+      (await (await app.request(`/api/route-rules?path=${encodeURIComponent(path)}`)).json()) as {
+        redirect: { target: string; statusCode: number } | null;
+      };
+    expect(await ask("/salons/sub-old/confirm/thanks?booking=b1")).toEqual({
+      redirect: { target: "/salons/sub-new/confirm/thanks?booking=b1", statusCode: 301 },
+    });
+    expect(await ask("/salons/sub-old")).toEqual({
+      redirect: { target: "/salons/sub-new", statusCode: 301 },
+    });
+    expect(await ask("/salons/sub-older/confirm")).toEqual({ redirect: null });
+    expect(await ask("/salons/sub-new/confirm")).toEqual({ redirect: null });
+    for (const hostile of ["?x", "//evil.example", "/salons/sub-old/\\evil", "/%00", ""]) {
+      const answer = await app.request(`/api/route-rules?path=${encodeURIComponent(hostile)}`);
+      expect(answer.status, hostile).toBeLessThan(500);
+    }
   });
 });

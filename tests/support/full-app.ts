@@ -2,6 +2,8 @@ import type { ServerBuild } from "react-router";
 import { createServer, type ViteDevServer } from "vite";
 import type { AccountServices } from "../../server/accounts/account-services";
 import { loadConfig } from "../../server/config";
+import type { DatabaseHandle } from "../../server/db/client";
+import type { HttpAppDeps } from "../../server/http/app";
 import { createLogger } from "../../server/logger";
 import type { TestDatabase } from "./test-database";
 
@@ -25,9 +27,13 @@ export async function createFullApp(
     "/server/app.ts",
   )) as typeof import("../../server/app");
   const config = loadConfig({ LOG_LEVEL: "silent", ...env });
-  const app = createServerApp(
-    { config, database, log: createLogger("silent"), accounts },
-    () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
-  );
-  return { app, config, close: () => vite.close() };
+  const build = () =>
+    vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+  /** The same app on another database handle: a second app server, with caches of its own. */
+  const serverOn = (
+    handle: DatabaseHandle,
+    deps: Partial<Omit<HttpAppDeps, "handleRequest" | "config" | "database">> = {},
+  ) => createServerApp({ config, database: handle, log: createLogger("silent"), ...deps }, build);
+  const app = serverOn(database, { accounts });
+  return { app, config, serverOn, close: () => vite.close() };
 }

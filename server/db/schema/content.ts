@@ -46,6 +46,12 @@ export const redirectRules = pgTable(
     target: text("target").notNull(),
     statusCode: smallint("status_code").notNull().default(302),
     enabled: boolean("enabled").notNull().default(true),
+    /**
+     * The rule also covers every path under its source, which keeps its
+     * remainder and query string (/salons/old/confirm?menu=x →
+     * /salons/new/confirm?menu=x): set on a salon's slug redirect (decision 0017).
+     */
+    includeSubpaths: boolean("include_subpaths").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
