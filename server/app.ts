@@ -9,6 +9,7 @@ import { loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
 import { createHttpApp, type HttpAppDeps } from "./http/app";
 import { withDomainErrors } from "./http/errors";
+import { gracefulClose } from "./http/graceful-close";
 import { startBackgroundJobs } from "./jobs/background.server";
 import type { RunningJobWorker } from "./jobs/queue.server";
 import { createLogger, describeError, type Logger } from "./logger";
@@ -123,6 +124,8 @@ function stopGracefullyOnSignals(
   log: Logger,
   timeoutSeconds: number,
 ) {
+  // Set up now: it follows the requests in progress from the first one on.
+  const closeServer = gracefulClose(server);
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -136,7 +139,7 @@ function stopGracefullyOnSignals(
     // Live availability streams never end on their own: end them now, and
     // their browsers reconnect to another server.
     const streamsClosed = slotEvents.close();
-    server.close(async () => {
+    closeServer().then(async () => {
       try {
         await streamsClosed;
         await jobs.stop();
@@ -151,7 +154,6 @@ function stopGracefullyOnSignals(
         process.exit(1);
       }
     });
-    if ("closeIdleConnections" in server) server.closeIdleConnections();
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));

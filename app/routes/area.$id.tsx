@@ -3,9 +3,11 @@ import { publicPageHeaders } from "../../common/page-cache";
 import { pageNumberSchema } from "../../common/search.schema";
 import { getAreaPage } from "../../server/areas/area-pages";
 import { appContext } from "../../server/context";
+import { favoritesAmong } from "../../server/favorites/favorites.server";
 import { notFound } from "../../server/routing/not-found";
 import { AreaOverview } from "../components/areas/area-overview";
 import { Breadcrumbs } from "../components/breadcrumbs";
+import { favoriteState } from "../components/favorites/favorite-toggle";
 import { JsonLd } from "../components/json-ld";
 import { Pagination } from "../components/pagination";
 import { SalonCardItem } from "../components/salons/salon-card-item";
@@ -32,15 +34,20 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 export const headers = publicPageHeaders;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const { db, config } = context.get(appContext);
+  const ctx = context.get(appContext);
   const pageNumber = pageNumberSchema.parse(new URL(request.url).searchParams.get("page"));
-  const page = await getAreaPage(db, params.id, pageNumber);
+  const page = await getAreaPage(ctx.db, params.id, pageNumber);
   if (!page) throw notFound(request);
-  return { page, origin: config.PUBLIC_URL };
+  const favorites = await favoritesAmong(
+    request,
+    ctx,
+    page.result.salons.map((salon) => salon.slug),
+  );
+  return { page, favorites, origin: ctx.config.PUBLIC_URL };
 }
 
 export default function AreaPage({ loaderData }: Route.ComponentProps) {
-  const { page, origin } = loaderData;
+  const { page, favorites, origin } = loaderData;
   const { area, parent, result } = page;
   const trail = [
     { name: "トップ", path: "/" },
@@ -70,7 +77,7 @@ export default function AreaPage({ loaderData }: Route.ComponentProps) {
         <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {result.salons.map((salon) => (
             <li key={salon.slug}>
-              <SalonCardItem salon={salon} />
+              <SalonCardItem salon={salon} favorite={favoriteState(favorites, salon.slug)} />
             </li>
           ))}
         </ul>

@@ -4,7 +4,9 @@ import { publicPageHeaders } from "../../common/page-cache";
 import { listPopularAreas } from "../../server/areas/area-queries";
 import { listPublishedArticles } from "../../server/content/articles";
 import { appContext } from "../../server/context";
+import { favoritesAmong } from "../../server/favorites/favorites.server";
 import { listRecommendedSalons } from "../../server/salons/listings";
+import { favoriteState } from "../components/favorites/favorite-toggle";
 import { SalonCardItem } from "../components/salons/salon-card-item";
 import { originFromMatches, pageMeta, SITE_NAME } from "../lib/meta";
 import type { Route } from "./+types/home";
@@ -21,18 +23,25 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 // Anonymous visitors share this page for a few seconds (decision 0007).
 export const headers = publicPageHeaders;
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const { db } = context.get(appContext);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const ctx = context.get(appContext);
+  const { db } = ctx;
   const [salons, areas, articles] = await Promise.all([
     listRecommendedSalons(db, 8),
     listPopularAreas(db, 12),
     listPublishedArticles(db, new Date(), 4),
   ]);
-  return { salons, areas, articles };
+  // No query for a guest: the first page most visitors see stays as cheap as it was.
+  const favorites = await favoritesAmong(
+    request,
+    ctx,
+    salons.map((salon) => salon.slug),
+  );
+  return { salons, areas, articles, favorites };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { salons, areas, articles } = loaderData;
+  const { salons, areas, articles, favorites } = loaderData;
   return (
     <div>
       <section className="bg-brand-50 px-4 py-10">
@@ -87,7 +96,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {salons.map((salon, index) => (
             <li key={salon.slug}>
-              <SalonCardItem salon={salon} priority={index === 0} />
+              <SalonCardItem
+                salon={salon}
+                priority={index === 0}
+                favorite={favoriteState(favorites, salon.slug)}
+              />
             </li>
           ))}
         </ul>

@@ -2,13 +2,12 @@ import { useRouteLoaderData } from "react-router";
 import { genreLabels } from "../../common/genres";
 import { publicPageHeaders } from "../../common/page-cache";
 import { pageNumberSchema } from "../../common/search.schema";
-import { getCurrentUser } from "../../server/accounts/current-user";
 import { appContext } from "../../server/context";
-import { isFavorite } from "../../server/favorites/favorites.server";
+import { favoritesAmong } from "../../server/favorites/favorites.server";
 import { notFound } from "../../server/routing/not-found";
 import { getSalonDetail } from "../../server/salons/salon-detail";
 import { Breadcrumbs } from "../components/breadcrumbs";
-import { type FavoriteState, FavoriteToggle } from "../components/favorites/favorite-toggle";
+import { FavoriteToggle, favoriteState } from "../components/favorites/favorite-toggle";
 import { JsonLd } from "../components/json-ld";
 import { FreeTimes } from "../components/salons/salon-card-item";
 import {
@@ -45,21 +44,14 @@ export const headers = publicPageHeaders;
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
   const reviewPage = pageNumberSchema.parse(new URL(request.url).searchParams.get("reviews"));
-  const [detail, user] = await Promise.all([
-    getSalonDetail(ctx.db, params.id, reviewPage, new Date()),
-    getCurrentUser(request, ctx),
-  ]);
+  const detail = await getSalonDetail(ctx.db, params.id, reviewPage, new Date());
   if (!detail) throw notFound(request);
-  const favorite: FavoriteState = user
-    ? (await isFavorite(ctx.db, user.id, detail.salon.slug))
-      ? "on"
-      : "off"
-    : "guest";
-  return { detail, favorite };
+  const favorites = await favoritesAmong(request, ctx, [detail.salon.slug]);
+  return { detail, favorites };
 }
 
 export default function SalonPage({ loaderData }: Route.ComponentProps) {
-  const { detail, favorite } = loaderData;
+  const { detail, favorites } = loaderData;
   const { salon } = detail;
   const origin = useRouteLoaderData<{ origin: string }>("root")?.origin ?? "";
   const trail = [
@@ -86,7 +78,7 @@ export default function SalonPage({ loaderData }: Route.ComponentProps) {
           <FavoriteToggle
             salonSlug={salon.slug}
             salonName={salon.name}
-            state={favorite}
+            state={favoriteState(favorites, salon.slug)}
             size="large"
           />
         </div>

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { publicPageHeaders } from "../../common/page-cache";
 import { pageNumberSchema } from "../../common/search.schema";
 import { appContext } from "../../server/context";
+import { favoritesAmong } from "../../server/favorites/favorites.server";
 import { notFound } from "../../server/routing/not-found";
 import { getFeaturePage } from "../../server/salons/listings";
 import { Breadcrumbs } from "../components/breadcrumbs";
@@ -31,11 +32,16 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 export const headers = publicPageHeaders;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const { db, config } = context.get(appContext);
+  const ctx = context.get(appContext);
   const pageNumber = pageNumberSchema.parse(new URL(request.url).searchParams.get("page"));
-  const page = await getFeaturePage(db, params.param, pageNumber);
+  const page = await getFeaturePage(ctx.db, params.param, pageNumber);
   if (!page) throw notFound(request);
-  return { page, origin: config.PUBLIC_URL };
+  const favorites = await favoritesAmong(
+    request,
+    ctx,
+    page.result.salons.map((salon) => salon.slug),
+  );
+  return { page, favorites, origin: ctx.config.PUBLIC_URL };
 }
 
 export default function FeaturePage({ loaderData }: Route.ComponentProps) {
@@ -59,7 +65,7 @@ export default function FeaturePage({ loaderData }: Route.ComponentProps) {
           エリアや条件を追加して探す
         </Link>
       </p>
-      <SalonCardGrid salons={result.salons} />
+      <SalonCardGrid salons={result.salons} favorites={loaderData.favorites} />
       <Pagination
         page={result.page}
         total={result.total}

@@ -1,5 +1,6 @@
 import { publicPageHeaders } from "../../common/page-cache";
 import { appContext } from "../../server/context";
+import { favoritesAmong } from "../../server/favorites/favorites.server";
 import { notFound } from "../../server/routing/not-found";
 import { getRecommendedSalons } from "../../server/salons/listings";
 import { Breadcrumbs } from "../components/breadcrumbs";
@@ -24,10 +25,15 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 export const headers = publicPageHeaders;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const { db, config } = context.get(appContext);
-  const page = await getRecommendedSalons(db, params.param);
+  const ctx = context.get(appContext);
+  const page = await getRecommendedSalons(ctx.db, params.param);
   if (!page) throw notFound(request);
-  return { page, origin: config.PUBLIC_URL };
+  const favorites = await favoritesAmong(
+    request,
+    ctx,
+    page.salons.map((salon) => salon.slug),
+  );
+  return { page, favorites, origin: ctx.config.PUBLIC_URL };
 }
 
 export default function RecommendPage({ loaderData }: Route.ComponentProps) {
@@ -49,7 +55,7 @@ export default function RecommendPage({ loaderData }: Route.ComponentProps) {
           まだ掲載サロンがありません。ほかのエリアやジャンルからお探しください。
         </p>
       ) : (
-        <SalonCardGrid salons={salons} ranked />
+        <SalonCardGrid salons={salons} favorites={loaderData.favorites} ranked />
       )}
     </div>
   );

@@ -3,9 +3,8 @@ import { redirect, useLocation } from "react-router";
 import { publicPageHeaders } from "../../common/page-cache";
 import { parseSearch } from "../../common/search.schema";
 import { searchQueryToParams, withoutEmptyParams } from "../../common/search-query";
-import { getCurrentUser } from "../../server/accounts/current-user";
 import { appContext } from "../../server/context";
-import { favoriteSlugs } from "../../server/favorites/favorites.server";
+import { favoritesAmong } from "../../server/favorites/favorites.server";
 import { loadSearchPage } from "../../server/salons/search-page";
 import { SEARCH_FILTERS_ID, SearchFilterBar } from "../components/salons/search-filter-bar";
 import { SearchForm } from "../components/salons/search-form";
@@ -41,10 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const now = new Date();
   const today = calendarDay(now, SITE_TIME_ZONE);
   const { query, errors, typed } = parseSearch(searchParams, today);
-  const [{ result, options, suggestions }, user] = await Promise.all([
-    loadSearchPage(db, query, now),
-    getCurrentUser(request, ctx),
-  ]);
+  const { result, options, suggestions } = await loadSearchPage(db, query, now);
   // Past the last page: the last page itself, at its own URL (no results: page 1, the empty state).
   const lastPage = Math.max(1, Math.ceil(result.total / result.pageSize));
   if (query.page > lastPage) {
@@ -54,15 +50,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw redirect(searchHref(params));
   }
   // A guest's hearts are sign-in links, so the shared (cached) page holds nothing personal.
-  const favorites = user
-    ? [
-        ...(await favoriteSlugs(
-          db,
-          user.id,
-          result.salons.map((salon) => salon.slug),
-        )),
-      ]
-    : null;
+  const favorites = await favoritesAmong(
+    request,
+    ctx,
+    result.salons.map((salon) => salon.slug),
+  );
   return { query, errors, typed, today, result, options, favorites, suggestions };
 }
 

@@ -1,9 +1,11 @@
 import { Link } from "react-router";
 import { publicPageHeaders } from "../../common/page-cache";
 import { appContext } from "../../server/context";
+import { favoritesAmong } from "../../server/favorites/favorites.server";
 import { notFound } from "../../server/routing/not-found";
 import { getStaffPage } from "../../server/salons/listings";
 import { Breadcrumbs } from "../components/breadcrumbs";
+import { favoriteState } from "../components/favorites/favorite-toggle";
 import { JsonLd } from "../components/json-ld";
 import { SalonCardItem } from "../components/salons/salon-card-item";
 import { bookingHref } from "../components/salons/salon-detail-sections";
@@ -32,10 +34,11 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
 export const headers = publicPageHeaders;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const { db, config } = context.get(appContext);
-  const page = await getStaffPage(db, params.param);
+  const ctx = context.get(appContext);
+  const page = await getStaffPage(ctx.db, params.param);
   if (!page) throw notFound(request);
-  return { page, origin: config.PUBLIC_URL };
+  const favorites = await favoritesAmong(request, ctx, [page.salon.slug]);
+  return { page, favorites, origin: ctx.config.PUBLIC_URL };
 }
 
 export default function StaffPage({ loaderData }: Route.ComponentProps) {
@@ -111,7 +114,7 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
           在籍サロン
         </h2>
         <div className="mt-4">
-          <SalonCardItem salon={salon} />
+          <SalonCardItem salon={salon} favorite={favoriteState(loaderData.favorites, salon.slug)} />
         </div>
       </section>
     </div>

@@ -1,7 +1,10 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
+import { getCurrentUser } from "../accounts/current-user";
+import type { AppContext } from "../context";
 import type { Database } from "../db/client";
 import { favorites, salons } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
+import { cacheKey } from "../http/page-cache";
 import { type SalonCard, salonCardColumns, selectSalonCards } from "../salons/salon-card";
 import { SLUG_PATTERN } from "../salons/salon-detail";
 
@@ -61,6 +64,23 @@ export async function favoriteSlugs(
   return new Set(rows.map((row) => row.slug));
 }
 
-export async function isFavorite(db: Database, userId: string, salonSlug: string) {
-  return (await favoriteSlugs(db, userId, [salonSlug])).has(salonSlug);
+/**
+ * The hearts of the salon cards (or the salon page) a request shows: the
+ * slugs among `slugs` the signed-in visitor has as favorites, or null for a
+ * guest, whose hearts are links to sign in and come back. One query for a
+ * member, none for a guest.
+ *
+ * A request the page micro-cache may store and share (decision 0007: no
+ * credentials) is always answered as a guest, before any session lookup, so
+ * a personal heart can never reach the anonymous cache.
+ */
+export async function favoritesAmong(
+  request: Request,
+  ctx: Pick<AppContext, "db" | "accounts">,
+  slugs: readonly string[],
+): Promise<string[] | null> {
+  if (cacheKey(request) !== null) return null;
+  const user = await getCurrentUser(request, ctx);
+  if (!user) return null;
+  return [...(await favoriteSlugs(ctx.db, user.id, slugs))];
 }

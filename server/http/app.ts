@@ -89,6 +89,13 @@ export function createHttpApp({
   app.use(requestId());
   app.use(async (c, next) => {
     const started = performance.now();
+    // With LOG_LEVEL=debug, a request that never ends still leaves a trace
+    // (and tests know the server has a request before they act on it).
+    log.debug("request started", {
+      requestId: c.get("requestId"),
+      method: c.req.method,
+      path: c.req.path,
+    });
     await next();
     // Handlers that return their own Response (React Router) skip headers set
     // before them, so the id is stamped on the final response here.

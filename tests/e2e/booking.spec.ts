@@ -1,7 +1,7 @@
 import type { Browser, Page } from "@playwright/test";
 import { completeProfile, exactLabel, signIn, verifiedUser } from "./account-helpers";
 import { mailCalendar, pickDay } from "./booking-helpers";
-import { expect, test } from "./fixtures";
+import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 /** A verified member with a completed profile, created in its own browser; returns the email. */
 async function newMember(browser: Browser, name: string) {
@@ -285,4 +285,80 @@ test("the booking pages work at 320 px wide", async ({ page, axe }) => {
   await expect(page).toHaveURL(/hold=/);
   await expect(page.getByText(/残り約\d+分/)).toBeVisible();
   expect(await overflow()).toBeLessThanOrEqual(0);
+});
+
+test("favorites on home and area cards: a guest signs in and comes back; a member adds and removes, with and without JavaScript", async ({
+  page,
+  browser,
+  axe,
+  login,
+}) => {
+  test.setTimeout(120_000);
+  const { email, password } = await login();
+  const heart = (p: Page, salon: string) => p.getByRole("button", { name: `（${salon}）` });
+
+  // A guest (its own browser): the heart on an area page's card asks to sign in, then comes back.
+  const guestContext = await browser.newContext();
+  const guest = await guestContext.newPage();
+  await guest.goto("/");
+  const areaPath =
+    (await guest
+      .getByRole("region", { name: "人気のエリアから探す" })
+      .getByRole("link")
+      .first()
+      .getAttribute("href")) ?? "";
+  await guest.goto(areaPath);
+  const areaCards = guest.getByRole("region", { name: /のおすすめサロン/ });
+  const salon = (await areaCards.locator("article h3 a").first().textContent())?.trim() ?? "";
+  await expectNoAxeViolations(guest);
+  await areaCards.getByRole("link", { name: `（${salon}）` }).click();
+  await expect(guest).toHaveURL(`/signin?redirect=${encodeURIComponent(areaPath)}`);
+  await guest.getByLabel(exactLabel("メールアドレス")).fill(email);
+  await guest.getByLabel(exactLabel("パスワード")).fill(password);
+  await guest.getByRole("button", { name: "ログイン", exact: true }).click();
+  await expect(guest).toHaveURL(areaPath);
+
+  // Signed in, with JavaScript: the heart flips in place and stays after a reload.
+  await expect(heart(guest, salon)).toHaveAttribute("aria-pressed", "false");
+  await heart(guest, salon).click();
+  await expect(heart(guest, salon)).toHaveAttribute("aria-pressed", "true");
+  await expect(guest).toHaveURL(areaPath);
+  await guest.reload();
+  await expect(heart(guest, salon)).toHaveAttribute("aria-pressed", "true");
+  await expectNoAxeViolations(guest);
+  await heart(guest, salon).click();
+  await expect(heart(guest, salon)).toHaveAttribute("aria-pressed", "false");
+  await guest.reload();
+  await expect(heart(guest, salon)).toHaveAttribute("aria-pressed", "false");
+  await guestContext.close();
+
+  // The home page's hearts: one per card, each named by its salon.
+  await page.goto("/");
+  const homeCards = page.getByRole("region", { name: "おすすめのサロン" });
+  const names = await homeCards.getByRole("button", { name: /^お気に入り/ }).all();
+  const labels = await Promise.all(names.map((button) => button.textContent()));
+  expect(names.length).toBeGreaterThan(1);
+  expect(new Set(labels).size).toBe(labels.length);
+  await axe.check();
+
+  // Without JavaScript the heart is a plain form that comes back to the home page.
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const noJs = await context.newPage();
+  await signIn(noJs, email, password);
+  await expect(noJs.getByText("山田 花子 様")).toBeVisible();
+  await noJs.goto("/");
+  const homeSalon =
+    (await noJs
+      .getByRole("region", { name: "おすすめのサロン" })
+      .locator("article h3 a")
+      .first()
+      .textContent()) ?? "";
+  await expect(heart(noJs, homeSalon.trim())).toHaveAttribute("aria-pressed", "false");
+  await heart(noJs, homeSalon.trim()).click();
+  await expect(noJs).toHaveURL(/\/$/);
+  await expect(heart(noJs, homeSalon.trim())).toHaveAttribute("aria-pressed", "true");
+  await heart(noJs, homeSalon.trim()).click();
+  await expect(noJs).toHaveURL(/\/$/);
+  await expect(heart(noJs, homeSalon.trim())).toHaveAttribute("aria-pressed", "false");
+  await context.close();
 });

@@ -1,13 +1,17 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import net from "node:net";
 import { expect, test } from "@playwright/test";
 
-// Next to the e2e server's port, so parallel checkouts do not collide.
-const PORT = Number(process.env.E2E_PORT ?? 3100) + 99;
+// Next to the e2e server's port, so parallel checkouts do not collide; one
+// per Playwright worker, so two workers' servers do not either.
+const PORT =
+  Number(process.env.E2E_PORT ?? 3100) + 99 + 1000 * Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 const base = `http://localhost:${PORT}`;
 
-async function startServer() {
+async function startServer(logLevel: "info" | "debug" = "info") {
   const child = spawn(process.execPath, ["server.js"], {
-    env: { ...process.env, DATABASE_URL: "memory://", PORT: String(PORT), LOG_LEVEL: "info" },
+    env: { ...process.env, DATABASE_URL: "memory://", PORT: String(PORT), LOG_LEVEL: logLevel },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -54,19 +58,78 @@ test("logs one structured line per request with its request id", async () => {
   }
 });
 
-test("SIGTERM finishes in-flight requests, closes the database and exits 0", async () => {
-  const { child, output } = await startServer();
+/** The server's JSON log lines so far. */
+const logLines = (output: string): { msg: string; [field: string]: unknown }[] =>
+  output
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line));
+
+/** A raw connection: what it receives, and when the server closes it. */
+async function connect() {
+  const socket = net.connect(PORT, "127.0.0.1");
+  await once(socket, "connect");
+  let received = "";
+  socket.setEncoding("utf8");
+  socket.on("data", (chunk: string) => {
+    received += chunk;
+  });
+  const ended = new Promise<string>((resolve) => {
+    socket.on("error", (error: NodeJS.ErrnoException) => {
+      received += `[${error.code}]`;
+    });
+    socket.on("close", () => resolve(received));
+  });
+  return { socket, ended, received: () => received };
+}
+
+test("SIGTERM finishes an in-flight request, closes the database and exits 0", async () => {
+  const { child, output } = await startServer("debug");
   const exit = exited(child);
-  const inFlight = fetch(`${base}/`).then(async (response) => ({
-    status: response.status,
-    body: await response.text(),
-  }));
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  const client = await connect();
+  client.socket.write("GET / HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n");
+  // Signal only once the server has the request (its debug line), never after a guessed delay.
+  await expect
+    .poll(() => logLines(output()).some((l) => l.msg === "request started" && l.path === "/"))
+    .toBe(true);
   child.kill("SIGTERM");
-  const finished = await inFlight;
-  expect(finished.status).toBe(200);
-  expect(finished.body).toContain("</html>");
+  const received = await client.ended;
+  expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+  expect(received).toContain("</html>");
+  expect(received).not.toMatch(/\[E[A-Z]+\]/);
   expect(await exit).toBe(0);
   expect(output()).toContain('"msg":"stopped"');
   await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+});
+
+test("SIGTERM waits for the body of a form post still on its way", async () => {
+  const { child, output } = await startServer("info");
+  const exit = exited(child);
+  const client = await connect();
+  const body = new URLSearchParams({ email: "nobody@example.com", password: "wrong-password" });
+  client.socket.write(
+    [
+      "POST /signin HTTP/1.1",
+      "Host: localhost",
+      "Sec-Fetch-Site: same-origin",
+      "Content-Type: application/x-www-form-urlencoded",
+      `Content-Length: ${body.toString().length}`,
+      // The server's 100 Continue says it has parsed the request and waits for its body.
+      "Expect: 100-continue",
+      "",
+      "",
+    ].join("\r\n"),
+  );
+  await expect.poll(client.received).toContain("HTTP/1.1 100 Continue");
+  child.kill("SIGTERM");
+  await expect.poll(output).toContain('"msg":"shutting down"');
+  client.socket.write(body.toString());
+  const received = await client.ended;
+  const answer = received.split("\r\n\r\n").slice(1).join("\r\n\r\n");
+  expect(answer).toMatch(/^HTTP\/1\.1 [234]\d\d /);
+  expect(answer).toContain("Connection: close");
+  expect(await exit).toBe(0);
+  expect(logLines(output())).toContainEqual(
+    expect.objectContaining({ msg: "request", method: "POST", path: "/signin" }),
+  );
 });

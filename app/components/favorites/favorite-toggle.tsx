@@ -5,6 +5,15 @@ import { Link, useFetcher, useLocation } from "react-router";
 export type FavoriteState = "on" | "off" | "guest";
 
 /**
+ * A card's heart from a loader's `favoritesAmong` answer: the signed-in
+ * visitor's favorite slugs among the listed salons, or null for a guest.
+ */
+export function favoriteState(favorites: readonly string[] | null, slug: string): FavoriteState {
+  if (favorites === null) return "guest";
+  return favorites.includes(slug) ? "on" : "off";
+}
+
+/**
  * The heart on a salon card and the salon page. A POST form to
  * /account/favorite that works without JavaScript (the action redirects
  * back here); with JavaScript it is sent by a fetcher, so the page stays

@@ -18,8 +18,8 @@ export function SalonCardItem({
   headingLevel?: 2 | 3;
   /** The next free times (空席あり), when the list knows them. */
   freeTimes?: NextFreeTimes;
-  /** The favorite toggle's state; none shown when absent. */
-  favorite?: FavoriteState;
+  /** The favorite toggle's state (every card has one: issue 15). */
+  favorite: FavoriteState;
   /** The list's first card: its photo is the page's largest image, fetched first, never lazily. */
   priority?: boolean;
 }) {
@@ -66,11 +66,9 @@ export function SalonCardItem({
           <span className="ml-3">{formatYen(salon.priceMin)}〜</span>
         </p>
         {freeTimes ? <FreeTimes slug={salon.slug} freeTimes={freeTimes} /> : null}
-        {favorite ? (
-          <div className="pt-2">
-            <FavoriteToggle salonSlug={salon.slug} salonName={salon.name} state={favorite} />
-          </div>
-        ) : null}
+        <div className="pt-2">
+          <FavoriteToggle salonSlug={salon.slug} salonName={salon.name} state={favorite} />
+        </div>
       </div>
     </article>
   );

@@ -7,6 +7,7 @@ import type { SearchResult } from "../../../server/salons/search";
 import type { SearchOptions } from "../../../server/salons/search-page";
 import type { SearchSuggestion } from "../../../server/search/suggestions";
 import { formatDate, formatResultCount, formatYen } from "../../lib/format";
+import { favoriteState } from "../favorites/favorite-toggle";
 import { Pagination } from "../pagination";
 import { SalonCardItem } from "./salon-card-item";
 
@@ -83,8 +84,8 @@ export function SearchResults({
   query: SearchQuery;
   result: SearchResult;
   options: SearchOptions;
-  /** Slugs of the signed-in visitor's favorites; null for a guest. */
-  favorites?: string[] | null;
+  /** Slugs of the signed-in visitor's favorites (`favoritesAmong`); null for a guest. */
+  favorites: string[] | null;
   /** Searches that would find salons, when this one found none. */
   suggestions?: SearchSuggestion[];
 }) {
@@ -176,15 +177,7 @@ export function SearchResults({
                 priority={index === 0}
                 headingLevel={3}
                 freeTimes={result.freeTimes[salon.slug]}
-                favorite={
-                  favorites === undefined
-                    ? undefined
-                    : favorites === null
-                      ? "guest"
-                      : favorites.includes(salon.slug)
-                        ? "on"
-                        : "off"
-                }
+                favorite={favoriteState(favorites, salon.slug)}
               />
             </li>
           ))}
