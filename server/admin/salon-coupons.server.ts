@@ -5,7 +5,12 @@ import { bookings, couponMenus, coupons, menus } from "../db/schema";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import { recordAudit } from "./audit";
 import type { CouponInput } from "./salon-parts.schema";
-import { changedFields, editSalonPart, type SalonPartEdit } from "./salon-parts.server";
+import {
+  changedFields,
+  editSalonPart,
+  type SalonPartEdit,
+  salonTimeZone,
+} from "./salon-parts.server";
 
 /**
  * The クーポン tab. A coupon is offered on the days of its validity, which
@@ -31,8 +36,14 @@ export function couponState(
   return "active";
 }
 
-export async function couponsTab(db: Database, salonId: string, timeZone: string, now: Date) {
-  const today = toLocal(now, timeZone).date;
+/** Everything the tab shows: the list, the salon's menus, and the coupon being edited (?coupon=). */
+export async function couponsTab(
+  db: Database,
+  salonId: string,
+  editingId: string | null,
+  now: Date,
+) {
+  const today = toLocal(now, await salonTimeZone(db, salonId)).date;
   const rows = await db
     .select()
     .from(coupons)
@@ -59,15 +70,17 @@ export async function couponsTab(db: Database, salonId: string, timeZone: string
     .from(menus)
     .where(eq(menus.salonId, salonId))
     .orderBy(asc(menus.sortOrder), asc(menus.id));
+  const list = rows.map(({ salonId: _salonId, createdAt: _createdAt, ...coupon }) => ({
+    ...coupon,
+    state: couponState(coupon, today),
+    menuIds: links.filter((l) => l.couponId === coupon.id).map((l) => l.menuId),
+    bookings: used.find((u) => u.couponId === coupon.id)?.n ?? 0,
+  }));
   return {
     today,
-    coupons: rows.map(({ salonId: _salonId, createdAt: _createdAt, ...coupon }) => ({
-      ...coupon,
-      state: couponState(coupon, today),
-      menuIds: links.filter((l) => l.couponId === coupon.id).map((l) => l.menuId),
-      bookings: used.find((u) => u.couponId === coupon.id)?.n ?? 0,
-    })),
+    coupons: list,
     menus: salonMenus,
+    editing: list.find((coupon) => coupon.id === editingId) ?? null,
   };
 }
 

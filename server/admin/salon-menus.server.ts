@@ -16,7 +16,8 @@ import { renumber } from "./salon-staff.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function menusTab(db: Database, salonId: string) {
+/** Everything the tab shows: the list, the salon's stylists, and the menu being edited (?menu=). */
+export async function menusTab(db: Database, salonId: string, editingId: string | null) {
   const rows = await db
     .select({
       id: menus.id,
@@ -46,15 +47,17 @@ export async function menusTab(db: Database, salonId: string) {
     .from(staff)
     .where(eq(staff.salonId, salonId))
     .orderBy(asc(staff.sortOrder), asc(staff.id));
+  const list = rows.map((menu) => ({
+    ...menu,
+    /** Empty: anyone can do it. */
+    staffIds: links.filter((l) => l.menuId === menu.id).map((l) => l.staffId),
+    bookings: booked.find((b) => b.menuId === menu.id)?.n ?? 0,
+  }));
   return {
-    menus: rows.map((menu) => ({
-      ...menu,
-      /** Empty: anyone can do it. */
-      staffIds: links.filter((l) => l.menuId === menu.id).map((l) => l.staffId),
-      bookings: booked.find((b) => b.menuId === menu.id)?.n ?? 0,
-    })),
+    menus: list,
     staff: members,
     categories: [...new Set(rows.map((menu) => menu.category))],
+    editing: list.find((menu) => menu.id === editingId) ?? null,
   };
 }
 

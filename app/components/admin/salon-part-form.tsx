@@ -247,15 +247,6 @@ export function CheckboxGroup({
   );
 }
 
-/** "?done=…&staff=…" of the page after a save. */
-export function partLocation(
-  path: string,
-  result: { done: string; query?: Record<string, string> },
-) {
-  const params = new URLSearchParams({ ...(result.query ?? {}), done: result.done });
-  return `${path}?${params}`;
-}
-
 /** The salon's public page, for checking an edit as visitors see it (published salons only). */
 export function PublicPageLink({ salon }: { salon: { slug: string; status: string } }) {
   if (salon.status !== "published") return null;
