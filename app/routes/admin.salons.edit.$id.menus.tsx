@@ -1,21 +1,9 @@
-import { data, redirect } from "react-router";
-import { requireAdmin } from "../../server/accounts/guards";
-import { findSalonForEditor } from "../../server/admin/salon-editor.server";
 import { menusTab } from "../../server/admin/salon-menus.server";
-import { salonTimeZone } from "../../server/admin/salon-parts.server";
+import { salonPartAction, salonPartLoader } from "../../server/admin/salon-part-routes.server";
 import { menuFormAction } from "../../server/admin/salon-parts-forms.server";
 import { appContext } from "../../server/context";
-import { AdminFrame } from "../components/admin/admin-frame";
-import { SalonEditorTabs } from "../components/admin/salon-editor-tabs";
 import { MenuForm, MenuList } from "../components/admin/salon-menus-tab";
-import {
-  ConflictReload,
-  DoneNotice,
-  formVersion,
-  ListErrors,
-  PublicPageLink,
-  partLocation,
-} from "../components/admin/salon-part-form";
+import { formVersion, SalonPartPage } from "../components/admin/salon-part-form";
 import type { Route } from "./+types/admin.salons.edit.$id.menus";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -26,36 +14,23 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 // Guards (SPEC.md §2): auth-full, admin-only. ?menu=<id> edits one menu.
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  await requireAdmin(request, ctx);
-  const salon = await findSalonForEditor(ctx.db, params.id);
-  const url = new URL(request.url);
-  const tab = await menusTab(ctx.db, salon.id);
-  const editing = tab.menus.find((menu) => menu.id === url.searchParams.get("menu")) ?? null;
-  return { salon, ...tab, editing, done: url.searchParams.get("done") };
+  return salonPartLoader(ctx, request, params.id, (salon, query) =>
+    menusTab(ctx.db, salon.id, query.get("menu")),
+  );
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const ctx = context.get(appContext);
-  const admin = await requireAdmin(request, ctx);
-  const salon = await findSalonForEditor(ctx.db, params.id);
-  const timeZone = await salonTimeZone(ctx.db, salon.id);
-  const form = await request.formData();
-  const result = await menuFormAction(ctx.db, { id: salon.id, timeZone }, form, admin, new Date());
-  if (result.ok) return redirect(partLocation(`/admin/salons/edit/${salon.id}/menus`, result));
-  return data(result, { status: result.status });
+  return salonPartAction(context.get(appContext), request, params.id, "menus", menuFormAction);
 }
 
 export default function AdminSalonMenus({ loaderData, actionData }: Route.ComponentProps) {
   const { salon, menus, staff, categories, editing, done } = loaderData;
   const version = formVersion(salon.version, actionData);
+  const base = `/admin/salons/edit/${salon.id}/menus`;
   return (
-    <AdminFrame title={`${salon.name}の編集`} actions={<PublicPageLink salon={salon} />}>
-      <SalonEditorTabs salonId={salon.id} salonName={salon.name} />
-      <DoneNotice done={done} />
-      <ListErrors actionData={actionData} />
-      <ConflictReload actionData={actionData} href={`/admin/salons/edit/${salon.id}/menus`} />
+    <SalonPartPage salon={salon} base={base} done={done} actionData={actionData}>
       <MenuList
-        base={`/admin/salons/edit/${salon.id}/menus`}
+        base={base}
         menus={menus}
         staff={staff}
         version={version}
@@ -68,6 +43,6 @@ export default function AdminSalonMenus({ loaderData, actionData }: Route.Compon
         version={version}
         actionData={actionData}
       />
-    </AdminFrame>
+    </SalonPartPage>
   );
 }

@@ -1,20 +1,8 @@
-import { data, redirect } from "react-router";
-import { requireAdmin } from "../../server/accounts/guards";
-import { findSalonForEditor } from "../../server/admin/salon-editor.server";
-import { salonTimeZone } from "../../server/admin/salon-parts.server";
+import { salonPartAction, salonPartLoader } from "../../server/admin/salon-part-routes.server";
 import { staffFormAction } from "../../server/admin/salon-parts-forms.server";
 import { staffTab } from "../../server/admin/salon-staff.server";
 import { appContext } from "../../server/context";
-import { AdminFrame } from "../components/admin/admin-frame";
-import { SalonEditorTabs } from "../components/admin/salon-editor-tabs";
-import {
-  ConflictReload,
-  DoneNotice,
-  formVersion,
-  ListErrors,
-  PublicPageLink,
-  partLocation,
-} from "../components/admin/salon-part-form";
+import { formVersion, SalonPartPage } from "../components/admin/salon-part-form";
 import {
   ExceptionSection,
   ScheduleSection,
@@ -31,22 +19,13 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 // Guards (SPEC.md §2): auth-full, admin-only. ?staff=<id> opens one stylist.
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  await requireAdmin(request, ctx);
-  const salon = await findSalonForEditor(ctx.db, params.id);
-  const url = new URL(request.url);
-  const tab = await staffTab(ctx.db, salon.id, url.searchParams.get("staff"), new Date());
-  return { salon, ...tab, done: url.searchParams.get("done") };
+  return salonPartLoader(ctx, request, params.id, (salon, query) =>
+    staffTab(ctx.db, salon.id, query.get("staff"), new Date()),
+  );
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const ctx = context.get(appContext);
-  const admin = await requireAdmin(request, ctx);
-  const salon = await findSalonForEditor(ctx.db, params.id);
-  const timeZone = await salonTimeZone(ctx.db, salon.id);
-  const form = await request.formData();
-  const result = await staffFormAction(ctx.db, { id: salon.id, timeZone }, form, admin, new Date());
-  if (result.ok) return redirect(partLocation(`/admin/salons/edit/${salon.id}/staff`, result));
-  return data(result, { status: result.status });
+  return salonPartAction(context.get(appContext), request, params.id, "staff", staffFormAction);
 }
 
 export default function AdminSalonStaff({ loaderData, actionData }: Route.ComponentProps) {
@@ -54,11 +33,7 @@ export default function AdminSalonStaff({ loaderData, actionData }: Route.Compon
   const version = formVersion(salon.version, actionData);
   const base = `/admin/salons/edit/${salon.id}/staff`;
   return (
-    <AdminFrame title={`${salon.name}の編集`} actions={<PublicPageLink salon={salon} />}>
-      <SalonEditorTabs salonId={salon.id} salonName={salon.name} />
-      <DoneNotice done={done} />
-      <ListErrors actionData={actionData} />
-      <ConflictReload actionData={actionData} href={`/admin/salons/edit/${salon.id}/staff`} />
+    <SalonPartPage salon={salon} base={base} done={done} actionData={actionData}>
       <StaffList
         base={base}
         members={members}
@@ -78,6 +53,6 @@ export default function AdminSalonStaff({ loaderData, actionData }: Route.Compon
           <ExceptionSection member={selected} version={version} actionData={actionData} />
         </>
       ) : null}
-    </AdminFrame>
+    </SalonPartPage>
   );
 }

@@ -3,9 +3,14 @@ import { addDays, toLocal } from "../bookings/local-time";
 import type { Database } from "../db/client";
 import { bookings, couponMenus, coupons, menus } from "../db/schema";
 import { DomainError, NotFoundError } from "../errors/domain-error";
-import { recordAudit } from "./audit";
+import { recordPartAudit } from "./salon-part-rows.server";
 import type { CouponInput } from "./salon-parts.schema";
-import { changedFields, editSalonPart, type SalonPartEdit } from "./salon-parts.server";
+import {
+  changedFields,
+  editSalonPart,
+  type SalonPartEdit,
+  salonTimeZone,
+} from "./salon-parts.server";
 
 /**
  * The クーポン tab. A coupon is offered on the days of its validity, which
@@ -31,8 +36,14 @@ export function couponState(
   return "active";
 }
 
-export async function couponsTab(db: Database, salonId: string, timeZone: string, now: Date) {
-  const today = toLocal(now, timeZone).date;
+/** Everything the tab shows: the list, the salon's menus, and the coupon being edited (?coupon=). */
+export async function couponsTab(
+  db: Database,
+  salonId: string,
+  editingId: string | null,
+  now: Date,
+) {
+  const today = toLocal(now, await salonTimeZone(db, salonId)).date;
   const rows = await db
     .select()
     .from(coupons)
@@ -59,15 +70,17 @@ export async function couponsTab(db: Database, salonId: string, timeZone: string
     .from(menus)
     .where(eq(menus.salonId, salonId))
     .orderBy(asc(menus.sortOrder), asc(menus.id));
+  const list = rows.map(({ salonId: _salonId, createdAt: _createdAt, ...coupon }) => ({
+    ...coupon,
+    state: couponState(coupon, today),
+    menuIds: links.filter((l) => l.couponId === coupon.id).map((l) => l.menuId),
+    bookings: used.find((u) => u.couponId === coupon.id)?.n ?? 0,
+  }));
   return {
     today,
-    coupons: rows.map(({ salonId: _salonId, createdAt: _createdAt, ...coupon }) => ({
-      ...coupon,
-      state: couponState(coupon, today),
-      menuIds: links.filter((l) => l.couponId === coupon.id).map((l) => l.menuId),
-      bookings: used.find((u) => u.couponId === coupon.id)?.n ?? 0,
-    })),
+    coupons: list,
     menus: salonMenus,
+    editing: list.find((coupon) => coupon.id === editingId) ?? null,
   };
 }
 
@@ -137,19 +150,13 @@ export async function createCoupon(db: Database, edit: SalonPartEdit, input: Cou
         .returning();
       if (!coupon) throw new Error("coupon not inserted");
       await setCouponMenus(tx, edit.salonId, coupon.id, input.menuIds);
-      await recordAudit(
-        tx,
-        {
-          actorUserId: edit.actor.id,
-          action: "coupon.create",
-          targetType: "coupon",
-          targetId: coupon.id,
-          salonId: edit.salonId,
-          before: null,
-          after: { ...fieldsOfCoupon(coupon), menus: await menuNamesOf(tx, coupon.id) },
-        },
-        edit.now,
-      );
+      await recordPartAudit(tx, edit, {
+        action: "coupon.create",
+        targetType: "coupon",
+        targetId: coupon.id,
+        before: null,
+        after: { ...fieldsOfCoupon(coupon), menus: await menuNamesOf(tx, coupon.id) },
+      });
       return coupon;
     },
     noFreeTime,
@@ -175,18 +182,12 @@ export async function updateCoupon(
         { ...fieldsOfCoupon(input), menus: await menuNamesOf(tx, coupon.id) },
       );
       if (changes) {
-        await recordAudit(
-          tx,
-          {
-            actorUserId: edit.actor.id,
-            action: "coupon.update",
-            targetType: "coupon",
-            targetId: coupon.id,
-            salonId: edit.salonId,
-            ...changes,
-          },
-          edit.now,
-        );
+        await recordPartAudit(tx, edit, {
+          action: "coupon.update",
+          targetType: "coupon",
+          targetId: coupon.id,
+          ...changes,
+        });
       }
       return coupon;
     },
@@ -217,19 +218,13 @@ export async function retireCoupon(
         { validFrom: coupon.validFrom, validUntil: coupon.validUntil },
         { validFrom, validUntil: yesterday },
       );
-      await recordAudit(
-        tx,
-        {
-          actorUserId: edit.actor.id,
-          action: "coupon.retire",
-          targetType: "coupon",
-          targetId: coupon.id,
-          salonId: edit.salonId,
-          before: changes?.before ?? null,
-          after: changes?.after ?? null,
-        },
-        edit.now,
-      );
+      await recordPartAudit(tx, edit, {
+        action: "coupon.retire",
+        targetType: "coupon",
+        targetId: coupon.id,
+        before: changes?.before ?? null,
+        after: changes?.after ?? null,
+      });
       return coupon;
     },
     noFreeTime,
@@ -256,19 +251,13 @@ export async function deleteCoupon(db: Database, edit: SalonPartEdit, couponId: 
       }
       const menusBefore = await menuNamesOf(tx, coupon.id);
       await tx.delete(coupons).where(eq(coupons.id, coupon.id));
-      await recordAudit(
-        tx,
-        {
-          actorUserId: edit.actor.id,
-          action: "coupon.delete",
-          targetType: "coupon",
-          targetId: coupon.id,
-          salonId: edit.salonId,
-          before: { ...fieldsOfCoupon(coupon), menus: menusBefore },
-          after: null,
-        },
-        edit.now,
-      );
+      await recordPartAudit(tx, edit, {
+        action: "coupon.delete",
+        targetType: "coupon",
+        targetId: coupon.id,
+        before: { ...fieldsOfCoupon(coupon), menus: menusBefore },
+        after: null,
+      });
       return coupon;
     },
     noFreeTime,

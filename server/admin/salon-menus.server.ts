@@ -2,10 +2,9 @@ import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookingMenus, couponMenus, menuStaff, menus, staff } from "../db/schema";
 import { DomainError, NotFoundError } from "../errors/domain-error";
-import { recordAudit } from "./audit";
+import { moveInSalonOrder, recordPartAudit } from "./salon-part-rows.server";
 import type { MenuInput } from "./salon-parts.schema";
 import { changedFields, editSalonPart, type SalonPartEdit } from "./salon-parts.server";
-import { renumber } from "./salon-staff.server";
 
 /**
  * The メニュー tab: menus with category, price (yen), duration, description
@@ -16,7 +15,8 @@ import { renumber } from "./salon-staff.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export async function menusTab(db: Database, salonId: string) {
+/** Everything the tab shows: the list, the salon's stylists, and the menu being edited (?menu=). */
+export async function menusTab(db: Database, salonId: string, editingId: string | null) {
   const rows = await db
     .select({
       id: menus.id,
@@ -46,15 +46,17 @@ export async function menusTab(db: Database, salonId: string) {
     .from(staff)
     .where(eq(staff.salonId, salonId))
     .orderBy(asc(staff.sortOrder), asc(staff.id));
+  const list = rows.map((menu) => ({
+    ...menu,
+    /** Empty: anyone can do it. */
+    staffIds: links.filter((l) => l.menuId === menu.id).map((l) => l.staffId),
+    bookings: booked.find((b) => b.menuId === menu.id)?.n ?? 0,
+  }));
   return {
-    menus: rows.map((menu) => ({
-      ...menu,
-      /** Empty: anyone can do it. */
-      staffIds: links.filter((l) => l.menuId === menu.id).map((l) => l.staffId),
-      bookings: booked.find((b) => b.menuId === menu.id)?.n ?? 0,
-    })),
+    menus: list,
     staff: members,
     categories: [...new Set(rows.map((menu) => menu.category))],
+    editing: list.find((menu) => menu.id === editingId) ?? null,
   };
 }
 
@@ -124,19 +126,13 @@ export async function createMenu(db: Database, edit: SalonPartEdit, input: MenuI
       .returning();
     if (!menu) throw new Error("menu not inserted");
     await setMenuStaff(tx, edit.salonId, menu.id, input);
-    await recordAudit(
-      tx,
-      {
-        actorUserId: edit.actor.id,
-        action: "menu.create",
-        targetType: "menu",
-        targetId: menu.id,
-        salonId: edit.salonId,
-        before: null,
-        after: { ...fieldsOfMenu(menu), staff: await staffNamesOf(tx, menu.id) },
-      },
-      edit.now,
-    );
+    await recordPartAudit(tx, edit, {
+      action: "menu.create",
+      targetType: "menu",
+      targetId: menu.id,
+      before: null,
+      after: { ...fieldsOfMenu(menu), staff: await staffNamesOf(tx, menu.id) },
+    });
     return menu;
   });
 }
@@ -157,23 +153,18 @@ export async function updateMenu(
       { ...fieldsOfMenu(input), staff: await staffNamesOf(tx, menu.id) },
     );
     if (changes) {
-      await recordAudit(
-        tx,
-        {
-          actorUserId: edit.actor.id,
-          action: "menu.update",
-          targetType: "menu",
-          targetId: menu.id,
-          salonId: edit.salonId,
-          ...changes,
-        },
-        edit.now,
-      );
+      await recordPartAudit(tx, edit, {
+        action: "menu.update",
+        targetType: "menu",
+        targetId: menu.id,
+        ...changes,
+      });
     }
     return menu;
   });
 }
 
+/** Moves a menu one place up or down in the salon page's order. */
 export async function moveMenu(
   db: Database,
   edit: SalonPartEdit,
@@ -182,29 +173,7 @@ export async function moveMenu(
 ) {
   return editSalonPart(db, edit, async (tx) => {
     const menu = await menuOf(tx, edit.salonId, menuId);
-    const order = await tx
-      .select({ id: menus.id, sortOrder: menus.sortOrder })
-      .from(menus)
-      .where(eq(menus.salonId, edit.salonId))
-      .orderBy(asc(menus.sortOrder), asc(menus.id));
-    const moved = await renumber(order, menu.id, direction, async (id, sortOrder) => {
-      await tx.update(menus).set({ sortOrder }).where(eq(menus.id, id));
-    });
-    if (moved) {
-      await recordAudit(
-        tx,
-        {
-          actorUserId: edit.actor.id,
-          action: "menu.reorder",
-          targetType: "menu",
-          targetId: menu.id,
-          salonId: edit.salonId,
-          before: { position: moved.from + 1 },
-          after: { position: moved.to + 1 },
-        },
-        edit.now,
-      );
-    }
+    await moveInSalonOrder(tx, edit, "menu", menu.id, direction);
     return menu;
   });
 }
@@ -220,19 +189,13 @@ export async function setMenuPublished(
     const menu = await menuOf(tx, edit.salonId, menuId);
     if (menu.published === published) return menu;
     await tx.update(menus).set({ published }).where(eq(menus.id, menu.id));
-    await recordAudit(
-      tx,
-      {
-        actorUserId: edit.actor.id,
-        action: published ? "menu.reinstate" : "menu.retire",
-        targetType: "menu",
-        targetId: menu.id,
-        salonId: edit.salonId,
-        before: { published: menu.published },
-        after: { published },
-      },
-      edit.now,
-    );
+    await recordPartAudit(tx, edit, {
+      action: published ? "menu.reinstate" : "menu.retire",
+      targetType: "menu",
+      targetId: menu.id,
+      before: { published: menu.published },
+      after: { published },
+    });
     return menu;
   });
 }
@@ -264,19 +227,13 @@ export async function deleteMenu(db: Database, edit: SalonPartEdit, menuId: stri
       );
     }
     await tx.delete(menus).where(eq(menus.id, menu.id));
-    await recordAudit(
-      tx,
-      {
-        actorUserId: edit.actor.id,
-        action: "menu.delete",
-        targetType: "menu",
-        targetId: menu.id,
-        salonId: edit.salonId,
-        before: { ...fieldsOfMenu(menu), published: menu.published },
-        after: null,
-      },
-      edit.now,
-    );
+    await recordPartAudit(tx, edit, {
+      action: "menu.delete",
+      targetType: "menu",
+      targetId: menu.id,
+      before: { ...fieldsOfMenu(menu), published: menu.published },
+      after: null,
+    });
     return menu;
   });
 }

@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { fieldErrors } from "../../common/field-rules";
 import type { Database } from "../db/client";
 import { createCoupon, deleteCoupon, retireCoupon, updateCoupon } from "./salon-coupons.server";
@@ -80,6 +81,33 @@ async function attempt(
   }
 }
 
+type Parsed<T> =
+  | { success: true; data: T }
+  | { success: false; errors: Record<string, string | undefined> };
+
+/** A schema's verdict on the typed values, its messages by field. */
+function checked<T>(schema: z.ZodType<T>, values: unknown): Parsed<T> {
+  const parsed = schema.safeParse(values);
+  return parsed.success ? parsed : { success: false, errors: fieldErrors(parsed.error) };
+}
+
+/**
+ * A form with typed fields: refused for a bad version, then for the fields
+ * (`parsed`, from its schema), else saved; every refusal keeps the values.
+ */
+async function save<T>(
+  form: string,
+  values: Record<string, string | string[]>,
+  edit: SalonPartEdit | { error: string },
+  parsed: Parsed<T>,
+  run: (edit: SalonPartEdit, input: T) => Promise<Omit<Extract<PartResult, { ok: true }>, "ok">>,
+): Promise<PartResult> {
+  if ("error" in edit) return refused(form, values, { form: edit.error });
+  if (!parsed.success) return refused(form, values, parsed.errors);
+  const input = parsed.data;
+  return attempt(form, values, edit, () => run(edit, input));
+}
+
 const staffFields = [
   "name",
   "kana",
@@ -104,14 +132,11 @@ export async function staffFormAction(
   const keep = { staffId, intent };
   if (intent === "staff-create" || intent === "staff-update") {
     const values = { ...fieldsOf(form, staffFields, ["menuIds"]), ...keep };
-    if ("error" in edit) return refused("staff", values, { form: edit.error });
-    const parsed = staffSchema.safeParse(values);
-    if (!parsed.success) return refused("staff", values, fieldErrors(parsed.error));
-    return attempt("staff", values, edit, async () => {
+    return save("staff", values, edit, checked(staffSchema, values), async (edit, input) => {
       const member =
         intent === "staff-create"
-          ? await createStaff(db, edit, parsed.data)
-          : await updateStaff(db, edit, staffId, parsed.data);
+          ? await createStaff(db, edit, input)
+          : await updateStaff(db, edit, staffId, input);
       return {
         done: intent === "staff-create" ? "staff-created" : "staff-updated",
         query: { staff: member.id },
@@ -125,22 +150,17 @@ export async function staffFormAction(
       ...keep,
       pattern,
     };
-    const formKey = `schedule:${pattern}`;
-    if ("error" in edit) return refused(formKey, values, { form: edit.error });
     const parsed = parseSchedule(values as Record<string, string>);
-    if (!parsed.success) return refused(formKey, values, parsed.errors);
-    return attempt(formKey, values, edit, async () => {
-      await saveSchedule(db, edit, staffId, pattern, parsed.data);
+    return save(`schedule:${pattern}`, values, edit, parsed, async (edit, input) => {
+      await saveSchedule(db, edit, staffId, pattern, input);
       return { done: "schedule-saved", query: { staff: staffId }, focus: "schedules" };
     });
   }
   if (intent === "exception-add") {
     const values = { ...fieldsOf(form, ["date", "kind", "startsAt", "endsAt", "note"]), ...keep };
-    if ("error" in edit) return refused("exception", values, { form: edit.error });
-    const parsed = staffExceptionSchema.safeParse(values);
-    if (!parsed.success) return refused("exception", values, fieldErrors(parsed.error));
-    return attempt("exception", values, edit, async () => {
-      await addStaffException(db, { ...edit, timeZone: salon.timeZone }, staffId, parsed.data);
+    const parsed = checked(staffExceptionSchema, values);
+    return save("exception", values, edit, parsed, async (edit, input) => {
+      await addStaffException(db, { ...edit, timeZone: salon.timeZone }, staffId, input);
       return { done: "exception-added", query: { staff: staffId }, focus: "exceptions" };
     });
   }
@@ -208,14 +228,11 @@ export async function menuFormAction(
   const keep = { menuId, intent };
   if (intent === "menu-create" || intent === "menu-update") {
     const values = { ...fieldsOf(form, menuFields, ["staffIds"]), ...keep };
-    if ("error" in edit) return refused("menu", values, { form: edit.error });
-    const parsed = menuSchema.safeParse(values);
-    if (!parsed.success) return refused("menu", values, fieldErrors(parsed.error));
-    return attempt("menu", values, edit, async () => {
+    return save("menu", values, edit, checked(menuSchema, values), async (edit, input) => {
       const menu =
         intent === "menu-create"
-          ? await createMenu(db, edit, parsed.data)
-          : await updateMenu(db, edit, menuId, parsed.data);
+          ? await createMenu(db, edit, input)
+          : await updateMenu(db, edit, menuId, input);
       return {
         done: intent === "menu-create" ? "menu-created" : "menu-updated",
         query: {},
@@ -277,14 +294,11 @@ export async function couponFormAction(
   const keep = { couponId, intent };
   if (intent === "coupon-create" || intent === "coupon-update") {
     const values = { ...fieldsOf(form, couponFields, ["menuIds"]), ...keep };
-    if ("error" in edit) return refused("coupon", values, { form: edit.error });
-    const parsed = couponSchema.safeParse(values);
-    if (!parsed.success) return refused("coupon", values, fieldErrors(parsed.error));
-    return attempt("coupon", values, edit, async () => {
+    return save("coupon", values, edit, checked(couponSchema, values), async (edit, input) => {
       const coupon =
         intent === "coupon-create"
-          ? await createCoupon(db, edit, parsed.data)
-          : await updateCoupon(db, edit, couponId, parsed.data);
+          ? await createCoupon(db, edit, input)
+          : await updateCoupon(db, edit, couponId, input);
       return {
         done: intent === "coupon-create" ? "coupon-created" : "coupon-updated",
         query: {},

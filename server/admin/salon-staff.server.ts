@@ -14,7 +14,7 @@ import {
   staffSchedules,
 } from "../db/schema";
 import { DomainError, NotFoundError } from "../errors/domain-error";
-import { recordAudit } from "./audit";
+import { moveInSalonOrder, recordPartAudit } from "./salon-part-rows.server";
 import type {
   ScheduleInput,
   ScheduleInterval,
@@ -310,24 +310,18 @@ export async function createStaff(db: Database, edit: SalonPartEdit, input: Staf
     // A new stylist can do the menus open to anyone; these calls restrict or add.
     const abilities = await setAbilities(tx, edit.salonId, member.id, input.menuIds);
     const menuNames = await menuNamesFor(tx, edit.salonId, member.id);
-    await recordAudit(
-      tx,
-      {
-        actorUserId: edit.actor.id,
-        action: "staff.create",
-        targetType: "staff",
-        targetId: member.id,
-        salonId: edit.salonId,
-        before: null,
-        after: {
-          ...profileOf(member),
-          slug: member.slug,
-          menus: menuNames,
-          ...abilitiesNote(abilities),
-        },
+    await recordPartAudit(tx, edit, {
+      action: "staff.create",
+      targetType: "staff",
+      targetId: member.id,
+      before: null,
+      after: {
+        ...profileOf(member),
+        slug: member.slug,
+        menus: menuNames,
+        ...abilitiesNote(abilities),
       },
-      edit.now,
-    );
+    });
     return member;
   });
 }
@@ -357,18 +351,12 @@ export async function updateStaff(
       { ...profileOf(input), menus: menusAfter },
     );
     if (changes) {
-      await recordAudit(
-        tx,
-        {
-          actorUserId: edit.actor.id,
-          action: "staff.update",
-          targetType: "staff",
-          targetId: member.id,
-          salonId: edit.salonId,
-          ...changes,
-        },
-        edit.now,
-      );
+      await recordPartAudit(tx, edit, {
+        action: "staff.update",
+        targetType: "staff",
+        targetId: member.id,
+        ...changes,
+      });
     }
     return member;
   });
@@ -387,49 +375,9 @@ export async function moveStaff(
 ) {
   return editSalonPart(db, edit, async (tx) => {
     const member = await memberOf(tx, edit.salonId, staffId);
-    const order = await tx
-      .select({ id: staff.id, sortOrder: staff.sortOrder })
-      .from(staff)
-      .where(eq(staff.salonId, edit.salonId))
-      .orderBy(asc(staff.sortOrder), asc(staff.id));
-    const moved = await renumber(order, member.id, direction, async (id, sortOrder) => {
-      await tx.update(staff).set({ sortOrder }).where(eq(staff.id, id));
-    });
-    if (moved) {
-      await recordAudit(
-        tx,
-        {
-          actorUserId: edit.actor.id,
-          action: "staff.reorder",
-          targetType: "staff",
-          targetId: member.id,
-          salonId: edit.salonId,
-          before: { position: moved.from + 1 },
-          after: { position: moved.to + 1 },
-        },
-        edit.now,
-      );
-    }
+    await moveInSalonOrder(tx, edit, "staff", member.id, direction);
     return member;
   });
-}
-
-/** Swaps `id` with its neighbour and writes every position that changed; null at either end. */
-export async function renumber(
-  order: { id: string; sortOrder: number }[],
-  id: string,
-  direction: "up" | "down",
-  write: (id: string, sortOrder: number) => Promise<void>,
-) {
-  const ids = order.map((row) => row.id);
-  const from = ids.indexOf(id);
-  const to = direction === "up" ? from - 1 : from + 1;
-  if (from < 0 || to < 0 || to >= ids.length) return null;
-  [ids[from], ids[to]] = [ids[to] as string, ids[from] as string];
-  for (const [index, rowId] of ids.entries()) {
-    if (order.find((row) => row.id === rowId)?.sortOrder !== index) await write(rowId, index);
-  }
-  return { from, to };
 }
 
 /**
@@ -447,19 +395,13 @@ export async function setStaffActive(
     const member = await memberOf(tx, edit.salonId, staffId);
     if (member.active === active) return member;
     await tx.update(staff).set({ active }).where(eq(staff.id, member.id));
-    await recordAudit(
-      tx,
-      {
-        actorUserId: edit.actor.id,
-        action: active ? "staff.reinstate" : "staff.retire",
-        targetType: "staff",
-        targetId: member.id,
-        salonId: edit.salonId,
-        before: { active: member.active },
-        after: { active },
-      },
-      edit.now,
-    );
+    await recordPartAudit(tx, edit, {
+      action: active ? "staff.reinstate" : "staff.retire",
+      targetType: "staff",
+      targetId: member.id,
+      before: { active: member.active },
+      after: { active },
+    });
     return member;
   });
 }
@@ -480,19 +422,13 @@ export async function deleteStaff(db: Database, edit: SalonPartEdit, staffId: st
       );
     }
     await tx.delete(staff).where(eq(staff.id, member.id));
-    await recordAudit(
-      tx,
-      {
-        actorUserId: edit.actor.id,
-        action: "staff.delete",
-        targetType: "staff",
-        targetId: member.id,
-        salonId: edit.salonId,
-        before: { ...profileOf(member), slug: member.slug, active: member.active },
-        after: null,
-      },
-      edit.now,
-    );
+    await recordPartAudit(tx, edit, {
+      action: "staff.delete",
+      targetType: "staff",
+      targetId: member.id,
+      before: { ...profileOf(member), slug: member.slug, active: member.active },
+      after: null,
+    });
     return member;
   });
 }
@@ -594,24 +530,18 @@ export async function saveSchedule(
         validUntil: input.validUntil,
       })),
     );
-    await recordAudit(
-      tx,
-      {
-        actorUserId: edit.actor.id,
-        action: "staff.schedule_save",
-        targetType: "staff",
-        targetId: member.id,
-        salonId: edit.salonId,
-        before: patternView(old),
-        after: {
-          validFrom: input.validFrom,
-          validUntil: input.validUntil,
-          intervals: input.intervals,
-          ...(ended.length > 0 ? { endedPatterns: ended } : {}),
-        },
+    await recordPartAudit(tx, edit, {
+      action: "staff.schedule_save",
+      targetType: "staff",
+      targetId: member.id,
+      before: patternView(old),
+      after: {
+        validFrom: input.validFrom,
+        validUntil: input.validUntil,
+        intervals: input.intervals,
+        ...(ended.length > 0 ? { endedPatterns: ended } : {}),
       },
-      edit.now,
-    );
+    });
     return patternKey(input.validFrom, input.validUntil);
   });
 }
@@ -647,19 +577,13 @@ export async function deleteSchedule(
         409,
       );
     }
-    await recordAudit(
-      tx,
-      {
-        actorUserId: edit.actor.id,
-        action: "staff.schedule_delete",
-        targetType: "staff",
-        targetId: member.id,
-        salonId: edit.salonId,
-        before: { validFrom: from || null, validUntil: until || null, intervals: removed },
-        after: null,
-      },
-      edit.now,
-    );
+    await recordPartAudit(tx, edit, {
+      action: "staff.schedule_delete",
+      targetType: "staff",
+      targetId: member.id,
+      before: { validFrom: from || null, validUntil: until || null, intervals: removed },
+      after: null,
+    });
   });
 }
 
@@ -733,19 +657,13 @@ export async function addStaffException(
         note: input.note,
       })
       .returning({ id: scheduleExceptions.id });
-    await recordAudit(
-      tx,
-      {
-        actorUserId: edit.actor.id,
-        action: "staff.exception_add",
-        targetType: "staff",
-        targetId: member.id,
-        salonId: edit.salonId,
-        before: null,
-        after: { exceptionId: row?.id, ...input },
-      },
-      edit.now,
-    );
+    await recordPartAudit(tx, edit, {
+      action: "staff.exception_add",
+      targetType: "staff",
+      targetId: member.id,
+      before: null,
+      after: { exceptionId: row?.id, ...input },
+    });
     return row;
   });
 }
@@ -783,18 +701,12 @@ export async function deleteStaffException(
         409,
       );
     }
-    await recordAudit(
-      tx,
-      {
-        actorUserId: edit.actor.id,
-        action: "staff.exception_delete",
-        targetType: "staff",
-        targetId: member.id,
-        salonId: edit.salonId,
-        before: { exceptionId, ...removed },
-        after: null,
-      },
-      edit.now,
-    );
+    await recordPartAudit(tx, edit, {
+      action: "staff.exception_delete",
+      targetType: "staff",
+      targetId: member.id,
+      before: { exceptionId, ...removed },
+      after: null,
+    });
   });
 }

@@ -1,15 +1,14 @@
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import { couponKindLabels } from "../../../common/salon-parts";
 import { formatDate, formatYen } from "../../lib/format";
-import { ErrorSummary, SelectField, TextAreaField, TextField } from "../form/field";
-import { buttonClass, cellClass, headCellClass, linkClass, tableClass } from "./admin-frame";
+import { SelectField, TextAreaField, TextField } from "../form/field";
+import { cellClass, linkClass } from "./admin-frame";
 import {
   CheckboxGroup,
-  listOf,
-  RowButton,
-  refusalFor,
-  typedValue,
-  VersionField,
+  PartList,
+  PartRowActions,
+  partFormState,
+  SalonPartForm,
 } from "./salon-part-form";
 
 /** What the クーポン tab's loader gives (server/admin/salon-coupons.server.ts couponsTab). */
@@ -53,94 +52,52 @@ export function CouponList({
 }) {
   const nameOf = new Map(menus.map((m) => [m.id, m.name]));
   return (
-    <section aria-labelledby="coupon-list-heading" className="flex flex-col gap-3">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="coupon-list-heading" className="text-xl font-bold">
-          クーポン一覧（{coupons.length}件）
-        </h2>
-        <Link to={base} className={linkClass}>
-          クーポンを追加
-        </Link>
-      </div>
-      {coupons.length === 0 ? (
-        <p>クーポンはまだ登録されていません。下のフォームから追加してください。</p>
-      ) : (
-        <div className="relative overflow-x-auto">
-          <table className={tableClass}>
-            <caption className="sr-only">クーポン一覧</caption>
-            <thead>
-              <tr>
-                <th scope="col" className={headCellClass}>
-                  クーポン
-                </th>
-                <th scope="col" className={headCellClass}>
-                  対象メニュー
-                </th>
-                <th scope="col" className={headCellClass}>
-                  期間・状態
-                </th>
-                <th scope="col" className={headCellClass}>
-                  操作
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {coupons.map((coupon) => (
-                <tr
-                  key={coupon.id}
-                  id={`coupon-${coupon.id}`}
-                  aria-current={coupon.id === editingId ? "true" : undefined}
-                  className={coupon.id === editingId ? "bg-brand-50" : undefined}
-                >
-                  <td className={cellClass}>
-                    <Link to={`${base}?coupon=${coupon.id}`} className={linkClass}>
-                      {coupon.title}
-                    </Link>
-                    <span className="block text-xs text-neutral-700">
-                      {discountText(coupon)}
-                      {coupon.newCustomersOnly ? "・新規のみ" : ""}
-                    </span>
-                  </td>
-                  <td className={cellClass}>
-                    {coupon.menuIds.length === 0
-                      ? "予約全体"
-                      : coupon.menuIds.map((id) => nameOf.get(id) ?? "").join("、")}
-                  </td>
-                  <td className={cellClass}>
-                    {formatDate(coupon.validFrom)}〜
-                    {coupon.validUntil ? formatDate(coupon.validUntil) : ""}
-                    <span className="block text-xs font-bold">{stateLabels[coupon.state]}</span>
-                  </td>
-                  <td className={cellClass}>
-                    <div className="flex flex-wrap gap-1">
-                      {coupon.state !== "ended" ? (
-                        <RowButton
-                          intent="coupon-retire"
-                          fields={{ couponId: coupon.id }}
-                          version={version}
-                          label="配布を終了"
-                          target={coupon.title}
-                        />
-                      ) : null}
-                      {coupon.bookings === 0 ? (
-                        <RowButton
-                          intent="coupon-delete"
-                          fields={{ couponId: coupon.id }}
-                          version={version}
-                          label="削除"
-                          target={coupon.title}
-                          danger
-                        />
-                      ) : null}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+    <PartList
+      part="coupon"
+      heading={`クーポン一覧（${coupons.length}件）`}
+      base={base}
+      addLabel="クーポンを追加"
+      empty="クーポンはまだ登録されていません。下のフォームから追加してください。"
+      caption="クーポン一覧"
+      columns={["クーポン", "対象メニュー", "期間・状態", "操作"]}
+      rows={coupons}
+      selectedId={editingId}
+      cells={(coupon) => (
+        <>
+          <td className={cellClass}>
+            <Link to={`${base}?coupon=${coupon.id}`} className={linkClass}>
+              {coupon.title}
+            </Link>
+            <span className="block text-xs text-neutral-700">
+              {discountText(coupon)}
+              {coupon.newCustomersOnly ? "・新規のみ" : ""}
+            </span>
+          </td>
+          <td className={cellClass}>
+            {coupon.menuIds.length === 0
+              ? "予約全体"
+              : coupon.menuIds.map((id) => nameOf.get(id) ?? "").join("、")}
+          </td>
+          <td className={cellClass}>
+            {formatDate(coupon.validFrom)}〜{coupon.validUntil ? formatDate(coupon.validUntil) : ""}
+            <span className="block text-xs font-bold">{stateLabels[coupon.state]}</span>
+          </td>
+          <td className={cellClass}>
+            {/* No order; retiring ends the validity (decision 0018), so an ended one has nothing to retire. */}
+            <PartRowActions
+              part="coupon"
+              id={coupon.id}
+              target={coupon.title}
+              version={version}
+              retire={
+                coupon.state !== "ended" ? { intent: "retire", label: "配布を終了" } : undefined
+              }
+              deletable={coupon.bookings === 0}
+            />
+          </td>
+        </>
       )}
-    </section>
+    />
   );
 }
 
@@ -157,26 +114,20 @@ export function CouponForm({
   version: number;
   actionData: unknown;
 }) {
-  const refusal = refusalFor(actionData, "coupon");
-  const errors = refusal?.errors ?? {};
-  const v = (key: string, stored: string | number | null | undefined) =>
-    typedValue(refusal, key, stored);
+  const { refusal, errors, value: v, list } = partFormState(actionData, "coupon");
   const prefix = coupon ? "coupon-edit" : "coupon-new";
   const newOnly = refusal ? refusal.values.newCustomersOnly === "on" : !!coupon?.newCustomersOnly;
   return (
-    <Form
-      method="post"
-      noValidate
-      className="flex max-w-2xl flex-col gap-4"
-      aria-labelledby={`${prefix}-heading`}
-      key={refusal ? "refused" : (coupon?.id ?? "new")}
+    <SalonPartForm
+      headingId={`${prefix}-heading`}
+      heading={coupon ? `「${coupon.title}」を編集` : "クーポンを追加"}
+      refusal={refusal}
+      formKey={coupon?.id ?? "new"}
+      version={version}
+      hidden={{ couponId: coupon?.id }}
+      intent={coupon ? "coupon-update" : "coupon-create"}
+      submitLabel={coupon ? "クーポンを保存" : "クーポンを追加"}
     >
-      <h2 id={`${prefix}-heading`} className="text-xl font-bold">
-        {coupon ? `「${coupon.title}」を編集` : "クーポンを追加"}
-      </h2>
-      <ErrorSummary errors={errors} />
-      <VersionField version={version} />
-      {coupon ? <input type="hidden" name="couponId" value={coupon.id} /> : null}
       <TextField
         id={`${prefix}-title`}
         name="title"
@@ -218,7 +169,7 @@ export function CouponForm({
           value: menu.id,
           label: `${menu.name}（${formatYen(menu.price)}${menu.published ? "" : "・掲載終了"}）`,
         }))}
-        checked={listOf(refusal, "menuIds", coupon?.menuIds ?? [])}
+        checked={list("menuIds", coupon?.menuIds ?? [])}
         error={errors.menuIds}
       />
       <TextAreaField
@@ -267,14 +218,6 @@ export function CouponForm({
         defaultValue={v("description", coupon?.description)}
         error={errors.description}
       />
-      <button
-        type="submit"
-        name="intent"
-        value={coupon ? "coupon-update" : "coupon-create"}
-        className={buttonClass}
-      >
-        {coupon ? "クーポンを保存" : "クーポンを追加"}
-      </button>
-    </Form>
+    </SalonPartForm>
   );
 }

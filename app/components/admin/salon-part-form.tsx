@@ -1,7 +1,15 @@
 import { type ReactNode, useEffect, useRef } from "react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { ErrorSummary } from "../form/field";
-import { secondaryButtonClass } from "./admin-frame";
+import {
+  AdminFrame,
+  buttonClass,
+  headCellClass,
+  linkClass,
+  secondaryButtonClass,
+  tableClass,
+} from "./admin-frame";
+import { SalonEditorTabs } from "./salon-editor-tabs";
 
 /**
  * Pieces shared by the salon editor's スタッフ, メニュー and クーポン tabs.
@@ -70,6 +78,18 @@ export function listOf(refusal: PartRefusal | null, key: string, stored: string[
     return Array.isArray(value) ? value : [];
   }
   return stored;
+}
+
+/** One form's refusal, its errors, and what each of its fields shows (typed or stored). */
+export function partFormState(actionData: unknown, form: string) {
+  const refusal = refusalFor(actionData, form);
+  return {
+    refusal,
+    errors: refusal?.errors ?? {},
+    value: (key: string, stored: string | number | null | undefined) =>
+      typedValue(refusal, key, stored),
+    list: (key: string, stored: string[]) => listOf(refusal, key, stored),
+  };
 }
 
 export function VersionField({ version }: { version: number }) {
@@ -227,15 +247,6 @@ export function CheckboxGroup({
   );
 }
 
-/** "?done=…&staff=…" of the page after a save. */
-export function partLocation(
-  path: string,
-  result: { done: string; query?: Record<string, string> },
-) {
-  const params = new URLSearchParams({ ...(result.query ?? {}), done: result.done });
-  return `${path}?${params}`;
-}
-
 /** The salon's public page, for checking an edit as visitors see it (published salons only). */
 export function PublicPageLink({ salon }: { salon: { slug: string; status: string } }) {
   if (salon.status !== "published") return null;
@@ -246,5 +257,232 @@ export function PublicPageLink({ salon }: { salon: { slug: string; status: strin
     >
       公開ページを見る
     </a>
+  );
+}
+
+/** The frame of a tab's page: the editor's tabs, then the outcome of the last save or refusal. */
+export function SalonPartPage({
+  salon,
+  base,
+  done,
+  actionData,
+  children,
+}: {
+  salon: { id: string; name: string; slug: string; status: string };
+  /** The tab's own address, opened again after a conflict. */
+  base: string;
+  done: string | null;
+  actionData: unknown;
+  children: ReactNode;
+}) {
+  return (
+    <AdminFrame title={`${salon.name}の編集`} actions={<PublicPageLink salon={salon} />}>
+      <SalonEditorTabs salonId={salon.id} salonName={salon.name} />
+      <DoneNotice done={done} />
+      <ListErrors actionData={actionData} />
+      <ConflictReload actionData={actionData} href={base} />
+      {children}
+    </AdminFrame>
+  );
+}
+
+/** What a tab edits; it names the list's ids, the row's id field (`menuId`) and the intents. */
+export type PartKind = "staff" | "menu" | "coupon";
+
+/**
+ * A tab's list: a heading with the count and an add link, then a table
+ * whose rows link to their form; the row being edited is marked (aria-current).
+ * Each tab brings its own columns and cells.
+ */
+export function PartList<Row extends { id: string }>({
+  part,
+  heading,
+  base,
+  addLabel,
+  empty,
+  caption,
+  columns,
+  rows,
+  selectedId,
+  cells,
+}: {
+  part: PartKind;
+  heading: string;
+  base: string;
+  addLabel: string;
+  empty: string;
+  caption: string;
+  columns: string[];
+  rows: Row[];
+  selectedId: string | null;
+  cells: (row: Row, index: number) => ReactNode;
+}) {
+  return (
+    <section aria-labelledby={`${part}-list-heading`} className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id={`${part}-list-heading`} className="text-xl font-bold">
+          {heading}
+        </h2>
+        <Link to={base} className={linkClass}>
+          {addLabel}
+        </Link>
+      </div>
+      {rows.length === 0 ? (
+        <p>{empty}</p>
+      ) : (
+        <div className="relative overflow-x-auto">
+          <table className={tableClass}>
+            <caption className="sr-only">{caption}</caption>
+            <thead>
+              <tr>
+                {columns.map((column) => (
+                  <th key={column} scope="col" className={headCellClass}>
+                    {column}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row, index) => (
+                <tr
+                  key={row.id}
+                  id={`${part}-${row.id}`}
+                  aria-current={row.id === selectedId ? "true" : undefined}
+                  className={row.id === selectedId ? "bg-brand-50" : undefined}
+                >
+                  {cells(row, index)}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The buttons of a list row: up and down (when the list has an order),
+ * retire or reinstate, and delete (only for rows nothing refers to; the
+ * server checks again). `target` names the row for a screen reader.
+ */
+export function PartRowActions({
+  part,
+  id,
+  target,
+  version,
+  position,
+  retire,
+  deletable,
+}: {
+  part: PartKind;
+  id: string;
+  target: string;
+  version: number;
+  position?: { index: number; count: number };
+  retire?: { intent: "retire" | "reinstate"; label: string };
+  deletable: boolean;
+}) {
+  const fields = { [`${part}Id`]: id };
+  return (
+    <div className="flex flex-wrap gap-1">
+      {position ? (
+        <>
+          <RowButton
+            intent={`${part}-up`}
+            fields={fields}
+            version={version}
+            label="上へ"
+            target={target}
+            disabled={position.index === 0}
+          />
+          <RowButton
+            intent={`${part}-down`}
+            fields={fields}
+            version={version}
+            label="下へ"
+            target={target}
+            disabled={position.index === position.count - 1}
+          />
+        </>
+      ) : null}
+      {retire ? (
+        <RowButton
+          intent={`${part}-${retire.intent}`}
+          fields={fields}
+          version={version}
+          label={retire.label}
+          target={target}
+        />
+      ) : null}
+      {deletable ? (
+        <RowButton
+          intent={`${part}-delete`}
+          fields={fields}
+          version={version}
+          label="削除"
+          target={target}
+          danger
+        />
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The frame of every form of the tabs: the heading that names it, the
+ * refusal's summary, the version the page was loaded with and the hidden
+ * ids, the fields, then one submit button. A refused form is mounted anew
+ * (key "refused") so its inputs show what was typed rather than what is stored.
+ */
+export function SalonPartForm({
+  headingId,
+  heading,
+  level = 2,
+  className = "flex max-w-2xl flex-col gap-4",
+  refusal,
+  formKey,
+  version,
+  hidden,
+  intent,
+  submitLabel,
+  children,
+}: {
+  headingId: string;
+  heading: string;
+  /** 2 for a tab's main form, 4 for the forms inside a stylist's sections. */
+  level?: 2 | 4;
+  className?: string;
+  refusal: PartRefusal | null;
+  /** The form's identity when not refused: a new row's form or the edited row's. */
+  formKey: string;
+  version: number;
+  hidden: Record<string, string | undefined>;
+  intent: string;
+  submitLabel: string;
+  children: ReactNode;
+}) {
+  const Heading = level === 2 ? "h2" : "h4";
+  return (
+    <Form
+      method="post"
+      noValidate
+      className={className}
+      aria-labelledby={headingId}
+      key={refusal ? "refused" : formKey}
+    >
+      <Heading id={headingId} className={level === 2 ? "text-xl font-bold" : "font-bold"}>
+        {heading}
+      </Heading>
+      <ErrorSummary errors={refusal?.errors ?? {}} />
+      <VersionField version={version} />
+      {Object.entries(hidden).map(([name, value]) =>
+        value === undefined ? null : <input key={name} type="hidden" name={name} value={value} />,
+      )}
+      {children}
+      <button type="submit" name="intent" value={intent} className={buttonClass}>
+        {submitLabel}
+      </button>
+    </Form>
   );
 }

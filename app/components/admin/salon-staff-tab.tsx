@@ -1,20 +1,20 @@
-import { Form, Link } from "react-router";
+import { Fragment } from "react";
+import { Link } from "react-router";
 import {
   INTERVALS_PER_DAY,
   scheduleExceptionLabels,
   weekdayLabels,
 } from "../../../common/salon-parts";
 import { formatDate } from "../../lib/format";
-import { ErrorSummary, SelectField, TextAreaField, TextField } from "../form/field";
-import { buttonClass, cellClass, headCellClass, linkClass, tableClass } from "./admin-frame";
+import { SelectField, TextAreaField, TextField } from "../form/field";
+import { cellClass, headCellClass, linkClass, tableClass } from "./admin-frame";
 import {
   CheckboxGroup,
-  listOf,
-  type PartRefusal,
+  PartList,
+  PartRowActions,
+  partFormState,
   RowButton,
-  refusalFor,
-  typedValue,
-  VersionField,
+  SalonPartForm,
 } from "./salon-part-form";
 
 /** What the スタッフ tab's loader gives (server/admin/salon-staff.server.ts staffTab). */
@@ -63,6 +63,11 @@ export type SelectedStaff = {
 const WEEKDAYS = [1, 2, 3, 4, 5, 6, 0];
 const KIND_LABELS = scheduleExceptionLabels;
 const WEEKDAY_LABELS = weekdayLabels;
+/** The two inputs of an interval: their field names' start and the words of their labels. */
+const intervalEnds = [
+  { end: "start", field: "startsAt", word: "開始" },
+  { end: "end", field: "endsAt", word: "終了" },
+] as const;
 
 export function StaffList({
   base,
@@ -76,114 +81,49 @@ export function StaffList({
   selectedId: string | null;
 }) {
   return (
-    <section aria-labelledby="staff-list-heading" className="flex flex-col gap-3">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="staff-list-heading" className="text-xl font-bold">
-          スタッフ一覧（{members.length}人）
-        </h2>
-        <Link to={base} className={linkClass}>
-          スタッフを追加
-        </Link>
-      </div>
-      {members.length === 0 ? (
-        <p>スタッフはまだ登録されていません。下のフォームから追加してください。</p>
-      ) : (
-        <div className="relative overflow-x-auto">
-          <table className={tableClass}>
-            <caption className="sr-only">
-              スタッフ一覧（上から、サロンページと指名なしの割り当てで使う順番）
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col" className={headCellClass}>
-                  順番
-                </th>
-                <th scope="col" className={headCellClass}>
-                  名前・役職
-                </th>
-                <th scope="col" className={headCellClass}>
-                  状態
-                </th>
-                <th scope="col" className={headCellClass}>
-                  操作
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {members.map((member, index) => (
-                <tr
-                  key={member.id}
-                  id={`staff-${member.id}`}
-                  aria-current={member.id === selectedId ? "true" : undefined}
-                  className={member.id === selectedId ? "bg-brand-50" : undefined}
-                >
-                  <td className={cellClass}>{index + 1}</td>
-                  <td className={cellClass}>
-                    <Link to={`${base}?staff=${member.id}`} className={linkClass}>
-                      {member.name}
-                    </Link>
-                    <span className="block text-xs text-neutral-700">
-                      {member.kana}・{member.role}
-                    </span>
-                  </td>
-                  <td className={cellClass}>
-                    {member.active ? "在籍" : <span className="font-bold">退職</span>}
-                    <span className="block text-xs text-neutral-700">予約 {member.bookings}件</span>
-                  </td>
-                  <td className={cellClass}>
-                    <div className="flex flex-wrap gap-1">
-                      <RowButton
-                        intent="staff-up"
-                        fields={{ staffId: member.id }}
-                        version={version}
-                        label="上へ"
-                        target={member.name}
-                        disabled={index === 0}
-                      />
-                      <RowButton
-                        intent="staff-down"
-                        fields={{ staffId: member.id }}
-                        version={version}
-                        label="下へ"
-                        target={member.name}
-                        disabled={index === members.length - 1}
-                      />
-                      {member.active ? (
-                        <RowButton
-                          intent="staff-retire"
-                          fields={{ staffId: member.id }}
-                          version={version}
-                          label="退職にする"
-                          target={member.name}
-                        />
-                      ) : (
-                        <RowButton
-                          intent="staff-reinstate"
-                          fields={{ staffId: member.id }}
-                          version={version}
-                          label="復帰させる"
-                          target={member.name}
-                        />
-                      )}
-                      {member.bookings === 0 ? (
-                        <RowButton
-                          intent="staff-delete"
-                          fields={{ staffId: member.id }}
-                          version={version}
-                          label="削除"
-                          target={member.name}
-                          danger
-                        />
-                      ) : null}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+    <PartList
+      part="staff"
+      heading={`スタッフ一覧（${members.length}人）`}
+      base={base}
+      addLabel="スタッフを追加"
+      empty="スタッフはまだ登録されていません。下のフォームから追加してください。"
+      caption="スタッフ一覧（上から、サロンページと指名なしの割り当てで使う順番）"
+      columns={["順番", "名前・役職", "状態", "操作"]}
+      rows={members}
+      selectedId={selectedId}
+      cells={(member, index) => (
+        <>
+          <td className={cellClass}>{index + 1}</td>
+          <td className={cellClass}>
+            <Link to={`${base}?staff=${member.id}`} className={linkClass}>
+              {member.name}
+            </Link>
+            <span className="block text-xs text-neutral-700">
+              {member.kana}・{member.role}
+            </span>
+          </td>
+          <td className={cellClass}>
+            {member.active ? "在籍" : <span className="font-bold">退職</span>}
+            <span className="block text-xs text-neutral-700">予約 {member.bookings}件</span>
+          </td>
+          <td className={cellClass}>
+            <PartRowActions
+              part="staff"
+              id={member.id}
+              target={member.name}
+              version={version}
+              position={{ index, count: members.length }}
+              retire={
+                member.active
+                  ? { intent: "retire", label: "退職にする" }
+                  : { intent: "reinstate", label: "復帰させる" }
+              }
+              deletable={member.bookings === 0}
+            />
+          </td>
+        </>
       )}
-    </section>
+    />
   );
 }
 
@@ -213,25 +153,19 @@ export function StaffForm({
   version: number;
   actionData: unknown;
 }) {
-  const refusal = refusalFor(actionData, "staff");
-  const errors = refusal?.errors ?? {};
-  const v = (key: string, stored: string | number | null | undefined) =>
-    typedValue(refusal, key, stored);
+  const { refusal, errors, value: v, list } = partFormState(actionData, "staff");
   const prefix = member ? "staff-edit" : "staff-new";
   return (
-    <Form
-      method="post"
-      noValidate
-      className="flex max-w-2xl flex-col gap-4"
-      aria-labelledby={`${prefix}-heading`}
-      key={refusal ? "refused" : (member?.id ?? "new")}
+    <SalonPartForm
+      headingId={`${prefix}-heading`}
+      heading={member ? `${member.name}さんのプロフィール` : "スタッフを追加"}
+      refusal={refusal}
+      formKey={member?.id ?? "new"}
+      version={version}
+      hidden={{ staffId: member?.id }}
+      intent={member ? "staff-update" : "staff-create"}
+      submitLabel={member ? "プロフィールを保存" : "スタッフを追加"}
     >
-      <h2 id={`${prefix}-heading`} className="text-xl font-bold">
-        {member ? `${member.name}さんのプロフィール` : "スタッフを追加"}
-      </h2>
-      <ErrorSummary errors={errors} />
-      <VersionField version={version} />
-      {member ? <input type="hidden" name="staffId" value={member.id} /> : null}
       <TextField
         id={`${prefix}-name`}
         name="name"
@@ -303,23 +237,14 @@ export function StaffForm({
         legend="担当できるメニュー"
         name="menuIds"
         options={menuOptions(menus)}
-        checked={listOf(
-          refusal,
+        checked={list(
           "menuIds",
           member ? member.menuIds : menus.filter((m) => m.published).map((m) => m.id),
         )}
         error={errors.menuIds}
         hint="チェックを外したメニューは、このスタッフを指名して予約できなくなります。"
       />
-      <button
-        type="submit"
-        name="intent"
-        value={member ? "staff-update" : "staff-create"}
-        className={buttonClass}
-      >
-        {member ? "プロフィールを保存" : "スタッフを追加"}
-      </button>
-    </Form>
+    </SalonPartForm>
   );
 }
 
@@ -345,28 +270,24 @@ function ScheduleForm({
   actionData: unknown;
 }) {
   const key = pattern?.key ?? "new";
-  const refusal: PartRefusal | null = refusalFor(actionData, `schedule:${key}`);
-  const errors = refusal?.errors ?? {};
+  const { refusal, errors, value } = partFormState(actionData, `schedule:${key}`);
   const source = pattern ?? copyFrom;
   const stored = (weekday: number, index: number) =>
     source?.intervals.filter((i) => i.weekday === weekday)[index];
   const prefix = `schedule-${pattern ? pattern.key.replace("~", "to").replace(/[^0-9a-z]/g, "") : "new"}`;
-  const headingId = `${prefix}-heading`;
   return (
-    <Form
-      method="post"
-      noValidate
-      aria-labelledby={headingId}
+    <SalonPartForm
+      headingId={`${prefix}-heading`}
+      heading={pattern ? `勤務パターン（${rangeText(pattern)}）` : "新しい勤務パターン"}
+      level={4}
       className="flex flex-col gap-4 rounded-lg border border-neutral-300 p-4"
-      key={refusal ? "refused" : key}
+      refusal={refusal}
+      formKey={key}
+      version={version}
+      hidden={{ staffId, pattern: key }}
+      intent="schedule-save"
+      submitLabel={pattern ? "この勤務パターンを保存" : "勤務パターンを追加"}
     >
-      <h4 id={headingId} className="font-bold">
-        {pattern ? `勤務パターン（${rangeText(pattern)}）` : "新しい勤務パターン"}
-      </h4>
-      <ErrorSummary errors={errors} />
-      <VersionField version={version} />
-      <input type="hidden" name="staffId" value={staffId} />
-      <input type="hidden" name="pattern" value={key} />
       {pattern ? null : (
         <p className="text-sm">
           適用開始日を入れると、その日から新しいパターンに切り替わり、それまでのパターンは前日で終わります。
@@ -379,7 +300,7 @@ function ScheduleForm({
           type="date"
           label="適用開始日"
           hint="空欄は開始日なし"
-          defaultValue={typedValue(refusal, "validFrom", pattern?.validFrom)}
+          defaultValue={value("validFrom", pattern?.validFrom)}
           error={errors.validFrom}
         />
         <TextField
@@ -388,7 +309,7 @@ function ScheduleForm({
           type="date"
           label="適用終了日"
           hint="空欄は終了日なし"
-          defaultValue={typedValue(refusal, "validUntil", pattern?.validUntil)}
+          defaultValue={value("validUntil", pattern?.validUntil)}
           error={errors.validUntil}
         />
       </div>
@@ -415,36 +336,29 @@ function ScheduleForm({
               <div className="flex flex-wrap gap-x-4 gap-y-2">
                 {Array.from({ length: INTERVALS_PER_DAY }, (_, index) => {
                   const interval = stored(weekday, index);
-                  const startName = `start-${weekday}-${index}`;
-                  const endName = `end-${weekday}-${index}`;
                   const label = `${WEEKDAY_LABELS[weekday]}曜日 時間帯${index + 1}`;
                   return (
-                    <div key={startName} className="flex items-center gap-1">
-                      <label htmlFor={`${prefix}-${startName}`} className="sr-only">
-                        {label}の開始
-                      </label>
-                      <input
-                        id={`${prefix}-${startName}`}
-                        name={startName}
-                        type="time"
-                        step={300}
-                        defaultValue={typedValue(refusal, startName, interval?.startsAt)}
-                        aria-invalid={dayError ? true : undefined}
-                        className="rounded-lg border border-neutral-400 px-2 py-1"
-                      />
-                      <span aria-hidden="true">〜</span>
-                      <label htmlFor={`${prefix}-${endName}`} className="sr-only">
-                        {label}の終了
-                      </label>
-                      <input
-                        id={`${prefix}-${endName}`}
-                        name={endName}
-                        type="time"
-                        step={300}
-                        defaultValue={typedValue(refusal, endName, interval?.endsAt)}
-                        aria-invalid={dayError ? true : undefined}
-                        className="rounded-lg border border-neutral-400 px-2 py-1"
-                      />
+                    <div key={label} className="flex items-center gap-1">
+                      {intervalEnds.map(({ end, field, word }) => {
+                        const name = `${end}-${weekday}-${index}`;
+                        return (
+                          <Fragment key={end}>
+                            {end === "end" ? <span aria-hidden="true">〜</span> : null}
+                            <label htmlFor={`${prefix}-${name}`} className="sr-only">
+                              {label}の{word}
+                            </label>
+                            <input
+                              id={`${prefix}-${name}`}
+                              name={name}
+                              type="time"
+                              step={300}
+                              defaultValue={value(name, interval?.[field])}
+                              aria-invalid={dayError ? true : undefined}
+                              className="rounded-lg border border-neutral-400 px-2 py-1"
+                            />
+                          </Fragment>
+                        );
+                      })}
                     </div>
                   );
                 })}
@@ -453,10 +367,7 @@ function ScheduleForm({
           );
         })}
       </div>
-      <button type="submit" name="intent" value="schedule-save" className={buttonClass}>
-        {pattern ? "この勤務パターンを保存" : "勤務パターンを追加"}
-      </button>
-    </Form>
+    </SalonPartForm>
   );
 }
 
@@ -519,8 +430,7 @@ export function ExceptionSection({
   version: number;
   actionData: unknown;
 }) {
-  const refusal = refusalFor(actionData, "exception");
-  const errors = refusal?.errors ?? {};
+  const { refusal, errors, value } = partFormState(actionData, "exception");
   return (
     <section id="exceptions" aria-labelledby="exceptions-heading" className="flex flex-col gap-4">
       <h3 id="exceptions-heading" className="text-lg font-bold">
@@ -573,19 +483,18 @@ export function ExceptionSection({
           </table>
         </div>
       )}
-      <Form
-        method="post"
-        noValidate
-        aria-labelledby="exception-new-heading"
+      <SalonPartForm
+        headingId="exception-new-heading"
+        heading="休み・臨時の勤務を追加"
+        level={4}
         className="flex max-w-2xl flex-col gap-3 rounded-lg border border-neutral-300 p-4"
-        key={refusal ? "refused" : "new"}
+        refusal={refusal}
+        formKey="new"
+        version={version}
+        hidden={{ staffId: member.id }}
+        intent="exception-add"
+        submitLabel="追加する"
       >
-        <h4 id="exception-new-heading" className="font-bold">
-          休み・臨時の勤務を追加
-        </h4>
-        <ErrorSummary errors={errors} />
-        <VersionField version={version} />
-        <input type="hidden" name="staffId" value={member.id} />
         <TextField
           id="exception-date"
           name="date"
@@ -593,7 +502,7 @@ export function ExceptionSection({
           label="日付"
           required
           min={member.today}
-          defaultValue={typedValue(refusal, "date", "")}
+          defaultValue={value("date", "")}
           error={errors.date}
         />
         <SelectField
@@ -602,7 +511,7 @@ export function ExceptionSection({
           label="種類"
           required
           options={Object.entries(KIND_LABELS).map(([value, label]) => ({ value, label }))}
-          defaultValue={typedValue(refusal, "kind", "closed")}
+          defaultValue={value("kind", "closed")}
           error={errors.kind}
           hint="勤務時間の変更はその日の勤務時間を置き換え、臨時出勤は通常休みの日に勤務を加えます。"
         />
@@ -614,7 +523,7 @@ export function ExceptionSection({
             step={300}
             label="開始時刻"
             hint="休みの場合は空欄"
-            defaultValue={typedValue(refusal, "startsAt", "")}
+            defaultValue={value("startsAt", "")}
             error={errors.startsAt}
           />
           <TextField
@@ -624,7 +533,7 @@ export function ExceptionSection({
             step={300}
             label="終了時刻"
             hint="休みの場合は空欄"
-            defaultValue={typedValue(refusal, "endsAt", "")}
+            defaultValue={value("endsAt", "")}
             error={errors.endsAt}
           />
         </div>
@@ -633,13 +542,10 @@ export function ExceptionSection({
           name="note"
           label="メモ"
           autoComplete="off"
-          defaultValue={typedValue(refusal, "note", "")}
+          defaultValue={value("note", "")}
           error={errors.note}
         />
-        <button type="submit" name="intent" value="exception-add" className={buttonClass}>
-          追加する
-        </button>
-      </Form>
+      </SalonPartForm>
     </section>
   );
 }

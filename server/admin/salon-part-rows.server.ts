@@ -1,0 +1,74 @@
+import { asc, eq } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { menus, staff } from "../db/schema";
+import { type AuditEntry, recordAudit } from "./audit";
+import type { SalonPartEdit } from "./salon-parts.server";
+
+/**
+ * Steps the スタッフ, メニュー and クーポン tabs repeat inside a save's
+ * transaction (editSalonPart, decision 0018): the audit entry, and moving a
+ * row of a list the salon orders by hand.
+ */
+
+/** The audit entry of a save: by the edit's admin, about its salon, at its time. */
+export function recordPartAudit(
+  tx: Database,
+  edit: SalonPartEdit,
+  entry: Omit<AuditEntry, "actorUserId" | "salonId">,
+) {
+  return recordAudit(tx, { actorUserId: edit.actor.id, salonId: edit.salonId, ...entry }, edit.now);
+}
+
+/** The lists a salon orders by hand with up/down buttons (sort_order). */
+const ordered = { staff, menu: menus } as const;
+
+/**
+ * Moves one stylist or menu a place up or down in its salon's list and
+ * audits it with positions from 1 (nothing is written at either end). The
+ * whole list is renumbered 0…n-1, so equal sort orders left by imports stop
+ * mattering; the staff order is also 指名なし's tie-break.
+ */
+export async function moveInSalonOrder(
+  tx: Database,
+  edit: SalonPartEdit,
+  kind: keyof typeof ordered,
+  id: string,
+  direction: "up" | "down",
+) {
+  const table = ordered[kind];
+  const order = await tx
+    .select({ id: table.id, sortOrder: table.sortOrder })
+    .from(table)
+    .where(eq(table.salonId, edit.salonId))
+    .orderBy(asc(table.sortOrder), asc(table.id));
+  const moved = await renumber(order, id, direction, async (rowId, sortOrder) => {
+    await tx.update(table).set({ sortOrder }).where(eq(table.id, rowId));
+  });
+  if (moved) {
+    await recordPartAudit(tx, edit, {
+      action: kind === "staff" ? "staff.reorder" : "menu.reorder",
+      targetType: kind,
+      targetId: id,
+      before: { position: moved.from + 1 },
+      after: { position: moved.to + 1 },
+    });
+  }
+}
+
+/** Swaps `id` with its neighbour and writes every position that changed; null at either end. */
+async function renumber(
+  order: { id: string; sortOrder: number }[],
+  id: string,
+  direction: "up" | "down",
+  write: (id: string, sortOrder: number) => Promise<void>,
+) {
+  const ids = order.map((row) => row.id);
+  const from = ids.indexOf(id);
+  const to = direction === "up" ? from - 1 : from + 1;
+  if (from < 0 || to < 0 || to >= ids.length) return null;
+  [ids[from], ids[to]] = [ids[to] as string, ids[from] as string];
+  for (const [index, rowId] of ids.entries()) {
+    if (order.find((row) => row.id === rowId)?.sortOrder !== index) await write(rowId, index);
+  }
+  return { from, to };
+}
