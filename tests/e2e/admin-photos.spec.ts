@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { salonId } from "../../server/db/seed/generate";
+import { phonePhoto } from "./admin-helpers";
 import { expect, test } from "./fixtures";
 
 // Issue 16, points 6 and 9 in the browser: an administrator adds a photo
@@ -8,19 +9,6 @@ import { expect, test } from "./fixtures";
 
 /** A seeded, published salon that other specs do not book or edit. */
 const SALON_ID = salonId(7);
-
-async function phonePhoto() {
-  const buffer = await sharp({
-    create: { width: 1800, height: 1200, channels: 3, background: { r: 200, g: 150, b: 120 } },
-  })
-    .jpeg()
-    .withExif({
-      IFD0: { Make: "TestPhone" },
-      IFD3: { GPSLatitudeRef: "N", GPSLatitude: "35/1 40/1 52/1" },
-    })
-    .toBuffer();
-  return { name: "IMG_0042.JPG", mimeType: "image/jpeg", buffer };
-}
 
 test("an admin uploads a photo with the file picker, makes it the cover, and the salon page shows it with srcset", async ({
   page,

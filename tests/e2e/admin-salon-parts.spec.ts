@@ -1,22 +1,10 @@
-import type { Page } from "@playwright/test";
 import { salonId } from "../../server/db/seed/generate";
-import { exactLabel } from "./account-helpers";
+import { notice, typeInto } from "./admin-helpers";
 import { expect, test } from "./fixtures";
 
 // The salon editor's スタッフ, メニュー and クーポン tabs on a seeded salon
 // (the last one, which no other spec books or edits).
 const SALON = salonId(300);
-
-/** The outcome of the last save (not the loading overlay, also a status). */
-const notice = (page: Page) => page.locator("main p[role=status]");
-
-/** Types into the field with this label, as a keyboard user does (focus, then type). */
-async function typeInto(page: Page, label: string | RegExp, text: string) {
-  const field = page.getByLabel(typeof label === "string" ? exactLabel(label) : label);
-  await field.focus();
-  await field.press("ControlOrMeta+a");
-  await page.keyboard.type(text);
-}
 
 test("an admin adds a menu and a stylist with a weekly schedule, by keyboard; each tab is axe-clean", async ({
   page,
