@@ -44,7 +44,7 @@ test("sign up, verify from the mailbox, complete the profile, sign out and in ag
   // Sign out from the header menu, then sign in again.
   await page.getByText("山田 花子 様").click();
   await page.getByRole("button", { name: "ログアウト" }).click();
-  await expect(page.getByRole("link", { name: "ログイン" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "ログイン", exact: true })).toBeVisible();
   await signIn(page, email, "wrong-password");
   await expect(
     page.getByText("メールアドレスまたはパスワードが正しくありません").first(),

@@ -146,9 +146,9 @@ test("すべての端末からログアウト asks first, then signs every devic
   await otherPage.reload();
   await expect(otherPage.getByText("山田 花子 様")).toBeVisible();
   await confirm.click();
-  await expect(page.getByRole("link", { name: "ログイン" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "ログイン", exact: true })).toBeVisible();
   await otherPage.reload();
-  await expect(otherPage.getByRole("link", { name: "ログイン" })).toBeVisible();
+  await expect(otherPage.getByRole("link", { name: "ログイン", exact: true })).toBeVisible();
   await other.close();
 });
 
