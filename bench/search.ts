@@ -13,6 +13,7 @@ import { type DatabaseHandle, openDatabase } from "../server/db/client";
 import { seedDatabase } from "../server/db/seed/seed";
 import { SEARCH_COUNT_CAP, searchSalons } from "../server/salons/search";
 import { loadSearchPage } from "../server/salons/search-page";
+import { ensureSearchTermsCurrent } from "../server/salons/search-terms-state.server";
 import { growTo } from "./grow";
 import {
   cleanUp,
@@ -105,6 +106,8 @@ async function main() {
 
     let handle = await openDatabase(engine.url);
     await handle.migrate();
+    // Records the dictionary's fingerprint on the empty database, so the server does not recompute.
+    await ensureSearchTermsCurrent(handle.db);
     let started = performance.now();
     await seedDatabase(handle.db, { salonCount: SEEDED });
     if (SALONS > SEEDED) await growTo(handle, SALONS);

@@ -17,6 +17,7 @@ import {
 } from "../server/db/schema/schedules";
 import { staff } from "../server/db/schema/staff";
 import { isSeeded, seedDatabase } from "../server/db/seed/seed";
+import { ensureSearchTermsCurrent } from "../server/salons/search-terms-state.server";
 
 /**
  * `npm run db:seed [-- --if-empty]`: applies migrations, then writes the
@@ -37,6 +38,9 @@ const config = loadConfig();
 const handle = await openDatabase(config.DATABASE_URL);
 try {
   await handle.migrate();
+  // Before seeding: on an empty database this only records the dictionary's
+  // fingerprint, so the server does not recompute what the seed writes.
+  await ensureSearchTermsCurrent(handle.db);
   if (ifEmpty && (await isSeeded(handle.db))) {
     console.log("demo data already present");
   } else {

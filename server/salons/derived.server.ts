@@ -1,22 +1,24 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { refreshSalonHorizon } from "../bookings/free-days.server";
 import type { Database } from "../db/client";
-import { areas, menus, salons, stations } from "../db/schema";
+import { areas, menus, salonFeatures, salons, stations } from "../db/schema";
 import { salonSearchText } from "../search/salon-search-text";
+import { salonSearchTerms } from "../search/search-terms";
 
 /**
  * The salon columns search reads instead of aggregating (issue 16, point 5):
- * search_text, price_min/price_max (published menus), rating_average and
- * review_count (reviews). Written only here, inside the transaction of the
+ * search_text and search_terms (genre, features, dictionary keywords of the
+ * text: decision 0023), price_min/price_max (published menus),
+ * rating_average and review_count (reviews). Written only here, inside the transaction of the
  * change that affects them (salon, menus, staff, reviews), by the seed and
  * by the test builders, so there is one way they come to be.
  */
 
-/** Salons per UPDATE (two bind parameters each). */
+/** Salons per UPDATE (three bind parameters each). */
 const CHUNK = 1000;
 
 /**
- * Recomputes the derived columns of many salons in two reads and one UPDATE
+ * Recomputes the derived columns of many salons in three reads and one UPDATE
  * per chunk (the seed writes 250 salons at a time). Does not touch
  * `version` or `updated_at`: derived data is not an edit.
  */
@@ -59,21 +61,36 @@ async function recomputeChunk(db: Database, ids: string[]) {
     names.push(menu.name);
     menuNames.set(menu.salonId, names);
   }
+  const featureRows = await db
+    .select({ salonId: salonFeatures.salonId, slug: salonFeatures.featureSlug })
+    .from(salonFeatures)
+    .where(inArray(salonFeatures.salonId, ids));
+  const featureSlugs = new Map<string, string[]>();
+  for (const feature of featureRows) {
+    featureSlugs.set(feature.salonId, [...(featureSlugs.get(feature.salonId) ?? []), feature.slug]);
+  }
   const values = sql.join(
-    parts.map(
-      (salon) =>
-        sql`(${salon.id}::uuid, ${salonSearchText({ ...salon, menuNames: menuNames.get(salon.id) ?? [] })}::text)`,
-    ),
+    parts.map((salon) => {
+      const searchText = salonSearchText({ ...salon, menuNames: menuNames.get(salon.id) ?? [] });
+      const terms = salonSearchTerms({
+        genre: salon.genre,
+        featureSlugs: featureSlugs.get(salon.id) ?? [],
+        searchText,
+      });
+      // One text parameter per salon (a JS array would become one parameter per element).
+      return sql`(${salon.id}::uuid, ${searchText}::text, ${JSON.stringify(terms)}::jsonb)`;
+    }),
     sql`, `,
   );
   await db.execute(sql`
     update salons as s set
       search_text = v.search_text,
+      search_terms = array(select jsonb_array_elements_text(v.search_terms)),
       price_min = coalesce((select min(m.price) from menus m where m.salon_id = s.id and m.published), 0),
       price_max = coalesce((select max(m.price) from menus m where m.salon_id = s.id and m.published), 0),
       rating_average = coalesce((select round(avg(r.rating)::numeric, 1) from reviews r where r.salon_id = s.id), 0),
       review_count = (select count(*) from reviews r where r.salon_id = s.id)
-    from (values ${values}) as v(id, search_text)
+    from (values ${values}) as v(id, search_text, search_terms)
     where s.id = v.id`);
 }
 

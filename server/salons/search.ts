@@ -5,7 +5,15 @@ import { FREE_DAYS_HORIZON, type NextFreeTimes, nextFreeTimes } from "../booking
 import { addDays, minutesOf, toLocal } from "../bookings/local-time";
 import type { Database } from "../db/client";
 import { areas, prefectures, salons, stations } from "../db/schema";
-import { hasTypoTolerance, keywordRelevance, loadLexicon, termCondition } from "../search/keyword";
+import {
+  hasTokens,
+  hasTypoTolerance,
+  keywordRelevance,
+  loadLexicon,
+  termCondition,
+  termToken,
+} from "../search/keyword";
+import { featureToken, genreToken } from "../search/search-terms";
 import { buildLexicon, type Term, understandQuery } from "../search/understand";
 import { type SalonCard, salonCardColumns } from "./salon-card";
 
@@ -136,24 +144,32 @@ export function searchConditions(
       sql`${salons.stationId} = (select ${stations.id} from ${stations} where ${stations.slug} = ${query.station})`,
     );
   }
-  if (query.genre) conditions.push(eq(salons.genre, query.genre));
-  for (const feature of query.feature) {
-    conditions.push(
-      sql`exists (select 1 from salon_features f where f.salon_id = ${salons.id} and f.feature_slug = ${feature})`,
-    );
+  // The genre, the features and the keyword's genre, feature and dictionary
+  // words are tokens of salons.search_terms, all tested at once with one
+  // `@>` (docs/decisions/0023-search-terms.md): the GIN index finds them,
+  // and the ordered read of the recommended and rating orders tests them on
+  // the index's own copy, without visiting the table.
+  const tokens = new Set<string>();
+  if (query.genre) tokens.add(genreToken(query.genre));
+  for (const feature of query.feature) tokens.add(featureToken(feature));
+  for (const term of terms) {
+    const token = termToken(term);
+    if (token) tokens.add(token);
   }
+  if (tokens.size > 0) conditions.push(hasTokens([...tokens]));
   // The price range applies to a salon's starting price (its cheapest menu).
   if (query.priceMin !== undefined) conditions.push(gte(salons.priceMin, query.priceMin));
   if (query.priceMax !== undefined) conditions.push(lte(salons.priceMin, query.priceMax));
   const freeTime = freeTimeCondition(query, now);
   if (freeTime) conditions.push(freeTime);
   if (query.rating !== undefined) conditions.push(gte(salons.ratingAverage, query.rating));
-  // Every word must hold: a place, genre or feature filter, or a keyword
-  // somewhere in the normalized name, kana, area, station, genre and menu
-  // names (salons.search_text, pg_trgm indexed). Keywords last on purpose:
-  // PostgreSQL tests equally cheap-looking conditions in the order written,
-  // and this scan of ~500 bytes per row is the costly one.
-  const ordered = [...terms].sort(
+  // Every other word must hold too: a place filter, or a word the dictionary
+  // does not know somewhere in the normalized name, kana, area, station,
+  // genre and menu names (salons.search_text, pg_trgm indexed). Those last
+  // on purpose: PostgreSQL tests equally cheap-looking conditions in the
+  // order written, and this scan of ~500 bytes per row is the costly one.
+  const rest = terms.filter((term) => termToken(term) === undefined);
+  const ordered = [...rest].sort(
     (a, b) => Number(a.kind === "keyword") - Number(b.kind === "keyword"),
   );
   for (const term of ordered) conditions.push(termCondition(term, typoTolerant));
@@ -260,24 +276,38 @@ export async function searchSalons(
 }
 
 /**
- * The first `limit` matches in the query's order, with their relevance when
- * there is one. Read in the index's order where the order has one, so a
- * broad word stops at the limit instead of reading every match.
+ * The ids of the first `limit` matches in the query's order. Read in the
+ * index's order where the order has one, so a broad word stops at the limit
+ * instead of reading every match; only ids, so with the search terms on the
+ * index (decision 0023) the read need not visit the table.
  */
 async function probeMatches(
   db: Database,
   where: SQL | undefined,
   order: SQL[],
-  relevance: SQL | undefined,
   limit: number,
-): Promise<{ id: string; relevance: number }[]> {
+): Promise<string[]> {
   const rows = await db
-    .select({ id: salons.id, relevance: relevance ? sql<number>`${relevance}` : sql<number>`0` })
+    .select({ id: salons.id })
     .from(salons)
     .where(where)
     .orderBy(...order)
     .limit(limit);
-  return rows.map((row) => ({ id: row.id, relevance: Number(row.relevance) }));
+  return rows.map((row) => row.id);
+}
+
+/** The relevance of each of these salons (at most RELEVANCE_MAX_RESULTS). */
+async function relevanceOf(
+  db: Database,
+  ids: string[],
+  relevance: SQL,
+): Promise<Map<string, number>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .select({ id: salons.id, relevance: sql<number>`${relevance}` })
+    .from(salons)
+    .where(inArray(salons.id, ids));
+  return new Map(rows.map((row) => [row.id, Number(row.relevance)]));
 }
 
 /** The cards of these salons, in this order. */
@@ -319,17 +349,19 @@ async function searchPage(
       relevance ? RELEVANCE_MAX_RESULTS + 1 : 0,
       countCap !== undefined ? Math.max(countCap, offset + 2 * pageSize) + 1 : 0,
     );
-    const matches = await probeMatches(db, where, order, relevance, limit);
+    const matches = await probeMatches(db, where, order, limit);
     if (relevance && matches.length <= RELEVANCE_MAX_RESULTS) {
-      // Most about the keywords first; the sort is stable, so ties keep the recommended order.
-      const ranked = matches.map((match) => match.id);
-      const byRelevance = [...matches].sort((a, b) => b.relevance - a.relevance);
-      const ids = byRelevance.slice(offset, offset + pageSize).map((match) => match.id);
-      return withFreeTimes(db, query, now, await cardsOf(db, ids), ranked.length, pageSize);
+      // Most about the keywords first, computed for these few only; the sort
+      // is stable, so ties keep the recommended order.
+      const scores = await relevanceOf(db, matches, relevance);
+      const score = (id: string) => scores.get(id) ?? 0;
+      const byRelevance = [...matches].sort((a, b) => score(b) - score(a));
+      const ids = byRelevance.slice(offset, offset + pageSize);
+      return withFreeTimes(db, query, now, await cardsOf(db, ids), matches.length, pageSize);
     }
     const complete = matches.length < limit;
     if (complete || countCap !== undefined || offset + pageSize <= matches.length) {
-      const ids = matches.slice(offset, offset + pageSize).map((match) => match.id);
+      const ids = matches.slice(offset, offset + pageSize);
       const total = complete
         ? matches.length
         : countCap !== undefined

@@ -1,16 +1,19 @@
-import { asc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { asc, inArray, or, type SQL, sql } from "drizzle-orm";
 import { type Memo, memoize } from "../cache/memo";
 import type { Database } from "../db/client";
 import { areas, prefectures, salons, stations } from "../db/schema";
 import { hiraganaToKatakana } from "./readings";
+import { featureToken, genreToken } from "./search-terms";
 import { buildLexicon, type Lexicon, type Term } from "./understand";
 
 /**
  * The database side of query understanding: the place names it knows (read
  * once a minute per database, like the search form's choices) and the SQL a
  * understood keyword becomes. Every condition is one an index serves:
- * area/station/genre ids (b-tree), the search text (pg_trgm GIN, also for
- * the typo-tolerant `<%`).
+ * area/station ids (b-tree); genres, features and dictionary keywords as
+ * tokens of salons.search_terms (`@>`, GIN or the order indexes' trailing
+ * column, decision 0023); other words in the search text (pg_trgm GIN, also
+ * for the typo-tolerant `<%`).
  */
 
 const LEXICON_TTL_MS = 60_000;
@@ -83,6 +86,32 @@ function textMatch(variants: readonly string[]): SQL {
 }
 
 /**
+ * The salons.search_terms token that stands for a word, if any: a genre, a
+ * feature or a dictionary keyword (decision 0023). searchConditions tests
+ * all of a search's tokens in one `@>`.
+ */
+export function termToken(term: Term): string | undefined {
+  switch (term.kind) {
+    case "genre":
+      return genreToken(term.genre);
+    case "feature":
+      return featureToken(term.feature);
+    case "keyword":
+      return term.token;
+    default:
+      return undefined;
+  }
+}
+
+/** Salons whose search_terms hold every one of these tokens. */
+export function hasTokens(tokens: readonly string[]): SQL {
+  return sql`${salons.searchTerms} @> array[${sql.join(
+    tokens.map((token) => sql`${token}`),
+    sql`, `,
+  )}]::text[]`;
+}
+
+/**
  * The condition one understood word puts on a salon. `typoTolerant` adds
  * pg_trgm's word similarity for longer unknown words; it is much dearer than
  * `like` (a similarity over every candidate row), so the search uses it only
@@ -100,10 +129,10 @@ export function termCondition(term: Term, typoTolerant = false): SQL {
       return or(...alternatives) as SQL;
     }
     case "genre":
-      return eq(salons.genre, term.genre);
     case "feature":
-      return sql`exists (select 1 from salon_features f where f.salon_id = ${salons.id} and f.feature_slug = ${term.feature})`;
+      return hasTokens([termToken(term) ?? ""]);
     case "keyword":
+      if (term.token) return hasTokens([term.token]);
       // `<%`: pg_trgm word similarity above its threshold (0.6), one
       // wrong or missing letter in a longer word ("ぱーまねんと", "balayge").
       return typoTolerant && term.fuzzy

@@ -1,6 +1,7 @@
 import type { SalonGenre } from "../../common/genres";
 import { normalizeForSearch } from "./normalize";
 import { romajiReadings } from "./readings";
+import { keywordToken } from "./search-terms";
 import { vocabulary } from "./vocabulary";
 
 /**
@@ -36,7 +37,19 @@ export type Meaning =
     }
   | { kind: "genre"; label: string; genre: SalonGenre }
   | { kind: "feature"; label: string; feature: string }
-  | { kind: "keyword"; label: string; variants: string[]; about?: SalonGenre; fuzzy: boolean };
+  | {
+      kind: "keyword";
+      label: string;
+      variants: string[];
+      about?: SalonGenre;
+      fuzzy: boolean;
+      /**
+       * A dictionary keyword's token in salons.search_terms (k:<canonical>,
+       * decision 0023), which replaces looking for `variants` in the text.
+       * Absent for words the dictionary does not know.
+       */
+      token?: string;
+    };
 
 export type Term = Meaning & { typed: string };
 
@@ -125,6 +138,7 @@ export function buildLexicon(places: readonly PlaceRow[]): Lexicon {
               variants: searchedForms([entry.canonical, ...entry.searchFor]),
               about: entry.about,
               fuzzy: false,
+              token: keywordToken(entry.canonical),
             };
     for (const variant of entry.variants) put(variant, meaning);
   }

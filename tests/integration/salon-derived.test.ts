@@ -1,10 +1,17 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { parseSearchQuery } from "../../common/search.schema";
-import { menus, salons } from "../../server/db/schema";
+import { menus, salonFeatures, salons } from "../../server/db/schema";
 import { recomputeSalonDerived } from "../../server/salons/derived.server";
 import { searchSalons } from "../../server/salons/search";
-import { buildArea, buildMenu, buildReview, buildSalon, buildStation } from "../support/builders";
+import {
+  buildArea,
+  buildFeature,
+  buildMenu,
+  buildReview,
+  buildSalon,
+  buildStation,
+} from "../support/builders";
 import { withTestDatabase } from "../support/test-database";
 
 const database = withTestDatabase();
@@ -60,6 +67,44 @@ describe("recomputeSalonDerived", () => {
     expect(await found("新中野")).toEqual(["derived-b"]);
     expect(await found("髪質改善トリートメント")).toEqual(["derived-b"]);
     expect(await found("Hair OLD")).toEqual([]);
+  });
+
+  it("keeps the search terms in step: an edited feature or menu name is found at once", async () => {
+    const { db } = database;
+    const area = await buildArea(db, { name: "高円寺", kana: "こうえんじ" });
+    const salon = await buildSalon(db, {
+      slug: "derived-terms",
+      areaId: area.id,
+      genre: "eyelash",
+      name: "Lash TERMS",
+    });
+    const menu = await buildMenu(db, salon.id, { name: "まつげパーマ" });
+    const privateRoom = await buildFeature(db, [], { slug: "private-room" });
+    const termsOf = async () =>
+      (await db.select().from(salons).where(eq(salons.id, salon.id)))[0]?.searchTerms;
+    // パーマ too: the text holds it, as `like '%ぱーま%'` would have found.
+    expect(await termsOf()).toEqual(["g:eyelash", "k:まつげパーマ", "k:パーマ"]);
+    expect(await found("マツエク")).toEqual([]);
+    expect(await found("個室")).toEqual([]);
+
+    await db.transaction(async (tx) => {
+      await tx.insert(salonFeatures).values({ salonId: salon.id, featureSlug: privateRoom.slug });
+      await tx.update(menus).set({ name: "フラットラッシュ 120本" }).where(eq(menus.id, menu.id));
+      await recomputeSalonDerived(tx, salon.id);
+    });
+    expect(await termsOf()).toEqual(["f:private-room", "g:eyelash", "k:まつげエクステ"]);
+    expect(await found("マツエク")).toEqual(["derived-terms"]);
+    expect(await found("個室 マツエク")).toEqual(["derived-terms"]);
+    expect(await found("まつげパーマ")).toEqual([]);
+
+    await db.transaction(async (tx) => {
+      await tx.delete(salonFeatures).where(eq(salonFeatures.salonId, salon.id));
+      await tx.update(salons).set({ genre: "nail" }).where(eq(salons.id, salon.id));
+      await recomputeSalonDerived(tx, salon.id);
+    });
+    expect(await found("個室")).toEqual([]);
+    expect(await found("まつげサロン")).toEqual([]);
+    expect(await found("ネイル")).toEqual(["derived-terms"]);
   });
 
   it("resets the summary of a salon with no menus or reviews", async () => {

@@ -21,6 +21,7 @@ import {
   users,
 } from "../../server/db/schema";
 import { recomputeSalonDerived } from "../../server/salons/derived.server";
+import { salonSearchTerms } from "../../server/search/search-terms";
 
 /** Small builders with readable defaults; tests never rely on the demo seed. */
 const unique = () => randomUUID().slice(0, 8);
@@ -73,6 +74,23 @@ async function refreshDerived(db: Database, salonId: string) {
   const pinned = pinnedDerived.get(salonId);
   if (pinned && Object.keys(pinned).length > 0) {
     await db.update(salons).set(pinned).where(eq(salons.id, salonId));
+  }
+  if (pinned?.searchText !== undefined) {
+    // The search terms follow a pinned search text as they follow a computed one.
+    const [row] = await db
+      .select({ genre: salons.genre })
+      .from(salons)
+      .where(eq(salons.id, salonId));
+    const featureRows = await db
+      .select({ slug: salonFeatures.featureSlug })
+      .from(salonFeatures)
+      .where(eq(salonFeatures.salonId, salonId));
+    const searchTerms = salonSearchTerms({
+      genre: row?.genre ?? "hair",
+      featureSlugs: featureRows.map((feature) => feature.slug),
+      searchText: pinned.searchText,
+    });
+    await db.update(salons).set({ searchTerms }).where(eq(salons.id, salonId));
   }
 }
 
@@ -204,6 +222,8 @@ export async function buildFeature(
     await db
       .insert(salonFeatures)
       .values(salonIds.map((salonId) => ({ salonId, featureSlug: feature.slug })));
+    // A salon's features are part of its search terms (decision 0023).
+    for (const salonId of salonIds) await refreshDerived(db, salonId);
   }
   return feature;
 }

@@ -70,6 +70,13 @@ export const salons = pgTable(
     ),
     /** Normalized name, kana, area, station and menu names for keyword search (pg_trgm). */
     searchText: text("search_text").notNull().default(""),
+    /**
+     * The salon's genre, features and the dictionary keywords in its search
+     * text as tokens (g:hair, f:private-room, k:カット), tested with `@>` by
+     * the search (docs/decisions/0023-search-terms.md). Written by
+     * recomputeSalonsDerived; salonSearchTerms in server/search/search-terms.ts.
+     */
+    searchTerms: text("search_terms").array().notNull().default(sql`'{}'::text[]`),
     status: text("status").$type<SalonStatus>().notNull().default("draft"),
     /**
      * Optimistic concurrency for the admin editor: every edit of the salon,
@@ -97,14 +104,27 @@ export const salons = pgTable(
     index("salons_prefecture_idx").on(t.status, t.prefectureCode),
     index("salons_station_idx").on(t.stationId),
     index("salons_genre_idx").on(t.status, t.genre),
-    index("salons_rating_idx").on(t.status, t.ratingAverage.desc(), t.reviewCount.desc()),
+    // The ordered, capped reads of the search walk these two in order; id and
+    // search_terms at the end (Drizzle has no INCLUDE) let the `@>` test and
+    // the page's ids come from the index alone (decision 0023).
+    index("salons_rating_idx").on(
+      t.status,
+      t.ratingAverage.desc(),
+      t.reviewCount.desc(),
+      t.slug,
+      t.id,
+      t.searchTerms,
+    ),
     index("salons_recommended_idx").on(
       t.status,
       t.recommendedScore.desc(),
       t.reviewCount.desc(),
       t.slug,
+      t.id,
+      t.searchTerms,
     ),
     index("salons_price_idx").on(t.status, t.priceMin),
+    index("salons_search_terms_idx").using("gin", t.searchTerms),
     index("salons_search_text_trgm_idx").using("gin", sql`${t.searchText} gin_trgm_ops`),
     // The admin list (docs/decisions/0017): its search by name, kana or slug
     // (adminSearchExpression in server/admin/salon-list.server.ts, the same
@@ -117,6 +137,21 @@ export const salons = pgTable(
     index("salons_admin_name_idx").on(t.name, t.id),
     index("salons_admin_created_idx").on(t.createdAt, t.id),
   ],
+);
+
+/**
+ * One row: the fingerprint (dictionary keyword entries + token code version)
+ * the stored salons.search_terms were computed with. When a deploy changes
+ * it, ensureSearchTermsCurrent recomputes them at start (decision 0023).
+ */
+export const searchTermsState = pgTable(
+  "search_terms_state",
+  {
+    id: smallint("id").primaryKey().default(1),
+    fingerprint: text("fingerprint").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("search_terms_state_one_row", sql`${t.id} = 1`)],
 );
 
 /** Tags such as 駅近 or 個室あり that visitors filter by. */
