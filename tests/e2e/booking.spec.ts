@@ -79,7 +79,7 @@ test("a guest picks a menu, 指名なし, a day and a time, signs in, confirms, 
 
   // The confirmation mail's .ics parses, as a calendar program would read it.
   const bookingId = new URL(page.url()).searchParams.get("booking") ?? "";
-  const ics = await mailCalendar(page, email, "ご予約が確定しました");
+  const ics = await mailCalendar(email, "ご予約が確定しました");
   expect(ics.method).toBe("REQUEST");
   expect(ics.uid).toMatch(new RegExp(`^${bookingId}@`));
   expect(ics.startTzid).toBe("Asia/Tokyo");
