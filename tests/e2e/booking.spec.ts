@@ -319,15 +319,25 @@ test("favorites on home and area cards: a guest signs in and comes back; a membe
   await expect(guest).toHaveURL(areaPath);
 
   // Signed in, with JavaScript: the heart flips in place and stays after a reload.
+  // The flip is optimistic: reload only once the server answered the POST.
+  const saved = () =>
+    guest.waitForResponse(
+      (response) =>
+        response.url().includes("/account/favorite") && response.request().method() === "POST",
+    );
   await expect(heart(guest, salon)).toHaveAttribute("aria-pressed", "false");
+  let answered = saved();
   await heart(guest, salon).click();
   await expect(heart(guest, salon)).toHaveAttribute("aria-pressed", "true");
   await expect(guest).toHaveURL(areaPath);
+  await answered;
   await guest.reload();
   await expect(heart(guest, salon)).toHaveAttribute("aria-pressed", "true");
   await expectNoAxeViolations(guest);
+  answered = saved();
   await heart(guest, salon).click();
   await expect(heart(guest, salon)).toHaveAttribute("aria-pressed", "false");
+  await answered;
   await guest.reload();
   await expect(heart(guest, salon)).toHaveAttribute("aria-pressed", "false");
   await guestContext.close();
