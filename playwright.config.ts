@@ -5,6 +5,9 @@ const PORT = Number(process.env.E2E_PORT ?? 3100);
 const dataDir = `./data/e2e-${PORT}`;
 // The e2e OIDC provider (tests/e2e/accounts-oidc.spec.ts) listens next to the app.
 export const OIDC_PORT = PORT + 98;
+// The app sends every mail over SMTP to tests/e2e/mail-capture-server.ts, which
+// tests read over HTTP (tests/support/mail-capture.ts).
+export const MAIL_CAPTURE = { smtpPort: PORT + 1, httpPort: PORT + 2 };
 export const E2E_ADMIN = { email: "admin@example.jp", password: "admin-pass-123" };
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -36,29 +39,45 @@ export default defineConfig({
     },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
-  webServer: {
-    command: `rm -rf ${dataDir} ${dataDir}-uploads && npm run --silent db:seed && npm run --silent admin:create -- --email ${E2E_ADMIN.email} --password ${E2E_ADMIN.password} && node server.js`,
-    url: `http://localhost:${PORT}/readyz`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      DATABASE_URL: dataDir,
-      UPLOADS_DIR: `${dataDir}-uploads`,
-      PORT: String(PORT),
-      PUBLIC_URL: `http://localhost:${PORT}`,
-      LOG_LEVEL: "warn",
-      // Every test signs in from 127.0.0.1; the limits themselves are covered by integration tests.
-      RATE_LIMIT_PER_IP: "10000",
-      RATE_LIMIT_PER_ACCOUNT: "1000",
-      BOOKING_RATE_LIMIT_PER_IP: "10000",
-      BOOKING_RATE_LIMIT_PER_ACCOUNT: "1000",
-      // The `login` fixture (tests/e2e/fixtures.ts) makes signed-in users through POST /api/test/login.
-      E2E_LOGIN: "true",
-      GOOGLE_CLIENT_ID: "salon-navi-e2e",
-      GOOGLE_CLIENT_SECRET: "e2e-secret",
-      GOOGLE_ISSUER: `http://localhost:${OIDC_PORT}`,
+  webServer: [
+    {
+      command: "npx tsx tests/e2e/mail-capture-server.ts",
+      url: `http://127.0.0.1:${MAIL_CAPTURE.httpPort}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        MAIL_CAPTURE_SMTP_PORT: String(MAIL_CAPTURE.smtpPort),
+        MAIL_CAPTURE_HTTP_PORT: String(MAIL_CAPTURE.httpPort),
+      },
     },
-  },
+    {
+      command: `rm -rf ${dataDir} ${dataDir}-uploads && npm run --silent db:seed && npm run --silent admin:create -- --email ${E2E_ADMIN.email} --password ${E2E_ADMIN.password} && node server.js`,
+      url: `http://localhost:${PORT}/readyz`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: {
+        DATABASE_URL: dataDir,
+        UPLOADS_DIR: `${dataDir}-uploads`,
+        PORT: String(PORT),
+        PUBLIC_URL: `http://localhost:${PORT}`,
+        LOG_LEVEL: "warn",
+        // Every test signs in from 127.0.0.1; the limits themselves are covered by integration tests.
+        RATE_LIMIT_PER_IP: "10000",
+        RATE_LIMIT_PER_ACCOUNT: "1000",
+        BOOKING_RATE_LIMIT_PER_IP: "10000",
+        BOOKING_RATE_LIMIT_PER_ACCOUNT: "1000",
+        // The `login` fixture (tests/e2e/fixtures.ts) makes signed-in users through POST /api/test/login.
+        E2E_LOGIN: "true",
+        GOOGLE_CLIENT_ID: "salon-navi-e2e",
+        GOOGLE_CLIENT_SECRET: "e2e-secret",
+        GOOGLE_ISSUER: `http://localhost:${OIDC_PORT}`,
+        // Mails leave through the real delivery loop (outbox → SMTP), not /dev/mailbox.
+        SMTP_URL: `smtp://127.0.0.1:${MAIL_CAPTURE.smtpPort}`,
+      },
+    },
+  ],
 });

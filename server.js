@@ -1,4 +1,5 @@
-// Production entry: the server bundle built by `npm run build`.
-import { start } from "./build/server/index.js";
+// Production entry: the server bundle built by `npm run build`. With
+// WEB_CONCURRENCY on PostgreSQL, one process per worker (server/cluster.ts).
+import { serveProcesses, start } from "./build/server/index.js";
 
-await start();
+await serveProcesses((options) => start(process.env, options));

@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
-import { loadavg } from "node:os";
+import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -44,7 +44,9 @@ import {
  * Options: --salons (10000), --seed (salons seeded in full, the rest copied
  * in SQL; default all), --duration (seconds per HTTP measure, BENCH_SECONDS
  * or 10), --large (100000), --engines (pglite,postgres), --quick (the same
- * as --seed 1000: minutes instead of the full seed's half hour).
+ * as --seed 1000: minutes instead of the full seed's half hour), --processes
+ * (server processes for the extra PostgreSQL run with the cache off; default
+ * one per core, 1 skips it).
  */
 const { values: options } = parseArgs({
   options: {
@@ -54,6 +56,7 @@ const { values: options } = parseArgs({
     large: { type: "string", default: "100000" },
     engines: { type: "string", default: process.env.BENCH_ENGINES ?? "pglite,postgres" },
     quick: { type: "boolean", default: false },
+    processes: { type: "string" },
   },
 });
 const SALONS = Number(options.salons);
@@ -61,6 +64,7 @@ const SEEDED = Math.min(SALONS, Number(options.seed ?? (options.quick ? 1000 : S
 const SECONDS = Number(options.duration);
 const LARGE = Number(options.large);
 const ENGINES = (options.engines ?? "").split(",");
+const PROCESSES = Number(options.processes ?? availableParallelism());
 
 const CONNECTIONS = 50;
 const SEARCH_QUERY = "q=カット&genre=hair&feature=near-station";
@@ -281,22 +285,30 @@ type Http = {
 async function measureHttp(engine: Engine, detailSlug: string): Promise<Http[]> {
   const today = toLocal(new Date(), ZONE).date;
   const figures: Http[] = [];
-  for (const cache of ["on", "off"] as const) {
-    const server = await startServer(
-      engine.url,
-      cache === "off" ? { PAGE_CACHE_ENTRIES: "0" } : {},
-    );
+  // On PostgreSQL also with one server process per core (WEB_CONCURRENCY, server/cluster.ts).
+  const runs: { cache: "on" | "off"; processes: number }[] = [
+    { cache: "on", processes: 1 },
+    { cache: "off", processes: 1 },
+  ];
+  if (engine.name === "postgres" && PROCESSES > 1)
+    runs.push({ cache: "off", processes: PROCESSES });
+  for (const { cache, processes } of runs) {
+    const server = await startServer(engine.url, {
+      ...(cache === "off" ? { PAGE_CACHE_ENTRIES: "0" } : {}),
+      WEB_CONCURRENCY: String(processes),
+    });
+    const each = processes > 1 ? `, ${processes} processes` : "";
     try {
       const base = `http://127.0.0.1:${PORT}`;
       const detailPath = `/salons/${detailSlug}`;
       const targets: Target[] = [
-        { label: `search, distinct queries, cache ${cache}`, paths: DISTINCT_SEARCHES },
+        { label: `search, distinct queries, cache ${cache}${each}`, paths: DISTINCT_SEARCHES },
         {
-          label: `search, distinct + free time, cache ${cache}`,
+          label: `search, distinct + free time, cache ${cache}${each}`,
           paths: freeTimeSearches(today),
         },
       ];
-      if (cache === "on") {
+      if (cache === "on" && processes === 1) {
         const detailHtml = await (await fetch(base + detailPath)).text();
         await writeFile(STATIC_FILE, detailHtml);
         cleanups.push(() => rm(STATIC_FILE, { force: true }));

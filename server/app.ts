@@ -49,14 +49,25 @@ export function createServerApp(
   });
 }
 
-export async function start(env: Record<string, string | undefined> = process.env) {
+export { serveProcesses } from "./cluster";
+
+/**
+ * One app server. `migrate: false` when a primary process already migrated
+ * for its workers (server/cluster.ts).
+ */
+export async function start(
+  env: Record<string, string | undefined> = process.env,
+  { migrate = true }: { migrate?: boolean } = {},
+) {
   const config = loadConfig(env);
   const log = createLogger(config.LOG_LEVEL);
   const database = await openDatabase(config.DATABASE_URL);
-  await database.migrate();
-  // Stored search tokens follow this deploy's dictionary before the first search (decision 0023).
-  const recomputed = await ensureSearchTermsCurrent(database.db);
-  if (recomputed > 0) log.info("search terms recomputed", { salons: recomputed });
+  if (migrate) {
+    await database.migrate();
+    // Stored search tokens follow this deploy's dictionary before the first search (decision 0023).
+    const recomputed = await ensureSearchTermsCurrent(database.db);
+    if (recomputed > 0) log.info("search terms recomputed", { salons: recomputed });
+  }
   const accounts = createAccountServices(database.db, config, log);
   // Requests only queue mail; this loop sends it (without SMTP_URL it stays for /dev/mailbox).
   const delivery = config.SMTP_URL
@@ -78,6 +89,7 @@ export async function start(env: Record<string, string | undefined> = process.en
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
     log.info("listening", {
       url: `http://localhost:${info.port}`,
+      pid: process.pid,
       // Mail links and redirects use this origin; set PUBLIC_URL when it is not the one above.
       publicUrl: config.PUBLIC_URL,
       database: database.engine,

@@ -32,6 +32,11 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   /** Seconds to wait for in-flight requests on SIGTERM before closing anyway. */
   SHUTDOWN_TIMEOUT: z.coerce.number().int().min(1).default(10),
+  /**
+   * Server processes sharing the port (server/cluster.ts), PostgreSQL only;
+   * about one per core. PGlite always runs one.
+   */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /** Public pages held by the anonymous page micro-cache (decision 0007); 0 turns it off. */
   PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).default(500),
 

@@ -153,7 +153,7 @@ export async function staffFormAction(
     const parsed = parseSchedule(values as Record<string, string>);
     return save(`schedule:${pattern}`, values, edit, parsed, async (edit, input) => {
       await saveSchedule(db, edit, staffId, pattern, input);
-      return { done: "schedule-saved", query: { staff: staffId }, focus: "schedules" };
+      return { done: "schedule-saved", query: { staff: staffId } };
     });
   }
   if (intent === "exception-add") {
@@ -161,7 +161,7 @@ export async function staffFormAction(
     const parsed = checked(staffExceptionSchema, values);
     return save("exception", values, edit, parsed, async (edit, input) => {
       await addStaffException(db, { ...edit, timeZone: salon.timeZone }, staffId, input);
-      return { done: "exception-added", query: { staff: staffId }, focus: "exceptions" };
+      return { done: "exception-added", query: { staff: staffId } };
     });
   }
   // The row buttons: nothing typed but the button itself.
@@ -177,7 +177,7 @@ export async function staffFormAction(
     case "staff-down":
       return attempt("list", values, edit, async () => {
         await moveStaff(db, edit, staffId, intent === "staff-up" ? "up" : "down");
-        return { done: "staff-moved", query: {}, focus: `staff-${staffId}` };
+        return { done: "staff-moved", query: {} };
       });
     case "staff-retire":
     case "staff-reinstate":
@@ -193,12 +193,12 @@ export async function staffFormAction(
     case "schedule-delete":
       return attempt("list", values, edit, async () => {
         await deleteSchedule(db, edit, staffId, values.pattern);
-        return { done: "schedule-deleted", query, focus: "schedules" };
+        return { done: "schedule-deleted", query };
       });
     case "exception-delete":
       return attempt("list", values, edit, async () => {
         await deleteStaffException(db, edit, staffId, values.exceptionId);
-        return { done: "exception-deleted", query, focus: "exceptions" };
+        return { done: "exception-deleted", query };
       });
     default:
       return unknownIntent(values);
@@ -229,14 +229,11 @@ export async function menuFormAction(
   if (intent === "menu-create" || intent === "menu-update") {
     const values = { ...fieldsOf(form, menuFields, ["staffIds"]), ...keep };
     return save("menu", values, edit, checked(menuSchema, values), async (edit, input) => {
-      const menu =
-        intent === "menu-create"
-          ? await createMenu(db, edit, input)
-          : await updateMenu(db, edit, menuId, input);
+      if (intent === "menu-create") await createMenu(db, edit, input);
+      else await updateMenu(db, edit, menuId, input);
       return {
         done: intent === "menu-create" ? "menu-created" : "menu-updated",
         query: {},
-        focus: `menu-${menu.id}`,
       };
     });
   }
@@ -247,7 +244,7 @@ export async function menuFormAction(
     case "menu-down":
       return attempt("list", values, edit, async () => {
         await moveMenu(db, edit, menuId, intent === "menu-up" ? "up" : "down");
-        return { done: "menu-moved", query: {}, focus: `menu-${menuId}` };
+        return { done: "menu-moved", query: {} };
       });
     case "menu-retire":
     case "menu-reinstate":
@@ -256,7 +253,6 @@ export async function menuFormAction(
         return {
           done: intent === "menu-retire" ? "menu-retired" : "menu-reinstated",
           query: {},
-          focus: `menu-${menuId}`,
         };
       });
     case "menu-delete":
@@ -295,14 +291,11 @@ export async function couponFormAction(
   if (intent === "coupon-create" || intent === "coupon-update") {
     const values = { ...fieldsOf(form, couponFields, ["menuIds"]), ...keep };
     return save("coupon", values, edit, checked(couponSchema, values), async (edit, input) => {
-      const coupon =
-        intent === "coupon-create"
-          ? await createCoupon(db, edit, input)
-          : await updateCoupon(db, edit, couponId, input);
+      if (intent === "coupon-create") await createCoupon(db, edit, input);
+      else await updateCoupon(db, edit, couponId, input);
       return {
         done: intent === "coupon-create" ? "coupon-created" : "coupon-updated",
         query: {},
-        focus: `coupon-${coupon.id}`,
       };
     });
   }
@@ -312,7 +305,7 @@ export async function couponFormAction(
     case "coupon-retire":
       return attempt("list", values, edit, async () => {
         await retireCoupon(db, { ...edit, timeZone: salon.timeZone }, couponId);
-        return { done: "coupon-retired", query: {}, focus: `coupon-${couponId}` };
+        return { done: "coupon-retired", query: {} };
       });
     case "coupon-delete":
       return attempt("list", values, edit, async () => {

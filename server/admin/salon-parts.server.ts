@@ -123,7 +123,7 @@ export function fieldsOf(form: FormData, text: readonly string[], lists: readonl
 
 /** What a tab's action answers: done (the page redirects) or refused (the form is shown again). */
 export type PartResult =
-  | { ok: true; done: string; focus?: string; query?: Record<string, string> }
+  | { ok: true; done: string; query?: Record<string, string> }
   | {
       ok: false;
       /** Which form of the page the errors belong to. */

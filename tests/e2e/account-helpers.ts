@@ -1,4 +1,5 @@
 import { expect, type Page } from "@playwright/test";
+import { openMailLink } from "../support/mail-capture";
 
 /** A label matched whole, ignoring the 必須 badge inside it. */
 export const exactLabel = (text: string) =>
@@ -7,20 +8,6 @@ export const exactLabel = (text: string) =>
 let counter = 0;
 export const newEmail = (name: string) =>
   `${name}-${Date.now().toString(36)}-${counter++}-${Math.floor(Math.random() * 1e6)}@example.jp`;
-
-/** Opens the link of the newest mail to `to` whose subject contains `subject`, from /dev/mailbox. */
-export async function openMailLink(page: Page, to: string, subject: string) {
-  await page.goto("/dev/mailbox");
-  const mail = page
-    .getByRole("article")
-    .filter({ hasText: `宛先：${to}` })
-    .filter({ hasText: subject })
-    .first();
-  await expect(mail).toBeVisible();
-  const href = await mail.getByRole("link").first().getAttribute("href");
-  if (!href) throw new Error("mail without link");
-  await page.goto(href);
-}
 
 export async function signUp(page: Page, email: string, password = "secret1") {
   await page.goto("/signup");

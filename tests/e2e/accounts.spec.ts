@@ -1,11 +1,5 @@
-import {
-  completeProfile,
-  exactLabel,
-  newEmail,
-  openMailLink,
-  signIn,
-  signUp,
-} from "./account-helpers";
+import { openMailLink } from "../support/mail-capture";
+import { completeProfile, exactLabel, newEmail, signIn, signUp } from "./account-helpers";
 import { expect, test } from "./fixtures";
 
 test("sign up, verify from the mailbox, complete the profile, sign out and in again", async ({

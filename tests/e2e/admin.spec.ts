@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import { E2E_ADMIN } from "../../playwright.config";
-import { completeProfile, exactLabel, newEmail, openMailLink, signIn } from "./account-helpers";
+import { newestMail, openMailLink } from "../support/mail-capture";
+import { completeProfile, exactLabel, newEmail, signIn } from "./account-helpers";
 import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 /** The E2E administrator, signed in; a first sign-in completes the profile SPEC.md §4 asks for. */
@@ -56,6 +57,7 @@ test("an admin adds an owner by keyboard; the mailed link sets the password and 
   page,
   browser,
   axe,
+  baseURL,
 }) => {
   // Two browsers and a dozen pages on a shared 2-core machine.
   test.setTimeout(60_000);
@@ -114,7 +116,19 @@ test("an admin adds an owner by keyboard; the mailed link sets the password and 
     "オーナー招待",
   );
 
-  // The owner, in a browser of their own.
+  // The invitation arrives over SMTP (playwright.config.ts): to the owner, from
+  // Salon Navi, its one link into this site's invitation page.
+  const invitation = await newestMail(email, { subject: "サロンオーナーとしてのご招待" });
+  expect(invitation.subject).toBe("【Salon Navi】サロンオーナーとしてのご招待");
+  expect(invitation.recipients).toEqual([email.toLowerCase()]);
+  expect(invitation.from).toContain("Salon Navi");
+  expect(invitation.links).toHaveLength(1);
+  expect(invitation.links[0]).toMatch(
+    new RegExp(`^${baseURL}/account/invitation\\?token=[\\w-]+$`),
+  );
+  expect(invitation.text).toContain(invitation.links[0]);
+
+  // The owner, in a browser of their own, follows it.
   const ownerContext = await browser.newContext();
   const owner = await ownerContext.newPage();
   await openMailLink(owner, email, "サロンオーナーとしてのご招待");

@@ -79,7 +79,7 @@ test("a guest picks a menu, 指名なし, a day and a time, signs in, confirms, 
 
   // The confirmation mail's .ics parses, as a calendar program would read it.
   const bookingId = new URL(page.url()).searchParams.get("booking") ?? "";
-  const ics = await mailCalendar(page, email, "ご予約が確定しました");
+  const ics = await mailCalendar(email, "ご予約が確定しました");
   expect(ics.method).toBe("REQUEST");
   expect(ics.uid).toMatch(new RegExp(`^${bookingId}@`));
   expect(ics.startTzid).toBe("Asia/Tokyo");
@@ -319,15 +319,25 @@ test("favorites on home and area cards: a guest signs in and comes back; a membe
   await expect(guest).toHaveURL(areaPath);
 
   // Signed in, with JavaScript: the heart flips in place and stays after a reload.
+  // The flip is optimistic: reload only once the server answered the POST.
+  const saved = () =>
+    guest.waitForResponse(
+      (response) =>
+        response.url().includes("/account/favorite") && response.request().method() === "POST",
+    );
   await expect(heart(guest, salon)).toHaveAttribute("aria-pressed", "false");
+  let answered = saved();
   await heart(guest, salon).click();
   await expect(heart(guest, salon)).toHaveAttribute("aria-pressed", "true");
   await expect(guest).toHaveURL(areaPath);
+  await answered;
   await guest.reload();
   await expect(heart(guest, salon)).toHaveAttribute("aria-pressed", "true");
   await expectNoAxeViolations(guest);
+  answered = saved();
   await heart(guest, salon).click();
   await expect(heart(guest, salon)).toHaveAttribute("aria-pressed", "false");
+  await answered;
   await guest.reload();
   await expect(heart(guest, salon)).toHaveAttribute("aria-pressed", "false");
   await guestContext.close();

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { expectMailCount } from "../support/mail-capture";
 import {
   completeProfile,
   exactLabel,
@@ -72,13 +73,7 @@ test("確認メールを再送する after sign-up sends the mail with one click
   await expect(page.locator("#loading-overlay")).toHaveCount(0, { timeout: 5000 });
   await page.getByRole("button", { name: "確認メールを再送する" }).click();
   await expect(page.getByRole("heading", { name: "確認メールを再送しました" })).toBeVisible();
-  await page.goto("/dev/mailbox");
-  await expect(
-    page
-      .getByRole("article")
-      .filter({ hasText: `宛先：${email}` })
-      .filter({ hasText: "メールアドレスの確認" }),
-  ).toHaveCount(2);
+  await expectMailCount(email, "メールアドレスの確認", 2);
 });
 
 test("changing the theme keeps the scroll position", async ({ page }) => {

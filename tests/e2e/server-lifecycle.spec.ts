@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import net from "node:net";
 import { expect, test } from "@playwright/test";
+import pg from "pg";
 
 // Next to the e2e server's port, so parallel checkouts do not collide; one
 // per Playwright worker, so two workers' servers do not either.
@@ -9,9 +10,12 @@ const PORT =
   Number(process.env.E2E_PORT ?? 3100) + 99 + 1000 * Number(process.env.TEST_PARALLEL_INDEX ?? 0);
 const base = `http://localhost:${PORT}`;
 
-async function startServer(logLevel: "info" | "debug" = "info") {
+async function startServer(
+  logLevel: "info" | "debug" = "info",
+  env: Record<string, string> = { DATABASE_URL: "memory://" },
+) {
   const child = spawn(process.execPath, ["server.js"], {
-    env: { ...process.env, DATABASE_URL: "memory://", PORT: String(PORT), LOG_LEVEL: logLevel },
+    env: { ...process.env, PORT: String(PORT), LOG_LEVEL: logLevel, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -132,4 +136,60 @@ test("SIGTERM waits for the body of a form post still on its way", async () => {
   expect(logLines(output())).toContainEqual(
     expect.objectContaining({ msg: "request", method: "POST", path: "/signin" }),
   );
+});
+
+/** A PostgreSQL database of this test's own on the server CI runs (TEST_DATABASE_URL), dropped after. */
+async function withPostgresDatabase(use: (url: string) => Promise<void>) {
+  const serverUrl = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+  const name = `e2e_cluster_${PORT}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  try {
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    await use(url.toString());
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+}
+
+const listeningPids = (output: string) =>
+  logLines(output)
+    .filter((line) => line.msg === "listening")
+    .map((line) => Number(line.pid));
+
+test("WEB_CONCURRENCY=2 on PostgreSQL: two server processes, a dead one replaced, SIGTERM stops all", async () => {
+  await withPostgresDatabase(async (databaseUrl) => {
+    const { child, output } = await startServer("info", {
+      DATABASE_URL: databaseUrl,
+      WEB_CONCURRENCY: "2",
+    });
+    const exit = exited(child);
+    try {
+      await expect.poll(() => new Set(listeningPids(output())).size).toBe(2);
+      const [first, second] = listeningPids(output());
+      expect(first).not.toBe(child.pid);
+      expect(second).not.toBe(child.pid);
+      expect((await fetch(`${base}/about`)).status).toBe(200);
+
+      // A worker that dies is replaced; the port keeps answering meanwhile.
+      process.kill(first as number, "SIGKILL");
+      await expect.poll(() => listeningPids(output()).length).toBe(3);
+      const replacement = listeningPids(output())[2];
+      expect([first, second]).not.toContain(replacement);
+      expect((await fetch(`${base}/about`)).status).toBe(200);
+
+      child.kill("SIGTERM");
+      expect(await exit).toBe(0);
+      const stopped = logLines(output()).filter((line) => line.msg === "stopped");
+      expect(stopped).toHaveLength(2);
+      for (const pid of [second, replacement])
+        expect(() => process.kill(pid as number, 0)).toThrow();
+      await expect(fetch(`${base}/healthz`)).rejects.toThrow();
+    } finally {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    }
+  });
 });

@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 describe("/dev/mailbox", () => {
-  it("offers a mail's attachment as a download", async () => {
+  it("lists a queued mail and offers its attachment as a download", async () => {
     const ics = "BEGIN:VCALENDAR\r\nMETHOD:REQUEST\r\nEND:VCALENDAR\r\n";
     await createMailer(database.db, { from: "test@example.jp" }).send({
       to: "mailbox@example.jp",
@@ -33,6 +33,9 @@ describe("/dev/mailbox", () => {
     const response = await site.app.request("http://localhost:3000/dev/mailbox");
     expect(response.status).toBe(200);
     const html = await response.text();
+    // Without SMTP_URL nothing sends the mail: the queued row is listed here.
+    expect(html).toContain("【Salon Navi】ご予約が確定しました");
+    expect(html).toContain("宛先：<!-- -->mailbox@example.jp");
     expect(html).toContain("添付ファイル：<!-- -->booking.ics");
     expect(html).toContain(
       `href="data:text/calendar;charset=utf-8,${encodeURIComponent(ics)}" download="booking.ics"`,
