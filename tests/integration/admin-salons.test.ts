@@ -341,6 +341,29 @@ describe("creating and editing a salon", () => {
     expect(await found("ミモザ")).not.toContain(fields.slug);
   });
 
+  it("a feature ticked or unticked on the form is what the search finds at once (search terms)", async () => {
+    const admin = await actor();
+    await buildFeature(db(), [], { slug: "private-room" });
+    const { fields } = await formFields({ name: "Hair コシツ", nameKana: "へあ こしつ" });
+    const id = await createSalon(db(), parse(fields), admin, NOW);
+    await buildMenu(db(), id, { name: "カット" });
+    await buildStaff(db(), id);
+    await changeSalonStatus(db(), { salonId: id, version: 1 }, "published", admin, NOW);
+    expect(await found("個室 カット")).not.toContain(fields.slug);
+    await updateSalon(
+      db(),
+      cache(),
+      { salonId: id, version: 2 },
+      parse({ ...fields, features: ["private-room"] }),
+      admin,
+      NOW,
+    );
+    expect((await salonRow(id))?.searchTerms).toContain("f:private-room");
+    expect(await found("個室 カット")).toContain(fields.slug);
+    await updateSalon(db(), cache(), { salonId: id, version: 3 }, parse(fields), admin, NOW);
+    expect(await found("個室 カット")).not.toContain(fields.slug);
+  });
+
   it("refuses a save from a stale version and writes nothing, audit included", async () => {
     const admin = await actor();
     const { fields } = await formFields();
