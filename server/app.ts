@@ -95,6 +95,7 @@ export async function start(
       database: database.engine,
     }),
   );
+  keepConnectionsOpen(server);
   stopGracefullyOnSignals(
     server,
     { database, accounts, delivery, jobs, slotEvents, freeDays },
@@ -103,6 +104,22 @@ export async function start(
   );
   if (!config.isProduction) await logDemoAccounts(database, log);
   return server;
+}
+
+/**
+ * How long an idle keep-alive connection stays open. Node's default (5 s)
+ * is shorter than what clients and proxies keep theirs (load balancers
+ * 60 s): a request they send on a connection the server is closing at that
+ * moment fails with ECONNRESET (a 502 behind a proxy). Longer than 60 s, so
+ * the client side always gives up first; the headers timeout must exceed
+ * it. A shutdown still closes idle connections at once (graceful-close.ts).
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+function keepConnectionsOpen(server: ServerType) {
+  if (!("keepAliveTimeout" in server)) return;
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1_000;
 }
 
 /** With the development seed's demo accounts present, how to sign in as each (never in production). */

@@ -9,6 +9,14 @@ test("probes answer: /healthz for the process, /readyz for the database", async 
   expect(await ready.json()).toMatchObject({ status: "ready", database: "pglite" });
 });
 
+test("idle connections are kept longer than clients and proxies keep theirs (no reset on reuse)", async ({
+  request,
+}) => {
+  // Node's default of 5 s made a request on a connection idle that long fail with ECONNRESET.
+  const response = await request.get("/healthz");
+  expect(response.headers()["keep-alive"]).toBe("timeout=65");
+});
+
 test("pages carry security headers and a request id", async ({ request }) => {
   const response = await request.get("/about");
   const headers = response.headers();
