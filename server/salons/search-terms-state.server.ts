@@ -63,5 +63,8 @@ export async function ensureSearchTermsCurrent(
       target: searchTermsState.id,
       set: { fingerprint, updatedAt: sql`now()` },
     });
+  // The planner estimates `@>` from the column's element statistics: new
+  // tokens need them now, not at autovacuum's next pass.
+  if (recomputed > 0) await db.execute(sql`analyze salons`);
   return recomputed;
 }

@@ -2,12 +2,7 @@ import { and, count, inArray } from "drizzle-orm";
 import type { SearchQuery } from "../../common/search.schema";
 import type { Database } from "../db/client";
 import { salons } from "../db/schema";
-import {
-  countSalons,
-  SEARCH_COUNT_CAP,
-  searchConditions,
-  understandKeyword,
-} from "../salons/search";
+import { countSalons, searchConditions, understandKeyword } from "../salons/search";
 import { loadLexicon } from "./keyword";
 import { type PlaceRow, type Term, understandQuery, withoutTerms } from "./understand";
 
@@ -16,7 +11,7 @@ export type SearchSuggestion = {
   label: string;
   query: SearchQuery;
   total: number;
-  /** Past SEARCH_COUNT_CAP the count stops: "1,000件以上". */
+  /** Past SUGGESTION_COUNT_CAP the count stops: "100件以上". */
   totalIsLowerBound?: boolean;
 };
 
@@ -24,6 +19,12 @@ const MAX_NEARBY_STATIONS = 3;
 /** Stations tried for "nearby": the closest ones, counted in one query. */
 const NEARBY_CANDIDATES = 20;
 const MAX_SUGGESTIONS = 6;
+/**
+ * A suggestion says "100件以上" past this: it only has to show that the
+ * broader search finds salons, and each count reads up to cap + 1 rows, for
+ * up to six suggestions on every search that found nothing (decision 0021).
+ */
+export const SUGGESTION_COUNT_CAP = 100;
 
 /**
  * For a search that found nothing: the same words without the place, the
@@ -35,6 +36,7 @@ export async function suggestSearches(
   db: Database,
   query: SearchQuery,
   featureNames: ReadonlyMap<string, string> = new Map(),
+  countCap: number = SUGGESTION_COUNT_CAP,
 ): Promise<SearchSuggestion[]> {
   const lexicon = await loadLexicon(db);
   const terms = query.q ? understandQuery(query.q, lexicon) : [];
@@ -94,9 +96,9 @@ export async function suggestSearches(
   const counted = await Promise.all(
     candidates.map(async (candidate) => {
       // Bounded: dropping a filter often leaves a broad word, whose exact count reads every match.
-      const total = await countSalons(db, candidate.query, undefined, SEARCH_COUNT_CAP);
-      return total > SEARCH_COUNT_CAP
-        ? { ...candidate, total: SEARCH_COUNT_CAP, totalIsLowerBound: true }
+      const total = await countSalons(db, candidate.query, undefined, countCap);
+      return total > countCap
+        ? { ...candidate, total: countCap, totalIsLowerBound: true }
         : { ...candidate, total };
     }),
   );

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parseSearchQuery } from "../../common/search.schema";
 import { countSalons, searchSalons } from "../../server/salons/search";
 import { normalizeForSearch } from "../../server/search/normalize";
+import { suggestSearches } from "../../server/search/suggestions";
 import { buildArea, buildSalon } from "../support/builders";
 import { withTestDatabase } from "../support/test-database";
 
@@ -91,5 +92,21 @@ describe("the bounded count", () => {
     expect(await countSalons(database.db, query)).toBe(9);
     expect(await countSalons(database.db, query, new Date(), 4)).toBe(5);
     expect(await countSalons(database.db, query, new Date(), 20)).toBe(9);
+  });
+
+  it("a suggestion past its own cap says at least that many", async () => {
+    // Nothing has カット and a 4.5 rating; without the rating, 9 salons do.
+    const query = parseSearchQuery(new URLSearchParams("q=カット&rating=4.5"));
+    expect(await countSalons(database.db, query)).toBe(0);
+    const withoutRating = (suggestions: Awaited<ReturnType<typeof suggestSearches>>) =>
+      suggestions.find((suggestion) => suggestion.label === "評価の指定を外す");
+    expect(withoutRating(await suggestSearches(database.db, query))).toMatchObject({
+      total: 9,
+    });
+    expect(withoutRating(await suggestSearches(database.db, query))?.totalIsLowerBound).toBeFalsy();
+    expect(withoutRating(await suggestSearches(database.db, query, new Map(), 4))).toMatchObject({
+      total: 4,
+      totalIsLowerBound: true,
+    });
   });
 });

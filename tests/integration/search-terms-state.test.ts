@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { parseSearchQuery } from "../../common/search.schema";
 import { salons, searchTermsState } from "../../server/db/schema";
@@ -56,5 +56,20 @@ describe("ensureSearchTermsCurrent", () => {
     );
     expect(searchTermsFingerprint(changed)).not.toBe(searchTermsFingerprint());
     expect(searchTermsFingerprint([...vocabulary])).toBe(searchTermsFingerprint());
+  });
+});
+
+describe("the search's GIN indexes", () => {
+  it("keep no pending list (fastupdate off), so bulk writes never slow the next searches", async () => {
+    const rows = await database.db.execute(sql`
+      select c.relname, c.reloptions from pg_class c
+      where c.relname in ('salons_search_terms_idx', 'salons_search_text_trgm_idx')
+      order by c.relname`);
+    const found = (rows as unknown as { rows: { relname: string; reloptions: string[] | null }[] })
+      .rows;
+    expect(found.map((row) => [row.relname, row.reloptions])).toEqual([
+      ["salons_search_terms_idx", ["fastupdate=false"]],
+      ["salons_search_text_trgm_idx", ["fastupdate=false"]],
+    ]);
   });
 });
