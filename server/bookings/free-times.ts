@@ -1,4 +1,4 @@
-import { and, asc, gt, gte, inArray, lte } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { salonFreeDays } from "../db/schema";
 import type { LocalDate } from "./availability-input";
@@ -35,31 +35,32 @@ export async function nextFreeTimes(
   const from = options.date ?? nowLocal.date;
   const to = options.date ?? addDays(nowLocal.date, FREE_DAYS_HORIZON - 1);
   if (from < nowLocal.date) return out;
-  const rows = await db
-    .select({
-      salonId: salonFreeDays.salonId,
-      date: salonFreeDays.date,
-      minutes: salonFreeDays.freeMinutes,
-    })
-    .from(salonFreeDays)
-    .where(
-      and(
-        inArray(salonFreeDays.salonId, [...salonIds]),
-        gte(salonFreeDays.date, from),
-        lte(salonFreeDays.date, to),
-        gt(salonFreeDays.freeSlotsCount, 0),
-      ),
-    )
-    .orderBy(asc(salonFreeDays.salonId), asc(salonFreeDays.date));
   const low = options.fromMinute ?? 0;
   const high = options.toMinute ?? 24 * 60;
+  // Only what the cards show: per salon the first date with a start in
+  // range (after now, today) and its first `count` starts, picked in SQL,
+  // so a page of 20 salons reads 20 short arrays instead of every day's
+  // whole list (each parsed into numbers in JavaScript).
+  const qualifies = sql`m >= ${low}::int and m < ${high}::int and (f.date <> ${nowLocal.date}::date or m > ${nowMinute}::int)`;
+  const result = await db.execute(sql`
+    select distinct on (f.salon_id) f.salon_id as "salonId", f.date::text as date,
+      array(select m from unnest(f.free_minutes) with ordinality as u(m, i)
+        where ${qualifies} order by i limit ${count}::int) as minutes
+    from ${salonFreeDays} f
+    where f.salon_id in (${sql.join(
+      salonIds.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})
+      and f.date between ${from}::date and ${to}::date and f.free_slots_count > 0
+      and exists (select 1 from unnest(f.free_minutes) m where ${qualifies})
+    order by f.salon_id, f.date`);
+  const rows = (
+    result as unknown as { rows: { salonId: string; date: string; minutes: number[] }[] }
+  ).rows;
   for (const row of rows) {
-    if (out.has(row.salonId)) continue;
-    const times = row.minutes
-      .filter((m) => m >= low && m < high && (row.date !== nowLocal.date || m > nowMinute))
-      .slice(0, count)
-      .map(formatMinutes);
-    if (times.length > 0) out.set(row.salonId, { date: row.date, times });
+    if (row.minutes.length > 0) {
+      out.set(row.salonId, { date: row.date, times: row.minutes.map(formatMinutes) });
+    }
   }
   return out;
 }
