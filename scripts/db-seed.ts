@@ -17,7 +17,7 @@ import {
 } from "../server/db/schema/schedules";
 import { staff } from "../server/db/schema/staff";
 import { isSeeded, seedDatabase } from "../server/db/seed/seed";
-import { ensureSearchTermsCurrent } from "../server/salons/search-terms-state.server";
+import { prepareDatabase } from "../server/prepare-database.server";
 
 /**
  * `npm run db:seed [-- --if-empty]`: applies migrations, then writes the
@@ -37,10 +37,9 @@ if (!Number.isInteger(salonCount) || salonCount < 0) {
 const config = loadConfig();
 const handle = await openDatabase(config.DATABASE_URL);
 try {
-  await handle.migrate();
-  // Before seeding: on an empty database this only records the dictionary's
-  // fingerprint, so the server does not recompute what the seed writes.
-  await ensureSearchTermsCurrent(handle.db);
+  // Before seeding: on an empty database the search-terms step only records
+  // the dictionary's fingerprint, so the server does not recompute what the seed writes.
+  await prepareDatabase(handle);
   if (ifEmpty && (await isSeeded(handle.db))) {
     console.log("demo data already present");
   } else {

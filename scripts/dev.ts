@@ -8,7 +8,7 @@ import { openDatabase } from "../server/db/client";
 import { startBackgroundJobs } from "../server/jobs/background.server";
 import { createLogger } from "../server/logger";
 import { startMailDelivery } from "../server/mail/mailer";
-import { ensureSearchTermsCurrent } from "../server/salons/search-terms-state.server";
+import { prepareDatabase } from "../server/prepare-database.server";
 
 // Development server: Vite serves client modules with HMR; every other
 // request goes to the same Hono app as production, loaded through Vite so
@@ -16,10 +16,8 @@ import { ensureSearchTermsCurrent } from "../server/salons/search-terms-state.se
 const config = loadConfig();
 const log = createLogger(config.LOG_LEVEL);
 const database = await openDatabase(config.DATABASE_URL);
-await database.migrate();
-// The stored search tokens follow the dictionary being edited (decision 0023), as in production.
-const recomputed = await ensureSearchTermsCurrent(database.db);
-if (recomputed > 0) log.info("search terms recomputed", { salons: recomputed });
+// Migrations, and search tokens that follow the dictionary being edited, as in production.
+await prepareDatabase(database, log);
 // Requests only queue mail (decision 0008); with SMTP_URL this sends it, as in production.
 if (config.SMTP_URL) startMailDelivery({ database, smtpUrl: config.SMTP_URL, log });
 // The search's free-time summary follows the clock (decision 0014), as in production.

@@ -14,8 +14,8 @@ import { startBackgroundJobs } from "./jobs/background.server";
 import type { RunningJobWorker } from "./jobs/queue.server";
 import { createLogger, describeError, type Logger } from "./logger";
 import { type MailDelivery, startMailDelivery } from "./mail/mailer";
+import { prepareDatabase } from "./prepare-database.server";
 import { createSlotEvents, type SlotEvents } from "./realtime/slot-events.server";
-import { ensureSearchTermsCurrent } from "./salons/search-terms-state.server";
 
 /**
  * Entry of the server bundle (vite.config.ts points the SSR build here), so
@@ -62,12 +62,7 @@ export async function start(
   const config = loadConfig(env);
   const log = createLogger(config.LOG_LEVEL);
   const database = await openDatabase(config.DATABASE_URL);
-  if (migrate) {
-    await database.migrate();
-    // Stored search tokens follow this deploy's dictionary before the first search (decision 0023).
-    const recomputed = await ensureSearchTermsCurrent(database.db);
-    if (recomputed > 0) log.info("search terms recomputed", { salons: recomputed });
-  }
+  if (migrate) await prepareDatabase(database, log);
   const accounts = createAccountServices(database.db, config, log);
   // Requests only queue mail; this loop sends it (without SMTP_URL it stays for /dev/mailbox).
   const delivery = config.SMTP_URL

@@ -1,8 +1,8 @@
 import cluster, { type Worker } from "node:cluster";
 import { loadConfig } from "./config";
 import { isPostgresUrl, openDatabase } from "./db/client";
-import { createLogger, describeError } from "./logger";
-import { ensureSearchTermsCurrent } from "./salons/search-terms-state.server";
+import { createLogger } from "./logger";
+import { prepareDatabase } from "./prepare-database.server";
 
 /**
  * `WEB_CONCURRENCY=N` on PostgreSQL: N server processes share the port
@@ -33,10 +33,8 @@ export async function serveProcesses(
   }
   const database = await openDatabase(config.DATABASE_URL);
   try {
-    await database.migrate();
-    // Once for all workers, like the migrations (decision 0023).
-    const recomputed = await ensureSearchTermsCurrent(database.db);
-    if (recomputed > 0) log.info("search terms recomputed", { salons: recomputed });
+    // Once for all workers: two preparing at once would race.
+    await prepareDatabase(database, log);
   } finally {
     await database.close();
   }
@@ -66,7 +64,7 @@ function superviseWorkers(count: number, log: ReturnType<typeof createLogger>) {
     while (crashes.length > 0 && (crashes[0] ?? now) < now - CRASH_WINDOW_MS) crashes.shift();
     log.error("server process ended; starting another", { pid: worker.process.pid, code, signal });
     if (crashes.length > MAX_CRASHES_IN_WINDOW) {
-      log.error("server processes keep ending; stopping", describeError(new Error("crash loop")));
+      log.error("server processes keep ending; stopping", { crashes: crashes.length });
       process.exit(1);
     }
     fork();
