@@ -67,7 +67,9 @@ async function recomputeChunk(db: Database, ids: string[]) {
     .where(inArray(salonFeatures.salonId, ids));
   const featureSlugs = new Map<string, string[]>();
   for (const feature of featureRows) {
-    featureSlugs.set(feature.salonId, [...(featureSlugs.get(feature.salonId) ?? []), feature.slug]);
+    const slugs = featureSlugs.get(feature.salonId) ?? [];
+    slugs.push(feature.slug);
+    featureSlugs.set(feature.salonId, slugs);
   }
   const values = sql.join(
     parts.map((salon) => {

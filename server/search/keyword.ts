@@ -118,6 +118,10 @@ export function hasTokens(tokens: readonly string[]): SQL {
  * when the exact words found nothing (hasTypoTolerance, searchSalons).
  */
 export function termCondition(term: Term, typoTolerant = false): SQL {
+  // Genres, features and dictionary keywords are tokens (searchConditions
+  // tests all of a search's tokens in one `@>`).
+  const token = termToken(term);
+  if (token) return hasTokens([token]);
   switch (term.kind) {
     case "place": {
       const alternatives: SQL[] = [];
@@ -128,16 +132,14 @@ export function termCondition(term: Term, typoTolerant = false): SQL {
       }
       return or(...alternatives) as SQL;
     }
-    case "genre":
-    case "feature":
-      return hasTokens([termToken(term) ?? ""]);
     case "keyword":
-      if (term.token) return hasTokens([term.token]);
       // `<%`: pg_trgm word similarity above its threshold (0.6), one
       // wrong or missing letter in a longer word ("ぱーまねんと", "balayge").
       return typoTolerant && term.fuzzy
         ? (or(textMatch(term.variants), sql`${term.variants[0]} <% ${salons.searchText}`) as SQL)
         : textMatch(term.variants);
+    default:
+      throw new Error(`a ${term.kind} word is a token`);
   }
 }
 
