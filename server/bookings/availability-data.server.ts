@@ -18,7 +18,7 @@ import {
   StaffNotAvailableError,
 } from "./booking-errors";
 import { japaneseHolidaysBetween } from "./holidays";
-import { addDays, isLocalDate, toLocal } from "./local-time";
+import { addDays, isLocalDate } from "./local-time";
 import { bookingSettingsDefaults, type SalonBookingRules } from "./settings";
 
 /** The longest range one request may ask about (the calendar shows up to two months). */
@@ -146,16 +146,8 @@ type Row = {
     holdMinutes: number;
   } | null;
   hours: { weekday: number; start: string; end: string }[] | null;
-  schedules:
-    | {
-        staffId: string;
-        weekday: number;
-        start: string;
-        end: string;
-        validFrom: string | null;
-        validUntil: string | null;
-      }[]
-    | null;
+  /** [staff id, weekday, "HH:MM", "HH:MM", valid from, valid until] (migration 0014). */
+  schedules: [string, number, string, string, string | null, string | null][] | null;
   exceptions:
     | {
         staffId: string | null;
@@ -165,7 +157,8 @@ type Row = {
         end: string | null;
       }[]
     | null;
-  busy: { staffId: string; start: string; end: string }[] | null;
+  /** [staff id, start epoch ms, end epoch ms, local date of the start] (migration 0014). */
+  busy: [string, number, number, LocalDate][] | null;
 };
 
 /** `{a,b}`: the ids are checked UUIDs and the statuses fixed words, so nothing needs quoting. */
@@ -230,9 +223,9 @@ export async function loadAvailabilityInput(
   const { from, to, now } = request;
   const timeZone = salon.timeZone;
   const hours = row.hours ?? [];
-  const schedules = (row.schedules ?? []).filter((item) => eligible.has(item.staffId));
+  const schedules = (row.schedules ?? []).filter((item) => eligible.has(item[0]));
   const exceptions = row.exceptions ?? [];
-  const busyRows = (row.busy ?? []).filter((item) => eligible.has(item.staffId));
+  const busyRows = (row.busy ?? []).filter((item) => eligible.has(item[0]));
 
   const toException = (row: (typeof exceptions)[number]): DatedException => ({
     date: row.date,
@@ -245,24 +238,26 @@ export async function loadAvailabilityInput(
   const staffAvailability: StaffAvailability[] = staffIds.map((id) => ({
     id,
     weekly: schedules
-      .filter((row) => row.staffId === id)
-      .map((row) => ({
-        weekday: row.weekday as Weekday,
-        start: row.start,
-        end: row.end,
-        validFrom: row.validFrom,
-        validUntil: row.validUntil,
+      .filter((row) => row[0] === id)
+      .map(([, weekday, start, end, validFrom, validUntil]) => ({
+        weekday: weekday as Weekday,
+        start,
+        end,
+        validFrom,
+        validUntil,
       })),
     exceptions: exceptions.filter((row) => row.staffId === id).map(toException),
   }));
-  const busy: BusyInterval[] = busyRows.map((row) => ({
-    staffId: row.staffId,
-    start: new Date(row.start),
-    end: new Date(row.end),
+  const busy: BusyInterval[] = busyRows.map(([staffId, start, end]) => ({
+    staffId,
+    start: new Date(start),
+    end: new Date(end),
   }));
+  // The local date of each start comes from the database (one Intl call per
+  // booking was the loader's largest cost).
   const bookingsPerStaffDay = new Map<string, number>();
-  for (const interval of busy) {
-    const key = `${interval.staffId}|${toLocal(interval.start, timeZone).date}`;
+  for (const [staffId, , , date] of busyRows) {
+    const key = `${staffId}|${date}`;
     bookingsPerStaffDay.set(key, (bookingsPerStaffDay.get(key) ?? 0) + 1);
   }
   const durationMinutes = chosen.reduce((sum, menu) => sum + menu.durationMinutes, 0);
