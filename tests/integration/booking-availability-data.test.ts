@@ -72,6 +72,14 @@ describe("loadAvailabilityInput", () => {
       endsAt: at("2026-12-02T11:00"),
       occupiedUntil: at("2026-12-02T11:10"),
     });
+    // 08:00 in Tokyo is 23:00 UTC the day before: counted on its local date.
+    await buildBooking(database.db, {
+      salonId: salon.id,
+      staffId: first.id,
+      startsAt: at("2026-12-02T08:00"),
+      endsAt: at("2026-12-02T08:30"),
+      occupiedUntil: at("2026-12-02T08:40"),
+    });
     // A hold that expired before now does not count; a live one does.
     await buildBooking(database.db, {
       salonId: salon.id,
@@ -125,12 +133,14 @@ describe("loadAvailabilityInput", () => {
     ]);
     expect(input.busy).toEqual(
       expect.arrayContaining([
+        { staffId: first.id, start: at("2026-12-02T08:00"), end: at("2026-12-02T08:30") },
         { staffId: first.id, start: at("2026-12-02T10:00"), end: at("2026-12-02T11:00") },
         { staffId: second.id, start: at("2026-12-03T12:00"), end: at("2026-12-03T13:00") },
       ]),
     );
-    expect(input.busy).toHaveLength(2);
-    expect(input.bookingsPerStaffDay.get(`${first.id}|2026-12-02`)).toBe(1);
+    expect(input.busy).toHaveLength(3);
+    expect(input.bookingsPerStaffDay.get(`${first.id}|2026-12-02`)).toBe(2);
+    expect(input.bookingsPerStaffDay.get(`${first.id}|2026-12-01`)).toBeUndefined();
     expect(input.holidays.has("2026-12-23")).toBe(false);
     expect(input.holidays.has("2027-01-01")).toBe(true);
     // The engine accepts it as it is.
