@@ -146,8 +146,8 @@ type Row = {
     holdMinutes: number;
   } | null;
   hours: { weekday: number; start: string; end: string }[] | null;
-  /** [staff id, weekday, "HH:MM", "HH:MM", valid from, valid until] (migration 0014). */
-  schedules: [string, number, string, string, string | null, string | null][] | null;
+  /** [index in members, weekday, "HH:MM", "HH:MM", valid from, valid until] (migration 0014). */
+  schedules: [number, number, string, string, string | null, string | null][] | null;
   exceptions:
     | {
         staffId: string | null;
@@ -157,8 +157,8 @@ type Row = {
         end: string | null;
       }[]
     | null;
-  /** [staff id, start epoch ms, end epoch ms, local date of the start] (migration 0014). */
-  busy: [string, number, number, LocalDate][] | null;
+  /** [index in members, start epoch ms, end epoch ms, local date of the start] (migration 0014). */
+  busy: [number, number, number, LocalDate][] | null;
 };
 
 /** `{a,b}`: the ids are checked UUIDs and the statuses fixed words, so nothing needs quoting. */
@@ -215,7 +215,10 @@ export async function loadAvailabilityInput(
     if (!menu) throw new MenuNotAvailableError();
     return menu;
   });
-  const staffIds = eligibleStaff(row.members ?? [], row.abilities ?? [], request.staffId);
+  const members = row.members ?? [];
+  // Schedules and busy time name a stylist by its index in members (migration 0014).
+  const memberId = (index: number) => members[index] ?? "";
+  const staffIds = eligibleStaff(members, row.abilities ?? [], request.staffId);
   const eligible = new Set(staffIds);
   const rules: SalonBookingRules = row.settings
     ? { ...row.settings, sameDayCutoff: row.settings.sameDayCutoff ?? null }
@@ -223,9 +226,9 @@ export async function loadAvailabilityInput(
   const { from, to, now } = request;
   const timeZone = salon.timeZone;
   const hours = row.hours ?? [];
-  const schedules = (row.schedules ?? []).filter((item) => eligible.has(item[0]));
+  const schedules = (row.schedules ?? []).filter((item) => eligible.has(memberId(item[0])));
   const exceptions = row.exceptions ?? [];
-  const busyRows = (row.busy ?? []).filter((item) => eligible.has(item[0]));
+  const busyRows = (row.busy ?? []).filter((item) => eligible.has(memberId(item[0])));
 
   const toException = (row: (typeof exceptions)[number]): DatedException => ({
     date: row.date,
@@ -238,7 +241,7 @@ export async function loadAvailabilityInput(
   const staffAvailability: StaffAvailability[] = staffIds.map((id) => ({
     id,
     weekly: schedules
-      .filter((row) => row[0] === id)
+      .filter((row) => memberId(row[0]) === id)
       .map(([, weekday, start, end, validFrom, validUntil]) => ({
         weekday: weekday as Weekday,
         start,
@@ -248,16 +251,16 @@ export async function loadAvailabilityInput(
       })),
     exceptions: exceptions.filter((row) => row.staffId === id).map(toException),
   }));
-  const busy: BusyInterval[] = busyRows.map(([staffId, start, end]) => ({
-    staffId,
+  const busy: BusyInterval[] = busyRows.map(([index, start, end]) => ({
+    staffId: memberId(index),
     start: new Date(start),
     end: new Date(end),
   }));
   // The local date of each start comes from the database (one Intl call per
   // booking was the loader's largest cost).
   const bookingsPerStaffDay = new Map<string, number>();
-  for (const [staffId, , , date] of busyRows) {
-    const key = `${staffId}|${date}`;
+  for (const [index, , , date] of busyRows) {
+    const key = `${memberId(index)}|${date}`;
     bookingsPerStaffDay.set(key, (bookingsPerStaffDay.get(key) ?? 0) + 1);
   }
   const durationMinutes = chosen.reduce((sum, menu) => sum + menu.durationMinutes, 0);

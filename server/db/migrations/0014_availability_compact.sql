@@ -1,6 +1,7 @@
 -- The availability function's answer made cheaper to read (decision 0016,
--- amendment 2): busy time and schedules as arrays instead of objects with
--- repeated keys (19.6 KB → ~9 KB for a salon of 7 stylists and 78 bookings),
+-- amendment 2): busy time and schedules as arrays naming the stylist by its
+-- place in 'members', instead of objects with repeated keys and ids (19.6 KB →
+-- 7.5 KB for a salon of 7 stylists and 78 bookings),
 -- busy instants as epoch milliseconds (no date-string parsing) and each busy
 -- interval's local date computed here in C, where the loader called Intl once
 -- per booking to count a stylist's bookings per day; and the generic plan
@@ -31,8 +32,11 @@ BEGIN
   settings AS (
     SELECT * FROM salon_booking_settings WHERE salon_id = (SELECT id FROM salon)
   ),
+  -- idx: the stylist's place in 'members', which schedules and busy time name
+  -- instead of repeating a 36-character id on every row.
   members AS (
-    SELECT id, sort_order FROM staff WHERE salon_id = (SELECT id FROM salon) AND active
+    SELECT id, (row_number() OVER (ORDER BY sort_order, id) - 1)::int AS idx
+    FROM staff WHERE salon_id = (SELECT id FROM salon) AND active
   ),
   -- A day before and after the range: bookings across local midnight and buffers.
   bounds AS (
@@ -47,7 +51,7 @@ BEGIN
         'durationMinutes', m.duration_minutes))
       FROM menus m
       WHERE m.salon_id = (SELECT id FROM salon) AND m.published AND m.id = ANY (p_menus)),
-    'members', (SELECT json_agg(t.id ORDER BY t.sort_order, t.id) FROM members t),
+    'members', (SELECT json_agg(t.id ORDER BY t.idx) FROM members t),
     'abilities', (SELECT json_agg(json_build_object('menuId', ms.menu_id, 'staffId', ms.staff_id))
       FROM menu_staff ms WHERE ms.menu_id = ANY (p_menus)),
     'settings', (SELECT json_build_object(
@@ -62,13 +66,13 @@ BEGIN
         'start', to_char(h.opens, 'HH24:MI'), 'end', to_char(h.closes, 'HH24:MI'))
         ORDER BY h.weekday, h.opens)
       FROM salon_opening_hours h WHERE h.salon_id = (SELECT id FROM salon)),
-    -- [staff id, weekday, "HH:MM", "HH:MM", valid from, valid until]
-    'schedules', (SELECT json_agg(json_build_array(w.staff_id, w.weekday,
+    -- [member idx, weekday, "HH:MM", "HH:MM", valid from, valid until]
+    'schedules', (SELECT json_agg(json_build_array(t.idx, w.weekday,
         to_char(w.starts_at, 'HH24:MI'), to_char(w.ends_at, 'HH24:MI'),
         w.valid_from, w.valid_until)
         ORDER BY w.weekday, w.starts_at)
-      FROM staff_schedules w
-      WHERE w.salon_id = (SELECT id FROM salon) AND w.staff_id IN (SELECT id FROM members)
+      FROM staff_schedules w JOIN members t ON t.id = w.staff_id
+      WHERE w.salon_id = (SELECT id FROM salon)
         AND (w.valid_from IS NULL OR w.valid_from <= p_to)
         AND (w.valid_until IS NULL OR w.valid_until >= p_from)),
     'exceptions', (SELECT json_agg(json_build_object('staffId', e.staff_id, 'date', e.date,
@@ -80,15 +84,15 @@ BEGIN
     -- The engine adds today's buffer around the end; a booking made under
     -- a longer buffer keeps the time it was given. A hold counts while it
     -- lives, unless the caller (the search summary) leaves holds out.
-    -- [staff id, start ms, end ms, local date of the start]
-    'busy', (SELECT json_agg(json_build_array(b.staff_id,
+    -- [member idx, start ms, end ms, local date of the start]
+    'busy', (SELECT json_agg(json_build_array(t.idx,
         (extract(epoch FROM b.starts_at) * 1000)::bigint,
         (extract(epoch FROM greatest(b.ends_at, b.occupied_until - make_interval(mins =>
           coalesce((SELECT buffer_after_minutes FROM settings), p_default_buffer)))) * 1000)::bigint,
         (b.starts_at AT TIME ZONE (SELECT time_zone FROM salon))::date)
         ORDER BY b.starts_at)
-      FROM bookings b
-      WHERE b.salon_id = (SELECT id FROM salon) AND b.staff_id IN (SELECT id FROM members)
+      FROM bookings b JOIN members t ON t.id = b.staff_id
+      WHERE b.salon_id = (SELECT id FROM salon)
         AND b.status = ANY (p_statuses)
         AND (b.status <> 'held' OR (NOT p_ignore_holds AND b.hold_expires_at > p_now))
         AND b.starts_at < (SELECT ends FROM bounds)
