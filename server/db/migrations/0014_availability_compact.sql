@@ -1,7 +1,7 @@
 -- The availability function's answer made cheaper to read (decision 0016,
 -- amendment 2): busy time and schedules as arrays naming the stylist by its
 -- place in 'members', instead of objects with repeated keys and ids (19.6 KB →
--- 7.5 KB for a salon of 7 stylists and 78 bookings),
+-- 7.4 KB for a salon of 7 stylists and 78 bookings),
 -- busy instants as epoch milliseconds (no date-string parsing) and each busy
 -- interval's local date computed here in C, where the loader called Intl once
 -- per booking to count a stylist's bookings per day; and the generic plan
