@@ -18,7 +18,7 @@ import {
   StaffNotAvailableError,
 } from "./booking-errors";
 import { japaneseHolidaysBetween } from "./holidays";
-import { addDays, isLocalDate } from "./local-time";
+import { addDays, formatMinutes, isLocalDate } from "./local-time";
 import { bookingSettingsDefaults, type SalonBookingRules } from "./settings";
 
 /** The longest range one request may ask about (the calendar shows up to two months). */
@@ -146,8 +146,8 @@ type Row = {
     holdMinutes: number;
   } | null;
   hours: { weekday: number; start: string; end: string }[] | null;
-  /** [index in members, weekday, "HH:MM", "HH:MM", valid from, valid until] (migration 0014). */
-  schedules: [number, number, string, string, string | null, string | null][] | null;
+  /** [index in members, weekday, start, end (minutes after midnight), valid from, valid until] (migration 0015). */
+  schedules: [number, number, number, number, string | null, string | null][] | null;
   exceptions:
     | {
         staffId: string | null;
@@ -166,7 +166,7 @@ const pgArray = (items: readonly string[]) => `{${items.join(",")}}`;
 
 /**
  * Everything about one salon the engine needs, in ONE call of the
- * `booking_availability_data` function (migration 0010): one round trip
+ * `booking_availability_data` function (migrations 0010, 0014, 0015): one round trip
  * (nine, one after the other, were most of the cost; inside the booking
  * transaction they share one connection), and a plan each connection
  * makes once (planning the statement cost as much as running it).
@@ -226,7 +226,10 @@ export async function loadAvailabilityInput(
   const { from, to, now } = request;
   const timeZone = salon.timeZone;
   const hours = row.hours ?? [];
-  const schedules = (row.schedules ?? []).filter((item) => eligible.has(memberId(item[0])));
+  // The function answers schedules unordered (sorting there cost more); by weekday and start here.
+  const schedules = (row.schedules ?? [])
+    .filter((item) => eligible.has(memberId(item[0])))
+    .sort((x, y) => x[1] - y[1] || x[2] - y[2]);
   const exceptions = row.exceptions ?? [];
   const busyRows = (row.busy ?? []).filter((item) => eligible.has(memberId(item[0])));
 
@@ -244,8 +247,8 @@ export async function loadAvailabilityInput(
       .filter((row) => memberId(row[0]) === id)
       .map(([, weekday, start, end, validFrom, validUntil]) => ({
         weekday: weekday as Weekday,
-        start,
-        end,
+        start: formatMinutes(start),
+        end: formatMinutes(end),
         validFrom,
         validUntil,
       })),

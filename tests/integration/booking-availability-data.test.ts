@@ -172,6 +172,43 @@ describe("loadAvailabilityInput", () => {
     ]);
   });
 
+  it("counts a booking reaching into the range from two days before it, and no earlier ones", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const stylist = stylists[0];
+    if (!stylist) throw new Error("stylist");
+    // History: a month of finished bookings, which the function must not read.
+    for (let day = 1; day <= 28; day++) {
+      const date = `2026-11-${String(day).padStart(2, "0")}`;
+      await buildBooking(database.db, {
+        salonId: salon.id,
+        staffId: stylist.id,
+        startsAt: at(`${date}T10:00`),
+        endsAt: at(`${date}T11:00`),
+        status: "completed",
+      });
+    }
+    // 42 hours, ending inside the day before the range (the function reads
+    // from then on, for buffers and bookings across midnight); a lower bound
+    // of one day before would miss it.
+    await buildBooking(database.db, {
+      salonId: salon.id,
+      staffId: stylist.id,
+      startsAt: at("2026-11-29T12:00"),
+      endsAt: at("2026-12-01T06:00"),
+    });
+    const { input } = await loadAvailabilityInput(database.db, {
+      salonId: salon.id,
+      menuIds: [menu.id],
+      staffId: stylist.id,
+      from: "2026-12-02",
+      to: "2026-12-02",
+      now: NOW,
+    });
+    expect(input.busy).toEqual([
+      { staffId: stylist.id, start: at("2026-11-29T12:00"), end: at("2026-12-01T06:00") },
+    ]);
+  });
+
   it("offers only stylists who can do every chosen menu", async () => {
     const { salon, stylists, menu } = await buildSalonWithStaff(database.db, { staffCount: 3 });
     const [first, , third] = stylists;

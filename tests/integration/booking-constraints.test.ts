@@ -4,6 +4,7 @@ import {
   bookingMenus,
   bookingStatuses,
   occupyingStatuses,
+  salonBookingSettings,
   salonOpeningHours,
   scheduleExceptions,
   staffSchedules,
@@ -111,6 +112,35 @@ describe("double booking", () => {
     expect(await failureCode(book("10:00", "11:00", { occupiedUntil: at("10:30") }))).toBe(
       CHECK_VIOLATION,
     );
+  });
+
+  it("bounds a booking's span to two days, which the availability function's lower bound needs", async () => {
+    const { book } = await scenario();
+    const twoDays = 2 * 24 * 60 * 60_000;
+    expect(
+      await failureCode(
+        book("10:00", "11:00", {
+          occupiedUntil: new Date(at("10:00").getTime() + twoDays + 60_000),
+        }),
+      ),
+    ).toBe(CHECK_VIOLATION);
+    expect(
+      await failureCode(
+        book("10:00", "11:00", { occupiedUntil: new Date(at("10:00").getTime() + twoDays) }),
+      ),
+    ).toBe("no error");
+  });
+
+  it("bounds a salon's buffer after a booking to the admin form's 240 minutes", async () => {
+    const salon = await buildSalon(database.db);
+    const settings = (bufferAfterMinutes: number) =>
+      database.db
+        .insert(salonBookingSettings)
+        .values({ salonId: salon.id, bufferAfterMinutes })
+        .onConflictDoUpdate({ target: salonBookingSettings.salonId, set: { bufferAfterMinutes } });
+    expect(await failureCode(settings(241))).toBe(CHECK_VIOLATION);
+    expect(await failureCode(settings(-1))).toBe(CHECK_VIOLATION);
+    expect(await failureCode(settings(240))).toBe("no error");
   });
 });
 

@@ -117,6 +117,12 @@ export const bookings = pgTable(
     index("bookings_hold_expiry_idx").on(t.holdExpiresAt).where(sql`${t.status} = 'held'`),
     check("bookings_time_order", sql`${t.endsAt} > ${t.startsAt}`),
     check("bookings_occupied_after_end", sql`${t.occupiedUntil} >= ${t.endsAt}`),
+    // Lets a query bound a stylist's bookings from below by start time (the
+    // availability function, migration 0015): without it, every booking
+    // ever made could still reach into the range. A service fits one day's
+    // working hours and the buffer is at most 240 minutes, so two days is
+    // out of reach of any real booking.
+    check("bookings_span_bounded", sql`${t.occupiedUntil} <= ${t.startsAt} + interval '2 days'`),
     check("bookings_total_price_nonnegative", sql`${t.totalPrice} >= 0`),
     check("bookings_status_valid", sql`${t.status} in (${sqlList(bookingStatuses)})`),
     check("bookings_source_valid", sql`${t.source} in (${sqlList(bookingSources)})`),

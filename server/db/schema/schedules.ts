@@ -77,6 +77,8 @@ export const salonBookingSettings = pgTable(
     check("salon_booking_settings_window_range", sql`${t.bookingWindowDays} between 1 and 365`),
     check("salon_booking_settings_cutoff_nonnegative", sql`${t.cancellationCutoffHours} >= 0`),
     check("salon_booking_settings_buffer_nonnegative", sql`${t.bufferAfterMinutes} >= 0`),
+    // The admin form's bound; bookings_span_bounded relies on it.
+    check("salon_booking_settings_buffer_at_most_4h", sql`${t.bufferAfterMinutes} <= 240`),
     check(
       "salon_booking_settings_daily_limit_positive",
       sql`${t.dailyLimitPerStaff} is null or ${t.dailyLimitPerStaff} > 0`,
