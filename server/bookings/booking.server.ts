@@ -484,9 +484,17 @@ async function summaries(
       durationMinutes: bookingMenus.durationMinutes,
     })
     .from(bookingMenus)
+    // Through bookings, on (salon_id, booking_id): booking_menus' key begins
+    // with the salon, so booking ids alone read the whole table (a parallel
+    // sequential scan: 125 ms at 690,000 rows on every history page and API
+    // booking, growing with every booking ever made).
+    .innerJoin(
+      bookings,
+      and(eq(bookings.salonId, bookingMenus.salonId), eq(bookings.id, bookingMenus.bookingId)),
+    )
     .where(
       inArray(
-        bookingMenus.bookingId,
+        bookings.id,
         rows.map((row) => row.id),
       ),
     )
