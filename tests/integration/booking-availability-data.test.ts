@@ -148,63 +148,57 @@ describe("loadAvailabilityInput", () => {
     expect(days).toHaveLength(32);
   });
 
-  it("keeps a longer buffer a booking was made with", async () => {
+  /** A salon with one stylist, and that stylist's busy time on a date as the loader reads it. */
+  async function oneStylist() {
     const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
     const stylist = stylists[0];
     if (!stylist) throw new Error("stylist");
-    await buildBooking(database.db, {
-      salonId: salon.id,
-      staffId: stylist.id,
-      startsAt: at("2026-12-02T10:00"),
-      endsAt: at("2026-12-02T11:00"),
-      occupiedUntil: at("2026-12-02T11:30"),
-    });
-    const { input } = await loadAvailabilityInput(database.db, {
-      salonId: salon.id,
-      menuIds: [menu.id],
-      staffId: stylist.id,
-      from: "2026-12-02",
-      to: "2026-12-02",
-      now: NOW,
-    });
-    expect(input.busy).toEqual([
+    const book = (
+      startsAt: string,
+      endsAt: string,
+      overrides: Partial<Parameters<typeof buildBooking>[1]> = {},
+    ) =>
+      buildBooking(database.db, {
+        salonId: salon.id,
+        staffId: stylist.id,
+        startsAt: at(startsAt),
+        endsAt: at(endsAt),
+        ...overrides,
+      });
+    const busyOn = async (date: string) => {
+      const { input } = await loadAvailabilityInput(database.db, {
+        salonId: salon.id,
+        menuIds: [menu.id],
+        staffId: stylist.id,
+        from: date,
+        to: date,
+        now: NOW,
+      });
+      return input.busy;
+    };
+    return { stylist, book, busyOn };
+  }
+
+  it("keeps a longer buffer a booking was made with", async () => {
+    const { stylist, book, busyOn } = await oneStylist();
+    await book("2026-12-02T10:00", "2026-12-02T11:00", { occupiedUntil: at("2026-12-02T11:30") });
+    expect(await busyOn("2026-12-02")).toEqual([
       { staffId: stylist.id, start: at("2026-12-02T10:00"), end: at("2026-12-02T11:30") },
     ]);
   });
 
   it("counts a booking reaching into the range from two days before it, and no earlier ones", async () => {
-    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
-    const stylist = stylists[0];
-    if (!stylist) throw new Error("stylist");
+    const { stylist, book, busyOn } = await oneStylist();
     // History: a month of finished bookings, which the function must not read.
     for (let day = 1; day <= 28; day++) {
       const date = `2026-11-${String(day).padStart(2, "0")}`;
-      await buildBooking(database.db, {
-        salonId: salon.id,
-        staffId: stylist.id,
-        startsAt: at(`${date}T10:00`),
-        endsAt: at(`${date}T11:00`),
-        status: "completed",
-      });
+      await book(`${date}T10:00`, `${date}T11:00`, { status: "completed" });
     }
     // 42 hours, ending inside the day before the range (the function reads
     // from then on, for buffers and bookings across midnight); a lower bound
     // of one day before would miss it.
-    await buildBooking(database.db, {
-      salonId: salon.id,
-      staffId: stylist.id,
-      startsAt: at("2026-11-29T12:00"),
-      endsAt: at("2026-12-01T06:00"),
-    });
-    const { input } = await loadAvailabilityInput(database.db, {
-      salonId: salon.id,
-      menuIds: [menu.id],
-      staffId: stylist.id,
-      from: "2026-12-02",
-      to: "2026-12-02",
-      now: NOW,
-    });
-    expect(input.busy).toEqual([
+    await book("2026-11-29T12:00", "2026-12-01T06:00");
+    expect(await busyOn("2026-12-02")).toEqual([
       { staffId: stylist.id, start: at("2026-11-29T12:00"), end: at("2026-12-01T06:00") },
     ]);
   });
