@@ -353,7 +353,7 @@ export async function findBookingByIdempotencyKey(
  * click, a retry after a timeout) wait for each other on an advisory lock
  * of the key, so the second finds the first's booking and is told it is a
  * replay, instead of both answering "created". The limit is counted before
- * any transaction opens (PGlite's one connection would wait on itself).
+ * any transaction opens (PGlite's one session would wait on itself).
  */
 export async function confirmBookingOnce(
   db: Database,

@@ -9,7 +9,7 @@ import type { Database, DatabaseHandle } from "../db/client";
  * delivers a NOTIFY only when its transaction commits, so a rolled-back
  * change drops nothing and a committed one reaches every server at once;
  * sending it inside the transaction means a crash between commit and notify
- * cannot lose it. On PGlite the listen is in-process.
+ * cannot lose it. On PGlite, one session, the NOTIFY reaches the same process.
  */
 export async function notifyInvalidation(db: Database, channel: string) {
   await db.execute(sql`select pg_notify(${channel}, '')`);

@@ -1,14 +1,10 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { PgliteThread } from "./pglite-thread.server";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -43,8 +39,9 @@ export function isPostgresUrl(url: string) {
 }
 
 /**
- * Opens PGlite (a directory or `memory://`) or a PostgreSQL pool from one URL.
- * Only the driver differs; schema, SQL and migrations are the same.
+ * Opens PGlite (a directory or `memory://`, in a worker thread) or a
+ * PostgreSQL pool from one URL. Both are node-postgres pools: the schema,
+ * SQL, migrations and driver are the same.
  */
 export async function openDatabase(url: string): Promise<DatabaseHandle> {
   if (isPostgresUrl(url)) {
@@ -76,23 +73,39 @@ export async function openDatabase(url: string): Promise<DatabaseHandle> {
   }
   const dataDir = url.startsWith("memory://") ? url : path.resolve(url);
   if (!url.startsWith("memory://")) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create({ dataDir, extensions: { btree_gist, pg_trgm } });
-  const pgliteDb = drizzlePglite(client, { schema });
+  const thread = new PgliteThread(dataDir);
+  await thread.waitReady;
+  const pool = thread.pool();
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  thread.onNotification((channel, payload) => {
+    for (const listener of listeners.get(channel) ?? []) listener(payload);
+  });
   return {
-    db: pgliteDb as unknown as Database,
+    db: drizzlePg(pool, { schema }) as unknown as Database,
     engine: "pglite",
-    migrate: () => migratePglite(pgliteDb, { migrationsFolder }),
+    migrate: () => migratePg(drizzlePg(pool, { schema }), { migrationsFolder }),
     ping: async () => {
-      await client.query("select 1");
+      await pool.query("select 1");
     },
-    // One in-process connection: NOTIFY from any handle on it reaches every listener.
+    // One session: NOTIFY from any handle on it reaches every listener.
     listen: async (channel, onNotification) => {
-      const unlisten = await client.listen(assertChannel(channel), onNotification);
+      let set = listeners.get(assertChannel(channel));
+      if (!set) {
+        set = new Set();
+        listeners.set(channel, set);
+        await pool.query(`listen ${channel}`);
+      }
+      set.add(onNotification);
       return async () => {
-        if (!client.closed) await unlisten();
+        if (!set.delete(onNotification) || set.size > 0 || thread.closed) return;
+        listeners.delete(channel);
+        await pool.query(`unlisten ${channel}`);
       };
     },
-    close: () => client.close(),
+    close: async () => {
+      await pool.end();
+      await thread.close();
+    },
   };
 }
 

@@ -22,7 +22,7 @@ import { backoffDelay } from "./backoff";
  *    ran out mid-run and was taken over cannot be done twice: the slower
  *    worker finds the row done or claimed again and rolls back.
  *
- * The same SQL runs on PGlite (one connection: the transactions simply take
+ * The same SQL runs on PGlite (one session: the transactions simply take
  * turns) and on PostgreSQL with any number of app servers.
  */
 

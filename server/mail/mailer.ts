@@ -89,7 +89,7 @@ type SenderOptions = {
  * One pass over the outbox: claims a batch of rows, sends each over SMTP and
  * deletes it once the server accepted it. On PostgreSQL the claim is
  * `FOR UPDATE SKIP LOCKED` inside a transaction, so several app servers
- * never send one mail twice; PGlite is one process on one connection, where
+ * never send one mail twice; PGlite is one process on one session, where
  * a transaction held during SMTP would stall every request, so it reads the
  * batch plainly (the loop never overlaps itself). A failed mail stays queued
  * and is retried with a growing delay.

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { PGlite } from "@electric-sql/pglite";
-import { drizzle } from "drizzle-orm/pglite";
+import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { type Database, type DatabaseHandle, openDatabase } from "../../server/db/client";
@@ -13,7 +12,7 @@ export type TestDatabase = DatabaseHandle & {
   /**
    * Another handle on the same database, as a second app server would
    * have: its own pool (and LISTEN connection) on PostgreSQL; on PGlite,
-   * which is one in-process connection, the same handle (close is a no-op).
+   * which is one session in this process, the same handle (close is a no-op).
    */
   openAnother(): Promise<DatabaseHandle>;
 };
@@ -50,35 +49,27 @@ export function withTestDatabase(): TestDatabase {
 }
 
 const workerPglite = Symbol.for("salon-navi.tests.worker-pglite");
-type WorkerGlobal = typeof globalThis & { [workerPglite]?: Promise<PGlite> };
+type WorkerGlobal = typeof globalThis & { [workerPglite]?: Promise<DatabaseHandle> };
 
 async function emptiedWorkerPglite(): Promise<TestDatabase> {
   const global = globalThis as WorkerGlobal;
   global[workerPglite] ??= (async () => {
     const handle = await openDatabase("memory://");
     await handle.migrate();
-    return (handle.db as unknown as { $client: PGlite }).$client;
+    return handle;
   })();
-  const client = await global[workerPglite];
-  const { rows } = await client.query<{ name: string }>(
+  const shared = await global[workerPglite];
+  const pool = (shared.db as unknown as { $client: pg.Pool }).$client;
+  const { rows } = await pool.query<{ name: string }>(
     "select quote_ident(tablename) as name from pg_tables where schemaname = 'public'",
   );
-  await client.exec(
+  await pool.query(
     `truncate table ${rows.map((row) => row.name).join(", ")} restart identity cascade`,
   );
   const handle: DatabaseHandle = {
-    db: drizzle(client, { schema }) as unknown as Database,
-    engine: "pglite",
+    ...shared,
+    db: drizzle(pool, { schema }) as unknown as Database,
     migrate: async () => {},
-    ping: async () => {
-      await client.query("select 1");
-    },
-    listen: async (channel, onNotification) => {
-      const unlisten = await client.listen(channel, onNotification);
-      return async () => {
-        if (!client.closed) await unlisten();
-      };
-    },
     // Shared by the worker's later files: nothing to close or drop.
     close: async () => {},
   };
