@@ -111,9 +111,13 @@ function freeTimeCondition(query: SearchQuery, now: Date): SQL | undefined {
   // semi-join, which read every free row of the date (all salons) before the
   // first result; as a per-row test the ordered, capped read of the search
   // stops at its limit (docs/decisions/0021-search-at-national-scale.md).
+  // With the first and last free minute inside the range, the day's first (or
+  // last) start is the one wanted; only a day that starts before the range and
+  // ends after it needs its starts read (unnest is most of the cost per salon).
   return sql`exists (select 1 from salon_free_days f where f.salon_id = ${salons.id} and ${dates}
     and f.free_slots_count > 0 and f.last_free_minute >= ${earliest} and f.first_free_minute < ${high}::int
-    and exists (select 1 from unnest(f.free_minutes) m where m >= ${earliest} and m < ${high}::int) offset 0)`;
+    and (f.first_free_minute >= ${earliest} or f.last_free_minute < ${high}::int
+      or exists (select 1 from unnest(f.free_minutes) m where m >= ${earliest} and m < ${high}::int)) offset 0)`;
 }
 
 /**

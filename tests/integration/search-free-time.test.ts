@@ -138,6 +138,26 @@ describe("search by free time", () => {
     expect(await slugs(`date=${DAY}&from=18:00&to=10:00`)).toContain("free-afternoon");
   });
 
+  it("reads a day's starts when the range falls in a gap between its first and last", async () => {
+    // Free 10:00 (one start before the booking) and 17:00–19:00: the first
+    // start is before any range below and the last after it.
+    const gap = await salonWithStaff("free-gap");
+    const stylist = gap.stylists[0];
+    if (!stylist) throw new Error("no stylist");
+    await buildBooking(database.db, {
+      salonId: gap.salon.id,
+      staffId: stylist.id,
+      startsAt: at(`${DAY}T11:00`),
+      endsAt: at(`${DAY}T17:00`),
+      status: "confirmed",
+    });
+    await refreshSalonAvailability(database.db, gap.salon.id, [DAY], NOW);
+
+    expect(await slugs(`date=${DAY}&from=10:15&to=17:00`)).not.toContain("free-gap");
+    expect(await slugs(`date=${DAY}&from=12:00&to=17:15`)).toContain("free-gap");
+    expect(await slugs(`date=${DAY}&from=10:15&to=19:00`)).toContain("free-gap");
+  });
+
   it("follows a booking taken then cancelled; a hold alone does not hide the salon", async () => {
     const { salon, menu } = await oneSlotSalon("free-one-slot");
     await refreshSalonHorizon(database.db, salon.id, NOW);
