@@ -64,6 +64,21 @@ function salonWithStaff(slug: string) {
   return buildSalonWithStaff(database.db, { salon: { slug, areaId } });
 }
 
+/** A salonWithStaff whose stylist is booked on DAY from `from` to `to`, its free days refreshed. */
+async function salonBookedOnDay(slug: string, from: string, to: string) {
+  const { salon, stylists } = await salonWithStaff(slug);
+  const stylist = stylists[0];
+  if (!stylist) throw new Error("no stylist");
+  await buildBooking(database.db, {
+    salonId: salon.id,
+    staffId: stylist.id,
+    startsAt: at(`${DAY}T${from}`),
+    endsAt: at(`${DAY}T${to}`),
+    status: "confirmed",
+  });
+  await refreshSalonAvailability(database.db, salon.id, [DAY], NOW);
+}
+
 /** One stylist and one 60-minute menu, open 10:00–11:00 every day: a single slot a day. */
 async function oneSlotSalon(slug: string) {
   const hours = [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({
@@ -113,17 +128,7 @@ describe("search by free time", () => {
   });
 
   it("filters by the time of day: a free start in [from, to)", async () => {
-    const afternoon = await salonWithStaff("free-afternoon");
-    const stylist = afternoon.stylists[0];
-    if (!stylist) throw new Error("no stylist");
-    await buildBooking(database.db, {
-      salonId: afternoon.salon.id,
-      staffId: stylist.id,
-      startsAt: at(`${DAY}T10:00`),
-      endsAt: at(`${DAY}T15:00`),
-      status: "confirmed",
-    });
-    await refreshSalonAvailability(database.db, afternoon.salon.id, [DAY], NOW);
+    await salonBookedOnDay("free-afternoon", "10:00", "15:00");
 
     expect(await slugs(`date=${DAY}&from=10:00&to=12:00`)).not.toContain("free-afternoon");
     expect(await slugs(`date=${DAY}&to=15:00`)).not.toContain("free-afternoon");
@@ -141,17 +146,7 @@ describe("search by free time", () => {
   it("reads a day's starts when the range falls in a gap between its first and last", async () => {
     // Free 10:00 (one start before the booking) and 17:00–19:00: the first
     // start is before any range below and the last after it.
-    const gap = await salonWithStaff("free-gap");
-    const stylist = gap.stylists[0];
-    if (!stylist) throw new Error("no stylist");
-    await buildBooking(database.db, {
-      salonId: gap.salon.id,
-      staffId: stylist.id,
-      startsAt: at(`${DAY}T11:00`),
-      endsAt: at(`${DAY}T17:00`),
-      status: "confirmed",
-    });
-    await refreshSalonAvailability(database.db, gap.salon.id, [DAY], NOW);
+    await salonBookedOnDay("free-gap", "11:00", "17:00");
 
     expect(await slugs(`date=${DAY}&from=10:15&to=17:00`)).not.toContain("free-gap");
     expect(await slugs(`date=${DAY}&from=12:00&to=17:15`)).toContain("free-gap");
