@@ -68,7 +68,11 @@ const SECONDS = Number(args.seconds ?? process.env.BENCH_SECONDS ?? 10);
 const ENGINES = args.engines ?? process.env.BENCH_ENGINES ?? "both";
 const CONNECTIONS = 50;
 const RUNS = 1000;
-const WARMUP = 200;
+// A server in service has long warmed up: the first ~1,500 calls after a start
+// still run while V8 tiers up the JavaScript and (on PGlite) the WebAssembly,
+// and with PGlite in its worker thread (decision 0025) that takes longer
+// (bench/README.md, "PGlite in a worker thread and (a)").
+const WARMUP = 1500;
 const RACERS = 200;
 const RACE_SLOTS = 20;
 const WORKERS = 10;
