@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { menus, reviews, salons } from "../../server/db/schema";
 import { buildMenu, buildSalon } from "../support/builders";
@@ -84,5 +85,32 @@ describe("salon defaults", () => {
     expect(salon.ratingAverage).toBe(0);
     expect(salon.timeZone).toBe("Asia/Tokyo");
     expect(typeof salons.id.name).toBe("string");
+  });
+});
+
+describe("foreign keys", () => {
+  // Reference data that is never deleted while salons point at it.
+  const REFERENCE_DATA = new Set(["areas", "prefectures"]);
+
+  it("each is served by an index on its columns, so deleting the row it points at reads no table", async () => {
+    // Deleting a coupon, a stylist or an account makes PostgreSQL look up the rows that point
+    // at it (to refuse, cascade or set null); without an index leading with those columns that
+    // is a scan of the whole table (bookings, reviews, audit logs) on every deletion.
+    const result = await database.db.execute(sql`
+      select c.conrelid::regclass::text as "table", c.confrelid::regclass::text as "references",
+        array(select a.attname::text from unnest(c.conkey) with ordinality k(n, i)
+          join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.n order by k.i) as "columns"
+      from pg_constraint c
+      where c.contype = 'f' and c.connamespace = 'public'::regnamespace
+        and not exists (
+          select 1 from pg_index i
+          where i.indrelid = c.conrelid
+            and (i.indkey::int2[])[0:cardinality(c.conkey) - 1] @> c.conkey
+            and c.conkey @> (i.indkey::int2[])[0:cardinality(c.conkey) - 1])
+      order by 1, 3`);
+    const unindexed = (
+      result as unknown as { rows: { table: string; references: string; columns: string[] }[] }
+    ).rows.filter((row) => !REFERENCE_DATA.has(row.references));
+    expect(unindexed).toEqual([]);
   });
 });

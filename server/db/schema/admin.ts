@@ -64,6 +64,10 @@ export const ownerInvitations = pgTable(
   },
   (t) => [
     index("owner_invitations_user_idx").on(t.userId),
+    // The foreign key's other side: deleting an administrator's account.
+    index("owner_invitations_invited_by_idx")
+      .on(t.invitedBy)
+      .where(sql`${t.invitedBy} is not null`),
     check("owner_invitations_kind_valid", sql`${t.kind} in ('new_owner', 'upgrade')`),
   ],
 );

@@ -114,6 +114,8 @@ export const bookings = pgTable(
     index("bookings_user_idx").on(t.userId, t.startsAt.desc()),
     index("bookings_salon_idx").on(t.salonId, t.startsAt),
     index("bookings_staff_idx").on(t.salonId, t.staffId, t.startsAt),
+    // Foreign keys' other side: a coupon's deletion checks its bookings through it.
+    index("bookings_coupon_idx").on(t.couponId).where(sql`${t.couponId} is not null`),
     index("bookings_hold_expiry_idx").on(t.holdExpiresAt).where(sql`${t.status} = 'held'`),
     check("bookings_time_order", sql`${t.endsAt} > ${t.startsAt}`),
     check("bookings_occupied_after_end", sql`${t.occupiedUntil} >= ${t.endsAt}`),

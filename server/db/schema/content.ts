@@ -93,5 +93,9 @@ export const auditLogs = pgTable(
     details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },
-  (t) => [index("audit_logs_target_idx").on(t.targetType, t.targetId, t.createdAt.desc())],
+  (t) => [
+    index("audit_logs_target_idx").on(t.targetType, t.targetId, t.createdAt.desc()),
+    // The foreign key's other side: deleting an account sets its entries' actor to null.
+    index("audit_logs_actor_idx").on(t.actorUserId).where(sql`${t.actorUserId} is not null`),
+  ],
 );

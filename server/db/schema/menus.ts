@@ -105,5 +105,9 @@ export const couponMenus = pgTable(
       .notNull()
       .references(() => menus.id, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ columns: [t.couponId, t.menuId] })],
+  (t) => [
+    primaryKey({ columns: [t.couponId, t.menuId] }),
+    // A menu's coupons (its deletion, and the foreign key's cascade) without reading them all.
+    index("coupon_menus_menu_idx").on(t.menuId),
+  ],
 );

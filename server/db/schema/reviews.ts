@@ -29,6 +29,9 @@ export const reviews = pgTable(
   },
   (t) => [
     index("reviews_salon_idx").on(t.salonId, t.createdAt.desc()),
+    // Foreign keys' other side: deleting an account or a stylist sets these to null.
+    index("reviews_user_idx").on(t.userId).where(sql`${t.userId} is not null`),
+    index("reviews_staff_idx").on(t.staffId).where(sql`${t.staffId} is not null`),
     check("reviews_rating_range", sql`${t.rating} between 1 and 5`),
   ],
 );

@@ -153,6 +153,8 @@ export const scheduleExceptions = pgTable(
       foreignColumns: [staff.id, staff.salonId],
     }).onDelete("cascade"),
     index("schedule_exceptions_salon_date_idx").on(t.salonId, t.date),
+    // The foreign key's other side: deleting a stylist.
+    index("schedule_exceptions_staff_idx").on(t.staffId, t.salonId),
     check("schedule_exceptions_kind_valid", sql`${t.kind} in (${sqlList(scheduleExceptionKinds)})`),
     check(
       "schedule_exceptions_times",
