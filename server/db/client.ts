@@ -55,15 +55,10 @@ export async function openDatabase(url: string): Promise<DatabaseHandle> {
       );
     pool.on("error", reportLostConnection);
     pool.on("connect", (client) => client.on("error", reportLostConnection));
-    const db = drizzlePg(pool, { schema }) as unknown as Database;
     const listener = createPostgresListener(url, reportLostConnection);
     return {
-      db,
+      ...overPool(pool),
       engine: "postgres",
-      migrate: () => migratePg(drizzlePg(pool, { schema }), { migrationsFolder }),
-      ping: async () => {
-        await pool.query("select 1");
-      },
       listen: listener.listen,
       close: async () => {
         await listener.close();
@@ -81,12 +76,8 @@ export async function openDatabase(url: string): Promise<DatabaseHandle> {
     for (const listener of listeners.get(channel) ?? []) listener(payload);
   });
   return {
-    db: drizzlePg(pool, { schema }) as unknown as Database,
+    ...overPool(pool),
     engine: "pglite",
-    migrate: () => migratePg(drizzlePg(pool, { schema }), { migrationsFolder }),
-    ping: async () => {
-      await pool.query("select 1");
-    },
     // One session: NOTIFY from any handle on it reaches every listener.
     listen: async (channel, onNotification) => {
       let set = listeners.get(assertChannel(channel));
@@ -105,6 +96,18 @@ export async function openDatabase(url: string): Promise<DatabaseHandle> {
     close: async () => {
       await pool.end();
       await thread.close();
+    },
+  };
+}
+
+/** What both engines' handles share: Drizzle, the migrator and the ping, over one pool. */
+function overPool(pool: pg.Pool) {
+  const drizzled = drizzlePg(pool, { schema });
+  return {
+    db: drizzled as unknown as Database,
+    migrate: () => migratePg(drizzled, { migrationsFolder }),
+    ping: async () => {
+      await pool.query("select 1");
     },
   };
 }
