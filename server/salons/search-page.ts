@@ -79,7 +79,7 @@ export async function listSearchOptions(db: Database, query: SearchQuery): Promi
 
 /**
  * Everything /salons/search renders: one page of results, the form's
- * choices and, when nothing matched, searches that would find salons.
+ * choices and, when nothing matched on page 1, searches that would find salons.
  */
 export async function loadSearchPage(
   db: Database,
@@ -90,8 +90,9 @@ export async function loadSearchPage(
     searchSalons(db, query, undefined, now, { countCap: SEARCH_COUNT_CAP }),
     listSearchOptions(db, query),
   ]);
+  // Not for a later page: the route redirects it to page 1, which suggests.
   const suggestions =
-    result.total === 0
+    result.total === 0 && query.page <= 1
       ? await suggestSearches(
           db,
           query,

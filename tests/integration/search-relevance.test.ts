@@ -159,6 +159,14 @@ describe("a search without results suggests what would work", () => {
     }
   });
 
+  it("suggests on page 1 only: a later page of nothing is redirected there", async () => {
+    const { suggestions } = await page(q("中目黒駅 ヘッドスパ 英語"));
+    expect(suggestions.length).toBeGreaterThan(0);
+    const later = await page(`${q("中目黒駅 ヘッドスパ 英語")}&page=2`);
+    expect(later.result.total).toBe(0);
+    expect(later.suggestions).toEqual([]);
+  });
+
   it("suggests nothing when the search finds salons", async () => {
     const { result, suggestions } = await page(q("表参道 ネイル"));
     expect(result.total).toBeGreaterThan(0);
