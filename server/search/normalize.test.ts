@@ -16,6 +16,13 @@ describe("normalizeForSearch", () => {
     expect(normalizeForSearch("  表参道　　カット \n")).toBe("表参道 かっと");
   });
 
+  it("reads ヶ and ケ between kanji as が, as place names are written all three ways", () => {
+    expect(normalizeForSearch("自由ヶ丘")).toBe("自由が丘");
+    expect(normalizeForSearch("自由ケ丘")).toBe("自由が丘");
+    expect(normalizeForSearch("自由が丘")).toBe("自由が丘");
+    expect(normalizeForSearch("ケア ヶ月 ケ丘")).toBe("けあ ゖ月 け丘");
+  });
+
   it("keeps kanji and the long vowel mark", () => {
     expect(normalizeForSearch("ヘアカラー 渋谷")).toBe("へあからー 渋谷");
   });

@@ -1,11 +1,20 @@
 /**
+ * ヶ or ケ between kanji is read が in place names and written all three ways
+ * (自由が丘, 自由ヶ丘, 自由ケ丘; 霞ヶ関, 市ヶ谷): one form on both sides.
+ */
+const KE_BETWEEN_KANJI = /(?<=\p{Script=Han})[ヶケ](?=\p{Script=Han})/gu;
+
+/**
  * Japanese search normalization, applied both to the indexed text and to the
  * visitor's keyword so that "ｼﾌﾞﾔ", "シブヤ", "しぶや" and "ＳＨＩＢＵＹＡ"
  * meet: NFKC folds full-width/half-width forms, katakana become hiragana,
  * Latin letters are lower-cased and runs of white space collapse to one.
  */
 export function normalizeForSearch(text: string): string {
-  return katakanaToHiragana(text.normalize("NFKC")).toLowerCase().replace(/\s+/gu, " ").trim();
+  return katakanaToHiragana(text.normalize("NFKC").replace(KE_BETWEEN_KANJI, "が"))
+    .toLowerCase()
+    .replace(/\s+/gu, " ")
+    .trim();
 }
 
 const KATAKANA_START = 0x30a1; // ァ

@@ -10,8 +10,12 @@ import { type VocabularyEntry, vocabulary } from "./vocabulary";
  * salon's search text. Unknown words still search the text (pg_trgm).
  */
 
-/** Bump when the tokens change meaning, so stored ones are recomputed (ensureSearchTermsCurrent). */
-export const SEARCH_TERMS_VERSION = 1;
+/**
+ * Bump when the tokens change meaning or the text's normalization changes, so
+ * stored search text and terms are recomputed (ensureSearchTermsCurrent).
+ * 2: ヶ/ケ between kanji read as が (normalize.ts).
+ */
+export const SEARCH_TERMS_VERSION = 2;
 
 export const genreToken = (genre: SalonGenre) => `g:${genre}`;
 export const featureToken = (slug: string) => `f:${slug}`;

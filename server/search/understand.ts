@@ -2,7 +2,7 @@ import type { SalonGenre } from "../../common/genres";
 import { normalizeForSearch } from "./normalize";
 import { romajiReadings } from "./readings";
 import { keywordToken } from "./search-terms";
-import { vocabulary } from "./vocabulary";
+import { placeSpellings, vocabulary } from "./vocabulary";
 
 /**
  * Query understanding: what each word of the keyword box means. A word that
@@ -111,7 +111,10 @@ export function buildLexicon(places: readonly PlaceRow[]): Lexicon {
         kanas.push(place.kana.slice(0, -kanaSuffix.length));
       }
     }
-    for (const name of names) addPlace(name, place);
+    for (const name of names) {
+      addPlace(name, place);
+      for (const spelling of placeSpellings[name] ?? []) addPlace(spelling, place);
+    }
     for (const kana of kanas) {
       addPlace(kana, place);
       for (const romaji of romajiReadings(normalizeForSearch(kana))) addPlace(romaji, place);

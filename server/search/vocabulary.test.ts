@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildLexicon, searchedForms, understandQuery } from "./understand";
-import { vocabulary } from "./vocabulary";
+import { areaSeeds } from "../db/seed/data/areas";
+import { buildLexicon, type PlaceRow, searchedForms, understandQuery } from "./understand";
+import { placeSpellings, vocabulary } from "./vocabulary";
 
 const lexicon = buildLexicon([]);
 const meaningOf = (word: string) => {
@@ -69,5 +70,43 @@ describe("the words of the issue", () => {
     ["ﾏﾂｴｸ", "keyword", "まつげエクステ"],
   ])("%s is a %s (%s)", (word, kind, label) => {
     expect(meaningOf(word)).toMatchObject({ kind, label });
+  });
+});
+
+describe("other spellings of places", () => {
+  const seedPlaces: PlaceRow[] = areaSeeds.flatMap((area) => [
+    {
+      kind: "area" as const,
+      id: area.slug,
+      slug: area.slug,
+      name: area.name,
+      kana: area.kana,
+      parentId: null,
+    },
+    ...area.stations.map((station) => ({
+      kind: "station" as const,
+      id: station.slug,
+      slug: station.slug,
+      name: station.name,
+      kana: station.kana,
+      parentId: area.slug,
+    })),
+  ]);
+  const seedLexicon = buildLexicon(seedPlaces);
+
+  for (const [name, spellings] of Object.entries(placeSpellings)) {
+    it(`${spellings.join("、")} mean the place ${name} of the data`, () => {
+      // The same place, with what was typed.
+      const meaning = (word: string) =>
+        understandQuery(word, seedLexicon).map(({ typed: _typed, ...term }) => term);
+      expect(meaning(name)).toEqual([expect.objectContaining({ kind: "place" })]);
+      for (const spelling of spellings) expect(meaning(spelling), spelling).toEqual(meaning(name));
+    });
+  }
+
+  it("難波 stands for both the area part and the station なんば", () => {
+    expect(understandQuery("難波", seedLexicon)).toEqual([
+      expect.objectContaining({ areaIds: ["shinsaibashi-namba"], stationIds: ["namba"] }),
+    ]);
   });
 });

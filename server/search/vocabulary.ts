@@ -29,6 +29,20 @@ export type VocabularyEntry =
       about?: SalonGenre;
     };
 
+/**
+ * Other spellings of places the data names one way, keyed by the area's or
+ * station's name as stored (server/db/seed/data/areas.ts): visitors type the
+ * district's kanji (難波) where the station sign says なんば, or the
+ * railway's own station name (大阪梅田). Readings need no entry: every
+ * place's kana and romaji are words already (understand.ts).
+ */
+export const placeSpellings: Readonly<Record<string, readonly string[]>> = {
+  なんば: ["難波", "大阪難波"],
+  梅田: ["大阪梅田"],
+  すすきの: ["薄野"],
+  大通: ["大通り"],
+};
+
 export const vocabulary: readonly VocabularyEntry[] = [
   // Genres
   {
@@ -41,6 +55,8 @@ export const vocabulary: readonly VocabularyEntry[] = [
       "びよういん",
       "びようしつ",
       "ヘア",
+      "ヘアー",
+      "ヘアーサロン",
       "hair",
       "hair salon",
       "サロン美容室",
@@ -137,7 +153,15 @@ export const vocabulary: readonly VocabularyEntry[] = [
   {
     kind: "keyword",
     canonical: "カラー",
-    variants: ["カラー", "ヘアカラー", "髪染め", "color", "colour"],
+    variants: [
+      "カラー",
+      "ヘアカラー",
+      "髪染め",
+      "インナーカラー",
+      "ダブルカラー",
+      "color",
+      "colour",
+    ],
     searchFor: [],
     about: "hair",
   },
@@ -159,7 +183,15 @@ export const vocabulary: readonly VocabularyEntry[] = [
   {
     kind: "keyword",
     canonical: "縮毛矯正",
-    variants: ["縮毛矯正", "しゅくもうきょうせい", "ストレートパーマ", "矯正", "ストパー"],
+    variants: [
+      "縮毛矯正",
+      "しゅくもうきょうせい",
+      // The IME's first conversion of しゅくもうきょうせい.
+      "縮毛強制",
+      "ストレートパーマ",
+      "矯正",
+      "ストパー",
+    ],
     searchFor: ["ストレート"],
     about: "hair",
   },

@@ -66,6 +66,17 @@ describe("stations and areas, with or without 駅, in kana and romaji", () => {
     expect(await total(q("osaka"))).toBe(await total("pref=osaka"));
   });
 
+  it("自由ヶ丘 and 自由ケ丘 find what 自由が丘 finds; 難波 and 大阪難波 what なんば finds", async () => {
+    const jiyugaoka = await total(q("自由が丘"));
+    expect(jiyugaoka).toBeGreaterThan(0);
+    expect(await total(q("自由ヶ丘"))).toBe(jiyugaoka);
+    expect(await total(q("自由ケ丘 駅"))).toBe(jiyugaoka);
+    const namba = await total(q("なんば ネイル"));
+    expect(namba).toBeGreaterThan(0);
+    expect(await total(q("難波 ネイル"))).toBe(namba);
+    expect(await total(q("大阪難波 ネイル"))).toBe(namba);
+  });
+
   it("forgives a typing error in a romaji name", async () => {
     expect(await total(q("shinjku"))).toBe(await total(q("shinjuku")));
   });
@@ -82,6 +93,9 @@ describe("the vocabulary of salons", () => {
     ["ジェルネイル", "nail"],
     ["白髪染め", "hair"],
     ["縮毛矯正", "hair"],
+    ["縮毛強制", "hair"],
+    ["インナーカラー", "hair"],
+    ["ヘアー", "hair"],
     ["眉毛", "eyelash"],
     ["アイブロウ", "eyelash"],
     ["エステ", "esthetic"],
