@@ -145,7 +145,11 @@ async function measure(name: string, urlPath: string, port: number): Promise<Row
     const file = path.join("build/client", new URL(String(item.url)).pathname);
     jsGzipBytes += gzipSync(await readFile(file), { level: 9 }).length;
   }
-  const lcpItems = audits["largest-contentful-paint-element"]?.details?.items ?? [];
+  // Lighthouse 13 names the element in its LCP breakdown insight; older ones had an audit of its own.
+  const lcpItems =
+    audits["largest-contentful-paint-element"]?.details?.items ??
+    audits["lcp-breakdown-insight"]?.details?.items ??
+    [];
   const lcpNode = JSON.stringify(lcpItems).match(/"snippet":"((?:[^"\\]|\\.)*)"/)?.[1] ?? "";
   return {
     page: name,
