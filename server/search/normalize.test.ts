@@ -23,6 +23,13 @@ describe("normalizeForSearch", () => {
     expect(normalizeForSearch("ケア ヶ月 ケ丘")).toBe("けあ ゖ月 け丘");
   });
 
+  it("reads a minus or dash after kana as the long vowel mark", () => {
+    expect(normalizeForSearch("カラ－")).toBe("からー");
+    expect(normalizeForSearch("カラ-")).toBe("からー");
+    expect(normalizeForSearch("ﾍｯﾄﾞｽﾊﾟ")).toBe("へっどすぱ");
+    expect(normalizeForSearch("4-12-3 A-B")).toBe("4-12-3 a-b");
+  });
+
   it("keeps kanji and the long vowel mark", () => {
     expect(normalizeForSearch("ヘアカラー 渋谷")).toBe("へあからー 渋谷");
   });

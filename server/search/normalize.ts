@@ -4,6 +4,9 @@
  */
 const KE_BETWEEN_KANJI = /(?<=\p{Script=Han})[ヶケ](?=\p{Script=Han})/gu;
 
+/** A minus or dash typed after kana for the long vowel mark: カラ－ (full-width minus) is カラー. */
+const DASH_AFTER_KANA = /(?<=[\p{Script=Hiragana}\p{Script=Katakana}])[-‐‑–—−]/gu;
+
 /**
  * Japanese search normalization, applied both to the indexed text and to the
  * visitor's keyword so that "ｼﾌﾞﾔ", "シブヤ", "しぶや" and "ＳＨＩＢＵＹＡ"
@@ -11,7 +14,9 @@ const KE_BETWEEN_KANJI = /(?<=\p{Script=Han})[ヶケ](?=\p{Script=Han})/gu;
  * Latin letters are lower-cased and runs of white space collapse to one.
  */
 export function normalizeForSearch(text: string): string {
-  return katakanaToHiragana(text.normalize("NFKC").replace(KE_BETWEEN_KANJI, "が"))
+  return katakanaToHiragana(
+    text.normalize("NFKC").replace(KE_BETWEEN_KANJI, "が").replace(DASH_AFTER_KANA, "ー"),
+  )
     .toLowerCase()
     .replace(/\s+/gu, " ")
     .trim();

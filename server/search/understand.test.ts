@@ -183,6 +183,56 @@ describe("understandQuery: several words", () => {
   });
 });
 
+describe("understandQuery: how people join and pad their words", () => {
+  // The meanings without what was typed.
+  const meanings = (q: string) => understand(q).map(({ typed: _typed, ...meaning }) => meaning);
+
+  it.each([
+    "新宿、カット",
+    "新宿,カット",
+    "新宿，カット",
+    "新宿/カット",
+    "新宿+カット",
+    "新宿。カット",
+  ])("%s is 新宿 カット", (q) => {
+    expect(meanings(q)).toEqual(meanings("新宿 カット"));
+  });
+
+  it.each(["新宿のカット", "新宿でカット", "新宿駅のカット"])("%s skips the particle", (q) => {
+    expect(meanings(q)).toEqual(meanings("新宿 カット"));
+  });
+
+  it.each(["新宿 安い カット", "新宿の安いカット", "おすすめ 新宿 カット", "新宿 カット 人気"])(
+    "%s drops the words that add no condition",
+    (q) => {
+      expect(meanings(q)).toEqual(meanings("新宿 カット"));
+    },
+  );
+
+  it("splits カット・カラー at the dot, but keeps a place's own dot", () => {
+    expect(meanings("カット・カラー")).toEqual(meanings("カット カラー"));
+    expect(understand("渋谷・原宿")).toEqual([
+      expect.objectContaining({ kind: "place", label: "渋谷・原宿" }),
+    ]);
+  });
+
+  it("reads ヘアカラー as the hair genre and カラー, which nail salons offer too", () => {
+    expect(understand("ヘアカラー")).toEqual([
+      expect.objectContaining({ kind: "genre", genre: "hair" }),
+      expect.objectContaining({ kind: "keyword", label: "カラー" }),
+    ]);
+  });
+
+  it("keeps a word whole when a particle is not between two known words", () => {
+    expect(understand("はなのいえ")).toEqual([
+      expect.objectContaining({ kind: "keyword", label: "はなのいえ" }),
+    ]);
+    expect(understand("のカット")).toEqual([
+      expect.objectContaining({ kind: "keyword", label: "のカット" }),
+    ]);
+  });
+});
+
 describe("withinOneEdit", () => {
   it.each([
     ["shinjuku", "shinjuku", true],

@@ -2,7 +2,7 @@ import type { SalonGenre } from "../../common/genres";
 import { normalizeForSearch } from "./normalize";
 import { romajiReadings } from "./readings";
 import { keywordToken } from "./search-terms";
-import { placeSpellings, vocabulary } from "./vocabulary";
+import { placeSpellings, unconditionalWords, vocabulary } from "./vocabulary";
 
 /**
  * Query understanding: what each word of the keyword box means. A word that
@@ -59,6 +59,12 @@ export type Lexicon = {
 };
 
 const STATION_SUFFIXES = ["駅", "えき", "eki", " station", "station"];
+/** Typed between words as people separate them: 渋谷、カット / 渋谷,カット / 渋谷/カット. */
+const SEPARATORS = /[、。,/+&|!?]/gu;
+/** One particle between two known words joins them: 新宿のカット, 梅田でまつげパーマ. */
+const PARTICLES = new Set(["の", "で", "に", "と", "や", "は", "が", "を", "へ", "も"]);
+/** Words that add no condition (安い, おすすめ, 近く): dropped, so the rest still finds salons. */
+const UNCONDITIONAL = new Set(unconditionalWords.map(normalizeForSearch));
 /** Words this short are too ambiguous to correct or to split a word into. */
 const MIN_FUZZY_LENGTH = 5;
 /** pg_trgm similarity needs a few trigrams to mean anything. */
@@ -166,11 +172,12 @@ function splitParts(text: string): string[] {
 
 /** The keyword box's words with their meanings, in the order typed. */
 export function understandQuery(q: string, lexicon: Lexicon): Term[] {
-  const tokens = normalizeForSearch(q).split(" ").filter(Boolean);
+  const text = q.normalize("NFKC").replace(SEPARATORS, " ");
+  const tokens = normalizeForSearch(text).split(" ").filter(Boolean);
   // The words as typed (only width-folded), to show and to hand back in
   // suggestions; normalizing keeps one character per character, so a
   // position in one is the same position in the other.
-  const typedTokens = q.normalize("NFKC").trim().split(/\s+/u).filter(Boolean);
+  const typedTokens = text.trim().split(/\s+/u).filter(Boolean);
   const typedOf = (i: number) =>
     typedTokens.length === tokens.length ? (typedTokens[i] ?? "") : (tokens[i] ?? "");
   const terms: Term[] = [];
@@ -190,11 +197,24 @@ export function understandQuery(q: string, lexicon: Lexicon): Term[] {
 }
 
 function understandWord(word: string, typed: string, lexicon: Lexicon): Term[] {
+  if (UNCONDITIONAL.has(word)) return [];
   const known = lookUp(word, lexicon) ?? closeMatch(word, lexicon);
   if (known) return [{ ...known, typed }];
   // Japanese is typed without spaces: "表参道ネイル", "新宿駅まつげパーマ".
   const pieces = segment(word, typed, lexicon);
   if (pieces) return pieces;
+  // カット・カラー: words joined by a middle dot that is not part of a known name.
+  const parts = word.split("・");
+  const typedParts = typed.split("・");
+  if (parts.length > 1 && parts.every(Boolean)) {
+    return parts.flatMap((part, i) =>
+      understandWord(
+        part,
+        typedParts.length === parts.length ? (typedParts[i] ?? part) : part,
+        lexicon,
+      ),
+    );
+  }
   return [
     {
       kind: "keyword",
@@ -253,8 +273,10 @@ export function withinOneEdit(a: string, b: string): boolean {
 
 /**
  * Splits a word into known words when it is made of nothing else (longest
- * first). A word with anything unknown in it stays whole, so a salon's name
- * ("ネイルベータ") is not cut into a genre and a remainder.
+ * first), skipping a particle between two of them (新宿のカット) and words
+ * that add no condition (安いカット). A word with anything unknown in it
+ * stays whole, so a salon's name ("ネイルベータ") is not cut into a genre and
+ * a remainder.
  */
 function segment(word: string, typed: string, lexicon: Lexicon): Term[] | undefined {
   const chars = [...word];
@@ -263,22 +285,40 @@ function segment(word: string, typed: string, lexicon: Lexicon): Term[] | undefi
     typedChars.length === chars.length
       ? typedChars.slice(start, end).join("")
       : chars.slice(start, end).join("");
-  const best: (Term[] | undefined)[] = new Array(chars.length + 1).fill(undefined);
-  best[chars.length] = [];
+  // From each position to the end: the terms, and how many pieces they were cut into.
+  type Cut = { terms: Term[]; pieces: number };
+  const best: (Cut | undefined)[] = new Array(chars.length + 1).fill(undefined);
+  best[chars.length] = { terms: [], pieces: 0 };
   for (let start = chars.length - 1; start >= 0; start--) {
     for (let end = chars.length; end >= start + 2; end--) {
       const rest = best[end];
       if (!rest) continue;
       const piece = chars.slice(start, end).join("");
+      if (UNCONDITIONAL.has(piece)) {
+        best[start] = { terms: rest.terms, pieces: rest.pieces + 1 };
+        break;
+      }
       const meaning = lookUp(piece, lexicon);
       if (meaning) {
-        best[start] = [{ ...meaning, typed: typedPiece(start, end) }, ...rest];
+        best[start] = {
+          terms: [{ ...meaning, typed: typedPiece(start, end) }, ...rest.terms],
+          pieces: rest.pieces + 1,
+        };
         break;
       }
     }
+    const afterParticle = best[start + 1];
+    if (
+      !best[start] &&
+      start > 0 &&
+      PARTICLES.has(chars[start] ?? "") &&
+      afterParticle?.terms.length
+    ) {
+      best[start] = afterParticle;
+    }
   }
-  const pieces = best[0];
-  return pieces && pieces.length > 1 ? pieces : undefined;
+  const cut = best[0];
+  return cut && cut.pieces > 1 && cut.terms.length > 0 ? cut.terms : undefined;
 }
 
 /** The same word twice ("ネイル ネイルサロン") is one condition. */

@@ -95,14 +95,28 @@ describe("other spellings of places", () => {
   const seedLexicon = buildLexicon(seedPlaces);
 
   for (const [name, spellings] of Object.entries(placeSpellings)) {
-    it(`${spellings.join("、")} mean the place ${name} of the data`, () => {
-      // The same place, with what was typed.
-      const meaning = (word: string) =>
-        understandQuery(word, seedLexicon).map(({ typed: _typed, ...term }) => term);
-      expect(meaning(name)).toEqual([expect.objectContaining({ kind: "place" })]);
-      for (const spelling of spellings) expect(meaning(spelling), spelling).toEqual(meaning(name));
+    it(`${spellings.join("、")} include the place ${name} of the data`, () => {
+      const [place, ...others] = understandQuery(name, seedLexicon);
+      expect(others).toEqual([]);
+      if (place?.kind !== "place") throw new Error(`${name} is not a place`);
+      for (const spelling of spellings) {
+        const meaning = understandQuery(spelling, seedLexicon);
+        expect(meaning, spelling).toEqual([
+          expect.objectContaining({
+            kind: "place",
+            areaIds: expect.arrayContaining(place.areaIds),
+            stationIds: expect.arrayContaining(place.stationIds),
+          }),
+        ]);
+      }
     });
   }
+
+  it("名古屋 is the city: both its areas and its station", () => {
+    expect(understandQuery("名古屋", seedLexicon)).toEqual([
+      expect.objectContaining({ areaIds: ["sakae-yabacho", "meieki"], stationIds: ["nagoya"] }),
+    ]);
+  });
 
   it("難波 stands for both the area part and the station なんば", () => {
     expect(understandQuery("難波", seedLexicon)).toEqual([

@@ -41,7 +41,38 @@ export const placeSpellings: Readonly<Record<string, readonly string[]>> = {
   梅田: ["大阪梅田"],
   すすきの: ["薄野"],
   大通: ["大通り"],
+  三条京阪: ["京阪三条"],
+  // The three stations of one place (JR 三ノ宮, 神戸三宮, 三宮) mean its area.
+  "三宮・元町": ["三ノ宮", "神戸三宮", "神戸", "こうべ", "kobe", "神戸市"],
+  // A city is the areas in it: its main station alone is too narrow.
+  名駅: ["名古屋", "なごや", "nagoya", "名古屋市", "名古屋駅"],
+  "栄・矢場町": ["名古屋", "なごや", "nagoya", "名古屋市"],
+  "札幌駅・大通": ["札幌", "さっぽろ", "sapporo", "札幌市"],
 };
+
+/**
+ * Words that add no condition to a search: 新宿 安い カット means 新宿 カット,
+ * not salons whose text says 安い. Dropped from the keyword box's words.
+ */
+export const unconditionalWords: readonly string[] = [
+  "安い",
+  "やすい",
+  "格安",
+  "激安",
+  "リーズナブル",
+  "おすすめ",
+  "オススメ",
+  "お勧め",
+  "人気",
+  "近く",
+  "周辺",
+  "付近",
+  "近辺",
+  "サロン",
+  "お店",
+  "予約",
+  "口コミ",
+];
 
 export const vocabulary: readonly VocabularyEntry[] = [
   // Genres
@@ -108,6 +139,8 @@ export const vocabulary: readonly VocabularyEntry[] = [
       "まつエク",
       "まつ毛エクステ",
       "睫毛エクステ",
+      "まつげエクステンション",
+      "まつエクス",
       "エクステ",
       "ラッシュ",
       "eyelash extension",
@@ -155,7 +188,7 @@ export const vocabulary: readonly VocabularyEntry[] = [
     canonical: "カラー",
     variants: [
       "カラー",
-      "ヘアカラー",
+      // Not ヘアカラー: it is cut into ヘア (the hair genre) and カラー, as nail salons offer カラー too.
       "髪染め",
       "インナーカラー",
       "ダブルカラー",
@@ -186,6 +219,8 @@ export const vocabulary: readonly VocabularyEntry[] = [
     variants: [
       "縮毛矯正",
       "しゅくもうきょうせい",
+      "縮毛",
+      "しゅくもう",
       // The IME's first conversion of しゅくもうきょうせい.
       "縮毛強制",
       "ストレートパーマ",
@@ -241,7 +276,7 @@ export const vocabulary: readonly VocabularyEntry[] = [
   {
     kind: "feature",
     canonical: "個室",
-    variants: ["個室", "個室あり", "半個室", "完全個室", "プライベートサロン"],
+    variants: ["個室", "こしつ", "個室あり", "半個室", "完全個室", "プライベートサロン"],
     feature: "private-room",
   },
   {
@@ -261,6 +296,10 @@ export const vocabulary: readonly VocabularyEntry[] = [
       "キッズ",
       "子供連れ",
       "子ども連れ",
+      "こづれ",
+      "子供",
+      "子ども",
+      "こども",
     ],
     feature: "kids-welcome",
   },
@@ -273,13 +312,23 @@ export const vocabulary: readonly VocabularyEntry[] = [
   {
     kind: "feature",
     canonical: "夜20時以降も受付",
-    variants: ["夜20時以降も受付", "夜遅く", "夜間", "遅くまで", "仕事帰り", "21時"],
+    variants: [
+      "夜20時以降も受付",
+      "夜",
+      "夜遅く",
+      "夜間",
+      "深夜",
+      "遅くまで",
+      "仕事帰り",
+      "20時",
+      "21時",
+    ],
     feature: "open-late",
   },
   {
     kind: "feature",
     canonical: "土日営業",
-    variants: ["土日営業", "土日", "土日祝", "週末"],
+    variants: ["土日営業", "土日", "土日祝", "週末", "土曜", "土曜日", "日曜", "日曜日", "祝日"],
     feature: "weekend",
   },
   {
@@ -327,7 +376,7 @@ export const vocabulary: readonly VocabularyEntry[] = [
   {
     kind: "feature",
     canonical: "QRコード決済OK",
-    variants: ["qrコード決済ok", "qr決済", "qrコード", "paypay", "ペイペイ"],
+    variants: ["qrコード決済ok", "qr決済", "qrコード", "qr", "paypay", "ペイペイ"],
     feature: "qr-pay",
   },
 ];

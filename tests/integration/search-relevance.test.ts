@@ -77,6 +77,17 @@ describe("stations and areas, with or without 駅, in kana and romaji", () => {
     expect(await total(q("大阪難波 ネイル"))).toBe(namba);
   });
 
+  it("名古屋, 札幌 and 神戸 are their cities' areas, not one station", async () => {
+    const nagoya = await total(q("名古屋"));
+    expect(nagoya).toBe((await total("area=meieki")) + (await total("area=sakae-yabacho")));
+    expect(await total(q("nagoya"))).toBe(nagoya);
+    expect(await total(q("名古屋 カット"))).toBeGreaterThan(0);
+    expect(await total(q("札幌"))).toBe(await total(q("札幌駅")));
+    expect(await total(q("札幌"))).toBe(await total("area=sapporo-odori"));
+    expect(await total(q("神戸 ネイル"))).toBe(await total(q("三宮 ネイル")));
+    expect(await total(q("神戸 ネイル"))).toBeGreaterThan(0);
+  });
+
   it("forgives a typing error in a romaji name", async () => {
     expect(await total(q("shinjku"))).toBe(await total(q("shinjuku")));
   });
@@ -135,6 +146,29 @@ describe("several words mean all of them", () => {
     const result = await search(q("新宿 マツエク 個室"));
     expect(result.total).toBeLessThanOrEqual(await total(`${q("マツエク 個室")}&area=shinjuku`));
     expect(result.total).toBe(await total(`${q("マツエク")}&area=shinjuku&feature=private-room`));
+  });
+});
+
+describe("words as people join and pad them", () => {
+  it.each([
+    ["新宿のカット", "新宿 カット"],
+    ["新宿、カット", "新宿 カット"],
+    ["新宿 安い カット", "新宿 カット"],
+    ["おすすめ 表参道 ネイル", "表参道 ネイル"],
+    ["カラ－", "カラー"],
+    ["子連れokの美容院", "子連れ 美容院"],
+  ])("%s finds what %s finds", async (typed, plain) => {
+    const expected = await total(q(plain));
+    expect(expected, plain).toBeGreaterThan(0);
+    expect(await total(q(typed)), typed).toBe(expected);
+  });
+
+  it.each([
+    ["夜", "feature=open-late"],
+    ["日曜", "feature=weekend"],
+    ["子供", "feature=kids-welcome"],
+  ])("%s is the feature %s", async (word, filter) => {
+    expect(await total(q(word))).toBe(await total(filter));
   });
 });
 
