@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { PAST_DATE_MESSAGE, parseSearch, parseSearchQuery } from "./search.schema";
+import {
+  KEYWORD_TOO_LONG_MESSAGE,
+  PAST_DATE_MESSAGE,
+  parseSearch,
+  parseSearchQuery,
+} from "./search.schema";
 import { searchQueryToParams, withoutEmptyParams } from "./search-query";
 
 const parse = (query: string) => parseSearchQuery(new URLSearchParams(query));
@@ -103,5 +108,24 @@ describe("withoutEmptyParams", () => {
   it("is null when nothing is empty", () => {
     expect(withoutEmptyParams(new URLSearchParams("pref=tokyo&page=2"))).toBeNull();
     expect(withoutEmptyParams(new URLSearchParams())).toBeNull();
+  });
+});
+
+describe("a keyword longer than 100 characters", () => {
+  it("is searched by its first 100 characters, said so, and kept for the form", () => {
+    const long = `渋谷 ${"ネイル ".repeat(35)}`.trim();
+    const { query, errors, typed } = parseSearch(new URLSearchParams({ q: long }), "2026-11-24");
+    expect([...(query.q ?? "")]).toHaveLength(100);
+    expect(long.startsWith(query.q ?? "-")).toBe(true);
+    expect(errors.q).toBe(KEYWORD_TOO_LONG_MESSAGE);
+    expect(typed.q).toBe(long);
+  });
+
+  it("leaves a keyword of 100 characters alone", () => {
+    const q = "あ".repeat(100);
+    const { query, errors, typed } = parseSearch(new URLSearchParams({ q }), "2026-11-24");
+    expect(query.q).toBe(q);
+    expect(errors.q).toBeUndefined();
+    expect(typed.q).toBeUndefined();
   });
 });

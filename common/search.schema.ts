@@ -21,12 +21,14 @@ const hhmm = z
   .catch(undefined);
 const yen = z.coerce.number().int().min(0).max(1_000_000).optional().catch(undefined);
 
+export const KEYWORD_MAX_LENGTH = 100;
+
 export const searchQuerySchema = z.object({
+  // A longer keyword is searched by its first KEYWORD_MAX_LENGTH characters (parseSearch says so).
   q: z
     .string()
     .trim()
-    .max(100)
-    .transform((value) => value || undefined)
+    .transform((value) => [...value].slice(0, KEYWORD_MAX_LENGTH).join("").trim() || undefined)
     .optional()
     .catch(undefined),
   pref: slug,
@@ -87,7 +89,11 @@ export function parseSearchQuery(params: URLSearchParams): SearchQuery {
 
 export const PAST_DATE_MESSAGE = "空席のある日には今日以降の日付を選んでください。";
 
-export type SearchErrors = { date?: string };
+export const KEYWORD_TOO_LONG_MESSAGE = `キーワードが長すぎるため、最初の${KEYWORD_MAX_LENGTH}文字で検索しました。`;
+
+export type SearchErrors = { date?: string; q?: string };
+/** What the visitor typed where the search used something else: the form shows it again. */
+export type SearchTyped = { date?: string; q?: string };
 
 /**
  * The search a page runs, and what it refused with a message. `today`
@@ -97,7 +103,12 @@ export type SearchErrors = { date?: string };
 export function parseSearch(params: URLSearchParams, today: string) {
   const query = parseSearchQuery(params);
   const errors: SearchErrors = {};
-  const typed: { date?: string } = {};
+  const typed: SearchTyped = {};
+  const keyword = params.get("q")?.trim() ?? "";
+  if ([...keyword].length > KEYWORD_MAX_LENGTH) {
+    errors.q = KEYWORD_TOO_LONG_MESSAGE;
+    typed.q = keyword;
+  }
   if (query.date !== undefined && query.date < today) {
     errors.date = PAST_DATE_MESSAGE;
     typed.date = query.date;

@@ -83,6 +83,12 @@ export default function SalonSearch({ loaderData }: Route.ComponentProps) {
             open={dialogOpen}
             onOpenChange={(open) => setOpenedOn(open ? search : null)}
           />
+          {/* On a phone the form is below the results: say it where the results start too. */}
+          {errors.q ? (
+            <p className="mb-3 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm">
+              {errors.q}
+            </p>
+          ) : null}
           <SearchResults
             query={query}
             result={result}

@@ -57,6 +57,18 @@ describe("bad input", () => {
     expect(await response.text()).toContain("URLに使用できない文字が含まれています");
   });
 
+  it("searches a keyword past 100 characters by its start, says so and keeps it in the box", async () => {
+    const long = `渋谷 ${"ネイル ".repeat(35)}`.trim();
+    const response = await browser(full.app).request(
+      `/salons/search?${new URLSearchParams({ q: long })}`,
+    );
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain("キーワードが長すぎるため、最初の100文字で検索しました。");
+    expect(html).toContain(`value="${long}"`);
+    expect(html).toContain('aria-describedby="search-q-error"');
+  });
+
   it("keeps what was typed in a form, without the NUL bytes", async () => {
     const response = await browser(full.app).request("/contact", {
       method: "POST",

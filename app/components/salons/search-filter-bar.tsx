@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import type { SearchErrors, SearchQuery } from "../../../common/search.schema";
+import type { SearchErrors, SearchQuery, SearchTyped } from "../../../common/search.schema";
 import type { SearchOptions } from "../../../server/salons/search-page";
 
 /** The id of the page's own filter form, where the bar's link leads without JavaScript. */
@@ -13,7 +13,7 @@ const SearchFilterDialog = lazy(loadDialog);
 export type FilterDialogProps = {
   query: SearchQuery;
   errors: SearchErrors;
-  typed: { date?: string };
+  typed: SearchTyped;
   today: string;
   options: SearchOptions;
   /** The current search's count, shown until the first recount. */

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Form, useSubmit } from "react-router";
 import { genreLabels } from "../../../common/genres";
-import type { SearchErrors, SearchQuery } from "../../../common/search.schema";
+import type { SearchErrors, SearchQuery, SearchTyped } from "../../../common/search.schema";
 import { priceChoices, ratingChoices, sortLabels } from "../../../common/search-labels";
 import { searchSorts, withoutEmptyParams } from "../../../common/search-query";
 import type { SearchOptions } from "../../../server/salons/search-page";
@@ -28,7 +28,7 @@ export function SearchForm({
 }: {
   query: SearchQuery;
   errors: SearchErrors;
-  typed: { date?: string };
+  typed: SearchTyped;
   today: string;
   options: SearchOptions;
   /** Called with the form's non-empty fields whenever a control changes (the phone dialog's count). */
@@ -73,10 +73,17 @@ export function SearchForm({
             id="search-q"
             type="search"
             name="q"
-            defaultValue={query.q ?? ""}
+            defaultValue={typed.q ?? query.q ?? ""}
             placeholder="サロン名・駅名・メニュー名など"
-            className={control}
+            aria-invalid={errors.q ? true : undefined}
+            aria-describedby={errors.q ? "search-q-error" : undefined}
+            className={`${control} ${errors.q ? "border-red-700 bg-red-50" : ""}`}
           />
+          {errors.q ? (
+            <p id="search-q-error" role="alert" className="text-sm font-bold text-red-700">
+              {errors.q}
+            </p>
+          ) : null}
         </div>
         <Select
           id="search-pref"
