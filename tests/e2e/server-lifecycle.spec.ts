@@ -168,7 +168,9 @@ test("WEB_CONCURRENCY=2 on PostgreSQL: two server processes, a dead one replaced
     });
     const exit = exited(child);
     try {
-      await expect.poll(() => new Set(listeningPids(output())).size).toBe(2);
+      // Starting a process takes seconds on a busy 2-core machine: the point is that it happens.
+      const starts = { timeout: 30_000 };
+      await expect.poll(() => new Set(listeningPids(output())).size, starts).toBe(2);
       const [first, second] = listeningPids(output());
       expect(first).not.toBe(child.pid);
       expect(second).not.toBe(child.pid);
@@ -176,7 +178,7 @@ test("WEB_CONCURRENCY=2 on PostgreSQL: two server processes, a dead one replaced
 
       // A worker that dies is replaced; the port keeps answering meanwhile.
       process.kill(first as number, "SIGKILL");
-      await expect.poll(() => listeningPids(output()).length).toBe(3);
+      await expect.poll(() => listeningPids(output()).length, starts).toBe(3);
       const replacement = listeningPids(output())[2];
       expect([first, second]).not.toContain(replacement);
       expect((await fetch(`${base}/about`)).status).toBe(200);
