@@ -40,6 +40,7 @@ async function recomputeChunk(db: Database, ids: string[]) {
       name: salons.name,
       nameKana: salons.nameKana,
       genre: salons.genre,
+      catchCopy: salons.catchCopy,
       areaName: areas.name,
       areaKana: areas.kana,
       stationName: stations.name,

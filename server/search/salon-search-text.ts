@@ -12,12 +12,14 @@ export type SalonSearchTextParts = {
   stationKana?: string | null;
   /** Names of the salon's published menus, in their order. */
   menuNames: readonly string[];
+  /** The one line every card shows (ボブが得意): what a visitor read, they may type. */
+  catchCopy?: string | null;
 };
 
 /**
  * The one way salons.search_text is built: name, kana, area, station, genre
- * label and menu names, normalized like the visitor's keyword. Written only
- * by recomputeSalonDerived (server/salons/derived.server.ts).
+ * label, menu names and the catch copy, normalized like the visitor's
+ * keyword. Written only by recomputeSalonDerived (server/salons/derived.server.ts).
  */
 export function salonSearchText(parts: SalonSearchTextParts): string {
   return normalizeForSearch(
@@ -30,6 +32,7 @@ export function salonSearchText(parts: SalonSearchTextParts): string {
       parts.stationKana ?? "",
       genreLabels[parts.genre],
       ...parts.menuNames,
+      parts.catchCopy ?? "",
     ].join(" "),
   );
 }

@@ -36,6 +36,22 @@ describe("salonSearchTerms", () => {
     expect(terms).not.toContain("k:パーマ");
   });
 
+  it("reads the catch copy as well as the menus", () => {
+    const searchText = salonSearchText({
+      name: "Salon TEST",
+      nameKana: "さろん てすと",
+      genre: "hair",
+      areaName: "吉祥寺",
+      areaKana: "きちじょうじ",
+      menuNames: ["カット"],
+      catchCopy: "ボブと白髪染めが得意なサロン",
+    });
+    expect(searchText).toContain("ぼぶと白髪染めが得意");
+    expect(salonSearchTerms({ genre: "hair", featureSlugs: [], searchText })).toContain(
+      "k:白髪染め",
+    );
+  });
+
   it("gives it for any of its searchFor spellings too", () => {
     // まつげエクステ is looked for as ラッシュ, エクステ and マツエク as well.
     const terms = salonSearchTerms({

@@ -13,7 +13,8 @@ import { type VocabularyEntry, vocabulary } from "./vocabulary";
 /**
  * Bump when the tokens change meaning or the text's normalization changes, so
  * stored search text and terms are recomputed (ensureSearchTermsCurrent).
- * 2: ヶ/ケ between kanji read as が, a dash after kana as ー (normalize.ts).
+ * 2: ヶ/ケ between kanji read as が, a dash after kana as ー (normalize.ts); the
+ *    catch copy in the search text (salon-search-text.ts).
  */
 export const SEARCH_TERMS_VERSION = 2;
 

@@ -172,6 +172,21 @@ describe("words as people join and pad them", () => {
   });
 });
 
+describe("what a card says can be searched", () => {
+  it("finds a salon by a word of its catch copy", async () => {
+    await buildSalon(database.db, {
+      areaId: areaId("shinjuku"),
+      genre: "hair",
+      slug: "catch-copy",
+      name: "Hair CATCH",
+      nameKana: "ヘアキャッチ",
+      catchCopy: "ミルキーグレージュのハイトーンが得意",
+    });
+    const slugs = (await search(q("ミルキーグレージュ"))).salons.map((salon) => salon.slug);
+    expect(slugs).toEqual(["catch-copy"]);
+  });
+});
+
 describe("a search without results suggests what would work", () => {
   const page = (query: string) =>
     loadSearchPage(database.db, parseSearchQuery(new URLSearchParams(query)), new Date());
