@@ -5,7 +5,7 @@ import { parseSearch } from "../../common/search.schema";
 import { searchQueryToParams, withoutEmptyParams } from "../../common/search-query";
 import { appContext } from "../../server/context";
 import { favoritesAmong } from "../../server/favorites/favorites.server";
-import { loadSearchPage } from "../../server/salons/search-page";
+import { loadSearchPage, withoutUnknownFilters } from "../../server/salons/search-page";
 import { SEARCH_FILTERS_ID, SearchFilterBar } from "../components/salons/search-filter-bar";
 import { SearchForm } from "../components/salons/search-form";
 import { activeConditions, SearchResults } from "../components/salons/search-results";
@@ -37,6 +37,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // A GET form sends its empty fields too: one canonical, shareable URL without them.
   const canonical = withoutEmptyParams(searchParams);
   if (canonical) throw redirect(searchHref(canonical));
+  const known = await withoutUnknownFilters(db, searchParams);
+  if (known) throw redirect(searchHref(known));
   const now = new Date();
   const today = calendarDay(now, SITE_TIME_ZONE);
   const { query, errors, typed } = parseSearch(searchParams, today);

@@ -3,6 +3,7 @@ import type { SearchQuery } from "../../common/search.schema";
 import { type Memo, memoize } from "../cache/memo";
 import type { Database } from "../db/client";
 import { areas, features, prefectures, stations } from "../db/schema";
+import { loadLexicon } from "../search/keyword";
 import { type SearchSuggestion, suggestSearches } from "../search/suggestions";
 import { SEARCH_COUNT_CAP, type SearchResult, searchSalons } from "./search";
 
@@ -56,15 +57,19 @@ async function loadReferenceOptions(db: Database): Promise<ReferenceOptions> {
   };
 }
 
-/** The choices the search form offers: only places that have published salons. */
-export async function listSearchOptions(db: Database, query: SearchQuery): Promise<SearchOptions> {
+function readReferenceOptions(db: Database): Promise<ReferenceOptions> {
   let reference = referenceOptions.get(db);
   if (!reference) {
     reference = memoize(() => loadReferenceOptions(db), { ttlMs: REFERENCE_TTL_MS });
     referenceOptions.set(db, reference);
   }
+  return reference.get();
+}
+
+/** The choices the search form offers: only places that have published salons. */
+export async function listSearchOptions(db: Database, query: SearchQuery): Promise<SearchOptions> {
   const [options, stationRows] = await Promise.all([
-    reference.get(),
+    readReferenceOptions(db),
     query.area
       ? db
           .select({ slug: stations.slug, name: stations.name })
@@ -100,4 +105,37 @@ export async function loadSearchPage(
         )
       : [];
   return { result, options, suggestions };
+}
+
+const PLACE_PARAMS = { pref: "prefecture", area: "area", station: "station" } as const;
+
+/**
+ * A search URL without its place and feature values that name nothing (an
+ * old or hand-edited link: area=foo, feature=late), or null when every one
+ * is known. The page redirects there rather than search for no salon under
+ * a chip that reads "foo". Places with no salon yet are known: they find
+ * none, rightly.
+ */
+export async function withoutUnknownFilters(
+  db: Database,
+  params: URLSearchParams,
+): Promise<URLSearchParams | null> {
+  if (![...Object.keys(PLACE_PARAMS), "feature"].some((name) => params.has(name))) return null;
+  const [lexicon, reference] = await Promise.all([loadLexicon(db), readReferenceOptions(db)]);
+  const known = new Map<string, Set<string>>([
+    ["feature", new Set(reference.features.map((feature) => feature.slug))],
+  ]);
+  for (const [name, kind] of Object.entries(PLACE_PARAMS)) {
+    known.set(
+      name,
+      new Set(lexicon.places.filter((place) => place.kind === kind).map((place) => place.slug)),
+    );
+  }
+  const kept = new URLSearchParams();
+  let removed = false;
+  for (const [name, value] of params) {
+    if (known.get(name)?.has(value) === false) removed = true;
+    else kept.append(name, value);
+  }
+  return removed ? kept : null;
 }

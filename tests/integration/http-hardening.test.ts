@@ -69,6 +69,15 @@ describe("bad input", () => {
     expect(html).toContain('aria-describedby="search-q-error"');
   });
 
+  it("sends a search for a place or feature that does not exist to the same search without it", async () => {
+    const response = await browser(full.app).request(
+      "/salons/search?q=%E3%82%AB%E3%83%83%E3%83%88&area=atlantis&feature=late",
+      { redirect: "manual" },
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/salons/search?q=%E3%82%AB%E3%83%83%E3%83%88");
+  });
+
   it("keeps what was typed in a form, without the NUL bytes", async () => {
     const response = await browser(full.app).request("/contact", {
       method: "POST",

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { parseSearchQuery } from "../../common/search.schema";
 import { prefectures, salons } from "../../server/db/schema";
 import { PRIOR_MEAN, PRIOR_WEIGHT, searchSalons } from "../../server/salons/search";
-import { loadSearchPage } from "../../server/salons/search-page";
+import { loadSearchPage, withoutUnknownFilters } from "../../server/salons/search-page";
 import { normalizeForSearch } from "../../server/search/normalize";
 import { buildArea, buildFeature, buildSalon, buildStation } from "../support/builders";
 import { withTestDatabase } from "../support/test-database";
@@ -259,5 +259,24 @@ describe("loadSearchPage", () => {
     expect(options.areas.map((a) => a.slug)).toContain("omotesando");
     expect(options.stations.map((s) => s.slug)).toEqual(["shibuya-st"]);
     expect(options.features.map((f) => f.slug).sort()).toEqual(["card-ok", "private-room"]);
+  });
+});
+
+describe("withoutUnknownFilters", () => {
+  const clean = async (query: string) =>
+    (await withoutUnknownFilters(database.db, new URLSearchParams(query)))?.toString() ?? null;
+
+  it("leaves a search whose places and features all exist", async () => {
+    expect(
+      await clean("q=カット&pref=osaka&area=umeda&station=shibuya-st&feature=private-room"),
+    ).toBe(null);
+    expect(await clean("q=カット&page=2")).toBe(null);
+  });
+
+  it("drops the values that name nothing, keeping the rest as they were", async () => {
+    expect(await clean("q=カット&area=foo&feature=private-room&feature=late")).toBe(
+      new URLSearchParams("q=カット&feature=private-room").toString(),
+    );
+    expect(await clean("pref=atlantis&station=nowhere&sort=rating")).toBe("sort=rating");
   });
 });
