@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { SEARCH_PAGE_SIZE, type SearchQuery } from "../../common/search.schema";
 import { FREE_DAYS_HORIZON, type NextFreeTimes, nextFreeTimes } from "../bookings/free-times";
@@ -173,9 +173,18 @@ export function searchConditions(
   // on purpose: PostgreSQL tests equally cheap-looking conditions in the
   // order written, and this scan of ~500 bytes per row is the costly one.
   const rest = terms.filter((term) => termToken(term) === undefined);
-  const ordered = [...rest].sort(
-    (a, b) => Number(a.kind === "keyword") - Number(b.kind === "keyword"),
+  // Two areas or stations mean either (渋谷 新宿, 梅田 難波): a salon is in one
+  // place. A prefecture narrows them instead (東京 渋谷, 大阪 梅田 難波), also
+  // when its name is a station's too (大阪).
+  const localities = rest.filter(
+    (term) => term.kind === "place" && term.prefectureCodes.length === 0,
   );
+  if (localities.length > 1) {
+    conditions.push(or(...localities.map((term) => termCondition(term, typoTolerant))));
+  }
+  const ordered = rest
+    .filter((term) => localities.length < 2 || !localities.includes(term))
+    .sort((a, b) => Number(a.kind === "keyword") - Number(b.kind === "keyword"));
   for (const term of ordered) conditions.push(termCondition(term, typoTolerant));
   return and(...conditions);
 }

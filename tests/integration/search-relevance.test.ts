@@ -88,6 +88,18 @@ describe("stations and areas, with or without 駅, in kana and romaji", () => {
     expect(await total(q("神戸 ネイル"))).toBeGreaterThan(0);
   });
 
+  it("two areas mean either (渋谷 新宿); a prefecture narrows them (東京 渋谷)", async () => {
+    const shibuya = await total("area=shibuya-harajuku");
+    const shinjuku = await total("area=shinjuku");
+    expect(shibuya).toBeGreaterThan(0);
+    expect(shinjuku).toBeGreaterThan(0);
+    expect(await total(q("渋谷・原宿 新宿"))).toBe(shibuya + shinjuku);
+    expect(await total(q("東京 渋谷・原宿"))).toBe(shibuya);
+    expect(await total(q("大阪 渋谷・原宿"))).toBe(0);
+    const nail = await total(q("梅田 ネイル"));
+    expect(await total(q("梅田 難波 ネイル"))).toBe(nail + (await total(q("なんば ネイル"))));
+  });
+
   it("forgives a typing error in a romaji name", async () => {
     expect(await total(q("shinjku"))).toBe(await total(q("shinjuku")));
   });
