@@ -5,6 +5,7 @@ import type { Database } from "../db/client";
 import { areas, features, prefectures, stations } from "../db/schema";
 import { loadLexicon } from "../search/keyword";
 import { type SearchSuggestion, suggestSearches } from "../search/suggestions";
+import type { Lexicon } from "../search/understand";
 import { SEARCH_COUNT_CAP, type SearchResult, searchSalons } from "./search";
 
 export type SearchOptions = {
@@ -109,6 +110,23 @@ export async function loadSearchPage(
 
 const PLACE_PARAMS = { pref: "prefecture", area: "area", station: "station" } as const;
 
+/** The slugs a URL's place parameters may name, per lexicon (rebuilt when the lexicon is). */
+const placeSlugs = new WeakMap<Lexicon, Map<string, Set<string>>>();
+
+function placeSlugsOf(lexicon: Lexicon): Map<string, Set<string>> {
+  let slugs = placeSlugs.get(lexicon);
+  if (!slugs) {
+    slugs = new Map(
+      Object.entries(PLACE_PARAMS).map(([name, kind]) => [
+        name,
+        new Set(lexicon.places.filter((place) => place.kind === kind).map((place) => place.slug)),
+      ]),
+    );
+    placeSlugs.set(lexicon, slugs);
+  }
+  return slugs;
+}
+
 /**
  * A search URL without its place and feature values that name nothing (an
  * old or hand-edited link: area=foo, feature=late), or null when every one
@@ -122,19 +140,13 @@ export async function withoutUnknownFilters(
 ): Promise<URLSearchParams | null> {
   if (![...Object.keys(PLACE_PARAMS), "feature"].some((name) => params.has(name))) return null;
   const [lexicon, reference] = await Promise.all([loadLexicon(db), readReferenceOptions(db)]);
-  const known = new Map<string, Set<string>>([
-    ["feature", new Set(reference.features.map((feature) => feature.slug))],
-  ]);
-  for (const [name, kind] of Object.entries(PLACE_PARAMS)) {
-    known.set(
-      name,
-      new Set(lexicon.places.filter((place) => place.kind === kind).map((place) => place.slug)),
-    );
-  }
+  const places = placeSlugsOf(lexicon);
+  const features = new Set(reference.features.map((feature) => feature.slug));
+  const known = (name: string) => (name === "feature" ? features : places.get(name));
   const kept = new URLSearchParams();
   let removed = false;
   for (const [name, value] of params) {
-    if (known.get(name)?.has(value) === false) removed = true;
+    if (known(name)?.has(value) === false) removed = true;
     else kept.append(name, value);
   }
   return removed ? kept : null;

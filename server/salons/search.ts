@@ -179,11 +179,12 @@ export function searchConditions(
   const localities = rest.filter(
     (term) => term.kind === "place" && term.prefectureCodes.length === 0,
   );
-  if (localities.length > 1) {
-    conditions.push(or(...localities.map((term) => termCondition(term, typoTolerant))));
+  const either = localities.length > 1 ? localities : [];
+  if (either.length > 0) {
+    conditions.push(or(...either.map((term) => termCondition(term, typoTolerant))));
   }
   const ordered = rest
-    .filter((term) => localities.length < 2 || !localities.includes(term))
+    .filter((term) => !either.includes(term))
     .sort((a, b) => Number(a.kind === "keyword") - Number(b.kind === "keyword"));
   for (const term of ordered) conditions.push(termCondition(term, typoTolerant));
   return and(...conditions);
