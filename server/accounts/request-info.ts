@@ -32,13 +32,15 @@ const BASE = "http://same-origin.invalid";
 // C0 controls, DEL and the backslash browsers read as a slash.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const UNSAFE = /[\u0000-\u001f\u007f\\]/;
+const OTHER_HOST = /^\/[/\\]/;
 
 /**
  * A redirect target from a query string, form field or callback parameter,
  * accepted only when it is a path on this site (an open redirect would let a
  * phishing link borrow our domain). Browsers strip tabs and newlines and read
  * `\` as `/`, so `/%09/evil`, `/\evil` and `/%5Cevil` are refused as well as
- * `//evil` and absolute URLs, checked both as sent and percent-decoded.
+ * `//evil` and absolute URLs, checked as sent, percent-decoded and as
+ * normalised (dot segments resolved).
  */
 export function safeRedirectPath(value: unknown, fallback = "/"): string {
   if (typeof value !== "string" || value.length === 0 || value.length > 2000) return fallback;
@@ -49,8 +51,18 @@ export function safeRedirectPath(value: unknown, fallback = "/"): string {
   } catch {
     return fallback;
   }
-  if (decoded.startsWith("//") || UNSAFE.test(decoded)) return fallback;
+  if (UNSAFE.test(decoded) || leavesSite(decoded)) return fallback;
   const url = new URL(value, BASE);
   if (url.origin !== BASE) return fallback;
-  return `${url.pathname}${url.search}${url.hash}`;
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  // The URL parser resolves dot segments: `/.//evil` and `/..//evil` come
+  // out as `//evil`, which a browser reads as another host. What we return
+  // is what we redirect to, so it is checked again.
+  if (leavesSite(path)) return fallback;
+  return path;
+}
+
+/** `//host` (or `/\host`) as it is, or once its dot segments are resolved. */
+function leavesSite(path: string) {
+  return OTHER_HOST.test(path) || OTHER_HOST.test(new URL(path, BASE).pathname);
 }
