@@ -9,6 +9,7 @@ import {
   type ShouldRevalidateFunction,
   useRouteLoaderData,
 } from "react-router";
+import { backOfficeLink } from "../server/accounts/back-office";
 import { getCurrentUser } from "../server/accounts/current-user";
 import { accountSetupRedirect } from "../server/accounts/guards";
 import { appContext } from "../server/context";
@@ -105,7 +106,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     gtmId: config.GTM_ID ?? null,
     theme: isTheme(theme) ? theme : DEFAULT_THEME,
     viewport: isViewport(viewport) ? viewport : FALLBACK_VIEWPORT,
-    user: user ? { name: user.profile?.name || user.email } : null,
+    user: user
+      ? { name: user.profile?.name || user.email, backOffice: backOfficeLink(user.role) }
+      : null,
   };
 }
 
