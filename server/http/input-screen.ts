@@ -29,6 +29,12 @@ const BROKEN_FORM = new BadRequestError(
 );
 const BAD_CALLBACK = new BadRequestError("invalid_callback_url", "戻り先のURLが正しくありません。");
 const WRONG_TYPE = new BadRequestError("invalid_body", "送信内容の形式が正しくありません。");
+const TOO_DEEP = new BadRequestError(
+  "invalid_body",
+  "送信内容の入れ子が深すぎます。送信内容の形式を確認してください。",
+);
+/** Our deepest request body is a few levels; Better Auth's are flat. */
+const MAX_JSON_DEPTH = 32;
 
 const NUL = "\u0000";
 const ENCODED_NUL = /%00/i;
@@ -100,7 +106,8 @@ async function screenApiBody(c: Context, publicOrigin: string) {
     } catch {
       return undefined; // Better Auth answers unreadable JSON itself (400).
     }
-    if (hasNul(body)) return NUL_IN_BODY;
+    const problem = screenJson(body);
+    if (problem) return problem;
     if (typeof body === "object" && body !== null && !Array.isArray(body)) {
       const fields = body as Record<string, unknown>;
       if (TEXT_FIELDS.some((name) => name in fields && typeof fields[name] !== "string")) {
@@ -184,11 +191,24 @@ function withoutBody(headers: Headers) {
   return copy;
 }
 
-function hasNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes(NUL);
-  if (Array.isArray(value)) return value.some(hasNul);
-  if (typeof value === "object" && value !== null) {
-    return Object.entries(value).some(([key, item]) => key.includes(NUL) || hasNul(item));
+/**
+ * NUL in any string or key of a parsed JSON body, or nesting deeper than any
+ * request of ours needs. Walked with a stack, not recursion: JSON.parse takes
+ * `[` × 20,000 happily and a recursive walk overflows the call stack (a 500).
+ */
+function screenJson(body: unknown): DomainError | undefined {
+  const stack: [unknown, number][] = [[body, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop() as [unknown, number];
+    if (typeof value === "string") {
+      if (value.includes(NUL)) return NUL_IN_BODY;
+    } else if (typeof value === "object" && value !== null) {
+      if (depth >= MAX_JSON_DEPTH) return TOO_DEEP;
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes(NUL)) return NUL_IN_BODY;
+        stack.push([item, depth + 1]);
+      }
+    }
   }
-  return false;
+  return undefined;
 }

@@ -181,8 +181,16 @@ const JSON_BODIES = [
   JSON.stringify({ email: "a@example.jp", name: null, image: 5, callbackURL: null }),
 ];
 
+/** Nesting JSON.parse accepts and a recursive walk of it would not survive. */
+const DEEP_BODIES = [
+  "[".repeat(20_000),
+  "[".repeat(20_000) + "]".repeat(20_000),
+  `${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}`,
+  `{"email":"a@example.jp","x":${"[".repeat(5_000)}${"]".repeat(5_000)}}`,
+];
+
 /** Signed in, the body checks that need a session; the rest ran as a guest. */
-const SIGNED_IN_BODIES = JSON_BODIES.slice(5);
+const SIGNED_IN_BODIES = [...JSON_BODIES.slice(5), ...DEEP_BODIES];
 
 function apiCases(path: string, method: string, thorough: boolean): Case[] {
   if (method === "GET") {
@@ -210,7 +218,7 @@ function apiCases(path: string, method: string, thorough: boolean): Case[] {
       headers: { "content-type": "multipart/form-data; boundary=b0undary" },
       body: multipart("abc", false),
     },
-    ...(thorough ? JSON_BODIES : SIGNED_IN_BODIES).map((body) => ({
+    ...(thorough ? [...JSON_BODIES, ...DEEP_BODIES] : SIGNED_IN_BODIES).map((body) => ({
       method,
       path,
       headers: { "content-type": "application/json" },
