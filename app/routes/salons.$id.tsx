@@ -18,6 +18,7 @@ import {
   SalonReviews,
   SalonStaff,
 } from "../components/salons/salon-detail-sections";
+import { ratingText, SalonRating } from "../components/salons/salon-rating";
 import { breadcrumbJsonLd, salonJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/salons.$id";
@@ -28,7 +29,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   return pageMeta({
     title: `${salon.name}（${area.name}・${genreLabels[salon.genre]}）`,
     description:
-      `${salon.name}（${salon.nameKana}）の口コミ${salon.reviewCount}件・評価${salon.ratingAverage.toFixed(1)}。${salon.catchCopy}${salon.access}。メニュー・クーポン・スタッフを見てネット予約。`.slice(
+      `${salon.name}（${salon.nameKana}）の${ratingText(salon.ratingAverage, salon.reviewCount)}。${salon.catchCopy}${salon.access}。メニュー・クーポン・スタッフを見てネット予約。`.slice(
         0,
         160,
       ),
@@ -83,14 +84,11 @@ export default function SalonPage({ loaderData }: Route.ComponentProps) {
           />
         </div>
         <p className="mt-2">
-          <span className="font-bold text-brand-700">
-            <span aria-hidden="true">★</span>
-            <span className="sr-only">評価</span>
-            {salon.ratingAverage.toFixed(1)}
-          </span>
-          <a href="#reviews" className="ml-2 underline">
-            口コミ{salon.reviewCount}件
-          </a>
+          <SalonRating
+            ratingAverage={salon.ratingAverage}
+            reviewCount={salon.reviewCount}
+            reviewsHref="#reviews"
+          />
         </p>
       </header>
       <SalonPhotos photos={detail.photos} />

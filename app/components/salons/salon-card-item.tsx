@@ -5,6 +5,7 @@ import type { NextFreeTimes } from "../../../server/bookings/free-times";
 import type { SalonCard } from "../../../server/salons/salon-card";
 import { formatMonthDayWeekday, formatYen } from "../../lib/format";
 import { type FavoriteState, FavoriteToggle } from "../favorites/favorite-toggle";
+import { SalonRating } from "./salon-rating";
 
 /** One salon in a list; the whole card is one link, named by the salon. */
 export function SalonCardItem({
@@ -57,12 +58,7 @@ export function SalonCardItem({
         <p className="text-xs text-neutral-700">{salon.nameKana}</p>
         {salon.catchCopy ? <p className="mt-1 text-sm">{salon.catchCopy}</p> : null}
         <p className="mt-auto pt-2 text-sm">
-          <span className="font-bold text-brand-700">
-            <span aria-hidden="true">★</span>
-            <span className="sr-only">評価</span>
-            {salon.ratingAverage.toFixed(1)}
-          </span>
-          <span className="ml-1 text-neutral-700">（口コミ{salon.reviewCount}件）</span>
+          <SalonRating ratingAverage={salon.ratingAverage} reviewCount={salon.reviewCount} />
           <span className="ml-3">{formatYen(salon.priceMin)}〜</span>
         </p>
         {freeTimes ? <FreeTimes slug={salon.slug} freeTimes={freeTimes} /> : null}

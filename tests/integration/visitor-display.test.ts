@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ORIGIN } from "../support/accounts";
+import { buildMenu, buildReview, buildSalon } from "../support/builders";
+import { createFullApp } from "../support/full-app";
+import { withTestDatabase } from "../support/test-database";
+
+// Issue 27, point 10: what a new visitor read on the rendered pages.
+const database = withTestDatabase();
+let full: Awaited<ReturnType<typeof createFullApp>>;
+
+beforeAll(async () => {
+  full = await createFullApp(database, { PUBLIC_URL: ORIGIN, RATE_LIMIT_PER_IP: "10000" });
+});
+afterAll(async () => {
+  await full?.close();
+});
+
+async function page(path: string) {
+  const response = await full.app.request(`${ORIGIN}${path}`);
+  expect(response.status, path).toBe(200);
+  return response.text();
+}
+
+/** The page's visible words: no scripts, no tags. */
+function visibleText(html: string) {
+  return html
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<[^>]+>/g, "")
+    .replace(/\s+/g, " ");
+}
+
+function jsonLd(html: string) {
+  return [...html.matchAll(/<script type="application\/ld\+json"[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (match) => JSON.parse(match[1] ?? "null") as Record<string, unknown>,
+  );
+}
+
+describe("a salon's rating", () => {
+  it("reads 口コミなし without reviews on its card and page, and its JSON-LD claims no rating", async () => {
+    const salon = await buildSalon(database.db, { slug: "no-reviews", name: "口コミゼロ美容室" });
+    await buildMenu(database.db, salon.id);
+    const detail = await page("/salons/no-reviews");
+    const text = visibleText(detail);
+    expect(text).toContain("口コミなし");
+    expect(text).not.toMatch(/評価\s*0\.0|口コミ0件/);
+    expect(detail).toMatch(/<meta name="description" content="[^"]*口コミなし/);
+    const business = jsonLd(detail).find((item) => item["@type"] !== "BreadcrumbList");
+    expect(business?.name).toBe("口コミゼロ美容室");
+    expect(business).not.toHaveProperty("aggregateRating");
+
+    const search = visibleText(
+      await page("/salons/search?q=%E5%8F%A3%E3%82%B3%E3%83%9F%E3%82%BC%E3%83%AD"),
+    );
+    expect(search).toContain("口コミゼロ美容室");
+    expect(search).toContain("口コミなし");
+    expect(search).not.toMatch(/評価\s*0\.0/);
+  });
+
+  it("reads ★ and the count once there is a review", async () => {
+    const salon = await buildSalon(database.db, { slug: "one-review", name: "口コミイチ美容室" });
+    await buildMenu(database.db, salon.id);
+    await buildReview(database.db, salon.id, { rating: 4 });
+    const detail = await page("/salons/one-review");
+    expect(visibleText(detail)).toMatch(/評価\s*4\.0\s*口コミ1件/);
+    const business = jsonLd(detail).find((item) => item["@type"] !== "BreadcrumbList");
+    expect(business?.aggregateRating).toMatchObject({ ratingValue: 4, reviewCount: 1 });
+  });
+});
