@@ -80,6 +80,20 @@ export class HoldExpiredError extends DomainError {
   }
 }
 
+/**
+ * The visitor's Idempotency-Key already confirmed another of their holds:
+ * answering with that old booking would tell them this hold was booked.
+ */
+export class IdempotencyKeyReusedError extends DomainError {
+  constructor() {
+    super(
+      "idempotency_key_reused",
+      "この Idempotency-Key は、すでに別の予約の確定に使われています。新しい予約には別のキーを指定してください。",
+      422,
+    );
+  }
+}
+
 export class BookingNotFoundError extends DomainError {
   constructor() {
     super("booking_not_found", "予約が見つかりません。", 404);

@@ -11,6 +11,7 @@ import {
   CancellationClosedError,
   CouponNotApplicableError,
   HoldExpiredError,
+  IdempotencyKeyReusedError,
   SlotTakenError,
   SlotUnavailableError,
 } from "./booking-errors";
@@ -265,8 +266,8 @@ export type ConfirmRequest = BookingClient & {
 /**
  * Turns the visitor's live hold into a confirmed booking with the customer
  * snapshot. Submitting again with the same idempotency key returns the
- * booking already made. An expired, missing or foreign hold is
- * HoldExpiredError (410).
+ * booking already made (confirmBookingOnce checks the key's other uses).
+ * An expired, missing or foreign hold is HoldExpiredError (410).
  */
 async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booking> {
   if (!UUID.test(request.holdId)) throw new HoldExpiredError();
@@ -277,20 +278,8 @@ async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booki
       .where(and(eq(bookings.id, request.holdId), eq(bookings.userId, request.userId)))
       .for("update");
     if (!row) throw new HoldExpiredError();
-    if (request.idempotencyKey) {
-      if (row.idempotencyKey === request.idempotencyKey) return row;
-      const [earlier] = await tx
-        .select()
-        .from(bookings)
-        .where(
-          and(
-            eq(bookings.salonId, row.salonId),
-            eq(bookings.idempotencyKey, request.idempotencyKey),
-            eq(bookings.userId, request.userId),
-          ),
-        );
-      if (earlier) return earlier;
-    }
+    // This hold, confirmed with this key already: the same booking again.
+    if (request.idempotencyKey && row.idempotencyKey === request.idempotencyKey) return row;
     if (row.status !== "held" || !row.holdExpiresAt || row.holdExpiresAt <= request.now) {
       throw new HoldExpiredError();
     }
@@ -351,9 +340,13 @@ export async function findBookingByIdempotencyKey(
  * Counts the attempt against the booking limits, then confirms the hold,
  * once per idempotency key: two submissions with the same key (a double
  * click, a retry after a timeout) wait for each other on an advisory lock
- * of the key, so the second finds the first's booking and is told it is a
- * replay, instead of both answering "created". The limit is counted before
- * any transaction opens (PGlite's one session would wait on itself).
+ * of the user's key, so the second finds the first's booking and is told
+ * it is a replay, instead of both answering "created". A key belongs to its
+ * user: another customer's identical key is no concern of this one, and the
+ * user's key that already confirmed another hold (at any salon) is
+ * IdempotencyKeyReusedError (422), not that other booking passed off as
+ * this one. The limit is counted before any transaction opens (PGlite's
+ * one session would wait on itself).
  */
 export async function confirmBookingOnce(
   db: Database,
@@ -367,6 +360,7 @@ export async function confirmBookingOnce(
       sql`select pg_advisory_xact_lock(hashtextextended(${`booking:${userId}:${idempotencyKey}`}, 0))`,
     );
     const earlier = await findBookingByIdempotencyKey(tx, { userId, idempotencyKey });
+    if (earlier && earlier !== request.holdId.toLowerCase()) throw new IdempotencyKeyReusedError();
     if (earlier) {
       const [booking] = await tx.select().from(bookings).where(eq(bookings.id, earlier));
       if (booking) return { booking, replayed: true };

@@ -227,6 +227,38 @@ describe("holds and bookings", () => {
     expect(ids).toEqual([held.id, held.id]);
   });
 
+  it("scopes Idempotency-Key to its user, and answers 422 to a key reused for another hold", async () => {
+    const f = await salonFixture(2);
+    const alice = await apiUser(serverA.app);
+    const bob = await apiUser(serverA.app);
+    const hold = async (user: typeof alice, time: string) =>
+      (await (await user.request("/api/holds", { method: "POST", json: holdBody(f, time) })).json())
+        .data;
+    const book = (user: typeof alice, holdId: string) =>
+      user.request("/api/bookings", {
+        method: "POST",
+        headers: { "idempotency-key": "same-key-0001" },
+        json: { holdId, contact: CONTACT },
+      });
+    const aliceHold = await hold(alice, "10:00");
+    expect((await book(alice, aliceHold.id)).status).toBe(201);
+    // Bob happens to send the same key for his own hold at the same salon.
+    const bobHold = await hold(bob, "12:00");
+    const bobs = await book(bob, bobHold.id);
+    expect(bobs.status).toBe(201);
+    expect((await bobs.json()).data).toMatchObject({ id: bobHold.id, status: "confirmed" });
+    // Alice reuses her key for another hold: not her old booking passed off as this one.
+    const second = await hold(alice, "14:00");
+    const reused = await book(alice, second.id);
+    expect(reused.status).toBe(422);
+    const { error } = await reused.json();
+    expect(error.code).toBe("idempotency_key_reused");
+    expect(error.message).toMatch(/[ぁ-んァ-ヶ一-龠]/u);
+    expect((await (await alice.request(`/api/bookings/${second.id}`)).json()).data.status).toBe(
+      "held",
+    );
+  });
+
   it("confirmBookingOnce: of two simultaneous confirmations with one key, the second is a replay", async () => {
     const f = await salonFixture();
     const user = await apiUser(serverA.app);

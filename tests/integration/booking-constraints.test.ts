@@ -194,7 +194,7 @@ describe("booking integrity", () => {
     );
   });
 
-  it("keeps booking numbers and idempotency keys unique per salon", async () => {
+  it("keeps booking numbers unique per salon and idempotency keys per user", async () => {
     const { book } = await scenario();
     await book("10:00", "11:00", { bookingNumber: "AAAA-BBBB", idempotencyKey: "key-1" });
     expect(await failureCode(book("12:00", "13:00", { bookingNumber: "AAAA-BBBB" }))).toBe(
@@ -203,6 +203,11 @@ describe("booking integrity", () => {
     expect(await failureCode(book("12:00", "13:00", { idempotencyKey: "key-1" }))).toBe(
       UNIQUE_VIOLATION,
     );
+    // Another customer's key is theirs, however alike.
+    const other = await buildUser(database.db);
+    expect(
+      await failureCode(book("16:00", "17:00", { idempotencyKey: "key-1", userId: other.id })),
+    ).toBe("no error");
     expect(await failureCode(book("12:00", "13:00", { bookingNumber: "AAAA-BBB1" }))).toBe(
       "no error",
     );

@@ -12,6 +12,7 @@ import {
   CancellationClosedError,
   CouponNotApplicableError,
   HoldExpiredError,
+  IdempotencyKeyReusedError,
   SlotTakenError,
   SlotUnavailableError,
 } from "../../server/bookings/booking-errors";
@@ -346,6 +347,78 @@ describe("confirmBooking and cancelBooking", () => {
     expect(first.holdExpiresAt).toBeNull();
     expect(first.customerKana).toBe("よやく はなこ");
     expect(await database.db.$count(bookings, eq(bookings.salonId, salon.id))).toBe(1);
+  });
+
+  it("scopes an idempotency key to its user: another customer's same key books their own hold", async () => {
+    const { salon, user, hold, request } = await heldBooking();
+    const confirmWith = (userId: string, holdId: string) =>
+      confirmBooking(database.db, {
+        ...bookingClient(database.db),
+        holdId,
+        userId,
+        customer,
+        notes: "",
+        idempotencyKey: "shared-key-0001",
+        now: minutesLater(1),
+      });
+    await confirmWith(user.id, hold.id);
+    const other = await buildUser(database.db);
+    const otherHold = await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      ...request,
+      start: at("2026-12-10T16:00"),
+      userId: other.id,
+      now: NOW,
+    });
+    const theirs = await confirmWith(other.id, otherHold.id);
+    expect(theirs).toMatchObject({ id: otherHold.id, status: "confirmed", userId: other.id });
+    expect(
+      await database.db.$count(
+        bookings,
+        and(eq(bookings.salonId, salon.id), eq(bookings.status, "confirmed")),
+      ),
+    ).toBe(2);
+  });
+
+  it("refuses a key the same user already confirmed another hold with (422), at any salon", async () => {
+    const { user, hold, request } = await heldBooking();
+    const confirmWith = (holdId: string) =>
+      confirmBooking(database.db, {
+        ...bookingClient(database.db),
+        holdId,
+        userId: user.id,
+        customer,
+        notes: "",
+        idempotencyKey: "reused-key-0001",
+        now: minutesLater(1),
+      });
+    await confirmWith(hold.id);
+    const second = await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      ...request,
+      start: at("2026-12-11T14:00"),
+      now: NOW,
+    });
+    const reused = await outcome(confirmWith(second.id));
+    expect(reused.error).toBeInstanceOf(IdempotencyKeyReusedError);
+    expect((reused.error as IdempotencyKeyReusedError).status).toBe(422);
+    expect((reused.error as Error).message).toMatch(/別の予約/);
+    const [left] = await database.db.select().from(bookings).where(eq(bookings.id, second.id));
+    expect(left?.status).toBe("held");
+    // Another salon: the key is still this user's, and still used.
+    const elsewhere = await buildSalonWithStaff(database.db);
+    const third = await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      salonId: elsewhere.salon.id,
+      menuIds: [elsewhere.menu.id],
+      staffId: null,
+      start: at("2026-12-10T14:00"),
+      userId: user.id,
+      now: NOW,
+    });
+    expect((await outcome(confirmWith(third.id))).error).toBeInstanceOf(IdempotencyKeyReusedError);
+    // The first hold replayed with its key is still the same booking.
+    expect((await confirmWith(hold.id)).id).toBe(hold.id);
   });
 
   it("refuses an expired hold, and a hold of someone else", async () => {

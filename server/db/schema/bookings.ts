@@ -91,7 +91,7 @@ export const bookings = pgTable(
     customerPhone: text("customer_phone").notNull().default(""),
     customerEmail: text("customer_email").notNull().default(""),
     notes: text("notes").notNull().default(""),
-    /** A client's key for "submit once": the same key returns the same booking. */
+    /** A customer's key for "submit once": the same key returns the same booking (per user). */
     idempotencyKey: text("idempotency_key"),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
     cancelledBy: text("cancelled_by").$type<CancelledBy>(),
@@ -110,7 +110,11 @@ export const bookings = pgTable(
     // Referenced by (booking_id, salon_id) from booking_menus.
     unique("bookings_id_salon_unique").on(t.id, t.salonId),
     unique("bookings_salon_number_unique").on(t.salonId, t.bookingNumber),
-    unique("bookings_salon_idempotency_unique").on(t.salonId, t.idempotencyKey),
+    // A key belongs to its user (migration 0017): two customers may pick the
+    // same key. Led by the salon like every unique constraint here (decision
+    // 0009, distribution by salon); the same key at another salon is refused
+    // by confirmBookingOnce under its per-user lock.
+    unique("bookings_salon_user_idempotency_unique").on(t.salonId, t.userId, t.idempotencyKey),
     index("bookings_user_idx").on(t.userId, t.startsAt.desc()),
     index("bookings_salon_idx").on(t.salonId, t.startsAt),
     index("bookings_staff_idx").on(t.salonId, t.staffId, t.startsAt),

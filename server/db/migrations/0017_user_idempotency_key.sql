@@ -1,0 +1,2 @@
+ALTER TABLE "bookings" DROP CONSTRAINT "bookings_salon_idempotency_unique";--> statement-breakpoint
+ALTER TABLE "bookings" ADD CONSTRAINT "bookings_salon_user_idempotency_unique" UNIQUE("salon_id","user_id","idempotency_key");
