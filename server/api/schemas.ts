@@ -1,19 +1,19 @@
 import { z } from "@hono/zod-openapi";
 import { emailAddress, kanaName, phoneNumber, requiredText } from "../../common/field-rules";
+import { UUID_PATTERN } from "../../common/uuid";
 
 /**
  * Input and output schemas of the booking API: they validate requests
  * (messages in Japanese, shown as they are) and are the OpenAPI document.
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SLUG = /^[a-z0-9-]{1,80}$/;
 
 export const MAX_API_RANGE_DAYS = 31;
 export const MAX_API_MENUS = 5;
 
 export const uuid = (label: string) =>
-  z.string().regex(UUID, `${label}の形式が正しくありません（UUID で指定してください）。`);
+  z.string().regex(UUID_PATTERN, `${label}の形式が正しくありません（UUID で指定してください）。`);
 
 /** A salon or stylist as the pages name it: its slug, or its UUID. */
 const ref = (label: string) =>

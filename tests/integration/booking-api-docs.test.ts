@@ -1,6 +1,7 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createAccountsApp } from "../support/accounts";
+import { createAccountsApp, ORIGIN } from "../support/accounts";
+import { openApiContract } from "../support/openapi-contract";
 import { withTestDatabase } from "../support/test-database";
 
 const database = withTestDatabase();
@@ -68,5 +69,47 @@ describe("OpenAPI document and reference", () => {
     for (const name of Object.keys(doc.components.schemas)) {
       expect(html).toContain(`id="schema-${name}"`);
     }
+  });
+});
+
+describe("the document as a generated client reads it", () => {
+  it("has JSON Schema patterns, not JavaScript regex literals with flags", async () => {
+    const text = await (await env.app.request("/api/openapi.json")).text();
+    const patterns = [...text.matchAll(/"pattern":"((?:[^"\\]|\\.)*)"/g)].map((m) =>
+      JSON.parse(`"${m[1]}"`),
+    );
+    expect(patterns.length).toBeGreaterThan(0);
+    for (const pattern of patterns) {
+      expect(pattern).not.toMatch(/\/[dgimsuvy]*$/);
+      expect(() => new RegExp(pattern, "u")).not.toThrow();
+    }
+  });
+
+  it("the contract check sees an answer or a request the document does not describe", async () => {
+    const contract = openApiContract(await (await env.app.request("/api/openapi.json")).json());
+    const url = new URL(`${ORIGIN}/api/bookings/3F0C2A4E-8D51-4C1B-9A55-2F1E0B7D9C11`);
+    const call = { method: "GET", url, contentType: "application/json" };
+    expect(contract.check({ ...call, status: 418, answer: {} })).toEqual([
+      expect.stringContaining("status not in the document"),
+    ]);
+    expect(contract.check({ ...call, status: 200, answer: { data: { id: 1 } } })).not.toEqual([]);
+    expect(
+      contract.check({
+        ...call,
+        status: 404,
+        answer: { error: { code: "not_found", message: "x" } },
+      }),
+    ).toEqual([]);
+    const hold = new URL(`${ORIGIN}/api/holds`);
+    expect(
+      contract.check({
+        method: "POST",
+        url: hold,
+        body: { salonId: "x", menuIds: ["not-a-uuid"], start: "2026-12-01T10:00:00+09:00" },
+        status: 201,
+        contentType: "application/json",
+        answer: {},
+      }),
+    ).toEqual(expect.arrayContaining([expect.stringContaining("accepted a request")]));
   });
 });

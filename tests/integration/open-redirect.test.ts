@@ -113,7 +113,7 @@ describe.each(HOSTILE)("redirect target %j", (target) => {
     const signUp = await browser(env.app).request(`/signup?redirect=${q}`);
     expect(staysOnSite((await json(signUp)).loaderData.redirectTo)).toBe(true);
     const finish = await browser(env.app).request(`/finish_sign_up?verified=1&redirect=${q}`);
-    const next = new URL((await json(finish)).loaderData.next, ORIGIN);
+    const next = new URL((await json(finish)).loaderData.next ?? "", ORIGIN);
     expect(staysOnSite(next.searchParams.get("redirect"))).toBe(true);
   });
 

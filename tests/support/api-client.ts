@@ -5,6 +5,7 @@ import { createHttpApp } from "../../server/http/app";
 import { createLogger } from "../../server/logger";
 import { createSlotEvents, type SlotEvents } from "../../server/realtime/slot-events.server";
 import { browser, ORIGIN, uniqueEmail } from "./accounts";
+import { checkCall } from "./openapi-contract";
 
 type App = { request: (input: string, init?: RequestInit) => Response | Promise<Response> };
 
@@ -15,18 +16,40 @@ type App = { request: (input: string, init?: RequestInit) => Response | Promise<
  */
 export function apiClient(app: App, token?: string, ip?: string) {
   const b = browser(app, ip);
-  const request = (path: string, init: RequestInit & { json?: unknown } = {}) => {
+  const request = async (path: string, init: RequestInit & { json?: unknown } = {}) => {
     const headers = new Headers(init.headers);
     if (token) headers.set("authorization", `Bearer ${token}`);
     const { json, ...rest } = init;
     if (json !== undefined) headers.set("content-type", "application/json");
-    return app.request(`${ORIGIN}${path}`, {
+    const response = await app.request(`${ORIGIN}${path}`, {
       ...rest,
       headers: withIp(headers, b.ip),
       body: json === undefined ? rest.body : JSON.stringify(json),
     });
+    // Every call a test makes is also a check of the OpenAPI document.
+    const contentType = response.headers.get("content-type");
+    await checkCall(app, ORIGIN, {
+      method: rest.method ?? "GET",
+      url: new URL(`${ORIGIN}${path}`),
+      body: json ?? parsedJson(rest.body),
+      status: response.status,
+      contentType,
+      answer: contentType?.startsWith("application/json")
+        ? await response.clone().json()
+        : undefined,
+    });
+    return response;
   };
   return { request, ip: b.ip, token };
+}
+
+function parsedJson(body: RequestInit["body"]) {
+  if (typeof body !== "string") return undefined;
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return body;
+  }
 }
 
 function withIp(headers: Headers, ip: string) {
