@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calendarDay, formatDate } from "./format";
+import { calendarDay, formatDate, formatDateTime } from "./format";
 
 describe("formatDate", () => {
   it("writes a calendar day in Japanese form with the weekday", () => {
@@ -10,6 +10,13 @@ describe("formatDate", () => {
     // 15:30 UTC on the 22nd is 00:30 on the 23rd in Tokyo.
     expect(formatDate(new Date("2026-11-22T15:30:00Z"))).toBe("2026年11月23日(月)");
     expect(formatDate("2026-11-22T15:30:00Z")).toBe("2026年11月23日(月)");
+  });
+});
+
+describe("formatDateTime", () => {
+  it("writes a moment's day and time in Tokyo", () => {
+    expect(formatDateTime(new Date("2026-11-23T01:05:00Z"))).toBe("2026年11月23日(月) 10:05");
+    expect(formatDateTime("2026-11-22T15:00:00Z")).toBe("2026年11月23日(月) 00:00");
   });
 });
 

@@ -45,6 +45,19 @@ export function formatDate(value: Date | string): string {
   return dateFormat.format(date);
 }
 
+const timeOfDay = new Intl.DateTimeFormat("ja-JP", {
+  hour: "2-digit",
+  minute: "2-digit",
+  hourCycle: "h23",
+  timeZone: SITE_TIME_ZONE,
+});
+
+/** A moment as 2026年11月23日(月) 10:05, in Japan's time zone wherever it renders. */
+export function formatDateTime(value: Date | string): string {
+  const date = typeof value === "string" ? new Date(value) : value;
+  return `${dateFormat.format(date)} ${timeOfDay.format(date)}`;
+}
+
 const monthDayWeekday = new Intl.DateTimeFormat("ja-JP", {
   month: "numeric",
   day: "numeric",

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { coupons } from "../../server/db/schema";
 import { ORIGIN } from "../support/accounts";
 import { buildMenu, buildReview, buildSalon } from "../support/builders";
 import { createFullApp } from "../support/full-app";
@@ -21,10 +22,10 @@ async function page(path: string) {
   return response.text();
 }
 
-/** The page's visible words: no scripts, no tags. */
+/** The page's visible words: no scripts, no styles, no tags. */
 function visibleText(html: string) {
   return html
-    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<(script|style)[\s\S]*?<\/\1>/g, " ")
     .replace(/<[^>]+>/g, "")
     .replace(/\s+/g, " ");
 }
@@ -64,5 +65,25 @@ describe("a salon's rating", () => {
     expect(visibleText(detail)).toMatch(/評価\s*4\.0\s*口コミ1件/);
     const business = jsonLd(detail).find((item) => item["@type"] !== "BreadcrumbList");
     expect(business?.aggregateRating).toMatchObject({ ratingValue: 4, reviewCount: 1 });
+  });
+});
+
+describe("dates a visitor reads", () => {
+  it("are in Japanese form on a salon's page: a coupon's last day, a review's visit", async () => {
+    const salon = await buildSalon(database.db, { slug: "dated", name: "日付美容室" });
+    await buildMenu(database.db, salon.id);
+    await buildReview(database.db, salon.id, { visitedOn: "2026-10-01" });
+    await database.db.insert(coupons).values({
+      salonId: salon.id,
+      title: "期限つきクーポン",
+      discountKind: "amount",
+      discountValue: 500,
+      validFrom: "2026-01-01",
+      validUntil: "2099-03-31",
+    });
+    const text = visibleText(await page("/salons/dated"));
+    expect(text).toContain("有効期限：2099年3月31日(火)まで");
+    expect(text).toContain("2026年10月1日(木)来店");
+    expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
   });
 });

@@ -1,3 +1,5 @@
+import { formatDateTime } from "../../lib/format";
+
 type Attachment = { filename: string; contentType: string; content: string };
 type Mail = {
   id: string;
@@ -34,8 +36,7 @@ export function MailList({ mails }: { mails: Mail[] }) {
                 {mail.subject}
               </h2>
               <p className="text-sm text-neutral-700">
-                宛先：{mail.to}（
-                {new Date(mail.sentAt).toLocaleString("ja-JP", { timeZone: "Asia/Tokyo" })}）
+                宛先：{mail.to}（{formatDateTime(mail.sentAt)}）
               </p>
               <div className="mt-3 whitespace-pre-wrap break-all text-sm">
                 {mail.text.split(URL_PATTERN).map((part, index) =>

@@ -190,7 +190,9 @@ export function SalonCoupons({ detail }: { detail: SalonDetail }) {
               <p className="text-xs text-neutral-700">条件：{coupon.conditions}</p>
             ) : null}
             {coupon.validUntil ? (
-              <p className="text-xs text-neutral-700">有効期限：{coupon.validUntil}まで</p>
+              <p className="text-xs text-neutral-700">
+                有効期限：{formatDate(coupon.validUntil)}まで
+              </p>
             ) : null}
             <Link
               to={bookingHref(detail.salon.slug, { coupon: coupon.id })}
