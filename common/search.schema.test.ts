@@ -66,6 +66,15 @@ describe("parseSearchQuery", () => {
       "from=10%3A00&to=12%3A00",
     );
   });
+
+  it("swaps a price range given the wrong way round, and keeps one bound alone", () => {
+    expect(parse("priceMin=8000&priceMax=3000")).toMatchObject({ priceMin: 3000, priceMax: 8000 });
+    expect(parse("priceMin=5000&priceMax=5000")).toMatchObject({ priceMin: 5000, priceMax: 5000 });
+    expect(parse("priceMin=8000").priceMax).toBeUndefined();
+    expect(searchQueryToParams(parse("priceMin=8000&priceMax=3000")).toString()).toBe(
+      "priceMin=3000&priceMax=8000",
+    );
+  });
 });
 
 describe("parseSearch", () => {

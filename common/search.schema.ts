@@ -80,6 +80,14 @@ export function parseSearchQuery(params: URLSearchParams): SearchQuery {
     parsed.from = undefined;
     parsed.to = undefined;
   }
+  // Bounds given the wrong way round mean the same range (as leading sites read them): swap them.
+  if (
+    parsed.priceMin !== undefined &&
+    parsed.priceMax !== undefined &&
+    parsed.priceMin > parsed.priceMax
+  ) {
+    [parsed.priceMin, parsed.priceMax] = [parsed.priceMax, parsed.priceMin];
+  }
   // Distance needs the visitor's position; without it the order falls back.
   if (parsed.sort === "distance" && (parsed.lat === undefined || parsed.lng === undefined)) {
     parsed.sort = "recommended";
