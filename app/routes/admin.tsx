@@ -15,7 +15,7 @@ import {
   tableClass,
 } from "../components/admin/admin-frame";
 import { AuditTarget } from "../components/admin/audit-target";
-import { formatYen, SITE_TIME_ZONE } from "../lib/format";
+import { formatYen, SITE_TIME_ZONE } from "../../common/format";
 import type { Route } from "./+types/admin";
 
 export const meta: Route.MetaFunction = () => [

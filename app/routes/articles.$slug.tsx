@@ -3,7 +3,7 @@ import { publicPageHeaders } from "../../common/page-cache";
 import { getPublishedArticle } from "../../server/content/articles";
 import { appContext } from "../../server/context";
 import { notFound } from "../../server/routing/not-found";
-import { formatDate } from "../lib/format";
+import { formatDate } from "../../common/format";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/articles.$slug";
 

@@ -9,7 +9,7 @@ import { loadSearchPage, withoutUnknownFilters } from "../../server/salons/searc
 import { SEARCH_FILTERS_ID, SearchFilterBar } from "../components/salons/search-filter-bar";
 import { SearchForm } from "../components/salons/search-form";
 import { activeConditions, SearchResults } from "../components/salons/search-results";
-import { calendarDay, formatResultCount, SITE_TIME_ZONE } from "../lib/format";
+import { calendarDay, formatResultCount, SITE_TIME_ZONE } from "../../common/format";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/salons.search";
 

@@ -9,7 +9,7 @@ import { favoriteState } from "../components/favorites/favorite-toggle";
 import { JsonLd } from "../components/json-ld";
 import { SalonCardItem } from "../components/salons/salon-card-item";
 import { bookingHref } from "../components/salons/salon-detail-sections";
-import { formatYen } from "../lib/format";
+import { formatYen } from "../../common/format";
 import { breadcrumbJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/salons.staffs.$param";

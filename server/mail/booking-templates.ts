@@ -1,4 +1,4 @@
-import { formatDate } from "../../app/lib/format";
+import { formatDate } from "../../common/format";
 import { toLocal } from "../bookings/local-time";
 import type { Mail } from "./mailer";
 

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gte, isNull, lte, or } from "drizzle-orm";
+import { calendarDay } from "../../common/format";
 import { nextFreeTimes } from "../bookings/free-times";
 import type { Database } from "../db/client";
 import {
@@ -60,11 +61,6 @@ export function groupMenus(items: MenuItem[]): { category: string; menus: MenuIt
   return [...groups].map(([category, list]) => ({ category, menus: list }));
 }
 
-/** A day in the salon's own calendar (YYYY-MM-DD), for date-only validity columns. */
-function localDate(now: Date, timeZone: string) {
-  return new Intl.DateTimeFormat("sv-SE", { timeZone }).format(now);
-}
-
 /**
  * Everything the salon page shows, or null when no published salon has the
  * slug. Reviews come one page at a time, newest first.
@@ -88,7 +84,8 @@ export async function getSalonDetail(db: Database, slug: string, reviewPage: num
     .where(and(eq(salons.slug, slug), eq(salons.status, "published")));
   if (!salon) return null;
   const salonId = salon.salon.id;
-  const today = localDate(now, salon.salon.timeZone);
+  // The salon's own calendar day, for date-only validity columns.
+  const today = calendarDay(now, salon.salon.timeZone);
   const [
     photos,
     featureRows,

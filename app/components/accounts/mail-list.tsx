@@ -1,4 +1,4 @@
-import { formatDateTime } from "../../lib/format";
+import { formatDateTime } from "../../../common/format";
 
 type Attachment = { filename: string; contentType: string; content: string };
 type Mail = {

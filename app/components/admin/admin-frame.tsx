@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { NavLink } from "react-router";
-import { SITE_TIME_ZONE } from "../../lib/format";
+import { SITE_TIME_ZONE } from "../../../common/format";
 
 const sections = [
   { to: "/admin", label: "管理ホーム", end: true },

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { durationChoices, durationLabel } from "../../../common/salon-parts";
-import { formatYen } from "../../lib/format";
+import { formatYen } from "../../../common/format";
 import { SelectField, TextAreaField, TextField } from "../form/field";
 import { cellClass, linkClass } from "./admin-frame";
 import {

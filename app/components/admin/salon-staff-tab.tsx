@@ -5,7 +5,7 @@ import {
   scheduleExceptionLabels,
   weekdayLabels,
 } from "../../../common/salon-parts";
-import { formatDate } from "../../lib/format";
+import { formatDate } from "../../../common/format";
 import { SelectField, TextAreaField, TextField } from "../form/field";
 import { cellClass, headCellClass, linkClass, tableClass } from "./admin-frame";
 import {

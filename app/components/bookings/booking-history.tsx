@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation } from "react-router";
 import { formatBookingRange } from "../../lib/booking-format";
-import { formatYen } from "../../lib/format";
+import { formatYen } from "../../../common/format";
 import { linkClass } from "../accounts/account-frame";
 import { TextAreaField } from "../form/field";
 

@@ -6,7 +6,7 @@ import {
   formatDuration,
   formatRemaining,
 } from "../../lib/booking-format";
-import { formatYen } from "../../lib/format";
+import { formatYen } from "../../../common/format";
 
 /** What is being booked: salon, menus, stylist, time, price with the coupon, the cancellation rule. */
 export function BookingSummary({ summary }: { summary: BookingSummaryData }) {

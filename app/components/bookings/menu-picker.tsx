@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Form } from "react-router";
 import { formatDuration } from "../../lib/booking-format";
-import { formatYen } from "../../lib/format";
+import { formatYen } from "../../../common/format";
 
 export type MenuOption = {
   id: string;

@@ -3,7 +3,7 @@ import { genreLabels } from "../../../common/genres";
 import { photoSrcSet } from "../../../common/photo-variants";
 import type { NextFreeTimes } from "../../../server/bookings/free-times";
 import type { SalonCard } from "../../../server/salons/salon-card";
-import { formatMonthDayWeekday, formatYen } from "../../lib/format";
+import { formatMonthDayWeekday, formatYen } from "../../../common/format";
 import { type FavoriteState, FavoriteToggle } from "../favorites/favorite-toggle";
 import { SalonRating } from "./salon-rating";
 

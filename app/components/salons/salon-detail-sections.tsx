@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { photoSrcSet } from "../../../common/photo-variants";
 import type { SalonDetail } from "../../../server/salons/salon-detail";
-import { formatDate, formatYen } from "../../lib/format";
+import { formatDate, formatYen } from "../../../common/format";
 import { Pagination } from "../pagination";
 
 const weekdayNames = ["日", "月", "火", "水", "木", "金", "土"];

@@ -5,7 +5,7 @@ import type { SearchErrors, SearchQuery, SearchTyped } from "../../../common/sea
 import { priceChoices, ratingChoices, sortLabels } from "../../../common/search-labels";
 import { searchSorts, withoutEmptyParams } from "../../../common/search-query";
 import type { SearchOptions } from "../../../server/salons/search-page";
-import { formatYen } from "../../lib/format";
+import { formatYen } from "../../../common/format";
 
 const control = "w-full rounded border border-neutral-400 bg-white px-3 py-2";
 

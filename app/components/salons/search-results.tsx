@@ -6,7 +6,7 @@ import { searchQueryToParams } from "../../../common/search-query";
 import type { SearchResult } from "../../../server/salons/search";
 import type { SearchOptions } from "../../../server/salons/search-page";
 import type { SearchSuggestion } from "../../../server/search/suggestions";
-import { formatDate, formatResultCount, formatYen } from "../../lib/format";
+import { formatDate, formatResultCount, formatYen } from "../../../common/format";
 import { favoriteState } from "../favorites/favorite-toggle";
 import { Pagination } from "../pagination";
 import { SalonCardItem } from "./salon-card-item";

@@ -1,0 +1,82 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The layers of docs/architecture.md, held by a test rather than a comment:
+ * server/ never imports app/ (the server must not depend on what renders),
+ * common/ imports neither (both sides load it), and app/'s components and
+ * browser helpers import only types from server/ (values there are for
+ * loaders and actions, which live in route modules, root.tsx and the entry).
+ */
+const ROOT = resolve(import.meta.dirname, "../..");
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
+    .map((entry) => relative(ROOT, join(entry.parentPath, entry.name)));
+}
+
+type Import = { file: string; target: string; typeOnly: boolean };
+
+/** Every static import, export-from and dynamic import of a file, resolved to a repository path. */
+function importsOf(file: string, text = readFileSync(join(ROOT, file), "utf8")): Import[] {
+  const found: Import[] = [];
+  const statement =
+    /(?:^|\n)\s*(import|export)\s+(type\s+)?(?:[^'"`;]*?\sfrom\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+  for (const match of text.matchAll(statement)) {
+    const specifier = match[3] ?? match[4] ?? "";
+    if (!specifier.startsWith(".")) continue;
+    const target = relative(ROOT, resolve(ROOT, dirname(file), specifier));
+    found.push({ file, target, typeOnly: Boolean(match[2]) });
+  }
+  return found;
+}
+
+const under = (folder: string) => (path: string) =>
+  path === folder || path.startsWith(`${folder}/`);
+const isTest = (file: string) => /\.test\.tsx?$/.test(file);
+
+describe("import direction", () => {
+  it("server/ imports nothing from app/", () => {
+    const wrong = sourceFiles("server")
+      .filter((file) => !isTest(file))
+      .flatMap((file) => importsOf(file))
+      .filter((i) => under("app")(i.target));
+    expect(wrong).toEqual([]);
+  });
+
+  it("common/ imports nothing from app/ or server/", () => {
+    const wrong = sourceFiles("common")
+      .flatMap((file) => importsOf(file))
+      .filter((i) => under("app")(i.target) || under("server")(i.target));
+    expect(wrong).toEqual([]);
+  });
+
+  it("app/ components and helpers import only types from server/", () => {
+    const wrong = [...sourceFiles("app/components"), ...sourceFiles("app/lib")]
+      .filter((file) => !isTest(file))
+      .flatMap((file) => importsOf(file))
+      .filter((i) => under("server")(i.target) && !i.typeOnly);
+    expect(wrong).toEqual([]);
+  });
+
+  it("reads the imports it is meant to catch", () => {
+    const text = [
+      'import { formatDate } from "../../app/lib/format";',
+      'import type { Database } from "../db/client";',
+      'export { x } from "./x";',
+      'const m = await import("../../app/y");',
+      "import {\n  a,\n  b,\n} from '../z';",
+      'import "./side-effect";',
+    ].join("\n");
+    expect(importsOf("server/mail/t.ts", text)).toEqual([
+      { file: "server/mail/t.ts", target: "app/lib/format", typeOnly: false },
+      { file: "server/mail/t.ts", target: "server/db/client", typeOnly: true },
+      { file: "server/mail/t.ts", target: "server/mail/x", typeOnly: false },
+      { file: "server/mail/t.ts", target: "app/y", typeOnly: false },
+      { file: "server/mail/t.ts", target: "server/z", typeOnly: false },
+      { file: "server/mail/t.ts", target: "server/mail/side-effect", typeOnly: false },
+    ]);
+  });
+});
