@@ -2,6 +2,7 @@ import { Form, Link, redirect } from "react-router";
 import { authFailure } from "../../server/accounts/form-result";
 import { requireLogin } from "../../server/accounts/guards";
 import { resendVerificationMail } from "../../server/accounts/identity";
+import { safeRedirectPath } from "../../server/accounts/request-info";
 import { appContext } from "../../server/context";
 import {
   AccountFrame,
@@ -26,16 +27,20 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 // Guard (SPEC.md §2): is-login.
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireLogin(request, context.get(appContext));
-  return { email: user.email, verified: user.emailVerified };
+  // Where the new link leads once confirmed (e.g. the booking page's held time).
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirect"), "");
+  return { email: user.email, verified: user.emailVerified, redirectTo };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const ctx = context.get(appContext);
   const user = await requireLogin(request, ctx);
+  const form = await request.formData();
   // Already verified (another tab, or a stale page): the page says so; nothing to send.
   if (user.emailVerified) return redirect("/mail_not_confirm");
   try {
-    await resendVerificationMail(ctx.accounts, { email: user.email }, request);
+    const redirectTo = safeRedirectPath(form.get("redirect"), "") || undefined;
+    await resendVerificationMail(ctx.accounts, { email: user.email, redirectTo }, request);
     return redirect("/finish_resend_email");
   } catch (error) {
     return authFailure(error, {});
@@ -62,6 +67,7 @@ export default function MailNotConfirm({ loaderData, actionData }: Route.Compone
     >
       <Form method="post" className="flex flex-col gap-4">
         <ErrorSummary errors={actionData?.errors ?? {}} />
+        <input type="hidden" name="redirect" value={loaderData.redirectTo} />
         <SubmitButton>確認メールを再送する</SubmitButton>
       </Form>
     </AccountFrame>

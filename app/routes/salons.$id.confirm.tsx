@@ -376,6 +376,19 @@ function HoldStep({
       </p>
       {view.contact ? (
         <>
+          {view.verifyHref ? (
+            <div className="rounded-lg border-2 border-brand-700 p-4">
+              <p className="font-bold">予約の確定には、メールアドレスの確認が必要です。</p>
+              <p className="mt-1 text-sm text-neutral-700">
+                お送りした確認メールのリンクを開いてから、予約を確定してください。お時間の確保はそのままです。
+              </p>
+              <p className="mt-2 text-sm">
+                <Link to={view.verifyHref} className={linkClass}>
+                  確認メールを再送する
+                </Link>
+              </p>
+            </div>
+          ) : null}
           <h3 className="text-lg font-bold">お客様情報</h3>
           <ContactForm
             values={{ ...view.contact, ...result?.values }}

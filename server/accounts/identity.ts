@@ -204,13 +204,17 @@ export async function requestEmailChange(
 
 export async function resendVerificationMail(
   services: AccountServices,
-  input: { email: string },
+  input: { email: string; redirectTo?: string },
   request: Request,
 ) {
   await limit(services, "send-mail", request, input.email);
+  // As at sign-up: the link leads on to redirectTo (e.g. a held time waiting to be booked).
+  const callbackURL = input.redirectTo
+    ? `${authCallbacks.verified}&redirect=${encodeURIComponent(input.redirectTo)}`
+    : authCallbacks.verified;
   await call(() =>
     services.auth.api.sendVerificationEmail({
-      body: { email: input.email, callbackURL: authCallbacks.verified },
+      body: { email: input.email, callbackURL },
       headers: request.headers,
     }),
   );

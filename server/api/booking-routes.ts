@@ -106,7 +106,7 @@ const bookRoute = createRoute({
   tags: ["予約"],
   summary: "仮押さえを予約として確定",
   description:
-    "Idempotency-Key ヘッダーを付けると、同じキーでの再送は新しい予約を作らずに同じ予約を 200 で返します。キーはアカウントごとです（ほかの人が同じキーを使っても影響しません）。同じキーを別の仮押さえに使うと 422（idempotency_key_reused）です。",
+    "Idempotency-Key ヘッダーを付けると、同じキーでの再送は新しい予約を作らずに同じ予約を 200 で返します。キーはアカウントごとです（ほかの人が同じキーを使っても影響しません）。同じキーを別の仮押さえに使うと 422（idempotency_key_reused）です。予約の確定にはメールアドレスの確認が必要です（未確認は 403、仮押さえは誰でもできます）。",
   security: signedIn,
   request: {
     headers: idempotencyHeaders,
@@ -115,6 +115,9 @@ const bookRoute = createRoute({
   responses: {
     200: { description: "同じ Idempotency-Key で確定済みの予約", ...json(envelope(bookingSchema)) },
     201: { description: "確定した予約", ...json(envelope(bookingSchema)) },
+    403: errorResponse(
+      "メールアドレスが未確認です（email_not_verified）。確認メールは POST /api/auth/send-verification-email で再送できます。仮押さえはそのまま残ります",
+    ),
     410: errorResponse("仮押さえの期限切れ、または見つかりません（hold_expired）"),
     422: errorResponse(
       "この Idempotency-Key はすでに別の仮押さえの確定に使われています（idempotency_key_reused）",

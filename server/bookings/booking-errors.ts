@@ -94,6 +94,23 @@ export class IdempotencyKeyReusedError extends DomainError {
   }
 }
 
+/** Where an unverified visitor asks for the confirmation mail again (the page's link). */
+export const resendVerificationPath = "/mail_not_confirm";
+
+/**
+ * Booking needs an address the customer has shown they read (decision 0027):
+ * the salon's confirmation, reminder and cancellation mails go there.
+ */
+export class EmailNotVerifiedError extends DomainError {
+  constructor() {
+    super(
+      "email_not_verified",
+      "予約を確定するには、メールアドレスの確認が必要です。お送りした確認メールのリンクを開いてから、もう一度お試しください（お時間の確保はそのままです）。",
+      403,
+    );
+  }
+}
+
 export class BookingNotFoundError extends DomainError {
   constructor() {
     super("booking_not_found", "予約が見つかりません。", 404);

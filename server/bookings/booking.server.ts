@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { bookingMenus, bookings, couponMenus, coupons, salons, staff } from "../db/schema";
+import { bookingMenus, bookings, couponMenus, coupons, salons, staff, users } from "../db/schema";
 import { EXCLUSION_VIOLATION, sqlState, UNIQUE_VIOLATION } from "../db/sql-state";
 import { notifySlotChange } from "../realtime/slot-events.server";
 import { findAvailability, pickStaff } from "./availability";
@@ -10,6 +10,7 @@ import {
   BookingNotFoundError,
   CancellationClosedError,
   CouponNotApplicableError,
+  EmailNotVerifiedError,
   HoldExpiredError,
   IdempotencyKeyReusedError,
   SlotTakenError,
@@ -266,7 +267,8 @@ export type ConfirmRequest = BookingClient & {
 /**
  * Turns the visitor's live hold into a confirmed booking with the customer
  * snapshot. Submitting again with the same idempotency key returns the
- * booking already made (confirmBookingOnce checks the key's other uses).
+ * booking already made (confirmBookingOnce checks the key's other uses and
+ * the verified address).
  * An expired, missing or foreign hold is HoldExpiredError (410).
  */
 async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booking> {
@@ -337,6 +339,20 @@ export async function findBookingByIdempotencyKey(
 }
 
 /**
+ * Booking needs an address the customer confirmed (decision 0027), read
+ * from the account, not the session, so a path that forgets to ask cannot
+ * book for an unverified one. Holding does not need it.
+ */
+async function requireVerifiedAddress(db: Pick<Database, "select">, userId: string) {
+  const [user] = await db
+    .select({ emailVerified: users.emailVerified })
+    .from(users)
+    .where(eq(users.id, userId));
+  // A missing account has no hold to confirm either: HoldExpiredError says so.
+  if (user && !user.emailVerified) throw new EmailNotVerifiedError();
+}
+
+/**
  * Counts the attempt against the booking limits, then confirms the hold,
  * once per idempotency key: two submissions with the same key (a double
  * click, a retry after a timeout) wait for each other on an advisory lock
@@ -354,6 +370,7 @@ export async function confirmBookingOnce(
 ): Promise<{ booking: Booking; replayed: boolean }> {
   const { idempotencyKey, userId } = request;
   await limitBookingAttempt(request.limits, "booking", { ip: request.ip, userId });
+  await requireVerifiedAddress(db, userId);
   if (!idempotencyKey) return { booking: await confirmHold(db, request), replayed: false };
   return db.transaction(async (tx) => {
     await tx.execute(

@@ -6,6 +6,7 @@ import type { Database } from "../db/client";
 import { DomainError } from "../errors/domain-error";
 import type { DayAvailability } from "./availability-input";
 import { holdSlot } from "./booking.server";
+import { resendVerificationPath } from "./booking-errors";
 import {
   type FlowParams,
   type FlowSalon,
@@ -111,6 +112,11 @@ export type HoldView = {
   idempotencyKey: string;
   /** Back to the pickers with the same selection, to choose another time. */
   repickHref: string;
+  /**
+   * A signed-in member whose address is not confirmed yet may hold but not
+   * book (decision 0027): the resend screen, coming back to this hold.
+   */
+  verifyHref: string | null;
   problems: string[];
 };
 
@@ -221,6 +227,10 @@ export async function loadConfirmView(
       ...(hold.couponId ? [["coupon", hold.couponId] as [string, string]] : []),
       ["date", toLocal(hold.startsAt, salon.timeZone).date],
     ])}`,
+    verifyHref:
+      user && !user.emailVerified
+        ? `${resendVerificationPath}?redirect=${encodeURIComponent(`/salons/${salon.slug}/confirm?hold=${hold.id}`)}`
+        : null,
     problems: [],
   };
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveProfile } from "../../server/accounts/profile";
 import { confirmBookingOnce } from "../../server/bookings/booking.server";
 import type { DatabaseHandle } from "../../server/db/client";
+import { browser, lastMailLink } from "../support/accounts";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { bookingClient } from "../support/booking-client";
 import { buildMenu, buildSalonWithStaff } from "../support/builders";
@@ -34,6 +35,14 @@ afterAll(async () => {
   await serverB?.close();
   await second?.close();
 });
+
+/** An API account whose address is confirmed (through the mail's link): one that may book. */
+async function member(app: Parameters<typeof apiUser>[0], ip?: string) {
+  const user = await apiUser(app, ip);
+  const verified = await browser(app).request(await lastMailLink(database.db, user.email));
+  if (verified.status !== 302) throw new Error(`verification failed: ${verified.status}`);
+  return user;
+}
 
 type Day = { date: string; slots: { start: string; time: string; staffIds: string[] }[] };
 
@@ -161,7 +170,7 @@ describe("GET /api/salons/{id}/availability", () => {
 describe("holds and bookings", () => {
   it("holds, books (idempotently), lists, shows, cancels, and the time is free again", async () => {
     const f = await salonFixture();
-    const user = await apiUser(serverA.app);
+    const user = await member(serverA.app);
     const hold = await user.request("/api/holds", { method: "POST", json: holdBody(f, "11:00") });
     expect(hold.status).toBe(201);
     const { data: held } = await hold.json();
@@ -211,7 +220,7 @@ describe("holds and bookings", () => {
 
   it("creates one booking for two simultaneous submissions with one Idempotency-Key", async () => {
     const f = await salonFixture();
-    const user = await apiUser(serverA.app);
+    const user = await member(serverA.app);
     const { data: held } = await (
       await user.request("/api/holds", { method: "POST", json: holdBody(f, "16:00") })
     ).json();
@@ -229,8 +238,8 @@ describe("holds and bookings", () => {
 
   it("scopes Idempotency-Key to its user, and answers 422 to a key reused for another hold", async () => {
     const f = await salonFixture(2);
-    const alice = await apiUser(serverA.app);
-    const bob = await apiUser(serverA.app);
+    const alice = await member(serverA.app);
+    const bob = await member(serverA.app);
     const hold = async (user: typeof alice, time: string) =>
       (await (await user.request("/api/holds", { method: "POST", json: holdBody(f, time) })).json())
         .data;
@@ -259,9 +268,32 @@ describe("holds and bookings", () => {
     );
   });
 
-  it("confirmBookingOnce: of two simultaneous confirmations with one key, the second is a replay", async () => {
+  it("lets an unverified account hold but answers its booking 403 email_not_verified, hold kept", async () => {
     const f = await salonFixture();
     const user = await apiUser(serverA.app);
+    const hold = await user.request("/api/holds", { method: "POST", json: holdBody(f, "17:00") });
+    expect(hold.status).toBe(201);
+    const { data: held } = await hold.json();
+    const book = () =>
+      user.request("/api/bookings", {
+        method: "POST",
+        json: { holdId: held.id, contact: CONTACT },
+      });
+    const refused = await book();
+    expect(refused.status).toBe(403);
+    const { error } = await refused.json();
+    expect(error.code).toBe("email_not_verified");
+    expect(error.message).toMatch(/メールアドレスの確認/);
+    expect((await (await user.request(`/api/bookings/${held.id}`)).json()).data.status).toBe(
+      "held",
+    );
+    await browser(serverA.app).request(await lastMailLink(database.db, user.email));
+    expect((await book()).status).toBe(201);
+  });
+
+  it("confirmBookingOnce: of two simultaneous confirmations with one key, the second is a replay", async () => {
+    const f = await salonFixture();
+    const user = await member(serverA.app);
     const { data: held } = await (
       await user.request("/api/holds", { method: "POST", json: holdBody(f, "18:00") })
     ).json();
@@ -282,7 +314,7 @@ describe("holds and bookings", () => {
 
   it("takes the contact from the account's profile when none is sent", async () => {
     const f = await salonFixture();
-    const user = await apiUser(serverA.app);
+    const user = await member(serverA.app);
     await saveProfile(database.db, user.userId, {
       name: "会員 太郎",
       nameKana: "カイイン タロウ",
@@ -324,8 +356,8 @@ describe("holds and bookings", () => {
 
   it("answers 404 for another user's booking and 400 for malformed ids and bodies", async () => {
     const f = await salonFixture();
-    const owner = await apiUser(serverA.app);
-    const stranger = await apiUser(serverA.app);
+    const owner = await member(serverA.app);
+    const stranger = await member(serverA.app);
     const { data: held } = await (
       await owner.request("/api/holds", { method: "POST", json: holdBody(f, "12:00") })
     ).json();
@@ -371,8 +403,8 @@ describe("holds and bookings", () => {
 
   it("answers 409 when the time is taken", async () => {
     const f = await salonFixture();
-    const first = await apiUser(serverA.app);
-    const late = await apiUser(serverB.app);
+    const first = await member(serverA.app);
+    const late = await member(serverB.app);
     expect(
       (await first.request("/api/holds", { method: "POST", json: holdBody(f, "13:00") })).status,
     ).toBe(201);
@@ -389,7 +421,7 @@ describe("rate limits", () => {
       env: { BOOKING_RATE_LIMIT_PER_ACCOUNT: "2" },
     });
     const f = await salonFixture();
-    const user = await apiUser(limited.app);
+    const user = await member(limited.app);
     const attempt = (time: string) =>
       user.request("/api/holds", { method: "POST", json: holdBody(f, time) });
     expect((await attempt("14:00")).status).toBe(201);
@@ -406,8 +438,8 @@ describe("rate limits", () => {
   it("answers 429 after too many bookings from one address across accounts", async () => {
     const limited = createApiTestApp(database, { now, env: { BOOKING_RATE_LIMIT_PER_IP: "1" } });
     const ip = "198.51.100.77";
-    const a = await apiUser(limited.app, ip);
-    const b = await apiUser(limited.app, ip);
+    const a = await member(limited.app, ip);
+    const b = await member(limited.app, ip);
     // Counted by confirmBooking itself: a missing hold (410) is an attempt too.
     const json = {
       holdId: "00000000-0000-4000-8000-000000000000",
@@ -432,7 +464,7 @@ describe("live slots across app servers", () => {
     const first = await stream.nextAvailability<{ data: { days: Day[] } }>();
     expect(times(first.payload.data.days, DAY)).toContain("17:00");
 
-    const user = await apiUser(serverA.app);
+    const user = await member(serverA.app);
     expect(
       (await user.request("/api/holds", { method: "POST", json: holdBody(f, "17:00") })).status,
     ).toBe(201);

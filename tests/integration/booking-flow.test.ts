@@ -1,14 +1,16 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as historyRoute from "../../app/routes/account.history";
+import * as mailNotConfirmRoute from "../../app/routes/mail_not_confirm";
 import * as confirmRoute from "../../app/routes/salons.$id.confirm";
 import * as thanksRoute from "../../app/routes/salons.$id.confirm.thanks";
 import * as icsRoute from "../../app/routes/salons.$id.confirm.thanks.ics";
+import { signInWithPassword, signUpWithPassword } from "../../server/accounts/identity";
 import { localDateIn } from "../../server/bookings/booking-flow.server";
 import { holdElsewhereMessage, holdLostMessage } from "../../server/bookings/confirm-page.server";
 import { addDays } from "../../server/bookings/local-time";
 import { bookings, couponMenus, coupons } from "../../server/db/schema";
-import { browser } from "../support/accounts";
+import { browser, lastMailLink, uniqueEmail } from "../support/accounts";
 import { buildMenu, buildSalonWithStaff, buildStaff, restrictMenu } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -32,6 +34,7 @@ beforeAll(async () => {
     { path: "/salons/:id/confirm/thanks", module: thanksRoute },
     { path: "/salons/:id/confirm/thanks.ics", module: icsRoute },
     { path: "/account/history", module: historyRoute },
+    { path: "/mail_not_confirm", module: mailNotConfirmRoute },
   ]);
   const { db } = database;
   const built = await buildSalonWithStaff(db, { staffCount: 1, salon: { slug: "flow-salon" } });
@@ -436,6 +439,71 @@ describe("/salons/:id/confirm, holding and confirming", () => {
       .from(bookings)
       .where(eq(bookings.id, new URL(minePath, "http://x").searchParams.get("hold") ?? ""));
     expect(memberHold?.userId).toBe(userId);
+  });
+
+  it("an unverified member holds, is asked to confirm the address (403, hold kept), and books once it is", async () => {
+    const b = browser(env.app);
+    const email = uniqueEmail("unverified");
+    await signUpWithPassword(env.accounts, { email, password: "secret1" }, b.toRequest("/signup"));
+    b.keep(
+      await signInWithPassword(
+        env.accounts,
+        { email, password: "secret1" },
+        b.toRequest("/signin"),
+      ),
+    );
+    const date = addDays(localDateIn(new Date(), "Asia/Tokyo"), 6);
+    const { view: pick } = await page(b, `/salons/${slug}/confirm?menu=${menuId}&date=${date}`);
+    const slot = pick.times.find((time) => time.time === "12:00");
+    if (!slot) throw new Error("12:00 not offered");
+    // Holding is open to an unverified account.
+    const held = await b.request(
+      `/salons/${slug}/confirm`,
+      postForm({ intent: "hold", menu: menuId, date, start: slot.start }),
+    );
+    expect(held.status).toBe(302);
+    const holdPath = held.headers.get("location") ?? "";
+    const mine = await page(b, holdPath);
+    expect(mine.view.kind).toBe("hold");
+    const verifyHref = `/mail_not_confirm?redirect=${encodeURIComponent(holdPath)}`;
+    expect((mine.view as unknown as { verifyHref: string }).verifyHref).toBe(verifyHref);
+
+    const fields = {
+      intent: "confirm",
+      hold: mine.view.holdId,
+      idempotencyKey: mine.view.idempotencyKey,
+      name: "山田 花子",
+      nameKana: "やまだ はなこ",
+      phone: "090-1234-5678",
+      email,
+      note: "初めてです",
+    };
+    const refused = await b.request(holdPath, postForm(fields));
+    expect(refused.status).toBe(403);
+    const { actionData } = await refused.json();
+    expect(actionData.errors.form).toMatch(/メールアドレスの確認が必要/);
+    expect(actionData.values.note).toBe("初めてです");
+    const [row] = await database.db
+      .select({ status: bookings.status })
+      .from(bookings)
+      .where(eq(bookings.id, mine.view.holdId));
+    expect(row?.status).toBe("held");
+
+    // The resend screen's link leads back to the held time once the address is confirmed.
+    const resent = await b.request(
+      "/mail_not_confirm",
+      postForm({ redirect: new URLSearchParams(verifyHref.split("?")[1]).get("redirect") ?? "" }),
+    );
+    expect(resent.headers.get("location")).toBe("/finish_resend_email");
+    const verified = await b.request(await lastMailLink(database.db, email));
+    expect(verified.headers.get("location")).toContain(
+      `/finish_sign_up?verified=1&redirect=${encodeURIComponent(holdPath)}`,
+    );
+    const again = await page(b, holdPath);
+    expect((again.view as unknown as { verifyHref: string | null }).verifyHref).toBeNull();
+    const booked = await b.request(holdPath, postForm(fields));
+    expect(booked.status).toBe(302);
+    expect(booked.headers.get("location")).toMatch(/\/confirm\/thanks\?booking=/);
   });
 
   it("a lost race on a held time is a 409 in Japanese", async () => {

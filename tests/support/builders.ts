@@ -179,6 +179,8 @@ export async function buildUser(db: Database, overrides: Partial<typeof users.$i
       id: `user-${id}`,
       name: "テスト ユーザー",
       email: `user-${id}@example.jp`,
+      // A user who can book (decision 0027); an unverified one says so.
+      emailVerified: true,
       ...overrides,
     })
     .returning();
