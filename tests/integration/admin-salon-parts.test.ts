@@ -958,3 +958,118 @@ describe("the tabs' forms (what the pages post)", () => {
     ).toEqual([]);
   });
 });
+
+describe("retiring and deleting a stylist, a menu or a coupon", () => {
+  it("refuses a delete while something still names the row, and audits what a delete removed", async () => {
+    const actor = await admin();
+    const { salon, menu } = await buildSalonWithStaff(db());
+    const extra = await buildStaff(db(), salon.id, { name: "一日だけ" });
+    await buildMenu(db(), salon.id, { name: "ヘッドスパ", price: 8800, sortOrder: 1 });
+    const edit = async () => ({ ...(await editOf(salon.id, actor)), timeZone: "Asia/Tokyo" });
+    const coupon = await createCoupon(db(), await edit(), couponInput({ menuIds: [menu.id] }));
+    const version = await versionOf(salon.id);
+    const refused = await failure(deleteMenu(db(), await editOf(salon.id, actor), menu.id));
+    expect(refused).toMatchObject({ code: "menu_in_coupon", status: 409 });
+    expect(refused.message).toContain(`「${menu.name}」はクーポンの対象`);
+    expect(await db().select().from(menus).where(eq(menus.id, menu.id))).toHaveLength(1);
+    expect(await versionOf(salon.id)).toBe(version);
+
+    await deleteCoupon(db(), await edit(), coupon.id);
+    await deleteMenu(db(), await editOf(salon.id, actor), menu.id);
+    await deleteStaff(db(), await editOf(salon.id, actor), extra.id);
+    const deleted = async (id: string) =>
+      (await auditOf(id)).find((e) => e.action.endsWith(".delete"));
+    expect(await deleted(coupon.id)).toMatchObject({
+      action: "coupon.delete",
+      targetType: "coupon",
+      salonId: salon.id,
+      actorUserId: actor.id,
+      after: null,
+      before: { title: "【新規】カラー20%オフ", validUntil: null, menus: [menu.name] },
+    });
+    expect((await deleted(menu.id))?.before).toEqual({
+      category: menu.category,
+      name: menu.name,
+      description: menu.description,
+      price: menu.price,
+      durationMinutes: menu.durationMinutes,
+      published: true,
+    });
+    expect((await deleted(extra.id))?.before).toMatchObject({
+      name: "一日だけ",
+      slug: extra.slug,
+      active: true,
+    });
+    // The menu's price left the salon's range with it.
+    const [row] = await db().select().from(salons).where(eq(salons.id, salon.id));
+    expect(row).toMatchObject({ priceMin: 8800, priceMax: 8800 });
+  });
+
+  it("retires once: a second retirement writes no audit entry; a coupon ends yesterday", async () => {
+    const actor = await admin();
+    const { salon, stylists, menu } = await buildSalonWithStaff(db(), { staffCount: 2 });
+    const member = stylists[1];
+    if (!member) throw new Error("two stylists");
+    const edit = async () => ({ ...(await editOf(salon.id, actor)), timeZone: "Asia/Tokyo" });
+    await setStaffActive(db(), await editOf(salon.id, actor), member.id, false);
+    await setStaffActive(db(), await editOf(salon.id, actor), member.id, false);
+    await setMenuPublished(db(), await editOf(salon.id, actor), menu.id, true);
+    expect((await auditOf(member.id)).map((e) => [e.action, e.before, e.after])).toEqual([
+      ["staff.retire", { active: true }, { active: false }],
+    ]);
+    expect(await auditOf(menu.id)).toEqual([]);
+
+    const running = await createCoupon(
+      db(),
+      await edit(),
+      couponInput({ validFrom: "2026-11-01" }),
+    );
+    const later = await createCoupon(
+      db(),
+      await edit(),
+      couponInput({ title: "年末", validFrom: "2026-12-20", validUntil: "2026-12-31" }),
+    );
+    for (const coupon of [running, later, running]) {
+      await retireCoupon(db(), await edit(), coupon.id);
+    }
+    const retired = async (id: string) =>
+      (await auditOf(id))
+        .filter((e) => e.action === "coupon.retire")
+        .map((e) => [e.before, e.after]);
+    expect(await retired(running.id)).toEqual([
+      [{ validUntil: null }, { validUntil: "2026-11-30" }],
+    ]);
+    expect(await retired(later.id)).toEqual([
+      [
+        { validFrom: "2026-12-20", validUntil: "2026-12-31" },
+        { validFrom: "2026-11-30", validUntil: "2026-11-30" },
+      ],
+    ]);
+  });
+
+  it("answers a malformed or unknown id with 404 in Japanese", async () => {
+    const actor = await admin();
+    const { salon } = await buildSalonWithStaff(db());
+    const edit = async () => ({ ...(await editOf(salon.id, actor)), timeZone: "Asia/Tokyo" });
+    const unknown = crypto.randomUUID();
+    // Each call is made only once the one before has finished (one version at a time).
+    const cases: [() => Promise<unknown>, string][] = [
+      [async () => setStaffActive(db(), await edit(), "x", false), "スタッフが見つかりません。"],
+      [async () => deleteMenu(db(), await edit(), "x"), "メニューが見つかりません。"],
+      [async () => retireCoupon(db(), await edit(), "x"), "クーポンが見つかりません。"],
+    ];
+    for (const [work, message] of cases) {
+      expect(await failure(work())).toEqual({ code: "not_found", status: 404, message });
+    }
+    for (const work of [
+      async () => deleteStaff(db(), await edit(), unknown),
+      async () => setMenuPublished(db(), await edit(), unknown, false),
+      async () => deleteCoupon(db(), await edit(), unknown.toUpperCase()),
+    ]) {
+      expect(await failure(work())).toMatchObject({
+        status: 404,
+        message: expect.stringContaining("ほかの管理者が削除した可能性があります"),
+      });
+    }
+  });
+});
