@@ -2,7 +2,7 @@ import type { ServerType } from "@hono/node-server";
 import { serve } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { type AccountServices, createAccountServices } from "./accounts/account-services";
-import { DEMO_PASSWORD, presentDemoAccounts } from "./accounts/demo-accounts";
+import { DEMO_PASSWORD, demoAccounts, presentDemoAccounts } from "./accounts/demo-accounts";
 
 import { type FreeDaysRefresh, startFreeDaysRefresh } from "./bookings/free-days.server";
 import { loadConfig } from "./config";
@@ -12,7 +12,7 @@ import { withDomainErrors } from "./http/errors";
 import { gracefulClose } from "./http/graceful-close";
 import { startBackgroundJobs } from "./jobs/background.server";
 import type { RunningJobWorker } from "./jobs/queue.server";
-import { createLogger, describeError, type Logger } from "./logger";
+import { createLogger, describeError, type Logger, routeConsoleTo } from "./logger";
 import { type MailDelivery, startMailDelivery } from "./mail/mailer";
 import { prepareDatabase } from "./prepare-database.server";
 import { createSlotEvents, type SlotEvents } from "./realtime/slot-events.server";
@@ -60,8 +60,12 @@ export async function start(
   { migrate = true }: { migrate?: boolean } = {},
 ) {
   const config = loadConfig(env);
-  const log = createLogger(config.LOG_LEVEL);
-  const database = await openDatabase(config.DATABASE_URL);
+  // The demo accounts' addresses are published (README): their start-up line keeps them.
+  const log = createLogger(config.LOG_LEVEL, {}, undefined, {
+    publicEmails: demoAccounts.map((account) => account.email),
+  });
+  routeConsoleTo(log);
+  const database = await openDatabase(config.DATABASE_URL, log);
   if (migrate) await prepareDatabase(database, log);
   const accounts = createAccountServices(database.db, config, log);
   // Requests only queue mail; this loop sends it (without SMTP_URL it stays for /dev/mailbox).

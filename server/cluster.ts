@@ -31,7 +31,7 @@ export async function serveProcesses(
     log.warn("WEB_CONCURRENCY is ignored on PGlite: one process owns its files", { wanted });
     return start({ migrate: true });
   }
-  const database = await openDatabase(config.DATABASE_URL);
+  const database = await openDatabase(config.DATABASE_URL, log);
   try {
     // Once for all workers: two preparing at once would race.
     await prepareDatabase(database, log);

@@ -2,7 +2,7 @@ import Redis from "ioredis";
 import type { PasswordPolicy } from "../../common/password-policy";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
-import type { Logger } from "../logger";
+import { createLogger, describeError, type Logger } from "../logger";
 import { createMailer, type Mailer } from "../mail/mailer";
 import { type Auth, createAuth } from "./auth";
 import { configuredProviderIds, type ExternalProviderId } from "./external-providers";
@@ -21,8 +21,10 @@ export type AccountServices = {
 };
 
 export function createAccountServices(db: Database, config: Config, log?: Logger): AccountServices {
+  // Better Auth logs through ours in any case, never in plain text on the console.
+  const authLog = log ?? createLogger(config.LOG_LEVEL);
   const store = config.REDIS_URL
-    ? redisRateLimitStore(new Redis(config.REDIS_URL, { lazyConnect: false }))
+    ? redisRateLimitStore(redisClient(config.REDIS_URL, authLog))
     : databaseRateLimitStore(db);
   // Mails to one address count like attempts on one account, on every path.
   const mailer = createMailer(db, {
@@ -34,7 +36,7 @@ export function createAccountServices(db: Database, config: Config, log?: Logger
     log,
   });
   return {
-    auth: createAuth({ db, config, mailer, rateLimitStore: store }),
+    auth: createAuth({ db, config, mailer, rateLimitStore: store, log: authLog }),
     limits: {
       store,
       window: config.RATE_LIMIT_WINDOW,
@@ -46,4 +48,11 @@ export function createAccountServices(db: Database, config: Config, log?: Logger
     mailer,
     close: () => store.close(),
   };
+}
+
+/** ioredis prints a lost connection to the console unless someone listens: we log it. */
+function redisClient(url: string, log: Logger) {
+  const redis = new Redis(url, { lazyConnect: false });
+  redis.on("error", (error) => log.warn("redis connection error", describeError(error)));
+  return redis;
 }

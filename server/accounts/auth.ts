@@ -9,8 +9,10 @@ import { type PasswordPolicy, passwordProblems } from "../../common/password-pol
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { authAccounts, sessions, users, verifications } from "../db/schema";
+import type { Logger } from "../logger";
 import type { Mailer } from "../mail/mailer";
 import { renderMail } from "../mail/templates";
+import { betterAuthLogger } from "./auth-logger";
 import { externalProviders } from "./external-providers";
 import { passwordPolicyFrom } from "./password-policy";
 import type { RateLimitStore } from "./rate-limit";
@@ -20,6 +22,7 @@ export type AuthDeps = {
   config: Config;
   mailer: Mailer;
   rateLimitStore: RateLimitStore;
+  log: Logger;
 };
 
 /** The header the HTTP layer sets to the client's address (see server/http/client-ip.ts). */
@@ -45,7 +48,7 @@ const passwordFields: Record<string, string> = {
  * roles and bans (admin plugin), bearer tokens for /api. Mails are Japanese
  * and go through our mailer (SMTP or outbox).
  */
-export function createAuth({ db, config, mailer, rateLimitStore }: AuthDeps) {
+export function createAuth({ db, config, mailer, rateLimitStore, log }: AuthDeps) {
   const policy = passwordPolicyFrom(config);
   const providers = externalProviders(config);
   return betterAuth({
@@ -166,10 +169,7 @@ export function createAuth({ db, config, mailer, rateLimitStore }: AuthDeps) {
       ...(providers.length > 0 ? [genericOAuth({ config: providers })] : []),
     ],
     telemetry: { enabled: false },
-    logger: {
-      disabled: config.LOG_LEVEL === "silent",
-      level: config.LOG_LEVEL === "silent" ? "error" : config.LOG_LEVEL,
-    },
+    logger: betterAuthLogger(log),
   });
 }
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, gte, lte, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { menus, salonFreeDays, salons } from "../db/schema";
-import type { Logger } from "../logger";
+import { describeError, type Logger } from "../logger";
 import { findAvailability } from "./availability";
 import { loadAvailabilityInput, MAX_RANGE_DAYS } from "./availability-data.server";
 import type { LocalDate } from "./availability-input";
@@ -211,11 +211,7 @@ export function startFreeDaysRefresh(options: {
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
     running = refreshStaleFreeDays(options.db, new Date(), options.batch)
-      .catch((error) =>
-        options.log.error("free-days refresh failed", {
-          error: error instanceof Error ? error.message : String(error),
-        }),
-      )
+      .catch((error) => options.log.error("free-days refresh failed", describeError(error)))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, intervalMs).unref();
       });

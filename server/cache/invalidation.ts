@@ -1,5 +1,10 @@
 import { sql } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "../db/client";
+import { createLogger, describeError } from "../logger";
+
+// Its callers (route rules, page cache) are built without a logger; a
+// warning is all it writes, as our JSON line.
+const log = createLogger("warn");
 
 /**
  * Copies that every app server keeps in memory (the route rules, the page
@@ -38,13 +43,7 @@ export function listenForInvalidation(
   const listening = events
     ?.listen(channel, () => invalidate(), { onReconnect: invalidate })
     .catch((error: unknown) => {
-      console.error(
-        JSON.stringify({
-          level: "warn",
-          msg: `${channel}: LISTEN failed; ${fallback}`,
-          error: String(error),
-        }),
-      );
+      log.warn(`${channel}: LISTEN failed; ${fallback}`, describeError(error));
       return null;
     });
   return {

@@ -4,6 +4,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
+import { createLogger, describeError, type Logger } from "../logger";
 import { PgliteThread } from "./pglite-thread.server";
 import * as schema from "./schema";
 
@@ -41,18 +42,20 @@ export function isPostgresUrl(url: string) {
 /**
  * Opens PGlite (a directory or `memory://`, in a worker thread) or a
  * PostgreSQL pool from one URL. Both are node-postgres pools: the schema,
- * SQL, migrations and driver are the same.
+ * SQL, migrations and driver are the same. `log` hears of lost connections
+ * (scripts without a logger of their own get warnings as JSON lines).
  */
-export async function openDatabase(url: string): Promise<DatabaseHandle> {
+export async function openDatabase(
+  url: string,
+  log: Logger = createLogger("warn"),
+): Promise<DatabaseHandle> {
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
     // A server restart or a terminated backend must not crash the process:
     // without listeners, pg re-throws such errors as uncaught exceptions.
     // The next query reconnects; /readyz reports while it cannot.
     const reportLostConnection = (error: Error) =>
-      console.error(
-        JSON.stringify({ level: "warn", msg: "database connection lost", error: error.message }),
-      );
+      log.warn("database connection lost", describeError(error));
     pool.on("error", reportLostConnection);
     pool.on("connect", (client) => client.on("error", reportLostConnection));
     const listener = createPostgresListener(url, reportLostConnection);

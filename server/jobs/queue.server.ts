@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { jobs } from "../db/schema";
-import { describeError, type Logger } from "../logger";
+import { describeError, type Logger, safeErrorMessage } from "../logger";
 import { backoffDelay } from "./backoff";
 
 /**
@@ -156,7 +156,8 @@ export function createJobWorker({
 
   async function scheduleRetry(claimed: Job, error: unknown) {
     const at = now();
-    const message = error instanceof Error ? error.message : String(error);
+    // Also kept in jobs.last_error: without a failed query's parameters.
+    const message = safeErrorMessage(error);
     const givingUp = claimed.attempts >= maxAttempts;
     const delay = backoffDelay(retryBaseMs, claimed.attempts - 1);
     log[givingUp ? "error" : "warn"](
@@ -165,7 +166,7 @@ export function createJobWorker({
         jobId: claimed.id,
         kind: claimed.kind,
         attempts: claimed.attempts,
-        error: message,
+        ...describeError(error),
       },
     );
     await db

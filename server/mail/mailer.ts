@@ -4,7 +4,7 @@ import type { RateLimitRule, RateLimitStore } from "../accounts/rate-limit";
 import type { Database, DatabaseHandle } from "../db/client";
 import { type MailAttachment, mailOutbox } from "../db/schema";
 import { backoffDelay } from "../jobs/backoff";
-import type { Logger } from "../logger";
+import { describeError, type Logger } from "../logger";
 
 export type Mail = {
   to: string;
@@ -132,7 +132,7 @@ export function outboxSender({
       log.warn("mail delivery failed; will retry", {
         mailId: row.id,
         attempts,
-        error: error instanceof Error ? error.message : String(error),
+        ...describeError(error),
       });
       return false;
     }
@@ -184,11 +184,7 @@ export function startMailDelivery(options: SenderOptions): MailDelivery {
   const tick = () => {
     running = sender
       .deliverPending()
-      .catch((error) =>
-        options.log.error("mail delivery loop failed", {
-          error: error instanceof Error ? error.message : String(error),
-        }),
-      )
+      .catch((error) => options.log.error("mail delivery loop failed", describeError(error)))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, intervalMs).unref();
       });
