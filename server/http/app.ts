@@ -13,7 +13,7 @@ import { testLoginHandler } from "../api/test-login";
 import type { Config } from "../config";
 import { appContext } from "../context";
 import type { DatabaseHandle } from "../db/client";
-import type { DomainError } from "../errors/domain-error";
+import { type DomainError, NotFoundError } from "../errors/domain-error";
 import { describeError, type Logger } from "../logger";
 import { MAX_PHOTO_BYTES, TOO_LARGE_MESSAGE } from "../photos/photo-image.server";
 import { createPhotoStore, type PhotoStore, uploadKey } from "../photos/photo-store.server";
@@ -212,9 +212,12 @@ export function createHttpApp({
   // JSON endpoints); the password policy is ours, served beside it.
   app.get("/api/auth/password-policy", (c) => c.json(accounts.policy));
   app.use("/api/auth/*", authEndpointGuard(accounts));
-  app.on(["GET", "POST"], "/api/auth/*", async (c) =>
-    withJapaneseAuthErrors(await accounts.auth.handler(c.req.raw)),
-  );
+  app.on(["GET", "POST"], "/api/auth/*", async (c) => {
+    const answer = await accounts.auth.handler(c.req.raw);
+    // Better Auth answers a path it does not know with an empty 404.
+    if (answer.status === 404 && !answer.headers.has("content-type")) apiNotFound();
+    return withJapaneseAuthErrors(answer);
+  });
 
   // SPEC.md §7: the account record for a bearer token (or session cookie).
   const accountsHandler = accountRecordHandler({ db: database.db, accounts });
@@ -250,6 +253,10 @@ export function createHttpApp({
     const rule = path.startsWith("/") ? await redirects.lookup(path, search) : null;
     return c.json({ redirect: rule });
   });
+
+  // Any other /api path, whatever the method, is the API's JSON 404 (README), not the site's page.
+  app.all("/api", apiNotFound);
+  app.all("/api/*", apiNotFound);
 
   // Route rules on server requests: a matching document request is
   // redirected before anything renders. Data requests (client navigations)
@@ -336,4 +343,8 @@ function contentSecurityPolicy(tagManager: boolean) {
     baseUri: ["'self'"],
     objectSrc: ["'none'"],
   };
+}
+
+function apiNotFound(): never {
+  throw new NotFoundError("このURLのAPIはありません。パスとメソッドをご確認ください。");
 }

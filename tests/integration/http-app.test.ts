@@ -1,3 +1,4 @@
+import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { createAccountServices } from "../../server/accounts/account-services";
 import { requireAdmin, requireLogin } from "../../server/accounts/guards";
@@ -5,6 +6,12 @@ import { loadConfig } from "../../server/config";
 import { appContext } from "../../server/context";
 import { DomainError } from "../../server/errors/domain-error";
 import { createHttpApp, type HttpAppDeps } from "../../server/http/app";
+import {
+  domainErrorResponse,
+  isApiPath,
+  thrownAnswers,
+  toDomainError,
+} from "../../server/http/errors";
 import { createLogger } from "../../server/logger";
 import { notFound } from "../../server/routing/not-found";
 import { createTestDatabase, withTestDatabase } from "../support/test-database";
@@ -66,13 +73,29 @@ describe("Hono application", () => {
 
   it("turns domain errors, guards and notFound() thrown in a handler into one kind of answer", async () => {
     const accounts = createAccountServices(database.db, loadConfig({}));
-    const throwing = (thrown: (request: Request) => unknown) =>
-      app({}, async (request) => {
+    // Pages: React Router's handler. /api: a Hono handler with the app's two
+    // converters (every unknown /api path is the app's own 404 now).
+    const throwing = (thrown: (request: Request) => unknown) => {
+      const site = app({}, async (request) => {
         throw await thrown(request);
       });
+      const api = new Hono()
+        .use(thrownAnswers())
+        .all("/api/*", async (c) => {
+          throw await thrown(c.req.raw);
+        })
+        .onError((error, c) => {
+          const domain = toDomainError(error);
+          if (!domain) throw error;
+          return domainErrorResponse(c, domain);
+        });
+      return {
+        request: (path: string) =>
+          Promise.resolve(isApiPath(path) ? api.request(path) : site.request(path)),
+      };
+    };
     const slotTaken = () => new DomainError("slot_taken", "この時間は予約できません。", 409);
 
-    // A path no real /api route has (the booking API owns /api/bookings).
     const api = await throwing(slotTaken).request("/api/thrown");
     expect(api.status).toBe(409);
     expect(api.headers.get("cache-control")).toBe("private, no-store");
@@ -102,13 +125,44 @@ describe("Hono application", () => {
   });
 
   it("answers an unexpected error under /api as a JSON 500", async () => {
-    const response = await app({}, async () => {
-      throw new Error("internals");
-    }).request("/api/anything");
+    // The route rules cannot be read from a database that is gone.
+    const closed = await createTestDatabase();
+    await closed.drop();
+    const response = await createHttpApp({
+      config: loadConfig({}),
+      database: closed,
+      log,
+      handleRequest: async () => new Response("ok"),
+    }).request("/api/route-rules?path=/about");
     expect(response.status).toBe(500);
     expect(await response.json()).toEqual({
       error: { code: "internal_error", message: expect.stringContaining("問題が発生しました") },
     });
+  });
+
+  it("answers any unknown /api path with the API's JSON 404, whatever the method", async () => {
+    const site = app(
+      {},
+      async () => new Response("<h1>ページが見つかりません</h1>", { status: 404 }),
+    );
+    for (const path of ["/api", "/api/nope", "/api/salons/x/nope", "/api/auth/nope"]) {
+      for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) {
+        const response = await site.request(path, {
+          method,
+          headers: { "content-type": "application/json", origin: "http://localhost:3000" },
+          body: method === "GET" ? undefined : "{}",
+        });
+        expect(response.status, `${method} ${path}`).toBe(404);
+        expect(response.headers.get("content-type"), `${method} ${path}`).toContain(
+          "application/json",
+        );
+        expect(await response.json(), `${method} ${path}`).toEqual({
+          error: { code: "not_found", message: expect.stringContaining("APIはありません") },
+        });
+      }
+    }
+    // A page path is still the site's page.
+    expect(await (await site.request("/nope")).text()).toContain("ページが見つかりません");
   });
 
   it("keeps a crawler's error status but sends no page", async () => {
