@@ -4,7 +4,7 @@ import type { PhotoVariant } from "../../common/photo-variants";
 import type { Database } from "../db/client";
 import { salonPhotos } from "../db/schema";
 import { NotFoundError } from "../errors/domain-error";
-import type { Logger } from "../logger";
+import { describeError, type Logger } from "../logger";
 import { PhotoRejectedError, processPhoto } from "../photos/photo-image.server";
 import { type PhotoStore, uploadKey, uploadUrl } from "../photos/photo-store.server";
 import { recordAudit } from "./audit";
@@ -241,7 +241,7 @@ export async function deleteSalonPhoto(
   try {
     await store.delete(keysOf(removed));
   } catch (error) {
-    log?.warn("photo files not removed", { photoId: removed.id, error: String(error) });
+    log?.warn("photo files not removed", { photoId: removed.id, ...describeError(error) });
   }
 }
 
