@@ -1,9 +1,21 @@
-import { Form, Link } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { authErrorMessage } from "../../common/auth-errors";
+import { fieldErrors } from "../../common/field-rules";
+import { emailOnlySchema } from "../../server/accounts/account.schema";
 import { authErrorCodeOf } from "../../server/accounts/auth-error";
+import { authFailure, formValues } from "../../server/accounts/form-result";
 import { accountEditPath } from "../../server/accounts/guards";
+import { resendVerificationMailTo } from "../../server/accounts/identity";
 import { safeRedirectPath } from "../../server/accounts/request-info";
-import { AccountFrame, linkClass, Notice } from "../components/accounts/account-frame";
+import { signUpAddressOf } from "../../server/accounts/sign-up-address";
+import { appContext } from "../../server/context";
+import {
+  AccountFrame,
+  linkClass,
+  Notice,
+  SubmitButton,
+} from "../components/accounts/account-frame";
+import { ErrorSummary, TextField } from "../components/form/field";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/finish_sign_up";
 
@@ -26,15 +38,41 @@ export function loader({ request }: Route.LoaderArgs) {
     // Profile first, then back where the visitor was going (accountEditPath).
     next: accountEditPath(safeRedirectPath(params.get("redirect"), "")),
     error: error ? authErrorMessage(authErrorCodeOf(error)) : null,
+    email: signUpAddressOf(request),
   };
 }
 
-export default function FinishSignUp({ loaderData }: Route.ComponentProps) {
+/**
+ * Resends the link to the typed address. Sign-up signs nobody in (decision
+ * 0026), so this works signed out, and answers alike for any address.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { accounts } = context.get(appContext);
+  const values = formValues(await request.formData(), ["email"]);
+  const parsed = emailOnlySchema.safeParse(values);
+  if (!parsed.success) {
+    return data({ errors: fieldErrors<string>(parsed.error), values }, { status: 400 });
+  }
+  try {
+    await resendVerificationMailTo(accounts, parsed.data, request);
+    return redirect("/finish_resend_email");
+  } catch (error) {
+    return authFailure(error, values);
+  }
+}
+
+export default function FinishSignUp({ loaderData, actionData }: Route.ComponentProps) {
+  const resend = (
+    <ResendForm
+      email={actionData?.values.email ?? loaderData.email}
+      errors={actionData?.errors ?? {}}
+    />
+  );
   if (loaderData.error) {
     return (
       <AccountFrame title="メールアドレスを確認できませんでした">
         <Notice tone="error">{loaderData.error}</Notice>
-        <ResendButton />
+        {resend}
       </AccountFrame>
     );
   }
@@ -52,28 +90,42 @@ export default function FinishSignUp({ loaderData }: Route.ComponentProps) {
   }
   return (
     <AccountFrame title="確認メールを送信しました">
+      {/* The same page whether or not the address was already registered (decision 0026):
+          the mail says which it was, to the address's owner only. */}
       <Notice>
-        ご登録のメールアドレスに確認メールをお送りしました。メールに記載のリンクを1時間以内に開いて、登録を完了してください。
+        入力されたメールアドレスにメールをお送りしました。メールに記載のリンクを1時間以内に開いて、登録を完了してください。すでにご登録のあるアドレスの場合は、ログインの方法をご案内しています。
       </Notice>
       <p className="text-sm text-neutral-700">
         メールが届かない場合は、迷惑メールフォルダをご確認ください。
       </p>
-      <ResendButton />
+      {resend}
     </AccountFrame>
   );
 }
 
-/**
- * Resends at once: it posts to /mail_not_confirm's action (signed-in only;
- * a guest is sent to sign in first). It was a link to that page, whose own
- * button then had to be pressed a second time.
- */
-function ResendButton() {
+/** The address typed at sign-up is filled in, so resending is one click. */
+function ResendForm({
+  email,
+  errors,
+}: {
+  email: string;
+  errors: Record<string, string | undefined>;
+}) {
+  const busy = useNavigation().state === "submitting";
   return (
-    <Form method="post" action="/mail_not_confirm">
-      <button type="submit" className={`${linkClass} text-sm`}>
-        確認メールを再送する
-      </button>
+    <Form method="post" noValidate className="flex flex-col gap-4">
+      <ErrorSummary errors={errors} />
+      <TextField
+        id="resend-email"
+        name="email"
+        type="email"
+        label="確認メールの送信先"
+        autoComplete="email"
+        required
+        defaultValue={email}
+        error={errors.email}
+      />
+      <SubmitButton busy={busy}>確認メールを再送する</SubmitButton>
     </Form>
   );
 }

@@ -4,6 +4,7 @@ import { signUpSchema } from "../../server/accounts/account.schema";
 import { authFailure, formValues } from "../../server/accounts/form-result";
 import { signUpWithPassword } from "../../server/accounts/identity";
 import { safeRedirectPath } from "../../server/accounts/request-info";
+import { rememberSignUpAddress } from "../../server/accounts/sign-up-address";
 import { appContext } from "../../server/context";
 import {
   AccountFrame,
@@ -51,6 +52,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       { ...parsed.data, redirectTo: redirectTo || undefined },
       request,
     );
+    const { config } = context.get(appContext);
+    headers.append("set-cookie", rememberSignUpAddress(parsed.data.email, config.isProduction));
     return redirect("/finish_sign_up", { headers });
   } catch (error) {
     return authFailure(error, values);

@@ -70,7 +70,26 @@ export function createAuth({ db, config, mailer, rateLimitStore, log }: AuthDeps
       enabled: true,
       minPasswordLength: policy.minLength,
       maxPasswordLength: policy.maxLength,
-      autoSignIn: true,
+      // Sign-up answers the same for a new and a registered address (decision 0026):
+      // no session (the verification link signs in), and Better Auth then hashes the
+      // password on both paths and answers a stand-in user for a registered one.
+      autoSignIn: false,
+      onExistingUserSignUp: async ({ user }) => {
+        await mailer.send(
+          renderMail("signUpAttempt", user.email, `${config.PUBLIC_URL}/signin`, [
+            { label: "パスワードを再設定する", url: `${config.PUBLIC_URL}/password-reset` },
+          ]),
+        );
+      },
+      customSyntheticUser: ({ coreFields, additionalFields, id }) => ({
+        ...coreFields,
+        role: "user",
+        banned: false,
+        banReason: null,
+        banExpires: null,
+        ...additionalFields,
+        id,
+      }),
       // Unverified users may sign in; auth-full pages send them to /mail_not_confirm.
       requireEmailVerification: false,
       revokeSessionsOnPasswordReset: true,

@@ -219,3 +219,26 @@ export async function resendVerificationMail(
     }),
   );
 }
+
+/**
+ * Resends the verification link to an address typed by a visitor who may be
+ * signed out (/finish_sign_up). Asked without the session, Better Auth mails
+ * only an unverified registered address and answers the same, in at least
+ * 500 ms, for any other, so the form tells nothing about the address.
+ */
+export async function resendVerificationMailTo(
+  services: AccountServices,
+  input: { email: string },
+  request: Request,
+) {
+  await limit(services, "send-mail", request, input.email);
+  const headers = new Headers(request.headers);
+  headers.delete("cookie");
+  headers.delete("authorization");
+  await call(() =>
+    services.auth.api.sendVerificationEmail({
+      body: { email: input.email, callbackURL: authCallbacks.verified },
+      headers,
+    }),
+  );
+}

@@ -37,6 +37,12 @@ const templates = {
     action: "Salon Naviにログインする",
     note: "リンクの有効期限は5分で、1回だけ使えます。お心当たりがない場合は、このメールを破棄してください。",
   },
+  signUpAttempt: {
+    subject: "【Salon Navi】会員登録のお申し込みについて",
+    lead: "このメールアドレスで会員登録のお申し込みがありましたが、このアドレスはすでにSalon Naviに登録されています。ご自身のお申し込みでしたら、下のリンクからログインしてください。パスワードをお忘れの場合は、再設定のリンクをお使いください。",
+    action: "Salon Naviにログインする",
+    note: "お心当たりがない場合は、このメールを破棄してください。アカウントには何の変更もありません。",
+  },
   ownerInvitation: {
     subject: "【Salon Navi】サロンオーナーとしてのご招待",
     lead: "Salon Naviの管理者が、あなたをサロンオーナーとして登録しました。下のリンクを開いてパスワードを設定すると、ログインできるようになります。",
@@ -55,7 +61,10 @@ export type MailKind = keyof typeof templates;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function renderMail(kind: MailKind, to: string, url: string): Mail {
+/** A further link after the main one (e.g. the password reset beside a sign-in link). */
+export type MailLink = { label: string; url: string };
+
+export function renderMail(kind: MailKind, to: string, url: string, more: MailLink[] = []): Mail {
   const t = templates[kind];
   const text = [
     "Salon Naviをご利用いただきありがとうございます。",
@@ -64,6 +73,7 @@ export function renderMail(kind: MailKind, to: string, url: string): Mail {
     "",
     `${t.action}：`,
     url,
+    ...more.flatMap((link) => ["", `${link.label}：`, link.url]),
     "",
     t.note,
     "",
@@ -74,7 +84,7 @@ export function renderMail(kind: MailKind, to: string, url: string): Mail {
 <p>Salon Naviをご利用いただきありがとうございます。</p>
 <p>${escapeHtml(t.lead)}</p>
 <p><a href="${escapeHtml(url)}">${escapeHtml(t.action)}</a></p>
-<p style="font-size:0.9em;color:#555">${escapeHtml(t.note)}</p>
+${more.map((link) => `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>\n`).join("")}<p style="font-size:0.9em;color:#555">${escapeHtml(t.note)}</p>
 <p style="font-size:0.9em;color:#555">Salon Navi（このメールは送信専用です）</p>
 </body></html>`;
   return { to, subject: t.subject, text, html };

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { completeProfile, newEmail, signUp, verifiedUser } from "./account-helpers";
+import { completeProfile, newEmail, signIn, signUp, verifiedUser } from "./account-helpers";
 import { expect, test } from "./fixtures";
 
 /** Every guarded account route of SPEC.md §2, and where each visitor ends up. */
@@ -26,7 +26,10 @@ test("a guest is sent to sign-in, coming back afterwards", async ({ page }) => {
 });
 
 test("an unverified user may see only the is-login pages", async ({ page, axe }) => {
-  await signUp(page, newEmail("unverified"));
+  const email = newEmail("unverified");
+  await signUp(page, email);
+  // Sign-up signs nobody in (decision 0026); an unverified address may sign in.
+  await signIn(page, email, "secret1");
   expect(await landing(page, "/mail_not_confirm")).toEqual({
     path: "/mail_not_confirm",
     status: 200,

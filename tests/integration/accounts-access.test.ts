@@ -19,6 +19,7 @@ import {
   createAccountsApp,
   lastMailLink,
   setRole,
+  signUpThroughApi,
   uniqueEmail,
 } from "../support/accounts";
 import { withTestDatabase } from "../support/test-database";
@@ -48,8 +49,9 @@ async function person(kind: "guest" | "unverified" | "user" | "complete" | "admi
   const b = browser(env.app);
   if (kind === "guest") return b;
   const email = uniqueEmail(kind);
+  await signUpWithPassword(env.accounts, { email, password: "secret1" }, b.toRequest("/signup"));
   b.keep(
-    await signUpWithPassword(env.accounts, { email, password: "secret1" }, b.toRequest("/signup")),
+    await signInWithPassword(env.accounts, { email, password: "secret1" }, b.toRequest("/signin")),
   );
   if (kind === "unverified") return b;
   await b.request(await lastMailLink(database.db, email));
@@ -158,13 +160,9 @@ describe("/api/accounts/ and /api/auth", () => {
   it("answers { data: account } for the bearer token of a sign-in, 404 before the profile exists", async () => {
     const email = uniqueEmail();
     const api = browser(env.app);
-    const signUp = await api.request("/api/auth/sign-up/email", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email, password: "secret1", name: "" }),
-    });
-    expect(signUp.status).toBe(200);
-    const token = signUp.headers.get("set-auth-token");
+    const signIn = await signUpThroughApi(api, email, "secret1");
+    expect(signIn.status).toBe(200);
+    const token = signIn.headers.get("set-auth-token");
     expect(token).toBeTruthy();
     const client = browser(env.app); // no cookies: the token alone
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
@@ -198,11 +196,7 @@ describe("/api/accounts/ and /api/auth", () => {
 
   it("sets httpOnly, SameSite=Lax session cookies, Secure in production", async () => {
     const signUp = (app: typeof env.app) =>
-      browser(app).request("/api/auth/sign-up/email", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: uniqueEmail(), password: "secret1", name: "" }),
-      });
+      signUpThroughApi(browser(app), uniqueEmail(), "secret1");
     const dev = (await signUp(env.app)).headers.get("set-cookie") ?? "";
     expect(dev).toMatch(/HttpOnly/i);
     expect(dev).toMatch(/SameSite=Lax/i);

@@ -45,25 +45,35 @@ async function failure(work: Promise<unknown>) {
   throw new Error("expected an AuthError");
 }
 
-/** A signed-up user and a browser signed in as them. */
+/** A signed-up user and a browser signed in as them (sign-up itself signs nobody in). */
 async function signedUp(password = "secret1") {
   const email = uniqueEmail();
   const b = browser(env.app);
-  b.keep(await signUpWithPassword(env.accounts, { email, password }, b.toRequest("/signup")));
+  expect(
+    (
+      await signUpWithPassword(env.accounts, { email, password }, b.toRequest("/signup"))
+    ).getSetCookie(),
+  ).toEqual([]);
+  b.keep(await signInWithPassword(env.accounts, { email, password }, b.toRequest("/signin")));
   return { email, password, b };
 }
 
 describe("sign-up", () => {
-  it("refuses an address already registered with email-already-in-use", async () => {
-    const { email } = await signedUp();
-    const code = await failure(
-      signUpWithPassword(
-        env.accounts,
-        { email, password: "other12" },
-        browser(env.app).toRequest("/signup"),
-      ),
+  it("answers a registered address as a new one, and keeps its password", async () => {
+    const { email, password } = await signedUp();
+    const again = await signUpWithPassword(
+      env.accounts,
+      { email, password: "other12" },
+      browser(env.app).toRequest("/signup"),
     );
-    expect(code).toBe("email-already-in-use");
+    expect(again.getSetCookie()).toEqual([]);
+    const b = browser(env.app);
+    expect(
+      await failure(
+        signInWithPassword(env.accounts, { email, password: "other12" }, b.toRequest("/signin")),
+      ),
+    ).toBe("invalid-credential");
+    b.keep(await signInWithPassword(env.accounts, { email, password }, b.toRequest("/signin")));
   });
 
   it("enforces the server's password policy, also on the raw /api/auth endpoint", async () => {

@@ -61,6 +61,8 @@ async function signedUpVia(app: App) {
     body: JSON.stringify({ email, password, name: "" }),
   });
   expect(response.status).toBe(200);
+  // The verification link signs in without a password attempt on the account.
+  await b.request(await lastMailLink(database.db, email));
   return { email, password, b };
 }
 

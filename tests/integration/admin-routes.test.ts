@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveProfile } from "../../server/accounts/profile";
 import { auditLog, users } from "../../server/db/schema";
-import { browser, lastMailLink, setRole, uniqueEmail } from "../support/accounts";
+import { browser, lastMailLink, setRole, signUpThroughApi, uniqueEmail } from "../support/accounts";
 import { buildSalon } from "../support/builders";
 import { createRouterApp } from "../support/router-app";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -27,12 +27,8 @@ async function person(kind: Kind) {
   const b = browser(site.app);
   const email = uniqueEmail(kind);
   if (kind === "guest") return { ...b, email };
-  const signUp = await b.request("/api/auth/sign-up/email", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: "secret12", name: "" }),
-  });
-  expect(signUp.status).toBe(200);
+  const signIn = await signUpThroughApi(b, email, "secret12");
+  expect(signIn.status).toBe(200);
   if (kind === "unverified") return { ...b, email };
   const [user] = await database.db
     .update(users)

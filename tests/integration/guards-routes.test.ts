@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { browser, uniqueEmail } from "../support/accounts";
+import { browser, signUpThroughApi, uniqueEmail } from "../support/accounts";
 import { createRouterApp } from "../support/router-app";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -38,12 +38,8 @@ describe("guards on real routes", () => {
 
   it("shows a signed-in user the 404 screen on an admin page", async () => {
     const b = browser(site.app);
-    const signUp = await b.request("/api/auth/sign-up/email", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ email: uniqueEmail("guard"), password: "secret12", name: "" }),
-    });
-    expect(signUp.status).toBe(200);
+    const signIn = await signUpThroughApi(b, uniqueEmail("guard"), "secret12");
+    expect(signIn.status).toBe(200);
     const response = await b.request("/admin");
     expect(response.status).toBe(404);
   });

@@ -117,3 +117,28 @@ export async function setRole(db: Database, email: string, role: "user" | "owner
 let emailCounter = 0;
 export const uniqueEmail = (name = "user") =>
   `${name}-${Date.now().toString(36)}-${emailCounter++}@example.jp`;
+
+/**
+ * Signs up through /api/auth, which signs nobody in (decision 0026, so a
+ * registered address gets the same answer), then signs in with the password:
+ * the sign-in's answer, whose cookies the browser keeps (and bearer token).
+ */
+export async function signUpThroughApi(
+  b: ReturnType<typeof browser>,
+  email: string,
+  password: string,
+  name = "",
+) {
+  const json = { "content-type": "application/json" };
+  const signUp = await b.request("/api/auth/sign-up/email", {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ email, password, name }),
+  });
+  if (signUp.status !== 200) throw new Error(`sign-up failed: ${signUp.status}`);
+  return b.request("/api/auth/sign-in/email", {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ email, password }),
+  });
+}

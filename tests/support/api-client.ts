@@ -4,7 +4,7 @@ import type { DatabaseHandle } from "../../server/db/client";
 import { createHttpApp } from "../../server/http/app";
 import { createLogger } from "../../server/logger";
 import { createSlotEvents, type SlotEvents } from "../../server/realtime/slot-events.server";
-import { browser, ORIGIN, uniqueEmail } from "./accounts";
+import { browser, ORIGIN, signUpThroughApi, uniqueEmail } from "./accounts";
 import { checkCall } from "./openapi-contract";
 
 type App = { request: (input: string, init?: RequestInit) => Response | Promise<Response> };
@@ -59,14 +59,10 @@ function withIp(headers: Headers, ip: string) {
 
 export async function apiUser(app: App, ip?: string) {
   const email = uniqueEmail("api");
-  const signUp = await browser(app).request("/api/auth/sign-up/email", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: "secret1", name: "" }),
-  });
-  const token = signUp.headers.get("set-auth-token");
-  if (signUp.status !== 200 || !token) throw new Error(`sign-up failed: ${signUp.status}`);
-  const { user } = (await signUp.json()) as { user: { id: string } };
+  const signIn = await signUpThroughApi(browser(app), email, "secret1");
+  const token = signIn.headers.get("set-auth-token");
+  if (signIn.status !== 200 || !token) throw new Error(`sign-in failed: ${signIn.status}`);
+  const { user } = (await signIn.json()) as { user: { id: string } };
   return { ...apiClient(app, token, ip), email, userId: user.id };
 }
 
