@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { findAvailability } from "../../server/bookings/availability";
 import { loadAvailabilityInput } from "../../server/bookings/availability-data.server";
+import { japaneseHolidaysBetween } from "../../server/bookings/holidays";
 import {
   areas,
   articles,
@@ -146,6 +147,49 @@ describe("demo seed", () => {
     expect(row?.days_off).toBeGreaterThan(0);
     expect(row?.coupon_menus).toBeGreaterThan(0);
     expect(row?.bookings_with_two_menus).toBeGreaterThan(0);
+  });
+
+  it("dates reviews and bookings on days the salon is open and the stylist works", async () => {
+    type Row = {
+      reviews: number;
+      reviews_on_closed_days: number;
+      reviews_on_stylists_days_off: number;
+      reviews_on_closed_holidays: number;
+      bookings_on_closed_days: number;
+      short_hours_on_closed_days: number;
+    };
+    const result = (await database.db.execute(sql`
+      select
+        (select count(*)::int from reviews) as reviews,
+        (select count(*)::int from reviews r where not exists (select 1 from salon_opening_hours h
+          where h.salon_id = r.salon_id and h.weekday = extract(dow from r.visited_on))) as reviews_on_closed_days,
+        (select count(*)::int from reviews r where r.staff_id is not null and not exists (
+          select 1 from staff_schedules w where w.staff_id = r.staff_id
+          and w.weekday = extract(dow from r.visited_on))) as reviews_on_stylists_days_off,
+        (select count(*)::int from reviews r join salon_booking_settings b on b.salon_id = r.salon_id
+          where b.closed_on_public_holidays and r.visited_on in (${sql.join(
+            [...japaneseHolidaysBetween("2021-01-01", "2026-12-31").keys()].map(
+              (day) => sql`${day}::date`,
+            ),
+            sql`, `,
+          )})) as reviews_on_closed_holidays,
+        (select count(*)::int from bookings k join salons s on s.id = k.salon_id
+          where not exists (select 1 from salon_opening_hours h where h.salon_id = k.salon_id
+          and h.weekday = extract(dow from (k.starts_at at time zone s.time_zone)))) as bookings_on_closed_days,
+        (select count(*)::int from schedule_exceptions e where e.staff_id is null and e.kind = 'hours'
+          and not exists (select 1 from salon_opening_hours h where h.salon_id = e.salon_id
+          and h.weekday = extract(dow from e.date))) as short_hours_on_closed_days`)) as unknown as {
+      rows: Row[];
+    };
+    expect(result.rows[0]).toEqual({
+      reviews: expect.any(Number),
+      reviews_on_closed_days: 0,
+      reviews_on_stylists_days_off: 0,
+      reviews_on_closed_holidays: 0,
+      bookings_on_closed_days: 0,
+      short_hours_on_closed_days: 0,
+    });
+    expect(result.rows[0]?.reviews).toBeGreaterThan(SALONS * 3);
   });
 
   it("is safe to re-run: the same rows, no duplicates", async () => {

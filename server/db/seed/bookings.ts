@@ -79,7 +79,9 @@ export function generateDatedRows(
   for (let offset = 0; offset < EXCEPTION_DAYS; offset++) {
     const date = addDays(today, offset);
     const rng = new Random(`exceptions:${index}:${date}`);
-    if (rng.chance(0.04)) {
+    // Shorter hours only on a day the salon opens: on its closed weekday they would open it.
+    const opens = bundle.openingHours.some((hours) => hours.weekday === weekdayOf(date));
+    if (rng.chance(0.04) && opens) {
       exceptions.push({
         id: seedId(`exception:${index}:${date}:salon`),
         salonId,

@@ -1,4 +1,6 @@
 import type { SalonGenre } from "../../../common/genres";
+import { japaneseHolidaysBetween } from "../../bookings/holidays";
+import { addDays, weekdayOf } from "../../bookings/local-time";
 import type { couponMenus, coupons, menuStaff, menus } from "../schema/menus";
 import type { reviews } from "../schema/reviews";
 import type { OpeningHours, salonFeatures, salonPhotos, salons } from "../schema/salons";
@@ -139,6 +141,43 @@ function roundPrice(value: number): number {
 
 function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
+}
+
+/** The weekdays a stylist works (their shifts), or the salon's open days for no stylist. */
+function workDaysOf(
+  schedules: readonly StaffScheduleRow[],
+  staffId: string | null,
+  openDays: readonly number[],
+): ReadonlySet<number> {
+  if (staffId === null) return new Set(openDays);
+  return new Set(schedules.filter((row) => row.staffId === staffId).map((row) => row.weekday));
+}
+
+/**
+ * A review's visit moved back to the nearest earlier day the salon was open
+ * and its stylist worked (not a public holiday when the salon closes on
+ * them): a demo review dated on the salon's closed weekday reads as made up.
+ * The review was written as long after the visit as before.
+ */
+function moveToWorkingDay(
+  review: ReviewRow,
+  workDays: ReadonlySet<number>,
+  closedOnPublicHolidays: boolean,
+) {
+  if (workDays.size === 0 || !review.visitedOn) return;
+  const visited = review.visitedOn;
+  const holidays = closedOnPublicHolidays
+    ? japaneseHolidaysBetween(addDays(visited, -21), visited)
+    : new Map<string, string>();
+  let day = visited;
+  let back = 0;
+  while (back < 21 && (!workDays.has(weekdayOf(day)) || holidays.has(day))) {
+    day = addDays(day, -1);
+    back += 1;
+  }
+  if (back === 0 || back === 21) return;
+  review.visitedOn = day;
+  if (review.createdAt) review.createdAt = new Date(review.createdAt.getTime() - back * DAY_MS);
 }
 
 function daysBefore(days: number, base: Date = BASE_DATE): Date {
@@ -616,6 +655,14 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
         closedOnPublicHolidays: scheduleRng.chance(0.5),
       }
     : null;
+
+  for (const review of reviewRows) {
+    moveToWorkingDay(
+      review,
+      workDaysOf(scheduleRows, review.staffId ?? null, openDays),
+      bookingSettings?.closedOnPublicHolidays ?? false,
+    );
+  }
 
   return {
     salon,
