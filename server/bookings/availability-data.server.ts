@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
 import type { Database } from "../db/client";
 import { occupyingStatuses, salons } from "../db/schema";
 import type {
@@ -7,8 +8,6 @@ import type {
   DatedException,
   LocalDate,
   StaffAvailability,
-  Weekday,
-  WeeklyHours,
 } from "./availability-input";
 import {
   InvalidDateRangeError,
@@ -129,44 +128,92 @@ function eligibleStaff(
   return eligible;
 }
 
-type Row = {
-  salon: { id: string; name: string; slug: string; timeZone: string } | null;
-  menus: ChosenMenu[] | null;
-  members: string[] | null;
-  abilities: { menuId: string; staffId: string }[] | null;
-  settings: {
-    slotStepMinutes: number;
-    leadTimeMinutes: number;
-    bookingWindowDays: number;
-    bufferAfterMinutes: number;
-    dailyLimitPerStaff: number | null;
-    sameDayCutoff: string | null;
-    closedOnHolidays: boolean;
-    cancellationCutoffHours: number;
-    holdMinutes: number;
-  } | null;
-  hours: { weekday: number; start: string; end: string }[] | null;
-  /** [index in members, weekday, start, end (minutes after midnight), valid from, valid until] (migration 0015). */
-  schedules: [number, number, number, number, string | null, string | null][] | null;
-  exceptions:
-    | {
-        staffId: string | null;
-        date: string;
-        kind: DatedException["kind"];
-        start: string | null;
-        end: string | null;
-      }[]
-    | null;
-  /** [index in members, start epoch ms, end epoch ms, local date of the start] (migration 0014). */
-  busy: [number, number, number, LocalDate][] | null;
-};
+/** A list the function answers with json_agg, which is null for no rows. */
+const list = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item)
+    .nullable()
+    .transform((items) => items ?? []);
+
+const weekday = z.literal([0, 1, 2, 3, 4, 5, 6]);
+
+/**
+ * The answer of `booking_availability_data` (availability-data.sql), by name.
+ * Schedules and busy time come as arrays, to not repeat keys on every row
+ * (migration 0014); their positions are named here and nowhere else.
+ */
+const availabilityData = z.object({
+  salon: z
+    .object({ id: z.string(), name: z.string(), slug: z.string(), timeZone: z.string() })
+    .nullable(),
+  menus: list(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      price: z.number(),
+      durationMinutes: z.number(),
+    }),
+  ),
+  members: list(z.string()),
+  abilities: list(z.object({ menuId: z.string(), staffId: z.string() })),
+  settings: z
+    .object({
+      slotStepMinutes: z.number(),
+      leadTimeMinutes: z.number(),
+      bookingWindowDays: z.number(),
+      bufferAfterMinutes: z.number(),
+      dailyLimitPerStaff: z.number().nullable(),
+      sameDayCutoff: z.string().nullable(),
+      closedOnHolidays: z.boolean(),
+      cancellationCutoffHours: z.number(),
+      holdMinutes: z.number(),
+    })
+    .nullable(),
+  hours: list(z.object({ weekday, start: z.string(), end: z.string() })),
+  // Times as minutes after midnight; validity as local dates (migration 0015).
+  schedules: list(
+    z
+      .tuple([
+        z.number(),
+        weekday,
+        z.number(),
+        z.number(),
+        z.string().nullable(),
+        z.string().nullable(),
+      ])
+      .transform(([member, weekday, startMinutes, endMinutes, validFrom, validUntil]) => ({
+        member,
+        weekday,
+        startMinutes,
+        endMinutes,
+        validFrom,
+        validUntil,
+      })),
+  ),
+  exceptions: list(
+    z.object({
+      staffId: z.string().nullable(),
+      date: z.string(),
+      kind: z.enum(["closed", "hours", "extra"]),
+      start: z.string().nullable(),
+      end: z.string().nullable(),
+    }),
+  ),
+  // Epoch milliseconds, and the local date of the start (migration 0014).
+  busy: list(
+    z
+      .tuple([z.number(), z.number(), z.number(), z.string()])
+      .transform(([member, start, end, date]) => ({ member, start, end, date })),
+  ),
+});
 
 /** `{a,b}`: the ids are checked UUIDs and the statuses fixed words, so nothing needs quoting. */
 const pgArray = (items: readonly string[]) => `{${items.join(",")}}`;
 
 /**
  * Everything about one salon the engine needs, in ONE call of the
- * `booking_availability_data` function (migrations 0010, 0014, 0015): one round trip
+ * `booking_availability_data` function (defined in availability-data.sql, installed by
+ * the latest migration that copies it): one round trip
  * (nine, one after the other, were most of the cost; inside the booking
  * transaction they share one connection), and a plan each connection
  * makes once (planning the statement cost as much as running it).
@@ -181,10 +228,10 @@ async function readSalonData(db: Reader, request: AvailabilityRequest) {
       ${now.toISOString()}::timestamptz, ${request.ignoreHolds === true},
       ${pgArray(occupyingStatuses)}::text[], ${bookingSettingsDefaults.bufferAfterMinutes}::int
     ) as data`);
-  const [row] = (result as unknown as { rows: { data: Row | string | null }[] }).rows;
-  const data = typeof row?.data === "string" ? (JSON.parse(row.data) as Row) : row?.data;
+  const [row] = (result as unknown as { rows: { data: unknown }[] }).rows;
+  const data = typeof row?.data === "string" ? JSON.parse(row.data) : row?.data;
   if (!data) throw new Error("the availability function answered no row");
-  return data;
+  return availabilityData.parse(data);
 }
 
 /**
@@ -209,29 +256,26 @@ export async function loadAvailabilityInput(
   const row = await readSalonData(db, request);
   const salon = row.salon;
   if (!salon) throw new SalonNotFoundError();
-  const byId = new Map((row.menus ?? []).map((menu) => [menu.id, menu]));
+  const byId = new Map(row.menus.map((menu) => [menu.id, menu]));
   const chosen = request.menuIds.map((id) => {
     const menu = byId.get(id);
     if (!menu) throw new MenuNotAvailableError();
     return menu;
   });
-  const members = row.members ?? [];
+  const members = row.members;
   // Schedules and busy time name a stylist by its index in members (migration 0014).
   const memberId = (index: number) => members[index] ?? "";
-  const staffIds = eligibleStaff(members, row.abilities ?? [], request.staffId);
+  const staffIds = eligibleStaff(members, row.abilities, request.staffId);
   const eligible = new Set(staffIds);
-  const rules: SalonBookingRules = row.settings
-    ? { ...row.settings, sameDayCutoff: row.settings.sameDayCutoff ?? null }
-    : { ...bookingSettingsDefaults };
+  const rules: SalonBookingRules = row.settings ?? { ...bookingSettingsDefaults };
   const { from, to, now } = request;
   const timeZone = salon.timeZone;
-  const hours = row.hours ?? [];
   // The function answers schedules unordered (sorting there cost more); by weekday and start here.
-  const schedules = (row.schedules ?? [])
-    .filter((item) => eligible.has(memberId(item[0])))
-    .sort((x, y) => x[1] - y[1] || x[2] - y[2]);
-  const exceptions = row.exceptions ?? [];
-  const busyRows = (row.busy ?? []).filter((item) => eligible.has(memberId(item[0])));
+  const schedules = row.schedules
+    .filter((item) => eligible.has(memberId(item.member)))
+    .sort((x, y) => x.weekday - y.weekday || x.startMinutes - y.startMinutes);
+  const exceptions = row.exceptions;
+  const busyRows = row.busy.filter((item) => eligible.has(memberId(item.member)));
 
   const toException = (row: (typeof exceptions)[number]): DatedException => ({
     date: row.date,
@@ -244,26 +288,26 @@ export async function loadAvailabilityInput(
   const staffAvailability: StaffAvailability[] = staffIds.map((id) => ({
     id,
     weekly: schedules
-      .filter((row) => memberId(row[0]) === id)
-      .map(([, weekday, start, end, validFrom, validUntil]) => ({
-        weekday: weekday as Weekday,
-        start: formatMinutes(start),
-        end: formatMinutes(end),
-        validFrom,
-        validUntil,
+      .filter((item) => memberId(item.member) === id)
+      .map((item) => ({
+        weekday: item.weekday,
+        start: formatMinutes(item.startMinutes),
+        end: formatMinutes(item.endMinutes),
+        validFrom: item.validFrom,
+        validUntil: item.validUntil,
       })),
     exceptions: exceptions.filter((row) => row.staffId === id).map(toException),
   }));
-  const busy: BusyInterval[] = busyRows.map(([index, start, end]) => ({
-    staffId: memberId(index),
-    start: new Date(start),
-    end: new Date(end),
+  const busy: BusyInterval[] = busyRows.map((item) => ({
+    staffId: memberId(item.member),
+    start: new Date(item.start),
+    end: new Date(item.end),
   }));
   // The local date of each start comes from the database (one Intl call per
   // booking was the loader's largest cost).
   const bookingsPerStaffDay = new Map<string, number>();
-  for (const [index, , , date] of busyRows) {
-    const key = `${memberId(index)}|${date}`;
+  for (const { member, date } of busyRows) {
+    const key = `${memberId(member)}|${date}`;
     bookingsPerStaffDay.set(key, (bookingsPerStaffDay.get(key) ?? 0) + 1);
   }
   const durationMinutes = chosen.reduce((sum, menu) => sum + menu.durationMinutes, 0);
@@ -276,7 +320,7 @@ export async function loadAvailabilityInput(
       from,
       to,
       settings,
-      salonHours: hours.map((row): WeeklyHours => ({ ...row, weekday: row.weekday as Weekday })),
+      salonHours: row.hours,
       salonExceptions: exceptions.filter((row) => row.staffId === null).map(toException),
       holidays: new Set(japaneseHolidaysBetween(from, to).keys()),
       staff: staffAvailability,
