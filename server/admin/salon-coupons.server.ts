@@ -2,8 +2,9 @@ import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import { addDays, toLocal } from "../bookings/local-time";
 import type { Database } from "../db/client";
 import { bookings, couponMenus, coupons, menus } from "../db/schema";
-import { DomainError, NotFoundError } from "../errors/domain-error";
-import { recordPartAudit } from "./salon-part-rows.server";
+import { DomainError } from "../errors/domain-error";
+import { type RetirablePart, retireOrDelete } from "./salon-part-retire.server";
+import { findPartRow, recordPartAudit } from "./salon-part-rows.server";
 import type { CouponInput } from "./salon-parts.schema";
 import {
   changedFields,
@@ -22,8 +23,6 @@ import {
 
 /** Coupons do not change when a salon is free. */
 const noFreeTime = { affectsFreeTime: false };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type CouponState = "active" | "scheduled" | "ended";
 
@@ -84,20 +83,6 @@ export async function couponsTab(
   };
 }
 
-async function couponOf(tx: Database, salonId: string, couponId: string) {
-  if (!UUID.test(couponId)) throw new NotFoundError("クーポンが見つかりません。");
-  const [coupon] = await tx
-    .select()
-    .from(coupons)
-    .where(and(eq(coupons.id, couponId.toLowerCase()), eq(coupons.salonId, salonId)));
-  if (!coupon) {
-    throw new NotFoundError(
-      "クーポンが見つかりません。ほかの管理者が削除した可能性があります。一覧を確認してください。",
-    );
-  }
-  return coupon;
-}
-
 const fieldsOfCoupon = (row: typeof coupons.$inferSelect | CouponInput) => ({
   title: row.title,
   description: row.description,
@@ -118,6 +103,33 @@ async function menuNamesOf(tx: Database, couponId: string) {
     .orderBy(asc(menus.sortOrder), asc(menus.id));
   return rows.map((row) => row.name);
 }
+
+/** A coupon is retired by ending its validity; it is deleted only when no booking used it. */
+const couponRows: RetirablePart<typeof coupons> = {
+  table: coupons,
+  label: "クーポン",
+  targetType: "coupon",
+  actions: { retire: "coupon.retire", delete: "coupon.delete" },
+  affectsFreeTime: false,
+  references: [
+    {
+      table: bookings,
+      where: (salonId, coupon) =>
+        and(eq(bookings.salonId, salonId), eq(bookings.couponId, coupon.id)),
+      code: "coupon_used",
+      message: (coupon) =>
+        `「${coupon.title}」は予約に使われているため削除できません。「配布を終了」を使ってください。`,
+    },
+  ],
+  deletedView: async (tx, coupon) => ({
+    ...fieldsOfCoupon(coupon),
+    // Read first: its coupon_menus rows go with it.
+    menus: await menuNamesOf(tx, coupon.id),
+  }),
+};
+
+const couponOf = (tx: Database, salonId: string, couponId: string) =>
+  findPartRow(tx, couponRows, salonId, couponId);
 
 async function setCouponMenus(tx: Database, salonId: string, couponId: string, ids: string[]) {
   if (ids.length > 0) {
@@ -196,70 +208,26 @@ export async function updateCoupon(
 }
 
 /** Ends the coupon's validity yesterday (salon time): from today it is no longer offered. */
-export async function retireCoupon(
+export function retireCoupon(
   db: Database,
   edit: SalonPartEdit & { timeZone: string },
   couponId: string,
 ) {
-  return editSalonPart(
-    db,
-    edit,
-    async (tx) => {
-      const coupon = await couponOf(tx, edit.salonId, couponId);
-      const yesterday = addDays(toLocal(edit.now, edit.timeZone).date, -1);
-      if (coupon.validUntil !== null && coupon.validUntil <= yesterday) return coupon;
-      // A coupon that had not started yet ends the same way (its validity must stay ordered).
-      const validFrom = [coupon.validFrom, yesterday].sort()[0] ?? yesterday;
-      await tx
-        .update(coupons)
-        .set({ validFrom, validUntil: yesterday })
-        .where(eq(coupons.id, coupon.id));
-      const changes = changedFields(
-        { validFrom: coupon.validFrom, validUntil: coupon.validUntil },
-        { validFrom, validUntil: yesterday },
-      );
-      await recordPartAudit(tx, edit, {
-        action: "coupon.retire",
-        targetType: "coupon",
-        targetId: coupon.id,
-        before: changes?.before ?? null,
-        after: changes?.after ?? null,
-      });
-      return coupon;
-    },
-    noFreeTime,
-  );
+  const yesterday = addDays(toLocal(edit.now, edit.timeZone).date, -1);
+  return retireOrDelete(db, edit, couponRows, couponId, {
+    action: "retire",
+    columns: (coupon) =>
+      coupon.validUntil !== null && coupon.validUntil <= yesterday
+        ? null
+        : {
+            // A coupon that had not started yet ends the same way (its validity must stay ordered).
+            validFrom: [coupon.validFrom, yesterday].sort()[0] ?? yesterday,
+            validUntil: yesterday,
+          },
+  });
 }
 
 /** Deletes a coupon no booking used; a used one can only be retired. */
-export async function deleteCoupon(db: Database, edit: SalonPartEdit, couponId: string) {
-  return editSalonPart(
-    db,
-    edit,
-    async (tx) => {
-      const coupon = await couponOf(tx, edit.salonId, couponId);
-      const [used] = await tx
-        .select({ n: count() })
-        .from(bookings)
-        .where(and(eq(bookings.salonId, edit.salonId), eq(bookings.couponId, coupon.id)));
-      if ((used?.n ?? 0) > 0) {
-        throw new DomainError(
-          "coupon_used",
-          `「${coupon.title}」は予約に使われているため削除できません。「配布を終了」を使ってください。`,
-          409,
-        );
-      }
-      const menusBefore = await menuNamesOf(tx, coupon.id);
-      await tx.delete(coupons).where(eq(coupons.id, coupon.id));
-      await recordPartAudit(tx, edit, {
-        action: "coupon.delete",
-        targetType: "coupon",
-        targetId: coupon.id,
-        before: { ...fieldsOfCoupon(coupon), menus: menusBefore },
-        after: null,
-      });
-      return coupon;
-    },
-    noFreeTime,
-  );
+export function deleteCoupon(db: Database, edit: SalonPartEdit, couponId: string) {
+  return retireOrDelete(db, edit, couponRows, couponId, { action: "delete" });
 }

@@ -1,8 +1,9 @@
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookingMenus, couponMenus, menuStaff, menus, staff } from "../db/schema";
-import { DomainError, NotFoundError } from "../errors/domain-error";
-import { moveInSalonOrder, recordPartAudit } from "./salon-part-rows.server";
+import { DomainError } from "../errors/domain-error";
+import { type RetirablePart, retireOrDelete } from "./salon-part-retire.server";
+import { findPartRow, moveInSalonOrder, recordPartAudit } from "./salon-part-rows.server";
 import type { MenuInput } from "./salon-parts.schema";
 import { changedFields, editSalonPart, type SalonPartEdit } from "./salon-parts.server";
 
@@ -12,8 +13,6 @@ import { changedFields, editSalonPart, type SalonPartEdit } from "./salon-parts.
  * salon page, search's price range and booking, kept in past bookings) or,
  * when never booked, deleted.
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Everything the tab shows: the list, the salon's stylists, and the menu being edited (?menu=). */
 export async function menusTab(db: Database, salonId: string, editingId: string | null) {
@@ -60,20 +59,6 @@ export async function menusTab(db: Database, salonId: string, editingId: string 
   };
 }
 
-async function menuOf(tx: Database, salonId: string, menuId: string) {
-  if (!UUID.test(menuId)) throw new NotFoundError("メニューが見つかりません。");
-  const [menu] = await tx
-    .select()
-    .from(menus)
-    .where(and(eq(menus.id, menuId.toLowerCase()), eq(menus.salonId, salonId)));
-  if (!menu) {
-    throw new NotFoundError(
-      "メニューが見つかりません。ほかの管理者が削除した可能性があります。一覧を確認してください。",
-    );
-  }
-  return menu;
-}
-
 const fieldsOfMenu = (row: typeof menus.$inferSelect | MenuInput) => ({
   category: row.category,
   name: row.name,
@@ -81,6 +66,39 @@ const fieldsOfMenu = (row: typeof menus.$inferSelect | MenuInput) => ({
   price: row.price,
   durationMinutes: row.durationMinutes,
 });
+
+/**
+ * A menu is retired with published = false; it is deleted only when no
+ * booking holds a copy of it and no coupon names it.
+ */
+const menuRows: RetirablePart<typeof menus> = {
+  table: menus,
+  label: "メニュー",
+  targetType: "menu",
+  actions: { retire: "menu.retire", reinstate: "menu.reinstate", delete: "menu.delete" },
+  affectsFreeTime: true,
+  references: [
+    {
+      table: bookingMenus,
+      where: (salonId, menu) =>
+        and(eq(bookingMenus.salonId, salonId), eq(bookingMenus.menuId, menu.id)),
+      code: "menu_has_bookings",
+      message: (menu) =>
+        `「${menu.name}」は予約に使われているため削除できません。「掲載をやめる」にすると予約画面と公開ページから外れ、予約は残ります。`,
+    },
+    {
+      table: couponMenus,
+      where: (_salonId, menu) => eq(couponMenus.menuId, menu.id),
+      code: "menu_in_coupon",
+      message: (menu) =>
+        `「${menu.name}」はクーポンの対象になっているため削除できません。先にクーポンの対象から外すか、「掲載をやめる」を使ってください。`,
+    },
+  ],
+  deletedView: async (_tx, menu) => ({ ...fieldsOfMenu(menu), published: menu.published }),
+};
+
+const menuOf = (tx: Database, salonId: string, menuId: string) =>
+  findPartRow(tx, menuRows, salonId, menuId);
 
 /** The staff chosen must be this salon's (menu_staff itself does not say which salon). */
 async function setMenuStaff(tx: Database, salonId: string, menuId: string, input: MenuInput) {
@@ -179,61 +197,19 @@ export async function moveMenu(
 }
 
 /** Stops (or resumes) offering a menu; its past and future bookings keep their copy of it. */
-export async function setMenuPublished(
+export function setMenuPublished(
   db: Database,
   edit: SalonPartEdit,
   menuId: string,
   published: boolean,
 ) {
-  return editSalonPart(db, edit, async (tx) => {
-    const menu = await menuOf(tx, edit.salonId, menuId);
-    if (menu.published === published) return menu;
-    await tx.update(menus).set({ published }).where(eq(menus.id, menu.id));
-    await recordPartAudit(tx, edit, {
-      action: published ? "menu.reinstate" : "menu.retire",
-      targetType: "menu",
-      targetId: menu.id,
-      before: { published: menu.published },
-      after: { published },
-    });
-    return menu;
+  return retireOrDelete(db, edit, menuRows, menuId, {
+    action: published ? "reinstate" : "retire",
+    columns: (menu) => (menu.published === published ? null : { published }),
   });
 }
 
 /** Deletes a menu never booked nor named by a coupon; otherwise it can only be retired. */
-export async function deleteMenu(db: Database, edit: SalonPartEdit, menuId: string) {
-  return editSalonPart(db, edit, async (tx) => {
-    const menu = await menuOf(tx, edit.salonId, menuId);
-    const [booked] = await tx
-      .select({ n: count() })
-      .from(bookingMenus)
-      .where(and(eq(bookingMenus.salonId, edit.salonId), eq(bookingMenus.menuId, menu.id)));
-    if ((booked?.n ?? 0) > 0) {
-      throw new DomainError(
-        "menu_has_bookings",
-        `「${menu.name}」は予約に使われているため削除できません。「掲載をやめる」にすると予約画面と公開ページから外れ、予約は残ります。`,
-        409,
-      );
-    }
-    const [named] = await tx
-      .select({ n: count() })
-      .from(couponMenus)
-      .where(eq(couponMenus.menuId, menu.id));
-    if ((named?.n ?? 0) > 0) {
-      throw new DomainError(
-        "menu_in_coupon",
-        `「${menu.name}」はクーポンの対象になっているため削除できません。先にクーポンの対象から外すか、「掲載をやめる」を使ってください。`,
-        409,
-      );
-    }
-    await tx.delete(menus).where(eq(menus.id, menu.id));
-    await recordPartAudit(tx, edit, {
-      action: "menu.delete",
-      targetType: "menu",
-      targetId: menu.id,
-      before: { ...fieldsOfMenu(menu), published: menu.published },
-      after: null,
-    });
-    return menu;
-  });
+export function deleteMenu(db: Database, edit: SalonPartEdit, menuId: string) {
+  return retireOrDelete(db, edit, menuRows, menuId, { action: "delete" });
 }

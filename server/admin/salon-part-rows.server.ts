@@ -1,14 +1,45 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
+import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
-import { menus, staff } from "../db/schema";
+import { type coupons, menus, staff } from "../db/schema";
+import { NotFoundError } from "../errors/domain-error";
 import { type AuditEntry, recordAudit } from "./audit";
 import type { SalonPartEdit } from "./salon-parts.server";
 
 /**
  * Steps the スタッフ, メニュー and クーポン tabs repeat inside a save's
- * transaction (editSalonPart, decision 0018): the audit entry, and moving a
- * row of a list the salon orders by hand.
+ * transaction (editSalonPart, decision 0018): finding the row a form names,
+ * the audit entry, and moving a row of a list the salon orders by hand.
  */
+
+/** The tables of the rows the tabs edit one by one. */
+export type PartTable = typeof staff | typeof menus | typeof coupons;
+export type PartRow<T extends PartTable> = T["$inferSelect"];
+
+/**
+ * The stylist, menu or coupon `id` of this salon, or 404 named by `label`
+ * (スタッフ, メニュー, クーポン): also for a malformed id or one of another
+ * salon, so a form cannot reach another salon's rows.
+ */
+export async function findPartRow<T extends PartTable>(
+  tx: Database,
+  part: { table: T; label: string },
+  salonId: string,
+  id: string,
+): Promise<PartRow<T>> {
+  if (!isUuid(id)) throw new NotFoundError(`${part.label}が見つかりません。`);
+  const table: PartTable = part.table;
+  const [row] = await tx
+    .select()
+    .from(table)
+    .where(and(eq(table.id, id.toLowerCase()), eq(table.salonId, salonId)));
+  if (!row) {
+    throw new NotFoundError(
+      `${part.label}が見つかりません。ほかの管理者が削除した可能性があります。一覧を確認してください。`,
+    );
+  }
+  return row as PartRow<T>;
+}
 
 /** The audit entry of a save: by the edit's admin, about its salon, at its time. */
 export function recordPartAudit(

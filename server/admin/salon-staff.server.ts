@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, count, eq, gte, inArray, isNull, ne, sql } from "drizzle-orm";
+import { isUuid } from "../../common/uuid";
 import { addDays, toLocal } from "../bookings/local-time";
 import type { Database } from "../db/client";
 import { localTime } from "../db/local-time";
@@ -13,8 +14,9 @@ import {
   staff,
   staffSchedules,
 } from "../db/schema";
-import { DomainError, NotFoundError } from "../errors/domain-error";
-import { moveInSalonOrder, recordPartAudit } from "./salon-part-rows.server";
+import { DomainError } from "../errors/domain-error";
+import { type RetirablePart, retireOrDelete } from "./salon-part-retire.server";
+import { findPartRow, moveInSalonOrder, recordPartAudit } from "./salon-part-rows.server";
 import type {
   ScheduleInput,
   ScheduleInterval,
@@ -28,8 +30,6 @@ import { changedFields, editSalonPart, type SalonPartEdit } from "./salon-parts.
  * do, their weekly patterns and dated exceptions. Every change goes through
  * editSalonPart (version check, audit entry, derived columns, one transaction).
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A weekly pattern is the rows sharing one validity; this names it in forms and URLs. */
 export const patternKey = (validFrom: string | null, validUntil: string | null) =>
@@ -63,7 +63,7 @@ export async function staffTab(
   const counted = new Map(bookingCounts.map((row) => [row.staffId, row.n]));
   const salonMenus = await menusWithStaff(db, salonId);
   const selected =
-    selectedId && UUID.test(selectedId) && members.some((m) => m.id === selectedId.toLowerCase())
+    isUuid(selectedId) && members.some((m) => m.id === selectedId.toLowerCase())
       ? await staffDetails(db, salonId, selectedId.toLowerCase(), salonMenus, now)
       : null;
   return {
@@ -208,21 +208,6 @@ function groupPatterns(rows: readonly ScheduleRow[]): SchedulePattern[] {
   return [...patterns.values()];
 }
 
-/** A stylist of this salon, or 404 (also for a malformed id or one of another salon). */
-async function memberOf(tx: Database, salonId: string, staffId: string) {
-  if (!UUID.test(staffId)) throw new NotFoundError("スタッフが見つかりません。");
-  const [member] = await tx
-    .select()
-    .from(staff)
-    .where(and(eq(staff.id, staffId.toLowerCase()), eq(staff.salonId, salonId)));
-  if (!member) {
-    throw new NotFoundError(
-      "スタッフが見つかりません。ほかの管理者が削除した可能性があります。一覧を確認してください。",
-    );
-  }
-  return member;
-}
-
 const profileOf = (row: typeof staff.$inferSelect | StaffInput) => ({
   name: row.name,
   kana: row.kana,
@@ -232,6 +217,38 @@ const profileOf = (row: typeof staff.$inferSelect | StaffInput) => ({
   yearsOfExperience: row.yearsOfExperience,
   specialties: row.specialties,
 });
+
+/**
+ * A stylist is retired with active = false (left out of the salon page,
+ * stylist pages and booking, which ask for active staff; their bookings,
+ * schedules and reviews stay); deleted only when they never had a booking.
+ */
+const stylistRows: RetirablePart<typeof staff> = {
+  table: staff,
+  label: "スタッフ",
+  targetType: "staff",
+  actions: { retire: "staff.retire", reinstate: "staff.reinstate", delete: "staff.delete" },
+  affectsFreeTime: true,
+  references: [
+    {
+      table: bookings,
+      where: (salonId, member) =>
+        and(eq(bookings.salonId, salonId), eq(bookings.staffId, member.id)),
+      code: "staff_has_bookings",
+      message: (member) =>
+        `${member.name}さんには予約があるため削除できません。「退職」にすると予約画面や公開ページから外れ、予約は残ります。`,
+    },
+  ],
+  deletedView: async (_tx, member) => ({
+    ...profileOf(member),
+    slug: member.slug,
+    active: member.active,
+  }),
+};
+
+/** A stylist of this salon, or 404 (also for a malformed id or one of another salon). */
+const memberOf = (tx: Database, salonId: string, staffId: string) =>
+  findPartRow(tx, stylistRows, salonId, staffId);
 
 /**
  * Makes `wanted` the menus this stylist can do. A menu open to anyone (no
@@ -380,57 +397,22 @@ export async function moveStaff(
   });
 }
 
-/**
- * Retires (active = false) or brings back a stylist. A retired stylist is
- * left out of the salon page, stylist pages and booking (every reader asks
- * for active staff), but their bookings, schedules and reviews stay.
- */
-export async function setStaffActive(
+/** Retires (active = false) or brings back a stylist. */
+export function setStaffActive(
   db: Database,
   edit: SalonPartEdit,
   staffId: string,
   active: boolean,
 ) {
-  return editSalonPart(db, edit, async (tx) => {
-    const member = await memberOf(tx, edit.salonId, staffId);
-    if (member.active === active) return member;
-    await tx.update(staff).set({ active }).where(eq(staff.id, member.id));
-    await recordPartAudit(tx, edit, {
-      action: active ? "staff.reinstate" : "staff.retire",
-      targetType: "staff",
-      targetId: member.id,
-      before: { active: member.active },
-      after: { active },
-    });
-    return member;
+  return retireOrDelete(db, edit, stylistRows, staffId, {
+    action: active ? "reinstate" : "retire",
+    columns: (member) => (member.active === active ? null : { active }),
   });
 }
 
 /** Deletes a stylist who never had a booking; one with bookings can only be retired. */
-export async function deleteStaff(db: Database, edit: SalonPartEdit, staffId: string) {
-  return editSalonPart(db, edit, async (tx) => {
-    const member = await memberOf(tx, edit.salonId, staffId);
-    const [used] = await tx
-      .select({ n: count() })
-      .from(bookings)
-      .where(and(eq(bookings.salonId, edit.salonId), eq(bookings.staffId, member.id)));
-    if ((used?.n ?? 0) > 0) {
-      throw new DomainError(
-        "staff_has_bookings",
-        `${member.name}さんには予約があるため削除できません。「退職」にすると予約画面や公開ページから外れ、予約は残ります。`,
-        409,
-      );
-    }
-    await tx.delete(staff).where(eq(staff.id, member.id));
-    await recordPartAudit(tx, edit, {
-      action: "staff.delete",
-      targetType: "staff",
-      targetId: member.id,
-      before: { ...profileOf(member), slug: member.slug, active: member.active },
-      after: null,
-    });
-    return member;
-  });
+export function deleteStaff(db: Database, edit: SalonPartEdit, staffId: string) {
+  return retireOrDelete(db, edit, stylistRows, staffId, { action: "delete" });
 }
 
 const overlaps = (
@@ -676,7 +658,7 @@ export async function deleteStaffException(
 ) {
   return editSalonPart(db, edit, async (tx) => {
     const member = await memberOf(tx, edit.salonId, staffId);
-    const [removed] = UUID.test(exceptionId)
+    const [removed] = isUuid(exceptionId)
       ? await tx
           .delete(scheduleExceptions)
           .where(
