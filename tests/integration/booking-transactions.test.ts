@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
   cancelBooking,
@@ -19,7 +19,7 @@ import {
 import { bookingMenus, bookings, couponMenus, coupons } from "../../server/db/schema";
 import { bookingClient } from "../support/booking-client";
 import { buildBooking, buildMenu, buildSalonWithStaff, buildUser } from "../support/builders";
-import { withTestDatabase } from "../support/test-database";
+import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
 
 const database = withTestDatabase();
 
@@ -145,55 +145,145 @@ describe("holdSlot", () => {
     expect((await attempt(at("2026-12-01T09:30"))).error).toBeInstanceOf(SlotUnavailableError);
   });
 
-  it("lets exactly one of 50 parallel attempts at one slot win", async () => {
-    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
-    const attempts = await Promise.all(
-      Array.from({ length: 50 }, () =>
-        outcome(
-          holdSlot(database.db, {
-            ...bookingClient(database.db),
-            salonId: salon.id,
-            menuIds: [menu.id],
-            staffId: stylists[0]?.id ?? null,
-            start: at("2026-12-04T11:00"),
-            userId: null,
-            now: NOW,
-          }),
+  // Races: PostgreSQL only, PGlite runs the attempts' transactions one after
+  // another (transactionsTakeTurns); the tests after them inject the lost race.
+  it.skipIf(transactionsTakeTurns)(
+    "lets exactly one of 50 parallel attempts at one slot win",
+    async () => {
+      const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+      const attempts = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          outcome(
+            holdSlot(database.db, {
+              ...bookingClient(database.db),
+              salonId: salon.id,
+              menuIds: [menu.id],
+              staffId: stylists[0]?.id ?? null,
+              start: at("2026-12-04T11:00"),
+              userId: null,
+              now: NOW,
+            }),
+          ),
         ),
-      ),
-    );
-    const won = attempts.filter((a) => a.value);
-    expect(won).toHaveLength(1);
-    for (const lost of attempts.filter((a) => a.error)) {
-      expect(lost.error).toBeInstanceOf(SlotTakenError);
+      );
+      const won = attempts.filter((a) => a.value);
+      expect(won).toHaveLength(1);
+      for (const lost of attempts.filter((a) => a.error)) {
+        expect(lost.error).toBeInstanceOf(SlotTakenError);
+      }
+      expect(await database.db.$count(bookings, eq(bookings.salonId, salon.id))).toBe(1);
+    },
+  );
+
+  it.skipIf(transactionsTakeTurns)(
+    "gives 指名なし to exactly as many visitors as there are free stylists, under a race",
+    async () => {
+      const { salon, menu } = await buildSalonWithStaff(database.db, { staffCount: 2 });
+      const attempts = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          outcome(
+            holdSlot(database.db, {
+              ...bookingClient(database.db),
+              salonId: salon.id,
+              menuIds: [menu.id],
+              staffId: null,
+              start: at("2026-12-04T15:00"),
+              userId: null,
+              now: NOW,
+            }),
+          ),
+        ),
+      );
+      const won = attempts.flatMap((a) => (a.value ? [a.value] : []));
+      expect(won).toHaveLength(2);
+      expect(new Set(won.map((b) => b.staffId)).size).toBe(2);
+      expect(won.every((b) => b.staffRequested === false)).toBe(true);
+      for (const lost of attempts.filter((a) => a.error)) {
+        expect(lost.error).toBeInstanceOf(SlotTakenError);
+      }
+    },
+  );
+
+  /**
+   * Runs `work` while each insert into bookings first inserts, in the same
+   * transaction, another visitor's hold of the same stylist and time (the
+   * first `competitors` inserts only): what a competing transaction that
+   * committed after this one read the availability leaves behind. The insert
+   * then fails on bookings_staff_no_overlap with SQLSTATE 23P01, as the loser
+   * of a real race does on PostgreSQL and as it never does on PGlite.
+   * `inserts`: how many holds were attempted past the availability check.
+   */
+  async function withCompetitor<T>(competitors: number, work: () => Promise<T>) {
+    const run = (statement: string) => database.db.execute(sql.raw(statement));
+    await run("create sequence test_competitor_inserts");
+    await run(`create function test_competitor() returns trigger language plpgsql as $$
+      declare competitor bookings;
+      begin
+        if pg_trigger_depth() = 1 and nextval('test_competitor_inserts') <= ${competitors} then
+          competitor := new;
+          competitor.id := gen_random_uuid();
+          competitor.booking_number := 'ZZZZ-ZZZZ';
+          competitor.user_id := null;
+          competitor.holder_key_hash := null;
+          insert into bookings select competitor.*;
+        end if;
+        return new;
+      end $$`);
+    await run(`create trigger test_competitor before insert on bookings
+      for each row execute function test_competitor()`);
+    try {
+      const result = await outcome(work());
+      const counted = (await run(
+        "select case when is_called then last_value else 0 end as n from test_competitor_inserts",
+      )) as unknown as { rows: { n: string | number }[] };
+      return { ...result, inserts: Number(counted.rows[0]?.n) };
+    } finally {
+      // On PGlite the next test files share this database.
+      await run("drop trigger test_competitor on bookings");
+      await run("drop function test_competitor()");
+      await run("drop sequence test_competitor_inserts");
     }
-    expect(await database.db.$count(bookings, eq(bookings.salonId, salon.id))).toBe(1);
+  }
+
+  it("answers SlotTakenError (409 slot_taken) to a hold whose insert loses a race (SQLSTATE 23P01)", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db, { staffCount: 2 });
+    const lost = await withCompetitor(1, () =>
+      holdSlot(database.db, {
+        ...bookingClient(database.db),
+        salonId: salon.id,
+        menuIds: [menu.id],
+        staffId: stylists[0]?.id ?? null,
+        start: at("2026-12-04T13:00"),
+        userId: null,
+        now: NOW,
+      }),
+    );
+    // Past the availability check, which found the time free: the constraint decided.
+    expect(lost.inserts).toBe(1);
+    expect(lost.error).toBeInstanceOf(SlotTakenError);
+    expect(lost.error).toMatchObject({ status: 409, code: "slot_taken" });
+    expect(await database.db.$count(bookings, eq(bookings.salonId, salon.id))).toBe(0);
   });
 
-  it("gives 指名なし to exactly as many visitors as there are free stylists, under a race", async () => {
+  it("tries 指名なし again after a lost race (23P01), and answers SlotTakenError when every try loses", async () => {
     const { salon, menu } = await buildSalonWithStaff(database.db, { staffCount: 2 });
-    const attempts = await Promise.all(
-      Array.from({ length: 10 }, () =>
-        outcome(
-          holdSlot(database.db, {
-            ...bookingClient(database.db),
-            salonId: salon.id,
-            menuIds: [menu.id],
-            staffId: null,
-            start: at("2026-12-04T15:00"),
-            userId: null,
-            now: NOW,
-          }),
-        ),
-      ),
-    );
-    const won = attempts.flatMap((a) => (a.value ? [a.value] : []));
-    expect(won).toHaveLength(2);
-    expect(new Set(won.map((b) => b.staffId)).size).toBe(2);
-    expect(won.every((b) => b.staffRequested === false)).toBe(true);
-    for (const lost of attempts.filter((a) => a.error)) {
-      expect(lost.error).toBeInstanceOf(SlotTakenError);
-    }
+    const hold = (time: string) =>
+      holdSlot(database.db, {
+        ...bookingClient(database.db),
+        salonId: salon.id,
+        menuIds: [menu.id],
+        staffId: null,
+        start: at(`2026-12-04T${time}`),
+        userId: null,
+        now: NOW,
+      });
+    const retried = await withCompetitor(1, () => hold("13:00"));
+    expect(retried.inserts).toBe(2);
+    expect(retried.value).toMatchObject({ status: "held", staffRequested: false });
+    const lost = await withCompetitor(1000, () => hold("15:00"));
+    expect(lost.inserts).toBeGreaterThan(1);
+    expect(lost.error).toBeInstanceOf(SlotTakenError);
+    expect(await database.db.$count(bookings, eq(bookings.salonId, salon.id))).toBe(1);
   });
 
   it("gives 指名なし to the stylist with the fewest bookings that day", async () => {
@@ -338,7 +428,8 @@ describe("confirmBooking and cancelBooking", () => {
         idempotencyKey: "form-1",
         now: minutesLater(5),
       });
-    const [first, second] = await Promise.all([confirm(), confirm()]);
+    const first = await confirm();
+    const second = await confirm();
     const third = await confirm();
     expect(first.id).toBe(hold.id);
     expect(second.id).toBe(hold.id);
@@ -348,6 +439,30 @@ describe("confirmBooking and cancelBooking", () => {
     expect(first.customerKana).toBe("よやく はなこ");
     expect(await database.db.$count(bookings, eq(bookings.salonId, salon.id))).toBe(1);
   });
+
+  // A race: PostgreSQL only (transactionsTakeTurns); the test above is its turn-taking form.
+  it.skipIf(transactionsTakeTurns)(
+    "confirms a hold once for two simultaneous submissions with one key",
+    async () => {
+      const { salon, user, hold } = await heldBooking();
+      const confirm = () =>
+        confirmBooking(database.db, {
+          ...bookingClient(database.db),
+          holdId: hold.id,
+          userId: user.id,
+          customer,
+          notes: "",
+          idempotencyKey: "form-1",
+          now: minutesLater(5),
+        });
+      const both = await Promise.all([confirm(), confirm()]);
+      expect(both.map((booking) => [booking.id, booking.status])).toEqual([
+        [hold.id, "confirmed"],
+        [hold.id, "confirmed"],
+      ]);
+      expect(await database.db.$count(bookings, eq(bookings.salonId, salon.id))).toBe(1);
+    },
+  );
 
   it("scopes an idempotency key to its user: another customer's same key books their own hold", async () => {
     const { salon, user, hold, request } = await heldBooking();

@@ -123,4 +123,15 @@ async function withAdminClient<T>(url: string, work: (client: pg.Client) => Prom
   }
 }
 
+/**
+ * True on PGlite, which is one session: its worker runs one transaction at a
+ * time (decision 0025), so transactions a test starts "at once" run one after
+ * another and never race. A test whose point is a race skips there,
+ * `it.skipIf(transactionsTakeTurns)(…)`, and proves it on PostgreSQL (the
+ * integration:postgres project, TEST_DATABASE_URL). What such a race ends in
+ * on PGlite too is proven by injecting it (booking-transactions.test.ts:
+ * SQLSTATE 23P01 from a trigger).
+ */
+export const transactionsTakeTurns = process.env.TEST_DB_ENGINE === "pglite";
+
 export { sqlState } from "../../server/db/sql-state";
