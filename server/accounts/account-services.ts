@@ -16,6 +16,8 @@ export type AccountServices = {
   policy: PasswordPolicy;
   providers: ExternalProviderId[];
   mailer: Mailer;
+  /** Signs and checks device cookies (device-cookie.ts): the auth secret. */
+  deviceSecret: string;
   /** Closes connections of their own (the Redis rate-limit client) on shutdown. */
   close(): Promise<void>;
 };
@@ -46,6 +48,7 @@ export function createAccountServices(db: Database, config: Config, log?: Logger
     policy: passwordPolicyFrom(config),
     providers: configuredProviderIds(config),
     mailer,
+    deviceSecret: config.BETTER_AUTH_SECRET,
     close: () => store.close(),
   };
 }

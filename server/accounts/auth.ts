@@ -13,6 +13,7 @@ import type { Logger } from "../logger";
 import type { Mailer } from "../mail/mailer";
 import { renderMail } from "../mail/templates";
 import { betterAuthLogger } from "./auth-logger";
+import { DEVICE_COOKIE, deviceCookieAttributes, deviceCookieValue } from "./device-cookie";
 import { externalProviders } from "./external-providers";
 import { passwordPolicyFrom } from "./password-policy";
 import type { RateLimitStore } from "./rate-limit";
@@ -174,6 +175,17 @@ export function createAuth({ db, config, mailer, rateLimitStore, log }: AuthDeps
         const field = passwordFields[ctx.path];
         const password = field ? (ctx.body as Record<string, unknown> | undefined)?.[field] : null;
         if (typeof password === "string") assertPasswordPolicy(password, policy);
+      }),
+      // Any successful sign-in (password, mail link, verification, provider)
+      // makes this browser a known device of the account (device-cookie.ts).
+      after: createAuthMiddleware(async (ctx) => {
+        const created = ctx.context.newSession;
+        if (!created) return;
+        ctx.setCookie(
+          DEVICE_COOKIE,
+          deviceCookieValue(config.BETTER_AUTH_SECRET, created.user.email),
+          deviceCookieAttributes(config.isProduction),
+        );
       }),
     },
     plugins: [

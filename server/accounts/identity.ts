@@ -1,5 +1,6 @@
 import type { AccountServices } from "./account-services";
 import { AuthError, translateAuthError } from "./auth-error";
+import { trustedDevice } from "./device-cookie";
 import type { ExternalProviderId } from "./external-providers";
 import { consumeAttempt, type LimitedAction } from "./rate-limit";
 import { clientIp } from "./request-info";
@@ -27,7 +28,12 @@ async function limit(
   request: Request,
   email?: string,
 ) {
-  const result = await consumeAttempt(services.limits, action, { ip: clientIp(request), email });
+  const device = email ? trustedDevice(request, services.deviceSecret, email) : null;
+  const result = await consumeAttempt(services.limits, action, {
+    ip: clientIp(request),
+    email,
+    device,
+  });
   if (!result.allowed) throw new AuthError("too-many-requests", 429);
 }
 

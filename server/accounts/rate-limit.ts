@@ -132,11 +132,15 @@ export type RateLimits = {
  * Counts one attempt of `action` against the client address and, when the
  * request names one, the email address: a spray over many accounts from
  * one address and a slow attack on one account from many addresses both stop.
+ * From a known device of that account (`device`: the nonce of its genuine
+ * device cookie, device-cookie.ts) the attempt counts against the device's
+ * own allowance instead, so strangers' guesses never lock the owner out of
+ * the browsers they signed in with before (decision 0026).
  */
 export async function consumeAttempt(
   limits: RateLimits,
   action: LimitedAction,
-  who: { ip: string; email?: string },
+  who: { ip: string; email?: string; device?: string | null },
 ): Promise<RateLimitResult> {
   const byIp = await limits.store.consume(`${action}:ip:${who.ip}`, {
     window: limits.window,
@@ -144,8 +148,10 @@ export async function consumeAttempt(
   });
   if (!byIp.allowed) return byIp;
   if (!who.email) return byIp;
-  return limits.store.consume(`${action}:account:${who.email.trim().toLowerCase()}`, {
-    window: limits.window,
-    max: limits.perAccount,
-  });
+  // Only password guesses: mails asked for an address stay counted on the address.
+  const key =
+    who.device && action === "sign-in"
+      ? `${action}:device:${who.device}`
+      : `${action}:account:${who.email.trim().toLowerCase()}`;
+  return limits.store.consume(key, { window: limits.window, max: limits.perAccount });
 }

@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import { authErrorMessage } from "../../common/auth-errors";
 import type { AccountServices } from "../accounts/account-services";
+import { trustedDevice } from "../accounts/device-cookie";
 import { authEndpointLimits, consumeAttempt } from "../accounts/rate-limit";
 import { clientIp, safeRedirectPath } from "../accounts/request-info";
 
@@ -70,6 +71,7 @@ export function authEndpointGuard(accounts: AccountServices): MiddlewareHandler 
     const result = await consumeAttempt(accounts.limits, rule.action, {
       ip: clientIp(request),
       email,
+      device: email ? trustedDevice(request, accounts.deviceSecret, email) : null,
     });
     if (!result.allowed) {
       if (result.retryAfter) c.header("Retry-After", String(result.retryAfter));
