@@ -1,18 +1,9 @@
 import { Form, Link, useNavigation } from "react-router";
-import { formatBookingRange } from "../../lib/booking-format";
 import { formatYen } from "../../../common/format";
+import { bookingStatusLabels } from "../../../common/status-labels";
+import { formatBookingRange } from "../../lib/booking-format";
 import { linkClass } from "../accounts/account-frame";
 import { TextAreaField } from "../form/field";
-
-/** Japanese names of the booking statuses (server/db/schema/bookings.ts bookingStatuses). */
-export const bookingStatusLabels: Record<string, string> = {
-  held: "お取り置き中",
-  confirmed: "予約確定",
-  cancelled_by_user: "キャンセル済み",
-  cancelled_by_salon: "サロンによりキャンセル",
-  completed: "来店済み",
-  no_show: "無断キャンセル",
-};
 
 export type HistoryBooking = {
   id: string;
