@@ -1,31 +1,9 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { fieldErrors } from "../../common/field-rules";
-import { formValues } from "../../server/accounts/form-result";
+import { data, redirect } from "react-router";
 import { requireAdmin } from "../../server/accounts/guards";
 import { uuidText } from "../../server/admin/admin.schema";
-import { redirectRuleSchema } from "../../server/admin/redirects.schema";
-import {
-  createRedirectRule,
-  findRedirectRule,
-  listRedirectRules,
-  RedirectRuleError,
-  removeRedirectRule,
-  updateRedirectRule,
-} from "../../server/admin/redirects.server";
+import { redirectsPage, submitRedirectForm } from "../../server/admin/redirect-form.server";
 import { appContext } from "../../server/context";
-import { DomainError } from "../../server/errors/domain-error";
-import { Notice } from "../components/accounts/account-frame";
-import {
-  AdminFrame,
-  buttonClass,
-  cellClass,
-  formatDateTime,
-  headCellClass,
-  linkClass,
-  secondaryButtonClass,
-  tableClass,
-} from "../components/admin/admin-frame";
-import { ErrorSummary, TextField } from "../components/form/field";
+import { RedirectRules } from "../components/admin/redirect-rules";
 import type { Route } from "./+types/admin.redirects";
 
 export const meta: Route.MetaFunction = () => [
@@ -33,239 +11,26 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
-const fields = ["path", "target", "statusCode"] as const;
-type Values = Record<(typeof fields)[number], string>;
-const emptyValues: Values = { path: "", target: "", statusCode: "301" };
-
-const doneMessages: Record<string, string> = {
-  created: "リダイレクトを追加しました。すべてのサーバーですぐに有効になります。",
-  updated: "リダイレクトを変更しました。すべてのサーバーですぐに有効になります。",
-  deleted: "リダイレクトを削除しました。",
-};
-
 // Guards (SPEC.md §2): auth-full, admin-only. ?edit=<id> opens a rule in the form.
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
   await requireAdmin(request, ctx);
   const params = new URL(request.url).searchParams;
   const editId = uuidText("リダイレクト").safeParse(params.get("edit") ?? "");
-  const editing = editId.success ? await findRedirectRule(ctx.db, editId.data) : null;
-  return {
-    rules: await listRedirectRules(ctx.db),
-    editing: editing
-      ? {
-          id: editing.id,
-          values: {
-            path: editing.path,
-            target: editing.target,
-            statusCode: String(editing.statusCode),
-          },
-        }
-      : null,
-    done: params.get("done"),
-  };
+  const page = await redirectsPage(ctx.db, editId.success ? editId.data : null);
+  return { ...page, done: params.get("done") };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const ctx = context.get(appContext);
   const admin = await requireAdmin(request, ctx);
   const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const id = uuidText("リダイレクト").safeParse(String(form.get("id") ?? ""));
-  const values: Values = formValues(form, fields);
-  const now = new Date();
-  const failed = (errors: Record<string, string | undefined>, status: number) =>
-    data({ errors, values, intent, id: id.success ? id.data : null }, { status });
-  if (intent !== "create" && !id.success) {
-    return failed({ form: "操作するリダイレクトの指定が正しくありません。" }, 400);
-  }
-  try {
-    if (intent === "delete" && id.success) {
-      await removeRedirectRule(ctx.db, ctx.redirects, id.data, admin, now);
-      return redirect("/admin/redirects?done=deleted");
-    }
-    if (intent !== "create" && intent !== "update") {
-      return failed({ form: "操作の指定が正しくありません。" }, 400);
-    }
-    const parsed = redirectRuleSchema(new URL(ctx.config.PUBLIC_URL).origin).safeParse(values);
-    if (!parsed.success) return failed(fieldErrors<string>(parsed.error), 422);
-    if (intent === "update" && id.success) {
-      await updateRedirectRule(ctx.db, ctx.redirects, id.data, parsed.data, admin, now);
-      return redirect("/admin/redirects?done=updated");
-    }
-    await createRedirectRule(ctx.db, ctx.redirects, parsed.data, admin, now);
-    return redirect("/admin/redirects?done=created");
-  } catch (error) {
-    if (error instanceof RedirectRuleError)
-      return failed({ [error.field]: error.message }, error.status);
-    if (error instanceof DomainError) return failed({ form: error.message }, error.status);
-    throw error;
-  }
+  const outcome = await submitRedirectForm(ctx, form, admin, new Date());
+  if (outcome.kind === "done") return redirect(`/admin/redirects?done=${outcome.done}`);
+  const { errors, values, intent, id } = outcome;
+  return data({ errors, values, intent, id }, { status: outcome.status });
 }
 
-const statusLabels: Record<number, string> = {
-  301: "恒久的（301）",
-  302: "一時的（302）",
-};
-
 export default function AdminRedirects({ loaderData, actionData }: Route.ComponentProps) {
-  const { rules, editing, done } = loaderData;
-  const busy = useNavigation().state === "submitting";
-  const failedEdit = actionData && actionData.intent === "update" ? actionData.id : null;
-  const editId = failedEdit ?? editing?.id ?? null;
-  const formErrors: Record<string, string | undefined> =
-    actionData && actionData.intent !== "delete" ? actionData.errors : {};
-  const values: Values =
-    actionData && actionData.intent !== "delete"
-      ? actionData.values
-      : (editing?.values ?? emptyValues);
-  const deleteError = actionData?.intent === "delete" ? actionData.errors.form : undefined;
-  return (
-    <AdminFrame title="リダイレクト">
-      <p>
-        古いURLや終了したキャンペーンのページを、サイト内の別のページへ転送します。
-        変更はすべてのサーバーに1秒以内に反映されます。
-      </p>
-      {done && doneMessages[done] ? <Notice>{doneMessages[done]}</Notice> : null}
-      {deleteError ? <Notice tone="error">{deleteError}</Notice> : null}
-      <section aria-labelledby="redirect-form-heading" className="flex flex-col gap-4">
-        <h2 id="redirect-form-heading" className="text-xl font-bold">
-          {editId ? "リダイレクトの編集" : "リダイレクトの追加"}
-        </h2>
-        <Form
-          method="post"
-          noValidate
-          className="flex max-w-2xl flex-col gap-5"
-          key={`${editId ?? "new"}-${actionData ? "result" : "initial"}`}
-        >
-          <ErrorSummary errors={formErrors} />
-          <input type="hidden" name="intent" value={editId ? "update" : "create"} />
-          {editId ? <input type="hidden" name="id" value={editId} /> : null}
-          <TextField
-            id="redirect-path"
-            name="path"
-            label="転送元のパス"
-            required
-            autoComplete="off"
-            hint="サイト内のパス。例：/campaign/2026-spring"
-            defaultValue={values.path}
-            error={formErrors.path}
-          />
-          <TextField
-            id="redirect-target"
-            name="target"
-            label="転送先"
-            required
-            autoComplete="off"
-            hint="サイト内のパス（例：/articles）か、このサイトのURL。他のサイトへは転送できません。"
-            defaultValue={values.target}
-            error={formErrors.target}
-          />
-          <fieldset
-            className="flex flex-col gap-2"
-            aria-describedby={formErrors.statusCode ? "redirect-status-error" : undefined}
-          >
-            <legend className="font-bold">転送の種類</legend>
-            {formErrors.statusCode ? (
-              <p id="redirect-status-error" className="text-sm font-bold text-red-700">
-                {formErrors.statusCode}
-              </p>
-            ) : null}
-            {(["301", "302"] as const).map((code) => (
-              <label key={code} className="flex items-center gap-2">
-                <input
-                  type="radio"
-                  name="statusCode"
-                  value={code}
-                  defaultChecked={values.statusCode === code}
-                />
-                {code === "301"
-                  ? "恒久的（301）：URLが変わった。検索エンジンにも新しいURLを伝えます"
-                  : "一時的（302）：期間限定の転送。元のURLはいずれ戻ります"}
-              </label>
-            ))}
-          </fieldset>
-          <div className="flex flex-wrap items-center gap-3">
-            <button type="submit" disabled={busy} className={buttonClass}>
-              {editId ? "変更を保存する" : "追加する"}
-            </button>
-            {editId ? (
-              <Link to="/admin/redirects" className={linkClass}>
-                編集をやめる
-              </Link>
-            ) : null}
-          </div>
-        </Form>
-      </section>
-      <section aria-labelledby="redirect-list-heading" className="flex flex-col gap-4">
-        <h2 id="redirect-list-heading" className="text-xl font-bold">
-          登録済みのリダイレクト（{rules.length}件）
-        </h2>
-        {rules.length === 0 ? (
-          <p>まだリダイレクトはありません。</p>
-        ) : (
-          <div className="relative overflow-x-auto">
-            <table className={tableClass}>
-              <thead>
-                <tr>
-                  <th scope="col" className={headCellClass}>
-                    転送元
-                  </th>
-                  <th scope="col" className={headCellClass}>
-                    転送先
-                  </th>
-                  <th scope="col" className={headCellClass}>
-                    種類
-                  </th>
-                  <th scope="col" className={headCellClass}>
-                    更新日時
-                  </th>
-                  <th scope="col" className={headCellClass}>
-                    操作
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rules.map((rule) => (
-                  <tr key={rule.id}>
-                    <td className={`${cellClass} break-all`}>
-                      {rule.path}
-                      {rule.enabled ? null : <span className="block text-xs">（無効）</span>}
-                      {rule.includeSubpaths ? (
-                        <span className="block text-xs">（配下のパスも転送）</span>
-                      ) : null}
-                    </td>
-                    <td className={`${cellClass} break-all`}>{rule.target}</td>
-                    <td className={cellClass}>
-                      {statusLabels[rule.statusCode] ?? rule.statusCode}
-                    </td>
-                    <td className={cellClass}>{formatDateTime(rule.updatedAt)}</td>
-                    <td className={cellClass}>
-                      <div className="flex flex-wrap items-center gap-2">
-                        <Link
-                          to={`/admin/redirects?edit=${rule.id}`}
-                          className={linkClass}
-                          aria-label={`${rule.path} のリダイレクトを編集`}
-                        >
-                          編集
-                        </Link>
-                        <Form method="post">
-                          <input type="hidden" name="intent" value="delete" />
-                          <input type="hidden" name="id" value={rule.id} />
-                          <button type="submit" disabled={busy} className={secondaryButtonClass}>
-                            削除
-                            <span className="sr-only">（{rule.path}）</span>
-                          </button>
-                        </Form>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
-    </AdminFrame>
-  );
+  return <RedirectRules data={loaderData} result={actionData} />;
 }
