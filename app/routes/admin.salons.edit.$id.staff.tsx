@@ -1,6 +1,6 @@
 import { salonPartAction, salonPartLoader } from "../../server/admin/salon-part-routes.server";
 import { staffFormAction } from "../../server/admin/salon-parts-forms.server";
-import { staffTab } from "../../server/admin/salon-staff.server";
+import { staffTab } from "../../server/admin/salon-staff-tab.server";
 import { appContext } from "../../server/context";
 import { formVersion, SalonPartPage } from "../components/admin/salon-part-form";
 import {

@@ -26,16 +26,14 @@ import {
   type SalonPartEdit,
 } from "./salon-parts.server";
 import {
-  addStaffException,
   createStaff,
-  deleteSchedule,
   deleteStaff,
-  deleteStaffException,
   moveStaff,
-  saveSchedule,
   setStaffActive,
   updateStaff,
 } from "./salon-staff.server";
+import { addStaffException, deleteStaffException } from "./salon-staff-exceptions.server";
+import { deleteSchedule, saveSchedule } from "./salon-staff-schedules.server";
 
 /**
  * The POSTs of the three tabs: which button was pressed (`intent`), the

@@ -1,11 +1,11 @@
 import { Fragment } from "react";
 import { Link } from "react-router";
+import { formatDate } from "../../../common/format";
 import {
   INTERVALS_PER_DAY,
   scheduleExceptionLabels,
   weekdayLabels,
 } from "../../../common/salon-parts";
-import { formatDate } from "../../../common/format";
 import { SelectField, TextAreaField, TextField } from "../form/field";
 import { cellClass, headCellClass, linkClass, tableClass } from "./admin-frame";
 import {
@@ -17,7 +17,7 @@ import {
   SalonPartForm,
 } from "./salon-part-form";
 
-/** What the スタッフ tab's loader gives (server/admin/salon-staff.server.ts staffTab). */
+/** What the スタッフ tab's loader gives (server/admin/salon-staff-tab.server.ts staffTab). */
 type Member = {
   id: string;
   name: string;
