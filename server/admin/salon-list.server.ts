@@ -120,3 +120,11 @@ export function areaChoices(db: Database) {
     .from(areas)
     .orderBy(asc(areas.prefectureCode), asc(areas.sortOrder), asc(areas.name));
 }
+
+/** Everything /admin/salons shows: the page of salons under the query and the area filter's choices. */
+export async function salonListPage(db: Database, query: SalonListQuery) {
+  const [list, areaList] = await Promise.all([listSalonsForAdmin(db, query), areaChoices(db)]);
+  return { ...list, areas: areaList, query };
+}
+
+export type SalonListPageData = Awaited<ReturnType<typeof salonListPage>>;
