@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { data, Link, redirect, useLocation } from "react-router";
 import { fieldErrors } from "../../common/field-rules";
+import { formatYen } from "../../common/format";
 import { privatePageHeaders } from "../../common/page-cache";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import { formValues } from "../../server/accounts/form-result";
@@ -256,6 +257,12 @@ function PickSteps({
       {selection.coupon ? (
         <p className="mt-4 rounded-lg border border-dashed border-brand-700 p-3 text-sm">
           クーポン「{selection.coupon.title}」を使って予約します。
+          {selection.menus.length > 0 && selection.discount > 0 ? (
+            <>
+              合計 <s>{formatYen(selection.subtotal)}</s> →{" "}
+              <strong>{formatYen(selection.subtotal - selection.discount)}</strong>
+            </>
+          ) : null}
           <Link
             to={flowHref(slug, { ...current, couponId: null }, view.date)}
             className="ml-2 underline"
@@ -269,6 +276,7 @@ function PickSteps({
         selected={current.menuIds}
         hidden={keep(["staff", "coupon"])}
         headingId={stepIds.menus}
+        coupon={selection.coupon}
       />
       {selection.menus.length > 0 ? (
         <>

@@ -98,12 +98,8 @@ export type FlowSelection = {
   stylists: FlowStylist[];
   /** The chosen stylist (one of `stylists`), or null for 指名なし. */
   stylist: FlowStylist | null;
-  coupon: {
-    id: string;
-    title: string;
-    discountKind: CouponTerms["discountKind"];
-    discountValue: number;
-  } | null;
+  /** With its terms, so each step can show the price with the coupon (common/coupon-pricing.ts). */
+  coupon: ({ id: string; title: string } & CouponTerms) | null;
   subtotal: number;
   discount: number;
   durationMinutes: number;
@@ -230,7 +226,7 @@ export async function loadFlowSelection(
     menus: chosen,
     stylists,
     stylist,
-    coupon: couponRow,
+    coupon: couponRow ? { ...couponRow, menuIds: couponMenuIds } : null,
     subtotal,
     discount: couponTotal === null ? 0 : subtotal - couponTotal,
     durationMinutes: chosen.reduce((sum, menu) => sum + menu.durationMinutes, 0),

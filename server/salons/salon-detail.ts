@@ -4,6 +4,7 @@ import { nextFreeTimes } from "../bookings/free-times";
 import type { Database } from "../db/client";
 import {
   areas,
+  couponMenus,
   coupons,
   features,
   menus,
@@ -91,6 +92,7 @@ export async function getSalonDetail(db: Database, slug: string, reviewPage: num
     featureRows,
     menuRows,
     couponRows,
+    couponMenuRows,
     staffRows,
     reviewRows,
     [reviewTotal],
@@ -139,6 +141,11 @@ export async function getSalonDetail(db: Database, slug: string, reviewPage: num
       )
       .orderBy(asc(coupons.title)),
     db
+      .select({ couponId: couponMenus.couponId, menuId: couponMenus.menuId })
+      .from(couponMenus)
+      .innerJoin(coupons, eq(coupons.id, couponMenus.couponId))
+      .where(eq(coupons.salonId, salonId)),
+    db
       .select(staffProfileColumns)
       .from(staff)
       .where(and(eq(staff.salonId, salonId), eq(staff.active, true)))
@@ -171,7 +178,11 @@ export async function getSalonDetail(db: Database, slug: string, reviewPage: num
     photos,
     features: featureRows,
     menuGroups: groupMenus(menuRows),
-    coupons: couponRows,
+    // With the menus each is for (none: the whole booking), so the page can show its price.
+    coupons: couponRows.map((coupon) => ({
+      ...coupon,
+      menuIds: couponMenuRows.filter((row) => row.couponId === coupon.id).map((row) => row.menuId),
+    })),
     staff: staffRows,
     /** Next free times (空席あり) from the search summary, or null. */
     freeTimes: (await nextFreeTimes(db, [salonId], now)).get(salonId) ?? null,

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { coupons } from "../../server/db/schema";
+import { formatYen } from "../../common/format";
+import { couponMenus, coupons } from "../../server/db/schema";
 import { ORIGIN } from "../support/accounts";
-import { buildMenu, buildReview, buildSalon } from "../support/builders";
+import { buildMenu, buildReview, buildSalon, buildSalonWithStaff } from "../support/builders";
 import { createFullApp } from "../support/full-app";
 import { withTestDatabase } from "../support/test-database";
 
@@ -85,5 +86,56 @@ describe("dates a visitor reads", () => {
     expect(text).toContain("有効期限：2099年3月31日(火)まで");
     expect(text).toContain("2026年10月1日(木)来店");
     expect(text).not.toMatch(/\d{4}-\d{2}-\d{2}/);
+  });
+});
+
+describe("a coupon's price", () => {
+  async function salonWithCoupons() {
+    const { salon, menu } = await buildSalonWithStaff(database.db, {
+      salon: { slug: "couponed", name: "クーポン美容室" },
+    });
+    const [special, anyMenu] = await database.db
+      .insert(coupons)
+      .values([
+        {
+          salonId: salon.id,
+          title: "カット特別価格",
+          discountKind: "fixed_price",
+          discountValue: 4400,
+          validFrom: "2026-01-01",
+        },
+        {
+          salonId: salon.id,
+          title: "全メニュー10%OFF",
+          discountKind: "percent",
+          discountValue: 10,
+          validFrom: "2026-01-01",
+        },
+      ])
+      .returning();
+    if (!special || !anyMenu) throw new Error("coupons not inserted");
+    await database.db.insert(couponMenus).values({ couponId: special.id, menuId: menu.id });
+    return { salon, menu, special, anyMenu };
+  }
+
+  it("shows on the salon page's coupon list, from the first step of booking on", async () => {
+    const { menu, special, anyMenu } = await salonWithCoupons();
+    expect(menu.price).toBe(5500);
+    const detail = visibleText(await page("/salons/couponed"));
+    expect(detail).toContain(`カット：通常${formatYen(5500)} → クーポン適用で${formatYen(4400)}`);
+    expect(detail).toContain("対象：全メニュー");
+
+    // The coupon link of the salon page: its menu is chosen, the first step shows the price.
+    const first = visibleText(await page(`/salons/couponed/confirm?coupon=${special.id}`));
+    expect(first).toContain(`通常${formatYen(5500)} → クーポン適用 ${formatYen(4400)}`);
+    expect(first).toContain(`合計 ${formatYen(5500)} → ${formatYen(4400)}`);
+
+    // A coupon for any menu: each menu shows its price with it before one is chosen.
+    const any = visibleText(await page(`/salons/couponed/confirm?coupon=${anyMenu.id}`));
+    expect(any).toContain(`通常${formatYen(5500)} → クーポン適用 ${formatYen(4950)}`);
+    const chosen = visibleText(
+      await page(`/salons/couponed/confirm?coupon=${anyMenu.id}&menu=${menu.id}`),
+    );
+    expect(chosen).toContain(`合計 ${formatYen(5500)} → ${formatYen(4950)}`);
   });
 });

@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { Form } from "react-router";
-import { formatDuration } from "../../lib/booking-format";
+import { type CouponTerms, priceWithCoupon } from "../../../common/coupon-pricing";
 import { formatYen } from "../../../common/format";
+import { formatDuration } from "../../lib/booking-format";
 
 export type MenuOption = {
   id: string;
@@ -18,15 +19,34 @@ type Props = {
   hidden: [string, string][];
   headingId: string;
   error?: string;
+  /** The coupon being used: each menu and the total show their price with it. */
+  coupon?: CouponTerms | null;
 };
 
+/** ¥5,500, or ¥5,500 struck through and the coupon price beside it when the coupon lowers it. */
+function Price({ regular, withCoupon }: { regular: number; withCoupon: number | null }) {
+  if (withCoupon === null || withCoupon >= regular) return <>{formatYen(regular)}</>;
+  return (
+    <>
+      <s>
+        <span className="sr-only">通常</span>
+        {formatYen(regular)}
+      </s>
+      <span aria-hidden="true"> → </span>
+      <span className="font-bold text-brand-700">クーポン適用 {formatYen(withCoupon)}</span>
+    </>
+  );
+}
+
 /** The menu step: checkboxes by category, the running total, a GET form that updates the URL. */
-export function MenuPicker({ groups, selected, hidden, headingId, error }: Props) {
+export function MenuPicker({ groups, selected, hidden, headingId, error, coupon }: Props) {
   const all = groups.flatMap((group) => group.menus);
   const [chosen, setChosen] = useState(() => new Set(selected));
   const picked = all.filter((menu) => chosen.has(menu.id));
   const total = picked.reduce((sum, menu) => sum + menu.price, 0);
   const minutes = picked.reduce((sum, menu) => sum + menu.durationMinutes, 0);
+  const couponPrice = (menus: MenuOption[]) =>
+    coupon && menus.length > 0 ? priceWithCoupon(menus, coupon) : null;
   return (
     <section aria-labelledby={headingId} className="mt-8">
       <h2 id={headingId} className="border-l-4 border-brand-700 pl-3 text-xl font-bold">
@@ -68,7 +88,8 @@ export function MenuPicker({ groups, selected, hidden, headingId, error }: Props
                     <span className="block text-sm text-neutral-700">{menu.description}</span>
                   ) : null}
                   <span className="block text-sm">
-                    {formatYen(menu.price)}・約{formatDuration(menu.durationMinutes)}
+                    <Price regular={menu.price} withCoupon={couponPrice([menu])} />
+                    ・約{formatDuration(menu.durationMinutes)}
                   </span>
                 </span>
               </label>
@@ -76,9 +97,15 @@ export function MenuPicker({ groups, selected, hidden, headingId, error }: Props
           </fieldset>
         ))}
         <p aria-live="polite" className="font-bold">
-          {picked.length > 0
-            ? `選択中 ${picked.length}件：合計 ${formatYen(total)}・約${formatDuration(minutes)}`
-            : "メニューを1つ以上選んでください。"}
+          {picked.length > 0 ? (
+            <>
+              選択中 {picked.length}件：合計{" "}
+              <Price regular={total} withCoupon={couponPrice(picked)} />
+              ・約{formatDuration(minutes)}
+            </>
+          ) : (
+            "メニューを1つ以上選んでください。"
+          )}
         </p>
         <button
           type="submit"

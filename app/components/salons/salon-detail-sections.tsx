@@ -1,7 +1,8 @@
 import { Link } from "react-router";
+import { priceWithCoupon } from "../../../common/coupon-pricing";
+import { formatDate, formatYen } from "../../../common/format";
 import { photoSrcSet } from "../../../common/photo-variants";
 import type { SalonDetail } from "../../../server/salons/salon-detail";
-import { formatDate, formatYen } from "../../../common/format";
 import { Pagination } from "../pagination";
 
 const weekdayNames = ["日", "月", "火", "水", "木", "金", "土"];
@@ -163,15 +164,49 @@ export function SalonMenus({ detail }: { detail: SalonDetail }) {
   );
 }
 
-const couponDiscount = (coupon: SalonDetail["coupons"][number]) =>
+const couponDiscount = (coupon: Coupon) =>
   coupon.discountKind === "percent"
     ? `${coupon.discountValue}%OFF`
     : coupon.discountKind === "amount"
       ? `${formatYen(coupon.discountValue)}引き`
       : `${formatYen(coupon.discountValue)}`;
 
+type Coupon = SalonDetail["coupons"][number];
+type Menu = SalonDetail["menuGroups"][number]["menus"][number];
+
+/**
+ * What the coupon costs: each of its menus at the regular price and with the
+ * coupon (the booking pages price it the same way), or that it is for any menu.
+ */
+function CouponPrices({ coupon, menus }: { coupon: Coupon; menus: Menu[] }) {
+  if (coupon.menuIds.length === 0) {
+    return <p className="text-sm">対象：全メニュー（ご予約の合計に適用）</p>;
+  }
+  const covered = menus.filter((menu) => coupon.menuIds.includes(menu.id));
+  if (covered.length === 0) return null;
+  return (
+    <ul className="text-sm">
+      {covered.map((menu) => (
+        <li key={menu.id}>
+          {menu.name}：
+          <s>
+            <span className="sr-only">通常</span>
+            {formatYen(menu.price)}
+          </s>
+          <span aria-hidden="true"> → </span>
+          <span className="font-bold text-brand-700">
+            <span className="sr-only">クーポン適用で</span>
+            {formatYen(priceWithCoupon([menu], coupon) ?? menu.price)}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function SalonCoupons({ detail }: { detail: SalonDetail }) {
   if (detail.coupons.length === 0) return null;
+  const menus = detail.menuGroups.flatMap((group) => group.menus);
   return (
     <section aria-labelledby="salon-coupons" className={sectionClass}>
       <h2 id="salon-coupons" className={headingClass}>
@@ -186,6 +221,7 @@ export function SalonCoupons({ detail }: { detail: SalonDetail }) {
             </p>
             <h3 className="font-bold">{coupon.title}</h3>
             {coupon.description ? <p className="text-sm">{coupon.description}</p> : null}
+            <CouponPrices coupon={coupon} menus={menus} />
             {coupon.conditions ? (
               <p className="text-xs text-neutral-700">条件：{coupon.conditions}</p>
             ) : null}

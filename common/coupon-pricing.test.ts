@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { priceWithCoupon } from "./pricing";
+import { priceWithCoupon } from "./coupon-pricing";
 
 const cut = { id: "cut", price: 5500 };
 const color = { id: "color", price: 7333 };
