@@ -113,6 +113,7 @@ function benchClient(handle: DatabaseHandle): BookingClient {
       window: 60,
       perIp: 1_000_000,
       perAccount: 1_000_000,
+      liveHolds: { perAccount: 1_000_000, perBrowser: 1_000_000, perGuestIp: 1_000_000 },
     },
   };
 }

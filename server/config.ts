@@ -70,6 +70,14 @@ const configSchema = z.object({
   BOOKING_RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(60),
   /** Slot holds, and separately bookings, per RATE_LIMIT_WINDOW for one account. */
   BOOKING_RATE_LIMIT_PER_ACCOUNT: z.coerce.number().int().min(1).default(20),
+  /**
+   * Live (unexpired) holds at one time, so nobody can block a salon's day
+   * (decision 0034): per member account, per guest browser (its hold
+   * cookie), and per client address for guests' holds.
+   */
+  LIVE_HOLDS_PER_ACCOUNT: z.coerce.number().int().min(1).default(3),
+  LIVE_HOLDS_PER_BROWSER: z.coerce.number().int().min(1).default(3),
+  LIVE_GUEST_HOLDS_PER_IP: z.coerce.number().int().min(1).default(3),
 
   /** Uploaded photos (WebP files with content-hashed names) when no S3 bucket is set. */
   UPLOADS_DIR: z.string().default("./data/uploads"),

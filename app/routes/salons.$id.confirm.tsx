@@ -98,7 +98,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       ip,
       browserKey,
     });
-    if (!result.ok) return data({ error: result.message }, { status: result.status });
+    // Refused (taken, too many holds…): what was typed for an earlier hold comes back too.
+    if (!result.ok) {
+      return data({ error: result.message, draft: draftOf(form) }, { status: result.status });
+    }
     return redirect(`/salons/${salon.slug}/confirm?hold=${result.holdId}`, {
       headers: {
         "Set-Cookie": holdBrowserCookie(browserKey, ctx.config.PUBLIC_URL.startsWith("https:")),
@@ -136,6 +139,16 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     }
   }
   return data({ error: "操作が正しくありません。もう一度お試しください。" }, { status: 400 });
+}
+
+/** The contact details carried along from an earlier hold (`draft.<field>`), as they came. */
+function draftOf(form: FormData): Record<string, string> {
+  const draft: Record<string, string> = {};
+  for (const field of contactFields) {
+    const value = form.get(`draft.${field}`);
+    if (typeof value === "string" && value !== "") draft[field] = value;
+  }
+  return draft;
 }
 
 /** The URL of the flow with this selection (the flow is driven by the URL). */
@@ -335,6 +348,8 @@ export default function SalonConfirm({ loaderData, actionData }: Route.Component
   const signInHref = `/signin?redirect=${encodeURIComponent(`${location.pathname}${location.search}`)}`;
   const actionError = actionData && "error" in actionData ? actionData.error : null;
   const contactResult = actionData && "errors" in actionData ? actionData : null;
+  const heldDraft =
+    actionData && "draft" in actionData ? (actionData.draft as Record<string, string>) : null;
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8">
       <p className="text-sm">
@@ -351,7 +366,7 @@ export default function SalonConfirm({ loaderData, actionData }: Route.Component
           slug={salon.slug}
           view={view}
           actionError={actionError}
-          draft={contactResult?.values ?? null}
+          draft={contactResult?.values ?? heldDraft}
         />
       ) : (
         <HoldStep view={view} signInHref={signInHref} result={contactResult} />

@@ -21,11 +21,14 @@ export const errorSchema = z
           .array(z.object({ path: z.string(), message: z.string() }))
           .optional()
           .openapi({ description: "invalid_request のとき、項目ごとの問題" }),
-        retryAfter: z
+        retryAfter: z.number().int().optional().openapi({
+          description: "too_many_requests / too_many_holds のとき、待つ秒数（Retry-After と同じ）",
+        }),
+        limit: z
           .number()
           .int()
           .optional()
-          .openapi({ description: "too_many_requests のとき、待つ秒数（Retry-After と同じ）" }),
+          .openapi({ description: "too_many_holds のとき、同時に持てる仮押さえの数" }),
       })
       .catchall(z.unknown()),
   })

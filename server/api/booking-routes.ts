@@ -86,14 +86,16 @@ const holdRoute = createRoute({
   tags: ["予約"],
   summary: "時間を仮押さえ（10分間）",
   description:
-    "選んだ時刻を確保します。確保中はほかの人には空きとして見えません。POST /api/bookings で確定してください。アカウントと IP アドレスごとに回数制限があります（429）。使えないクーポンは 400（coupon_not_applicable）。",
+    "選んだ時刻を確保します。確保中はほかの人には空きとして見えません。POST /api/bookings で確定してください。アカウントと IP アドレスごとに回数制限があります（429）。同時に持てる仮押さえはアカウントごとに上限があり（既定 3 件、サロンをまたいで数えます）、超えると 429（too_many_holds）。同じサロンで時刻を選び直すと、前の仮押さえは解放されます。使えないクーポンは 400（coupon_not_applicable）。",
   security: signedIn,
   request: { body: { required: true, ...json(holdRequestSchema) } },
   responses: {
     201: { description: "仮押さえ", ...json(envelope(holdSchema)) },
     404: errorResponse("サロンが見つかりません（salon_not_found）"),
     409: errorResponse("その時間は埋まったか、受け付けていません（slot_taken / slot_unavailable）"),
-    429: errorResponse("操作が多すぎます（too_many_requests、Retry-After ヘッダー付き）"),
+    429: errorResponse(
+      "操作が多すぎます（too_many_requests）、または仮押さえ中の枠が上限に達しています（too_many_holds、limit 付き）。どちらも Retry-After ヘッダー付き",
+    ),
     ...authErrorResponses,
     ...errorResponses,
   },

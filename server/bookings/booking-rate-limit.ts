@@ -16,11 +16,20 @@ export class TooManyBookingAttemptsError extends DomainError {
 
 export type BookingAction = "hold" | "booking";
 
+/** Unexpired holds one visitor may have at once, across salons (live-hold-limit.server.ts). */
+export type LiveHoldLimits = {
+  perAccount: number;
+  perBrowser: number;
+  /** Guests' holds from one client address. */
+  perGuestIp: number;
+};
+
 export type BookingLimits = {
   store: RateLimitStore;
   window: number;
   perIp: number;
   perAccount: number;
+  liveHolds: LiveHoldLimits;
 };
 
 export function bookingLimitsFrom(config: Config, store: RateLimitStore): BookingLimits {
@@ -29,6 +38,11 @@ export function bookingLimitsFrom(config: Config, store: RateLimitStore): Bookin
     window: config.RATE_LIMIT_WINDOW,
     perIp: config.BOOKING_RATE_LIMIT_PER_IP,
     perAccount: config.BOOKING_RATE_LIMIT_PER_ACCOUNT,
+    liveHolds: {
+      perAccount: config.LIVE_HOLDS_PER_ACCOUNT,
+      perBrowser: config.LIVE_HOLDS_PER_BROWSER,
+      perGuestIp: config.LIVE_GUEST_HOLDS_PER_IP,
+    },
   };
 }
 

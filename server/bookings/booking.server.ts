@@ -21,6 +21,7 @@ import { newBookingNumber } from "./booking-number";
 import { type BookingLimits, limitBookingAttempt } from "./booking-rate-limit";
 import { refreshAfterBookingChange } from "./free-days.server";
 import { hashHoldBrowserKey } from "./hold-browser.server";
+import { limitLiveHolds } from "./live-hold-limit.server";
 import { toLocal } from "./local-time";
 import { priceWithCoupon } from "./pricing";
 import { bookingSettingsFor } from "./settings";
@@ -154,6 +155,14 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
               .where(and(eq(bookings.salonId, salon.id), holder, eq(bookings.status, "held")))
               .returning({ startsAt: bookings.startsAt })
           : [];
+        // Nobody may hold a salon's day: a cap on live holds per account,
+        // guest browser and guest address, counted without the one just released.
+        await limitLiveHolds(
+          tx,
+          { userId: request.userId, holderKeyHash, ip: request.ip },
+          request.limits.liveHolds,
+          request.now,
+        );
         const loaded = await loadAvailabilityInput(tx, {
           salonId: salon.id,
           menuIds: request.menuIds,
@@ -213,6 +222,7 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
             status: "held",
             holdExpiresAt: new Date(request.now.getTime() + loaded.rules.holdMinutes * MINUTE),
             holderKeyHash,
+            holderIp: request.userId === null ? request.ip : null,
             source: "web",
           })
           .returning();

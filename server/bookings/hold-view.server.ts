@@ -107,7 +107,7 @@ export async function claimHold(
   await db.transaction(async (tx) => {
     const [claimed] = await tx
       .update(bookings)
-      .set({ userId: input.userId, holderKeyHash: null })
+      .set({ userId: input.userId, holderKeyHash: null, holderIp: null })
       .where(
         and(
           eq(bookings.id, input.holdId),

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
@@ -16,6 +17,7 @@ import {
   SlotTakenError,
   SlotUnavailableError,
 } from "../../server/bookings/booking-errors";
+import { TooManyHoldsError } from "../../server/bookings/live-hold-limit.server";
 import { bookingMenus, bookings, couponMenus, coupons } from "../../server/db/schema";
 import { bookingClient } from "../support/booking-client";
 import { buildBooking, buildMenu, buildSalonWithStaff, buildUser } from "../support/builders";
@@ -379,6 +381,99 @@ describe("holdSlot", () => {
       start: at("2026-12-06T12:00"),
     });
     expect(await held()).toEqual([{ startsAt: at("2026-12-06T12:00") }]);
+  });
+});
+
+describe("live hold limits", () => {
+  const limited = (
+    liveHolds: Partial<Record<"perAccount" | "perBrowser" | "perGuestIp", number>>,
+    ip?: string,
+  ) =>
+    bookingClient(database.db, {
+      ip,
+      liveHolds: { perAccount: 100, perBrowser: 100, perGuestIp: 100, ...liveHolds },
+    });
+  const salons = (n: number) =>
+    Promise.all(Array.from({ length: n }, () => buildSalonWithStaff(database.db)));
+  const holdAt = (
+    fixture: Awaited<ReturnType<typeof buildSalonWithStaff>>,
+    client: ReturnType<typeof limited>,
+    who: { userId: string | null; browserKey?: string | null },
+    time = "14:00",
+    now = NOW,
+  ) =>
+    holdSlot(database.db, {
+      ...client,
+      salonId: fixture.salon.id,
+      menuIds: [fixture.menu.id],
+      staffId: null,
+      start: at(`2026-12-03T${time}`),
+      ...who,
+      now,
+    });
+
+  it("caps a member's live holds across salons; re-picking at a salon and lapsed holds do not count", async () => {
+    const [a, b, c] = await salons(3);
+    if (!a || !b || !c) throw new Error("no salons");
+    const user = await buildUser(database.db);
+    const client = limited({ perAccount: 2 });
+    await holdAt(a, client, { userId: user.id });
+    await holdAt(b, client, { userId: user.id });
+    const third = await outcome(holdAt(c, client, { userId: user.id }));
+    expect(third.error).toBeInstanceOf(TooManyHoldsError);
+    const error = third.error as TooManyHoldsError;
+    expect(error).toMatchObject({ status: 429, code: "too_many_holds" });
+    expect(error.details).toMatchObject({ retryAfter: 600, limit: 2 });
+    expect(error.message).toMatch(/上限（同時に2件まで）.*約10分後/);
+    // Another time at a salon already held replaces that hold.
+    const repicked = await holdAt(a, client, { userId: user.id }, "16:00", minutesLater(1));
+    expect(repicked.startsAt).toEqual(at("2026-12-03T16:00"));
+    // Once the first holds lapse, there is room again.
+    await holdAt(c, client, { userId: user.id }, "14:00", minutesLater(10));
+    // Another member is not affected.
+    await holdAt(c, client, { userId: (await buildUser(database.db)).id }, "17:00");
+  });
+
+  it("caps guests' live holds per address (a fresh browser key each time) and per browser key", async () => {
+    const [a, b, c] = await salons(3);
+    if (!a || !b || !c) throw new Error("no salons");
+    const byAddress = limited({ perGuestIp: 2 }, "198.51.100.7");
+    const fresh = () => ({ userId: null, browserKey: randomBytes(32).toString("base64url") });
+    await holdAt(a, byAddress, fresh());
+    await holdAt(a, byAddress, fresh(), "15:00");
+    const third = await outcome(holdAt(b, byAddress, fresh()));
+    expect(third.error).toBeInstanceOf(TooManyHoldsError);
+    const [stored] = await database.db
+      .select({ holderIp: bookings.holderIp })
+      .from(bookings)
+      .where(and(eq(bookings.salonId, a.salon.id), eq(bookings.status, "held")));
+    expect(stored?.holderIp).toBe("198.51.100.7");
+    // Another address, and a member at the same address, hold as before.
+    await holdAt(b, limited({ perGuestIp: 2 }, "198.51.100.8"), fresh());
+    await holdAt(b, byAddress, { userId: (await buildUser(database.db)).id }, "16:00");
+
+    // One browser key moving between addresses is counted by its key.
+    const key = randomBytes(32).toString("base64url");
+    const byBrowser = (ip: string) => limited({ perBrowser: 2 }, ip);
+    await holdAt(a, byBrowser("198.51.100.20"), { userId: null, browserKey: key }, "18:00");
+    await holdAt(b, byBrowser("198.51.100.21"), { userId: null, browserKey: key }, "18:00");
+    const over = await outcome(
+      holdAt(c, byBrowser("198.51.100.22"), { userId: null, browserKey: key }, "18:00"),
+    );
+    expect(over.error).toBeInstanceOf(TooManyHoldsError);
+    // The same browser picking another time at a salon it holds is a replacement.
+    await holdAt(a, byBrowser("198.51.100.23"), { userId: null, browserKey: key }, "19:00");
+  });
+
+  it("lets only the allowed number of simultaneous holds of one member through", async () => {
+    const fixtures = await salons(4);
+    const user = await buildUser(database.db);
+    const client = limited({ perAccount: 2 });
+    const results = await Promise.all(
+      fixtures.map((fixture) => outcome(holdAt(fixture, client, { userId: user.id }))),
+    );
+    expect(results.filter((r) => "value" in r)).toHaveLength(2);
+    expect(results.filter((r) => r.error instanceof TooManyHoldsError)).toHaveLength(2);
   });
 });
 

@@ -19,6 +19,7 @@ export function bookingClient(
       window: 60,
       perIp: 100_000,
       perAccount: 100_000,
+      liveHolds: { perAccount: 100_000, perBrowser: 100_000, perGuestIp: 100_000 },
       ...limits,
     },
   };

@@ -85,6 +85,12 @@ export const bookings = pgTable(
      * that made it, so only that browser sees and claims it (decision 0016).
      */
     holderKeyHash: text("holder_key_hash"),
+    /**
+     * A guest's hold: the client address it came from, so live guest holds
+     * can be counted per address (decision 0034). Kept only while the row
+     * is a guest's hold (a check); claiming clears it.
+     */
+    holderIp: text("holder_ip"),
     source: text("source").$type<BookingSource>().notNull().default("web"),
     customerName: text("customer_name").notNull().default(""),
     customerKana: text("customer_kana").notNull().default(""),
@@ -121,6 +127,11 @@ export const bookings = pgTable(
     // Foreign keys' other side: a coupon's deletion checks its bookings through it.
     index("bookings_coupon_idx").on(t.couponId).where(sql`${t.couponId} is not null`),
     index("bookings_hold_expiry_idx").on(t.holdExpiresAt).where(sql`${t.status} = 'held'`),
+    // Live holds counted per browser and per guest address (decision 0034).
+    index("bookings_hold_browser_idx")
+      .on(t.holderKeyHash)
+      .where(sql`${t.holderKeyHash} is not null`),
+    index("bookings_guest_hold_ip_idx").on(t.holderIp).where(sql`${t.holderIp} is not null`),
     check("bookings_time_order", sql`${t.endsAt} > ${t.startsAt}`),
     check("bookings_occupied_after_end", sql`${t.occupiedUntil} >= ${t.endsAt}`),
     // Lets a query bound a stylist's bookings from below by start time (the
@@ -135,6 +146,10 @@ export const bookings = pgTable(
     check(
       "bookings_cancelled_by_valid",
       sql`${t.cancelledBy} is null or ${t.cancelledBy} in (${sqlList(cancelledByValues)})`,
+    ),
+    check(
+      "bookings_holder_ip_only_guest_holds",
+      sql`${t.holderIp} is null or (${t.status} = 'held' and ${t.userId} is null)`,
     ),
     check(
       "bookings_hold_expiry_iff_held",
