@@ -70,6 +70,8 @@ export default defineConfig({
         RATE_LIMIT_PER_ACCOUNT: "1000",
         BOOKING_RATE_LIMIT_PER_IP: "10000",
         BOOKING_RATE_LIMIT_PER_ACCOUNT: "1000",
+        // Guest holds of every test come from 127.0.0.1 and live 10 minutes (decision 0034).
+        LIVE_GUEST_HOLDS_PER_IP: "1000",
         // The `login` fixture (tests/e2e/fixtures.ts) makes signed-in users through POST /api/test/login.
         E2E_LOGIN: "true",
         GOOGLE_CLIENT_ID: "salon-navi-e2e",
