@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { data, Link, redirect, useLocation } from "react-router";
+import { data, Link, redirect, useLocation, useNavigationType } from "react-router";
 import { fieldErrors } from "../../common/field-rules";
 import { formatYen } from "../../common/format";
 import { privatePageHeaders } from "../../common/page-cache";
@@ -166,6 +166,7 @@ function flowHref(
 }
 
 const stepIds = {
+  page: "booking-heading",
   errors: "flow-errors",
   menus: "step-menus",
   staff: "step-staff",
@@ -177,19 +178,22 @@ const stepIds = {
 
 /**
  * Focus after each step: the next step's heading, or the messages when
- * something was refused. Not on the first render (a page opened from a
- * link starts at the top).
+ * something was refused. On arriving from another page or step of the app
+ * (the salon page, a picked time), `arrival`: focus left on a link that is
+ * gone would fall to <body>. Not on the document's own load, nor back and
+ * forward (POP): there the browser starts where it does.
  */
-function useStepFocus(target: string | null) {
+function useStepFocus(target: string | null, arrival: string | null = target) {
   const location = useLocation();
+  const navigationType = useNavigationType();
   const first = useRef(true);
   // biome-ignore lint/correctness/useExhaustiveDependencies: focus moves when the URL changes
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    const element = target ? document.getElementById(target) : null;
+    const arriving = first.current;
+    first.current = false;
+    if (arriving && navigationType === "POP") return;
+    const id = arriving ? arrival : target;
+    const element = id ? document.getElementById(id) : null;
     if (!element) return;
     if (!element.hasAttribute("tabindex")) element.setAttribute("tabindex", "-1");
     element.focus();
@@ -245,7 +249,7 @@ function PickSteps({
   useEffect(() => {
     previous.current = location.search;
   }, [location.search]);
-  useStepFocus(target);
+  useStepFocus(target ?? stepIds.page, problems.length > 0 ? stepIds.errors : stepIds.page);
   // Live slots (issue 15, point 8): after hydration the days and times follow the stream.
   const range = current.menuIds.length > 0 ? liveRangeOf(view.days, view.date) : null;
   const live = useLiveAvailability(
@@ -357,7 +361,7 @@ export default function SalonConfirm({ loaderData, actionData }: Route.Component
           {salon.name}のページへ戻る
         </Link>
       </p>
-      <h1 className="mt-2 text-2xl font-bold">
+      <h1 id={stepIds.page} className="mt-2 text-2xl font-bold">
         {view.kind === "hold" ? "ご予約内容の確認" : "ご予約"}
         <span className="block text-base font-normal text-neutral-700">{salon.name}</span>
       </h1>
