@@ -1,6 +1,7 @@
 import { data, redirect, useNavigation } from "react-router";
 import { requireAdmin } from "../../server/accounts/guards";
-import { blankSalonValues, salonFormOptions } from "../../server/admin/salon-admin.server";
+import { salonFormOptions } from "../../server/admin/salon-basic-info-read.server";
+import { blankSalonValues } from "../../server/admin/salon-create.server";
 import { submitSalonForm } from "../../server/admin/salon-editor-actions.server";
 import { appContext } from "../../server/context";
 import { Notice } from "../components/accounts/account-frame";

@@ -1,8 +1,8 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { requireAdmin } from "../../server/accounts/guards";
-import { loadSalonEditor } from "../../server/admin/salon-admin.server";
 import { findSalonForEditor } from "../../server/admin/salon-editor.server";
 import { submitSalonForm } from "../../server/admin/salon-editor-actions.server";
+import { loadSalonEditor } from "../../server/admin/salon-update.server";
 import { appContext } from "../../server/context";
 import { Notice } from "../components/accounts/account-frame";
 import {

@@ -15,7 +15,7 @@ export const auditActions = {
   "owner.suspend": "オーナーの利用停止",
   "owner.reinstate": "オーナーの利用再開",
   "user.role_change": "権限の変更",
-  // The salon editor's 基本情報 tab (server/admin/salon-admin.server.ts).
+  // The salon editor's 基本情報 tab (salon-create, salon-update, salon-status, salon-delete.server.ts).
   "salon.create": "サロンの登録",
   "salon.update": "サロン情報の更新",
   "salon.publish": "サロンの公開",
@@ -71,6 +71,22 @@ export type AuditEntry = {
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;
 };
+
+/** Only the fields that changed, as before/after for an update's entry (null when nothing did). */
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): { before: Record<string, unknown>; after: Record<string, unknown> } | null {
+  const was: Record<string, unknown> = {};
+  const now: Record<string, unknown> = {};
+  for (const key of Object.keys(after)) {
+    if (JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null)) {
+      was[key] = before[key] ?? null;
+      now[key] = after[key] ?? null;
+    }
+  }
+  return Object.keys(now).length > 0 ? { before: was, after: now } : null;
+}
 
 /**
  * Writes one entry. Takes the transaction of the change it records (never

@@ -3,15 +3,11 @@ import { addDays, toLocal } from "../bookings/local-time";
 import type { Database } from "../db/client";
 import { bookings, couponMenus, coupons, menus } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
+import { changedFields } from "./audit";
 import { type RetirablePart, retireOrDelete } from "./salon-part-retire.server";
 import { findPartRow, recordPartAudit } from "./salon-part-rows.server";
 import type { CouponInput } from "./salon-parts.schema";
-import {
-  changedFields,
-  editSalonPart,
-  type SalonPartEdit,
-  salonTimeZone,
-} from "./salon-parts.server";
+import { editSalonPart, type SalonPartEdit, salonTimeZone } from "./salon-parts.server";
 
 /**
  * The クーポン tab. A coupon is offered on the days of its validity, which

@@ -1,22 +1,18 @@
 import type { AppContext } from "../context";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import { lookupPostalCode } from "./postal-code.server";
-import {
-  type AdminActor,
-  changeSalonStatus,
-  createSalon,
-  deleteSalon,
-  PublishRequirementsError,
-  SalonFieldError,
-  updateSalon,
-} from "./salon-admin.server";
-import { SalonVersionConflictError } from "./salon-editor.server";
+import { SalonFieldError } from "./salon-basic-info-write.server";
+import { createSalon } from "./salon-create.server";
+import { deleteSalon } from "./salon-delete.server";
+import { type AdminActor, SalonVersionConflictError } from "./salon-editor.server";
 import {
   parseSalonForm,
   type SalonFormErrors,
   type SalonFormValues,
   salonFormValues,
 } from "./salon-form";
+import { changeSalonStatus, PublishRequirementsError } from "./salon-status.server";
+import { updateSalon } from "./salon-update.server";
 
 /**
  * One submit of the 基本情報 form (add or edit), whatever its button: the

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { isUuid } from "../../common/uuid";
 import { notifyPublicPagesChanged } from "../cache/invalidation";
 import type { Database } from "../db/client";
 import { salons } from "../db/schema";
@@ -10,11 +11,12 @@ import { DomainError, NotFoundError } from "../errors/domain-error";
  * URL and the optimistic-concurrency version (salons.version).
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** The administrator making an edit (the audit entry's actor). */
+export type AdminActor = { id: string };
 
 /** The salon an editor tab is about; a malformed or unknown id is the 404 screen. */
 export async function findSalonForEditor(db: Database, idParam: string) {
-  if (!UUID.test(idParam)) throw new NotFoundError();
+  if (!isUuid(idParam)) throw new NotFoundError();
   const [salon] = await db
     .select({
       id: salons.id,

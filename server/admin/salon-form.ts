@@ -8,7 +8,7 @@ import { slotStepChoices } from "../db/schema";
  * The 基本情報 form of /admin/salons/add and /admin/salons/edit/:id: its
  * field names, how a submitted form becomes typed input (Zod, Japanese
  * messages), and the typed values a failed submit shows again. Pure: no
- * database (references are checked by salon-admin.server.ts).
+ * database (references are checked by salon-basic-info-write.server.ts).
  */
 
 export const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6] as const;

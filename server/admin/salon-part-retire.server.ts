@@ -3,13 +3,14 @@ import type { PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "../db/client";
 import { DomainError } from "../errors/domain-error";
 import type { AuditAction } from "./audit";
+import { changedFields } from "./audit";
 import {
   findPartRow,
   type PartRow,
   type PartTable,
   recordPartAudit,
 } from "./salon-part-rows.server";
-import { changedFields, editSalonPart, type SalonPartEdit } from "./salon-parts.server";
+import { editSalonPart, type SalonPartEdit } from "./salon-parts.server";
 
 /**
  * Retiring and deleting a stylist, a menu or a coupon (decision 0018), one

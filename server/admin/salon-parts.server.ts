@@ -88,22 +88,6 @@ export async function salonTimeZone(db: Database, salonId: string) {
   return row?.timeZone ?? "Asia/Tokyo";
 }
 
-/** Only the fields that changed, as before/after for the audit entry (null when nothing did). */
-export function changedFields(
-  before: Record<string, unknown>,
-  after: Record<string, unknown>,
-): { before: Record<string, unknown>; after: Record<string, unknown> } | null {
-  const was: Record<string, unknown> = {};
-  const now: Record<string, unknown> = {};
-  for (const key of Object.keys(after)) {
-    if (JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null)) {
-      was[key] = before[key] ?? null;
-      now[key] = after[key] ?? null;
-    }
-  }
-  return Object.keys(now).length > 0 ? { before: was, after: now } : null;
-}
-
 /** A form's fields as typed: text fields as strings, list fields (checkboxes) as arrays. */
 export function fieldsOf(form: FormData, text: readonly string[], lists: readonly string[] = []) {
   const values: Record<string, string | string[]> = {};

@@ -3,10 +3,11 @@ import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookings, menuStaff, menus, salons, staff } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
+import { changedFields } from "./audit";
 import { type RetirablePart, retireOrDelete } from "./salon-part-retire.server";
 import { findPartRow, moveInSalonOrder, recordPartAudit } from "./salon-part-rows.server";
 import type { StaffInput } from "./salon-parts.schema";
-import { changedFields, editSalonPart, type SalonPartEdit } from "./salon-parts.server";
+import { editSalonPart, type SalonPartEdit } from "./salon-parts.server";
 
 /**
  * The スタッフ tab's stylists: add, edit (with the menus they can do),

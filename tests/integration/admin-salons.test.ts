@@ -2,16 +2,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { parseSearchQuery } from "../../common/search.schema";
 import { lookupPostalCode } from "../../server/admin/postal-code.server";
-import {
-  changeSalonStatus,
-  createSalon,
-  deleteSalon,
-  loadSalonEditor,
-  PublishRequirementsError,
-  publishRequirements,
-  SalonFieldError,
-  updateSalon,
-} from "../../server/admin/salon-admin.server";
+import { SalonFieldError } from "../../server/admin/salon-basic-info-write.server";
+import { createSalon } from "../../server/admin/salon-create.server";
+import { deleteSalon } from "../../server/admin/salon-delete.server";
 import {
   bumpSalonVersion,
   findSalonForEditor,
@@ -19,6 +12,12 @@ import {
 } from "../../server/admin/salon-editor.server";
 import { parseSalonForm, type SalonInput, salonFormValues } from "../../server/admin/salon-form";
 import { listSalonsForAdmin, parseSalonListQuery } from "../../server/admin/salon-list.server";
+import {
+  changeSalonStatus,
+  PublishRequirementsError,
+  publishRequirements,
+} from "../../server/admin/salon-status.server";
+import { loadSalonEditor, updateSalon } from "../../server/admin/salon-update.server";
 import {
   auditLog,
   bookings,

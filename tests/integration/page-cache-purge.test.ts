@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changeSalonStatus } from "../../server/admin/salon-admin.server";
 import { bumpSalonVersion } from "../../server/admin/salon-editor.server";
+import { changeSalonStatus } from "../../server/admin/salon-status.server";
 import type { Database, DatabaseHandle } from "../../server/db/client";
 import { type PageCache, pageCache } from "../../server/http/page-cache";
 import { ORIGIN } from "../support/accounts";

@@ -1,7 +1,7 @@
 import { type MouseEvent, type ReactNode, useId, useState } from "react";
 import { Form } from "react-router";
 import { genreLabels, salonGenres } from "../../../common/genres";
-import type { SalonFormOptions } from "../../../server/admin/salon-admin.server";
+import type { SalonFormOptions } from "../../../server/admin/salon-basic-info-read.server";
 import type { SalonFormValues } from "../../../server/admin/salon-form";
 import { ErrorSummary, SelectField, TextAreaField, TextField } from "../form/field";
 import { buttonClass, secondaryButtonClass } from "./admin-frame";
