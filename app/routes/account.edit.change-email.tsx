@@ -1,11 +1,17 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { fieldErrors } from "../../common/field-rules";
-import { emailOnlySchema } from "../../server/accounts/account.schema";
+import { changeEmailSchema } from "../../server/accounts/account.schema";
+import { hasPassword } from "../../server/accounts/email-change";
 import { authFailure, formValues } from "../../server/accounts/form-result";
 import { requireLogin } from "../../server/accounts/guards";
 import { requestEmailChange } from "../../server/accounts/identity";
 import { appContext } from "../../server/context";
-import { AccountFrame, linkClass, SubmitButton } from "../components/accounts/account-frame";
+import {
+  AccountFrame,
+  linkClass,
+  SubmitButton,
+  useClearOnResult,
+} from "../components/accounts/account-frame";
 import { ErrorSummary, TextField } from "../components/form/field";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/account.edit.change-email";
@@ -22,15 +28,21 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 // Guard (SPEC.md §2): is-login.
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireLogin(request, context.get(appContext));
-  return { email: user.email };
+  const ctx = context.get(appContext);
+  const user = await requireLogin(request, ctx);
+  return { email: user.email, hasPassword: await hasPassword(ctx.db, user.id) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const ctx = context.get(appContext);
   const user = await requireLogin(request, ctx);
-  const values = formValues(await request.formData(), ["email"]);
-  const parsed = emailOnlySchema.safeParse(values);
+  const form = await request.formData();
+  // The password is never sent back into the form.
+  const values = formValues(form, ["email"]);
+  const parsed = changeEmailSchema(await hasPassword(ctx.db, user.id)).safeParse({
+    ...values,
+    currentPassword: String(form.get("currentPassword") ?? ""),
+  });
   if (!parsed.success) {
     return data({ errors: fieldErrors<string>(parsed.error), values }, { status: 400 });
   }
@@ -44,17 +56,24 @@ export async function action({ request, context }: Route.ActionArgs) {
     await requestEmailChange(ctx.accounts, parsed.data, request);
     return redirect("/account/edit/change-email/finish-request");
   } catch (error) {
-    return authFailure(error, values);
+    // The user is signed in, so naming the wrong field reveals nothing (unlike sign-in).
+    return authFailure(error, values, {
+      "wrong-password": {
+        field: "currentPassword",
+        message: "現在のパスワードが正しくありません。",
+      },
+    });
   }
 }
 
 export default function ChangeEmail({ loaderData, actionData }: Route.ComponentProps) {
   const busy = useNavigation().state === "submitting";
+  const clearKey = useClearOnResult(actionData);
   const errors: Record<string, string | undefined> = actionData?.errors ?? {};
   return (
     <AccountFrame
       title="メールアドレスの変更"
-      lead={`現在のメールアドレス：${loaderData.email}。新しいアドレスに確認メールをお送りし、リンクを開くと変更が完了します。`}
+      lead={`現在のメールアドレス：${loaderData.email}。新しいアドレスに確認メールをお送りし、リンクを開くと変更が完了します。現在のアドレスにも、お申し込みがあったことをお知らせします。`}
     >
       <Form method="post" noValidate className="flex flex-col gap-5">
         <ErrorSummary errors={errors} />
@@ -68,6 +87,23 @@ export default function ChangeEmail({ loaderData, actionData }: Route.ComponentP
           defaultValue={actionData?.values.email}
           error={errors.email}
         />
+        {loaderData.hasPassword ? (
+          <TextField
+            id="change-email-password"
+            name="currentPassword"
+            key={clearKey}
+            type="password"
+            label="現在のパスワード"
+            hint="ご本人の確認のため入力してください。"
+            autoComplete="current-password"
+            required
+            error={errors.currentPassword}
+          />
+        ) : (
+          <p className="text-sm text-neutral-700">
+            パスワードを設定していないため、ログインから10分以内に限り変更できます。時間が過ぎた場合は、もう一度ログインしてください。
+          </p>
+        )}
         <SubmitButton busy={busy}>確認メールを送る</SubmitButton>
       </Form>
       <p>

@@ -33,6 +33,16 @@ export const signUpSchema = (policy: PasswordPolicy) =>
 
 export const emailOnlySchema = z.object({ email: emailAddress() });
 
+/**
+ * The new address, and the current password that shows the owner is asking
+ * (an account without one proves it by a recent sign-in instead).
+ */
+export const changeEmailSchema = (hasPassword: boolean) =>
+  z.object({
+    email: emailAddress(),
+    currentPassword: hasPassword ? anyPassword("現在のパスワード") : z.string(),
+  });
+
 export const newPasswordSchema = (policy: PasswordPolicy) =>
   confirmed(
     {

@@ -1,6 +1,6 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { admin, bearer, genericOAuth, magicLink } from "better-auth/plugins";
 import { createAccessControl } from "better-auth/plugins/access";
 import { adminAc, defaultStatements, userAc } from "better-auth/plugins/admin/access";
@@ -14,6 +14,7 @@ import type { Mailer } from "../mail/mailer";
 import { renderMail } from "../mail/templates";
 import { betterAuthLogger } from "./auth-logger";
 import { DEVICE_COOKIE, deviceCookieAttributes, deviceCookieValue } from "./device-cookie";
+import { assertOwnerPresent, changeLinkVoided } from "./email-change";
 import { externalProviders } from "./external-providers";
 import { passwordPolicyFrom } from "./password-policy";
 import type { RateLimitStore } from "./rate-limit";
@@ -175,10 +176,39 @@ export function createAuth({ db, config, mailer, rateLimitStore, log }: AuthDeps
         const field = passwordFields[ctx.path];
         const password = field ? (ctx.body as Record<string, unknown> | undefined)?.[field] : null;
         if (typeof password === "string") assertPasswordPolicy(password, policy);
+        if (ctx.path === "/change-email") {
+          // The owner must be there: the password, or a recent sign-in (email-change.ts).
+          const signedIn = await getSessionFromCtx(ctx);
+          const body = ctx.body as Record<string, unknown> | undefined;
+          if (signedIn) await assertOwnerPresent(ctx.context, signedIn, body?.password);
+        }
+        if (ctx.path === "/verify-email") {
+          const change = emailChangeOf(String(ctx.query?.token ?? ""));
+          if (change && (await changeLinkVoided(ctx.context, change.email, change.issuedAt))) {
+            const callbackURL = String(ctx.query?.callbackURL ?? "");
+            if (callbackURL) throw ctx.redirect(withError(callbackURL, "INVALID_TOKEN"));
+            throw new APIError("UNAUTHORIZED", { code: "INVALID_TOKEN", message: "Invalid token" });
+          }
+        }
       }),
       // Any successful sign-in (password, mail link, verification, provider)
       // makes this browser a known device of the account (device-cookie.ts).
       after: createAuthMiddleware(async (ctx) => {
+        // A change asked for is told to the old address at once, with what to do if it
+        // was not its owner: a new password voids the link (email-change.ts).
+        if (ctx.path === "/change-email" && !isAPIError(ctx.context.returned)) {
+          const signedIn = await getSessionFromCtx(ctx);
+          if (signedIn) {
+            await mailer.send(
+              renderMail(
+                "emailChangeRequested",
+                signedIn.user.email,
+                `${config.PUBLIC_URL}/password-reset`,
+                [{ label: "お問い合わせ", url: `${config.PUBLIC_URL}/contact` }],
+              ),
+            );
+          }
+        }
         const created = ctx.context.newSession;
         if (!created) return;
         ctx.setCookie(
@@ -216,12 +246,18 @@ function assertPasswordPolicy(password: string, policy: PasswordPolicy) {
   }
 }
 
-/** The old and new address of an email-change token (a JWT Better Auth has already verified). */
-function emailChangeOf(token: string): { email: string; updateTo: string } | null {
+/**
+ * The old and new address of an email-change token, and when it was issued
+ * (seconds). Read without checking the signature: Better Auth checks it, and
+ * this only ever adds a refusal or a mail after it has.
+ */
+function emailChangeOf(
+  token: string,
+): { email: string; updateTo: string; issuedAt: number } | null {
   try {
     const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString());
     return typeof payload.updateTo === "string" && typeof payload.email === "string"
-      ? { email: payload.email, updateTo: payload.updateTo }
+      ? { email: payload.email, updateTo: payload.updateTo, issuedAt: Number(payload.iat) || 0 }
       : null;
   } catch {
     return null;
@@ -230,4 +266,8 @@ function emailChangeOf(token: string): { email: string; updateTo: string } | nul
 
 function isEmailChangeToken(token: string) {
   return emailChangeOf(token) !== null;
+}
+
+function withError(url: string, code: string) {
+  return `${url}${url.includes("?") ? "&" : "?"}error=${code}`;
 }

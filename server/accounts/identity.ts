@@ -193,16 +193,29 @@ export async function changePassword(
   return cookiesOf(headers);
 }
 
-/** Sends a confirmation link to the new address; the email changes when it is opened. */
+/**
+ * Sends a confirmation link to the new address; the email changes when it is
+ * opened. The current password is checked (a guess, counted like a sign-in)
+ * and the old address is told (server/accounts/email-change.ts, auth.ts hooks).
+ */
 export async function requestEmailChange(
   services: AccountServices,
-  input: { email: string },
+  input: { email: string; currentPassword: string },
   request: Request,
 ) {
+  const session = await services.auth.api
+    .getSession({ headers: request.headers })
+    .catch(() => null);
+  await limit(services, "sign-in", request, session?.user.email);
   await limit(services, "send-mail", request, input.email);
   await call(() =>
     services.auth.api.changeEmail({
-      body: { newEmail: input.email, callbackURL: authCallbacks.emailChanged },
+      // `password` is read by our before hook; Better Auth's own schema ignores it.
+      body: {
+        newEmail: input.email,
+        callbackURL: authCallbacks.emailChanged,
+        password: input.currentPassword,
+      } as { newEmail: string; callbackURL: string },
       headers: request.headers,
     }),
   );

@@ -103,10 +103,12 @@ export type LimitedAction = "sign-in" | "sign-up" | "password-reset" | "send-mai
  * the other's limit. `account` says where the account's address is: a body
  * field, or the signed-in session for endpoints that act on one's own account.
  */
-export const authEndpointLimits: Record<
-  string,
-  { action: LimitedAction; account: "email" | "newEmail" | "session" }
-> = {
+export type AuthEndpointLimit = {
+  action: LimitedAction;
+  account: "email" | "newEmail" | "session";
+};
+
+export const authEndpointLimits: Record<string, AuthEndpointLimit | AuthEndpointLimit[]> = {
   "/sign-in/email": { action: "sign-in", account: "email" },
   "/sign-up/email": { action: "sign-up", account: "email" },
   "/sign-in/magic-link": { action: "send-mail", account: "email" },
@@ -114,7 +116,11 @@ export const authEndpointLimits: Record<
   "/forget-password": { action: "password-reset", account: "email" },
   "/reset-password": { action: "password-reset", account: "email" },
   "/send-verification-email": { action: "send-mail", account: "email" },
-  "/change-email": { action: "send-mail", account: "newEmail" },
+  // A mail to the new address, and a password check on one's own account.
+  "/change-email": [
+    { action: "send-mail", account: "newEmail" },
+    { action: "sign-in", account: "session" },
+  ],
   "/verify-password": { action: "sign-in", account: "session" },
   "/change-password": { action: "sign-in", account: "session" },
   "/set-password": { action: "sign-in", account: "session" },

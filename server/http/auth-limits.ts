@@ -56,26 +56,28 @@ export function authEndpointGuard(accounts: AccountServices): MiddlewareHandler 
     }
 
     const endpoint = url.pathname.slice("/api/auth".length);
-    const rule = request.method === "POST" ? authEndpointLimits[endpoint] : undefined;
-    if (!rule) return next();
-    let email: string | undefined;
-    if (rule.account === "session") {
-      const session = await accounts.auth.api
-        .getSession({ headers: request.headers })
-        .catch(() => null);
-      email = session?.user.email;
-    } else {
-      const value = body[rule.account];
-      email = typeof value === "string" && value.trim() !== "" ? value : undefined;
-    }
-    const result = await consumeAttempt(accounts.limits, rule.action, {
-      ip: clientIp(request),
-      email,
-      device: email ? trustedDevice(request, accounts.deviceSecret, email) : null,
-    });
-    if (!result.allowed) {
-      if (result.retryAfter) c.header("Retry-After", String(result.retryAfter));
-      return c.json(apiError("TOO_MANY_REQUESTS", authErrorMessage("too-many-requests")), 429);
+    const limit = request.method === "POST" ? authEndpointLimits[endpoint] : undefined;
+    if (!limit) return next();
+    for (const rule of Array.isArray(limit) ? limit : [limit]) {
+      let email: string | undefined;
+      if (rule.account === "session") {
+        const session = await accounts.auth.api
+          .getSession({ headers: request.headers })
+          .catch(() => null);
+        email = session?.user.email;
+      } else {
+        const value = body[rule.account];
+        email = typeof value === "string" && value.trim() !== "" ? value : undefined;
+      }
+      const result = await consumeAttempt(accounts.limits, rule.action, {
+        ip: clientIp(request),
+        email,
+        device: email ? trustedDevice(request, accounts.deviceSecret, email) : null,
+      });
+      if (!result.allowed) {
+        if (result.retryAfter) c.header("Retry-After", String(result.retryAfter));
+        return c.json(apiError("TOO_MANY_REQUESTS", authErrorMessage("too-many-requests")), 429);
+      }
     }
     return next();
   };

@@ -69,6 +69,7 @@ test("a member changes password and email, resets the password and signs in by e
   await page.goto("/account/edit/change-email");
   await axe.check();
   await page.getByLabel("新しいメールアドレス").fill(moved);
+  await page.getByLabel("現在のパスワード").fill("secret2");
   await page.getByRole("button", { name: "確認メールを送る" }).click();
   await expect(page.getByRole("heading", { name: "確認メールを送信しました" })).toBeVisible();
   await openMailLink(page, moved, "新しいメールアドレスの確認");

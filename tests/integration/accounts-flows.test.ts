@@ -268,12 +268,12 @@ describe("change password and email", () => {
   });
 
   it("sends the confirmation to the new address and changes the email when it is opened", async () => {
-    const { email, b } = await signedUp();
+    const { email, password, b } = await signedUp();
     await b.request(await lastMailLink(database.db, email)); // verify first
     const next = uniqueEmail("moved");
     await requestEmailChange(
       env.accounts,
-      { email: next },
+      { email: next, currentPassword: password },
       b.toRequest("/account/edit/change-email"),
     );
     const [mail] = await outboxFor(database.db, next);
@@ -292,11 +292,11 @@ describe("change password and email", () => {
   });
 
   it("does not tell the old address before the new one's link is opened", async () => {
-    const { email, b } = await signedUp();
+    const { email, password, b } = await signedUp();
     await b.request(await lastMailLink(database.db, email));
     await requestEmailChange(
       env.accounts,
-      { email: uniqueEmail("pending") },
+      { email: uniqueEmail("pending"), currentPassword: password },
       b.toRequest("/account/edit/change-email"),
     );
     const notices = (await outboxFor(database.db, email)).filter((m) =>
