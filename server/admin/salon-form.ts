@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { normalizePhone, requiredText } from "../../common/field-rules";
 import { salonGenres } from "../../common/genres";
+import { isUuid, UUID_PATTERN } from "../../common/uuid";
 import { isLocalDate } from "../bookings/local-time";
 import { slotStepChoices } from "../db/schema";
 
@@ -67,7 +68,6 @@ export type SalonFormValues = {
   closureRows: number;
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HHMM = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
 const MAX_TEXT = 4000;
 
@@ -195,7 +195,7 @@ const uuidOf = (label: string) =>
     .string()
     .trim()
     .min(1, `${label}を選択してください。`)
-    .regex(UUID, `${label}の指定が正しくありません。`)
+    .regex(UUID_PATTERN, `${label}の指定が正しくありません。`)
     .transform((id) => id.toLowerCase());
 
 export const salonFieldsSchema = z.object({
@@ -221,7 +221,7 @@ export const salonFieldsSchema = z.object({
     .string()
     .trim()
     .transform((id) => (id === "" ? null : id.toLowerCase()))
-    .refine((id) => id === null || UUID.test(id), "最寄り駅の指定が正しくありません。"),
+    .refine((id) => id === null || isUuid(id), "最寄り駅の指定が正しくありません。"),
   holidayNote: optionalText("定休日の補足", 200),
   slotStepMinutes: z
     .string()

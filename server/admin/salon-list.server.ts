@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, ilike, inArray, or, type SQL, sql } from "dr
 import { z } from "zod";
 import { adminSalonSorts, defaultSalonSortDirection, SALONS_PER_PAGE } from "../../common/admin";
 import { salonGenres } from "../../common/genres";
+import { UUID_PATTERN } from "../../common/uuid";
 import type { Database } from "../db/client";
 import { areas, salonStatuses, salons } from "../db/schema";
 
@@ -11,14 +12,12 @@ import { areas, salonStatuses, salons } from "../db/schema";
  * every query stays on indexes or a short scan (docs/decisions/0017).
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The list's query string; a bad value drops that one condition. */
 export const salonListQuerySchema = z.object({
   q: z.string().trim().max(100).catch("").default(""),
   status: z.enum(salonStatuses).optional().catch(undefined),
   genre: z.enum(salonGenres).optional().catch(undefined),
-  area: z.string().regex(UUID).optional().catch(undefined),
+  area: z.string().regex(UUID_PATTERN).optional().catch(undefined),
   sort: z.enum(adminSalonSorts).catch("updated").default("updated"),
   dir: z.enum(["asc", "desc"]).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(10_000).catch(1).default(1),

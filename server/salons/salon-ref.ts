@@ -1,10 +1,9 @@
 import { and, eq, or } from "drizzle-orm";
+import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
 import { salons } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
 import { SLUG_PATTERN } from "./salon-detail";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class SalonRefNotFoundError extends DomainError {
   constructor() {
@@ -19,7 +18,7 @@ export class SalonRefNotFoundError extends DomainError {
  */
 export async function publishedSalonRef(db: Database, ref: string, { anyStatus = false } = {}) {
   if (!SLUG_PATTERN.test(ref)) throw new SalonRefNotFoundError();
-  const match = UUID.test(ref)
+  const match = isUuid(ref)
     ? or(eq(salons.id, ref.toLowerCase()), eq(salons.slug, ref))
     : eq(salons.slug, ref);
   const [salon] = await db
