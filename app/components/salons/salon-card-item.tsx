@@ -1,9 +1,9 @@
 import { Link } from "react-router";
+import { formatMonthDayWeekday, formatYen } from "../../../common/format";
 import { genreLabels } from "../../../common/genres";
 import { photoSrcSet } from "../../../common/photo-variants";
 import type { NextFreeTimes } from "../../../server/bookings/free-times";
 import type { SalonCard } from "../../../server/salons/salon-card";
-import { formatMonthDayWeekday, formatYen } from "../../../common/format";
 import { type FavoriteState, FavoriteToggle } from "../favorites/favorite-toggle";
 import { SalonRating } from "./salon-rating";
 
