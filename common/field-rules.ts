@@ -11,10 +11,24 @@ export const requiredText = (label: string, max: number) =>
     .min(1, `${label}を入力してください。`)
     .max(max, `${label}は${max}文字以内で入力してください。`);
 
+/**
+ * An address as Japanese keyboards may type it ("ｈａｎａｋｏ＠ｅｘａｍｐｌｅ．ｊｐ",
+ * a full-width space around it) in the half-width form mail systems use:
+ * NFKC (full-width letters, digits, ＠ and ． become ASCII), 。 read as a
+ * dot, then trimmed.
+ * Every path that takes an address uses it: the forms through
+ * emailAddress(), /api/auth through Better Auth's before hook, the rate
+ * limits' keys, so one account has one spelling everywhere.
+ */
+export function normalizeEmail(text: string) {
+  // 。 is what kana input gives for "."; IDNA reads it as a dot in domains too.
+  return text.normalize("NFKC").replace(/[。｡]/gu, ".").trim();
+}
+
 export const emailAddress = () =>
   z
     .string({ error: "メールアドレスを入力してください。" })
-    .trim()
+    .overwrite(normalizeEmail)
     .min(1, "メールアドレスを入力してください。")
     .max(254, "メールアドレスが長すぎます。")
     .pipe(z.email("メールアドレスの形式が正しくありません（例：hanako@example.jp）。"));

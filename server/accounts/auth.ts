@@ -5,6 +5,7 @@ import { admin, bearer, genericOAuth, magicLink } from "better-auth/plugins";
 import { createAccessControl } from "better-auth/plugins/access";
 import { adminAc, defaultStatements, userAc } from "better-auth/plugins/admin/access";
 import { eq } from "drizzle-orm";
+import { normalizeEmail } from "../../common/field-rules";
 import { type PasswordPolicy, passwordProblems } from "../../common/password-policy";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
@@ -190,6 +191,9 @@ export function createAuth({ db, config, mailer, rateLimitStore, log }: AuthDeps
             throw new APIError("UNAUTHORIZED", { code: "INVALID_TOKEN", message: "Invalid token" });
           }
         }
+        // Addresses typed full-width reach Better Auth half-width (normalizeEmail).
+        const normalized = withNormalizedEmails(ctx.body);
+        if (normalized) return { context: { body: normalized } };
       }),
       // Any successful sign-in (password, mail link, verification, provider)
       // makes this browser a known device of the account (device-cookie.ts).
@@ -270,4 +274,19 @@ function isEmailChangeToken(token: string) {
 
 function withError(url: string, code: string) {
   return `${url}${url.includes("?") ? "&" : "?"}error=${code}`;
+}
+
+/** The body with its address fields normalised, or null when nothing changes. */
+function withNormalizedEmails(body: unknown): Record<string, unknown> | null {
+  if (!body || typeof body !== "object" || Array.isArray(body)) return null;
+  const record = body as Record<string, unknown>;
+  let changed = false;
+  const out = { ...record };
+  for (const field of ["email", "newEmail"]) {
+    const value = record[field];
+    if (typeof value !== "string" || normalizeEmail(value) === value) continue;
+    out[field] = normalizeEmail(value);
+    changed = true;
+  }
+  return changed ? out : null;
 }

@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { normalizeEmail } from "../../common/field-rules";
 
 /**
  * OWASP's device cookie (Authentication Cheat Sheet, "Slow down online
@@ -18,7 +19,7 @@ export const DEVICE_COOKIE = "device";
 const MAX_AGE = 365 * 24 * 3600;
 
 const accountTag = (email: string) =>
-  createHash("sha256").update(email.trim().toLowerCase()).digest("base64url").slice(0, 22);
+  createHash("sha256").update(normalizeEmail(email).toLowerCase()).digest("base64url").slice(0, 22);
 
 const mac = (secret: string, payload: string) =>
   createHmac("sha256", secret).update(`device:${payload}`).digest("base64url");

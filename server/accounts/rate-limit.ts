@@ -1,5 +1,6 @@
 import { lt, sql } from "drizzle-orm";
 import type Redis from "ioredis";
+import { normalizeEmail } from "../../common/field-rules";
 import type { Database } from "../db/client";
 import { rateLimits } from "../db/schema";
 
@@ -158,6 +159,6 @@ export async function consumeAttempt(
   const key =
     who.device && action === "sign-in"
       ? `${action}:device:${who.device}`
-      : `${action}:account:${who.email.trim().toLowerCase()}`;
+      : `${action}:account:${normalizeEmail(who.email).toLowerCase()}`;
   return limits.store.consume(key, { window: limits.window, max: limits.perAccount });
 }
