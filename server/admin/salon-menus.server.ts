@@ -72,7 +72,7 @@ const fieldsOfMenu = (row: typeof menus.$inferSelect | MenuInput) => ({
  * A menu is retired with published = false; it is deleted only when no
  * booking holds a copy of it and no coupon names it.
  */
-const menuRows: RetirablePart<typeof menus> = {
+const menuRows = {
   table: menus,
   label: "メニュー",
   targetType: "menu",
@@ -96,7 +96,7 @@ const menuRows: RetirablePart<typeof menus> = {
     },
   ],
   deletedView: async (_tx, menu) => ({ ...fieldsOfMenu(menu), published: menu.published }),
-};
+} satisfies RetirablePart<typeof menus>;
 
 const menuOf = (tx: Database, salonId: string, menuId: string) =>
   findPartRow(tx, menuRows, salonId, menuId);
@@ -184,17 +184,13 @@ export async function updateMenu(
 }
 
 /** Moves a menu one place up or down in the salon page's order. */
-export async function moveMenu(
+export function moveMenu(
   db: Database,
   edit: SalonPartEdit,
   menuId: string,
   direction: "up" | "down",
 ) {
-  return editSalonPart(db, edit, async (tx) => {
-    const menu = await menuOf(tx, edit.salonId, menuId);
-    await moveInSalonOrder(tx, edit, "menu", menu.id, direction);
-    return menu;
-  });
+  return moveInSalonOrder(db, edit, menuRows, menuId, direction);
 }
 
 /** Stops (or resumes) offering a menu; its past and future bookings keep their copy of it. */

@@ -1,15 +1,16 @@
 import { and, asc, eq } from "drizzle-orm";
 import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
-import { type coupons, menus, staff } from "../db/schema";
+import type { coupons, menus, staff } from "../db/schema";
 import { NotFoundError } from "../errors/domain-error";
 import { type AuditEntry, recordAudit } from "./audit";
-import type { SalonPartEdit } from "./salon-parts.server";
+import { editSalonPart, type SalonPartEdit } from "./salon-parts.server";
 
 /**
- * Steps the スタッフ, メニュー and クーポン tabs repeat inside a save's
- * transaction (editSalonPart, decision 0018): finding the row a form names,
- * the audit entry, and moving a row of a list the salon orders by hand.
+ * Steps the スタッフ, メニュー and クーポン tabs repeat (decision 0018):
+ * finding the row a form names and writing the audit entry, inside a save's
+ * transaction (editSalonPart), and moving a stylist or menu in the salon's
+ * order, a save of its own.
  */
 
 /** The tables of the rows the tabs edit one by one. */
@@ -50,40 +51,45 @@ export function recordPartAudit(
   return recordAudit(tx, { actorUserId: edit.actor.id, salonId: edit.salonId, ...entry }, edit.now);
 }
 
-/** The lists a salon orders by hand with up/down buttons (sort_order). */
-const ordered = { staff, menu: menus } as const;
+/** The lists a salon orders by hand with up/down buttons (sort_order), and their audit actions. */
+const reorderActions = { staff: "staff.reorder", menu: "menu.reorder" } as const;
 
 /**
- * Moves one stylist or menu a place up or down in its salon's list and
- * audits it with positions from 1 (nothing is written at either end). The
- * whole list is renumbered 0…n-1, so equal sort orders left by imports stop
- * mattering; the staff order is also 指名なし's tie-break.
+ * Moves one stylist or menu a place up or down in its salon's list, in a
+ * save of its own, and audits it with positions from 1 (nothing is written
+ * at either end). The whole list is renumbered 0…n-1, so equal sort orders
+ * left by imports stop mattering; the staff order is also 指名なし's
+ * tie-break.
  */
-export async function moveInSalonOrder(
-  tx: Database,
+export function moveInSalonOrder<T extends typeof staff | typeof menus>(
+  db: Database,
   edit: SalonPartEdit,
-  kind: keyof typeof ordered,
+  part: { table: T; label: string; targetType: keyof typeof reorderActions },
   id: string,
   direction: "up" | "down",
-) {
-  const table = ordered[kind];
-  const order = await tx
-    .select({ id: table.id, sortOrder: table.sortOrder })
-    .from(table)
-    .where(eq(table.salonId, edit.salonId))
-    .orderBy(asc(table.sortOrder), asc(table.id));
-  const moved = await renumber(order, id, direction, async (rowId, sortOrder) => {
-    await tx.update(table).set({ sortOrder }).where(eq(table.id, rowId));
-  });
-  if (moved) {
-    await recordPartAudit(tx, edit, {
-      action: kind === "staff" ? "staff.reorder" : "menu.reorder",
-      targetType: kind,
-      targetId: id,
-      before: { position: moved.from + 1 },
-      after: { position: moved.to + 1 },
+): Promise<PartRow<T>> {
+  return editSalonPart(db, edit, async (tx) => {
+    const row = await findPartRow(tx, part, edit.salonId, id);
+    const table: typeof staff | typeof menus = part.table;
+    const order = await tx
+      .select({ id: table.id, sortOrder: table.sortOrder })
+      .from(table)
+      .where(eq(table.salonId, edit.salonId))
+      .orderBy(asc(table.sortOrder), asc(table.id));
+    const moved = await renumber(order, row.id, direction, async (rowId, sortOrder) => {
+      await tx.update(table).set({ sortOrder }).where(eq(table.id, rowId));
     });
-  }
+    if (moved) {
+      await recordPartAudit(tx, edit, {
+        action: reorderActions[part.targetType],
+        targetType: part.targetType,
+        targetId: row.id,
+        before: { position: moved.from + 1 },
+        after: { position: moved.to + 1 },
+      });
+    }
+    return row;
+  });
 }
 
 /** Swaps `id` with its neighbour and writes every position that changed; null at either end. */

@@ -56,7 +56,7 @@ const profileOf = (row: typeof staff.$inferSelect | StaffInput) => ({
  * stylist pages and booking, which ask for active staff; their bookings,
  * schedules and reviews stay); deleted only when they never had a booking.
  */
-const stylistRows: RetirablePart<typeof staff> = {
+const stylistRows = {
   table: staff,
   label: "スタッフ",
   targetType: "staff",
@@ -77,7 +77,7 @@ const stylistRows: RetirablePart<typeof staff> = {
     slug: member.slug,
     active: member.active,
   }),
-};
+} satisfies RetirablePart<typeof staff>;
 
 /** A stylist of this salon, or 404 (also for a malformed id or one of another salon). */
 export const memberOf = (tx: Database, salonId: string, staffId: string) =>
@@ -217,17 +217,13 @@ export async function updateStaff(
  * the salon page and of 指名なし's tie-break). The whole list is renumbered
  * 0…n-1, so equal sort orders left by imports stop mattering.
  */
-export async function moveStaff(
+export function moveStaff(
   db: Database,
   edit: SalonPartEdit,
   staffId: string,
   direction: "up" | "down",
 ) {
-  return editSalonPart(db, edit, async (tx) => {
-    const member = await memberOf(tx, edit.salonId, staffId);
-    await moveInSalonOrder(tx, edit, "staff", member.id, direction);
-    return member;
-  });
+  return moveInSalonOrder(db, edit, stylistRows, staffId, direction);
 }
 
 /** Retires (active = false) or brings back a stylist. */
