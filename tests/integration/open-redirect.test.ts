@@ -1,9 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as favoriteRoute from "../../app/routes/account.favorite";
 import * as finishSignUpRoute from "../../app/routes/finish_sign_up";
+import * as mailNotConfirmRoute from "../../app/routes/mail_not_confirm";
 import * as themeRoute from "../../app/routes/preferences.theme";
 import * as signInRoute from "../../app/routes/signin";
 import * as signUpRoute from "../../app/routes/signup";
+import { signInWithPassword, signUpWithPassword } from "../../server/accounts/identity";
 import { browser, lastMailLink, ORIGIN, uniqueEmail } from "../support/accounts";
 import { buildSalon } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
@@ -59,6 +61,8 @@ function staysOnSite(target: string | null | undefined) {
 const database = withTestDatabase();
 let env: ReturnType<typeof createRouteApp>;
 let member: Awaited<ReturnType<typeof signedInMember>>;
+let unverified: ReturnType<typeof browser>;
+let unverifiedEmail: string;
 
 beforeAll(async () => {
   env = createRouteApp(
@@ -69,12 +73,21 @@ beforeAll(async () => {
       { path: "/finish_sign_up", module: finishSignUpRoute },
       { path: "/account/favorite", module: favoriteRoute },
       { path: "/preferences/theme", module: themeRoute },
+      { path: "/mail_not_confirm", module: mailNotConfirmRoute },
     ],
     // Every shape signs in to the same account; the lock-out is tested elsewhere.
     { RATE_LIMIT_PER_ACCOUNT: "1000", RATE_LIMIT_PER_IP: "1000" },
   );
   await buildSalon(database.db, { slug: "redirect-salon" });
   member = await signedInMember(database, env, "redirect");
+  // Signed in, address not confirmed: the resend screen (reached from a held time) is theirs.
+  unverified = browser(env.app);
+  unverifiedEmail = uniqueEmail("redirect-unverified");
+  const credentials = { email: unverifiedEmail, password: "secret1" };
+  await signUpWithPassword(env.accounts, credentials, unverified.toRequest("/signup"));
+  unverified.keep(
+    await signInWithPassword(env.accounts, credentials, unverified.toRequest("/signin")),
+  );
 });
 
 const json = async (response: Response) =>
@@ -115,6 +128,17 @@ describe.each(HOSTILE)("redirect target %j", (target) => {
     const finish = await browser(env.app).request(`/finish_sign_up?verified=1&redirect=${q}`);
     const next = new URL((await json(finish)).loaderData.next ?? "", ORIGIN);
     expect(staysOnSite(next.searchParams.get("redirect"))).toBe(true);
+  });
+
+  it("stays on the site through the resend screen and its verification mail", async () => {
+    const screen = await unverified.request(`/mail_not_confirm?redirect=${q}`);
+    expect(staysOnSite((await json(screen)).loaderData.redirectTo)).toBe(true);
+    const sent = await unverified.request("/mail_not_confirm", postForm({ redirect: target }));
+    expect(sent.status).toBe(302);
+    const link = new URL(await lastMailLink(database.db, unverifiedEmail), ORIGIN);
+    const callback = new URL(link.searchParams.get("callbackURL") ?? "", ORIGIN);
+    expect(staysOnSite(callback.toString())).toBe(true);
+    expect(staysOnSite(callback.searchParams.get("redirect"))).toBe(true);
   });
 
   it("stays on the site after a favorite and a theme change", async () => {
