@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { NavLink } from "react-router";
-import { SITE_TIME_ZONE } from "../../../common/format";
+import { formatDateTime as japaneseDateTime } from "../../../common/format";
 
 const sections = [
   { to: "/admin", label: "管理ホーム", end: true },
@@ -53,19 +53,9 @@ export function AdminFrame({
   );
 }
 
-const dateTime = new Intl.DateTimeFormat("ja-JP", {
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  timeZone: SITE_TIME_ZONE,
-});
-
-/** 2026/11/23 12:00 in Japan's time, wherever it renders. */
+/** 2026年11月23日(月) 12:00 in Japan's time (the site's one format), or — when there is none. */
 export function formatDateTime(value: Date | string | null | undefined): string {
-  if (!value) return "—";
-  return dateTime.format(typeof value === "string" ? new Date(value) : value);
+  return value ? japaneseDateTime(value) : "—";
 }
 
 export const tableClass = "w-full border-collapse text-left text-sm";
