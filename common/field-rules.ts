@@ -11,6 +11,30 @@ export const requiredText = (label: string, max: number) =>
     .min(1, `${label}を入力してください。`)
     .max(max, `${label}は${max}文字以内で入力してください。`);
 
+/** Pictographs, skin tones, flags, and the emoji-style and keycap marks. */
+const EMOJI =
+  /\p{Extended_Pictographic}|\p{Emoji_Modifier}|\p{Regional_Indicator}|\u{FE0F}|\u{20E3}/u;
+
+/**
+ * A person's name (お名前) as a Japanese booking site takes it (decision
+ * 0035): any script, kanji variants (IVS) included, runs of spaces (full- or
+ * half-width) made one; refused with a message that says what to remove:
+ * control and invisible format characters (line breaks, tabs, zero-width
+ * and bidi marks) and private-use characters (外字, old carrier emoji), which
+ * other systems cannot show; and emoji, because the salon reads, prints,
+ * says on the phone and hands the name to other systems (mail, POS); Japanese
+ * booking forms commonly say 「絵文字は使用できません」 too.
+ */
+export const personName = (label: string, max = 50) =>
+  requiredText(label, max)
+    .refine((text) => !/[\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}]/u.test(text), {
+      message: `${label}に使えない文字（改行・タブ・制御文字・外字など）が含まれています。取り除いてから入力してください。`,
+    })
+    .overwrite((text) => text.replace(/\s+/gu, " "))
+    .refine((text) => !EMOJI.test(text), {
+      message: `${label}に絵文字は使えません。文字だけで入力してください。`,
+    });
+
 /**
  * An address as Japanese keyboards may type it ("ｈａｎａｋｏ＠ｅｘａｍｐｌｅ．ｊｐ",
  * a full-width space around it) in the half-width form mail systems use:

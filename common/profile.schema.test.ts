@@ -67,6 +67,43 @@ describe("profileSchema", () => {
   });
 });
 
+describe("names (decision 0035)", () => {
+  const name = (value: string) => {
+    const result = profileSchema().shape.name.safeParse(value);
+    return result.success ? result.data : result.error.issues[0]?.message;
+  };
+  const control =
+    "お名前に使えない文字（改行・タブ・制御文字・外字など）が含まれています。取り除いてから入力してください。";
+  const emoji = "お名前に絵文字は使えません。文字だけで入力してください。";
+
+  it.each([
+    ["山田　花子", "山田 花子"],
+    [" 山田  花子 ", "山田 花子"],
+    ["葛\u{E0100}西 花子", "葛\u{E0100}西 花子"], // a kanji variant (IVS) is kept
+    ["髙橋 﨑子", "髙橋 﨑子"],
+    ["Hanako Yamada", "Hanako Yamada"],
+    ["山田★花子♪", "山田★花子♪"], // symbols Japanese names are written with are not emoji
+  ])("takes %s as %s", (input, expected) => {
+    expect(name(input)).toBe(expected);
+  });
+
+  it.each([
+    ["山田\n花子", control],
+    ["山田\t花子", control],
+    ["山田\u0007花子", control],
+    ["山田\u200B花子", control], // zero-width space
+    ["山田\u202E花子", control], // right-to-left override
+    ["山田\uE000", control], // private use (外字)
+    ["山田花子😀", emoji],
+    ["山田❤️", emoji],
+    ["山田👍🏻", emoji],
+    ["🇯🇵山田", emoji],
+    ["山田1️⃣", emoji],
+  ])("refuses %j in Japanese", (input, message) => {
+    expect(name(input)).toBe(message);
+  });
+});
+
 describe("password policy", () => {
   it("defaults to 6 characters and explains stricter policies", () => {
     expect(passwordProblems("12345", DEFAULT_PASSWORD_POLICY)).toEqual([

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { choice, kanaName, phoneNumber, requiredText } from "./field-rules";
+import { choice, kanaName, personName, phoneNumber } from "./field-rules";
 
 export const genders = ["female", "male", "other", "unspecified"] as const;
 export const genderLabels: Record<(typeof genders)[number], string> = {
@@ -12,7 +12,7 @@ export const genderLabels: Record<(typeof genders)[number], string> = {
 /** The profile form of /account/edit, checked the same way in the browser and the action. */
 export const profileSchema = (today: Date = new Date()) =>
   z.object({
-    name: requiredText("お名前", 50),
+    name: personName("お名前"),
     nameKana: kanaName("お名前（フリガナ）"),
     phone: phoneNumber(),
     gender: choice("性別", genders),

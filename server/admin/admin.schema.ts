@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { emailAddress, kanaName, phoneNumber, requiredText } from "../../common/field-rules";
+import {
+  emailAddress,
+  kanaName,
+  personName,
+  phoneNumber,
+  requiredText,
+} from "../../common/field-rules";
 
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -12,7 +18,7 @@ export const uuidText = (label: string) =>
 
 /** /admin/owners/add. The salons are ids from the checkbox list (zero or more). */
 export const ownerInviteSchema = z.object({
-  name: requiredText("お名前", 50),
+  name: personName("お名前"),
   nameKana: kanaName("お名前（フリガナ）"),
   email: emailAddress().transform((email) => email.toLowerCase()),
   phone: phoneNumber(),

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { emailAddress, kanaName, phoneNumber, requiredText } from "../../common/field-rules";
+import { emailAddress, kanaName, personName, phoneNumber } from "../../common/field-rules";
 import { UUID_PATTERN } from "../../common/uuid";
 
 /**
@@ -173,7 +173,7 @@ export const holdSchema = z
 
 // The same field rules as the booking form.
 const contactSchema = z.object({
-  name: requiredText("お名前", 50),
+  name: personName("お名前"),
   kana: kanaName("フリガナ"),
   phone: phoneNumber(),
   email: emailAddress(),

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { emailAddress, kanaName, phoneNumber, requiredText } from "../../common/field-rules";
+import { emailAddress, kanaName, personName, phoneNumber } from "../../common/field-rules";
 import { isUuid } from "./booking-flow.server";
 
 /** The contact details of a booking (the customer snapshot) and the note to the salon. */
 export const contactSchema = () =>
   z.object({
-    name: requiredText("お名前", 50),
+    name: personName("お名前"),
     nameKana: kanaName("お名前（フリガナ）"),
     phone: phoneNumber(),
     email: emailAddress(),

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { contactCategories } from "../../common/contact-categories";
-import { choice, emailAddress, requiredText } from "../../common/field-rules";
+import { choice, emailAddress, personName, requiredText } from "../../common/field-rules";
 
 export const contactSchema = z.object({
-  name: requiredText("お名前", 50),
+  name: personName("お名前"),
   email: emailAddress(),
   category: choice("お問い合わせの種類", contactCategories),
   body: requiredText("お問い合わせ内容", 2000).refine((text) => text.length >= 10, {
