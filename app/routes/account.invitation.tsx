@@ -1,6 +1,8 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { fieldErrors } from "../../common/field-rules";
 import { newPasswordSchema } from "../../server/accounts/account.schema";
+import { backOfficeLink } from "../../server/accounts/back-office";
+import { signInWithNewPassword } from "../../server/accounts/identity";
 import { acceptInvitation, findInvitation } from "../../server/admin/owners";
 import { appContext } from "../../server/context";
 import { DomainError } from "../../server/errors/domain-error";
@@ -44,6 +46,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { done: null, invitation, token, policy: ctx.accounts.policy };
 }
 
+/** Where a new owner lands once signed in: their back office, or their account until it exists. */
+const ownerLandingPath = () => backOfficeLink("owner")?.href ?? "/account/edit";
+
 export async function action({ request, context }: Route.ActionArgs) {
   const ctx = context.get(appContext);
   const form = await request.formData();
@@ -71,6 +76,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     const hash = async (plain: string) => (await ctx.accounts.auth.$context).password.hash(plain);
     const result = await acceptInvitation(ctx.db, hash, { token, password }, now);
+    if (result.kind === "new_owner" && password) {
+      // Signed in at once, onto the owner's own page (issue 27); should that
+      // fail, the done screen below still leads to the sign-in form.
+      const headers = await signInWithNewPassword(
+        ctx.accounts,
+        { email: result.email, password },
+        request,
+      ).catch(() => null);
+      if (headers) return redirect(ownerLandingPath(), { headers });
+    }
     // Redirected, so a reload does not post the spent token again.
     return redirect(`/account/invitation?done=${result.kind}`);
   } catch (error) {

@@ -131,6 +131,22 @@ export async function startExternalSignIn(
   return { url: response.url, headers: cookiesOf(headers) };
 }
 
+/**
+ * Signs in a new owner with the password they have just set from their
+ * invitation. No attempt is counted: the spent invitation token is the
+ * proof, and a stranger's guesses on the address must not keep them out.
+ */
+export async function signInWithNewPassword(
+  services: AccountServices,
+  input: { email: string; password: string },
+  request: Request,
+) {
+  const { headers } = await call(() =>
+    services.auth.api.signInEmail({ body: input, headers: request.headers, returnHeaders: true }),
+  );
+  return cookiesOf(headers);
+}
+
 export async function signOut(services: AccountServices, request: Request, everywhere = false) {
   if (everywhere) {
     await call(() => services.auth.api.revokeSessions({ headers: request.headers })).catch(
