@@ -1,4 +1,12 @@
 import { and, asc, eq, gte, isNull } from "drizzle-orm";
+import {
+  BLANK_CLOSURES,
+  closureField,
+  hoursField,
+  INTERVALS_PER_DAY,
+  WEEKDAYS,
+  weekdayLabels,
+} from "../../common/salon-form-fields";
 import { toLocal } from "../bookings/local-time";
 import { bookingSettingsDefaults } from "../bookings/settings";
 import type { Database } from "../db/client";
@@ -17,17 +25,7 @@ import {
   users,
 } from "../db/schema";
 import { NotFoundError } from "../errors/domain-error";
-import {
-  BLANK_CLOSURES,
-  type Closure,
-  closureField,
-  hoursField,
-  INTERVALS_PER_DAY,
-  type OpeningInterval,
-  type SalonFormValues,
-  WEEKDAYS,
-  weekdayLabels,
-} from "./salon-form";
+import type { Closure, OpeningInterval, SalonFormValues } from "./salon-form";
 
 /**
  * The salon editor's 基本情報 tab, read (decision 0017): a salon as the

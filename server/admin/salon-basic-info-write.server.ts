@@ -1,4 +1,5 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
+import { WEEKDAYS } from "../../common/salon-form-fields";
 import { bookingSettingsDefaults } from "../bookings/settings";
 import type { Database } from "../db/client";
 import { sqlStateOf } from "../db/errors";
@@ -17,7 +18,7 @@ import {
 } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
 import { salonClosuresFrom } from "./salon-basic-info-read.server";
-import { type SalonInput, WEEKDAYS } from "./salon-form";
+import type { SalonInput } from "./salon-form";
 
 /**
  * The salon editor's 基本情報 tab, written: the checks and writes creating

@@ -1,3 +1,4 @@
+import { BLANK_CLOSURES } from "../../common/salon-form-fields";
 import { toLocal } from "../bookings/local-time";
 import { bookingSettingsDefaults } from "../bookings/settings";
 import type { Database } from "../db/client";
@@ -13,7 +14,7 @@ import {
   writeParts,
 } from "./salon-basic-info-write.server";
 import type { AdminActor } from "./salon-editor.server";
-import { BLANK_CLOSURES, type SalonFormValues, type SalonInput } from "./salon-form";
+import type { SalonFormValues, SalonInput } from "./salon-form";
 
 /** /admin/salons/add: the blank form and the new draft salon (decision 0017). */
 

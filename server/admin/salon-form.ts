@@ -1,9 +1,18 @@
 import { z } from "zod";
 import { normalizePhone, requiredText } from "../../common/field-rules";
 import { salonGenres } from "../../common/genres";
+import {
+  BLANK_CLOSURES,
+  closureField,
+  hoursField,
+  INTERVALS_PER_DAY,
+  MAX_CLOSURES,
+  slotStepChoices,
+  WEEKDAYS,
+  weekdayLabels,
+} from "../../common/salon-form-fields";
 import { isUuid, UUID_PATTERN } from "../../common/uuid";
 import { isLocalDate } from "../bookings/local-time";
-import { slotStepChoices } from "../db/schema";
 
 /**
  * The 基本情報 form of /admin/salons/add and /admin/salons/edit/:id: its
@@ -11,22 +20,6 @@ import { slotStepChoices } from "../db/schema";
  * messages), and the typed values a failed submit shows again. Pure: no
  * database (references are checked by salon-basic-info-write.server.ts).
  */
-
-export const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6] as const;
-export const weekdayLabels = ["日曜日", "月曜日", "火曜日", "水曜日", "木曜日", "金曜日", "土曜日"];
-/**
- * Opening intervals a weekday can have on the form. Two are shown (a lunch
- * closing makes two); a salon stored with more shows as many, so saving
- * never drops one.
- */
-export const INTERVALS_PER_DAY = 4;
-/** Blank closure rows offered below the existing ones. */
-export const BLANK_CLOSURES = 3;
-export const MAX_CLOSURES = 60;
-
-export const hoursField = (weekday: number, k: number, end: "opens" | "closes") =>
-  `hours-${weekday}-${k}-${end}`;
-export const closureField = (i: number, part: "date" | "note") => `closure-${i}-${part}`;
 
 /** The single-valued fields, in form order (also the keys of the error summary). */
 export const scalarFields = [

@@ -1,6 +1,14 @@
 import { type MouseEvent, type ReactNode, useId, useState } from "react";
 import { Form } from "react-router";
 import { genreLabels, salonGenres } from "../../../common/genres";
+import {
+  closureField,
+  hoursField,
+  INTERVALS_PER_DAY,
+  slotStepChoices,
+  WEEKDAYS,
+  weekdayLabels,
+} from "../../../common/salon-form-fields";
 import type { SalonFormOptions } from "../../../server/admin/salon-basic-info-read.server";
 import type { SalonFormValues } from "../../../server/admin/salon-form";
 import { ErrorSummary, SelectField, TextAreaField, TextField } from "../form/field";
@@ -13,11 +21,8 @@ import { buttonClass, secondaryButtonClass } from "./admin-frame";
  * /api/admin/postal-codes instead of submitting the form.
  */
 
-// Kept in step with server/admin/salon-form.ts (type-only imports cannot carry values).
-const WEEKDAYS = [0, 1, 2, 3, 4, 5, 6];
-const weekdayLabels = ["日曜日", "月曜日", "火曜日", "水曜日", "木曜日", "金曜日", "土曜日"];
 /** Opening intervals per weekday: two, or as many as a stored weekday has (at most four). */
-const intervalSlots = ["first", "second", "third", "fourth"] as const;
+const intervalSlots = Array.from({ length: INTERVALS_PER_DAY }, (_, k) => `slot-${k}`);
 const slotsIn = (fields: Record<string, string>) =>
   Math.max(
     2,
@@ -25,10 +30,6 @@ const slotsIn = (fields: Record<string, string>) =>
       intervalSlots.map((_, k) => (fields[hoursField(weekday, k, "opens")] ? k + 1 : 0)),
     ),
   );
-const slotSteps = [5, 10, 15, 20, 30, 60];
-const hoursField = (weekday: number, k: number, end: "opens" | "closes") =>
-  `hours-${weekday}-${k}-${end}`;
-const closureField = (i: number, part: "date" | "note") => `closure-${i}-${part}`;
 
 const inputClass = (error?: string) =>
   `rounded-lg border px-2 py-1.5 ${error ? "border-red-700 bg-red-50" : "border-neutral-400"}`;
@@ -466,7 +467,10 @@ export function SalonForm({ values, errors, options, version, submitLabel, busy,
             label="予約の時間間隔"
             defaultValue={f.slotStepMinutes}
             error={errors.slotStepMinutes}
-            options={slotSteps.map((step) => ({ value: String(step), label: `${step}分ごと` }))}
+            options={slotStepChoices.map((step) => ({
+              value: String(step),
+              label: `${step}分ごと`,
+            }))}
           />
           <TextField
             id="salon-lead-time"

@@ -13,6 +13,7 @@ import {
   time,
   uuid,
 } from "drizzle-orm/pg-core";
+import { slotStepChoices } from "../../../common/salon-form-fields";
 import { createdAt, id, sqlList, updatedAt } from "./common";
 import { salons } from "./salons";
 import { staff } from "./staff";
@@ -42,9 +43,6 @@ export const salonOpeningHours = pgTable(
     check("salon_opening_hours_order", sql`${t.closes} > ${t.opens}`),
   ],
 );
-
-/** Allowed slot steps, in minutes (divisors of an hour, so slots line up on the clock). */
-export const slotStepChoices = [5, 10, 15, 20, 30, 60] as const;
 
 /**
  * A salon's booking rules. A salon without a row uses the defaults, which
