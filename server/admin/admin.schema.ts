@@ -6,15 +6,14 @@ import {
   phoneNumber,
   requiredText,
 } from "../../common/field-rules";
-
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { UUID_PATTERN } from "../../common/uuid";
 
 /** A salon or audit-entry id from a form or query; anything else is refused, never queried. */
 export const uuidText = (label: string) =>
   z
     .string({ error: `${label}を選択してください。` })
     .trim()
-    .regex(uuid, `${label}の指定が正しくありません。`);
+    .regex(UUID_PATTERN, `${label}の指定が正しくありません。`);
 
 /** /admin/owners/add. The salons are ids from the checkbox list (zero or more). */
 export const ownerInviteSchema = z.object({

@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
 import { occupyingStatuses, salons } from "../db/schema";
 import type {
@@ -24,8 +25,6 @@ import { bookingSettingsDefaults, type SalonBookingRules } from "./settings";
 export const MAX_RANGE_DAYS = 62;
 /** More menus than anyone books at once; keeps the queries bounded. */
 export const MAX_MENUS = 5;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Anything that can run selects: the database or a transaction. */
 type Reader = Pick<Database, "select" | "execute">;
@@ -61,7 +60,7 @@ export type LoadedAvailability = {
 
 /** A published salon, or SalonNotFoundError (also for a malformed id: never a 500). */
 export async function publishedSalon(db: Reader, salonId: string) {
-  if (!UUID.test(salonId)) throw new SalonNotFoundError();
+  if (!isUuid(salonId)) throw new SalonNotFoundError();
   const [salon] = await db
     .select({ id: salons.id, name: salons.name, slug: salons.slug, timeZone: salons.timeZone })
     .from(salons)
@@ -84,7 +83,7 @@ function menusError(menuIds: readonly string[]) {
   return menuIds.length === 0 ||
     menuIds.length > MAX_MENUS ||
     new Set(menuIds).size !== menuIds.length ||
-    !menuIds.every((id) => UUID.test(id))
+    !menuIds.every((id) => isUuid(id))
     ? new MenuNotAvailableError()
     : null;
 }
@@ -98,7 +97,7 @@ function shapeError(request: AvailabilityRequest) {
   }
   return (
     menusError(request.menuIds) ??
-    (request.staffId !== null && !UUID.test(request.staffId) ? new StaffNotAvailableError() : null)
+    (request.staffId !== null && !isUuid(request.staffId) ? new StaffNotAvailableError() : null)
   );
 }
 
@@ -252,7 +251,7 @@ export async function loadAvailabilityInput(
     await publishedSalon(db, request.salonId);
     throw invalid;
   }
-  if (!UUID.test(request.salonId)) throw new SalonNotFoundError();
+  if (!isUuid(request.salonId)) throw new SalonNotFoundError();
   const row = await readSalonData(db, request);
   const salon = row.salon;
   if (!salon) throw new SalonNotFoundError();

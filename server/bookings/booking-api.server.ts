@@ -1,4 +1,5 @@
 import { and, eq } from "drizzle-orm";
+import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
 import { staff } from "../db/schema";
 import { publishedSalonRef } from "../salons/salon-ref";
@@ -7,8 +8,6 @@ import { loadAvailabilityInput } from "./availability-data.server";
 import type { DayAvailability, LocalDate } from "./availability-input";
 import { InvalidDateRangeError, StaffNotAvailableError } from "./booking-errors";
 import { addDays, toLocal } from "./local-time";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export type AvailabilityQuery = {
   /** The salon's slug or UUID. */
@@ -23,7 +22,7 @@ export type AvailabilityQuery = {
 /** A stylist of the salon by slug or UUID (the loader checks the UUID belongs to the salon). */
 export async function staffIdForRef(db: Database, salonId: string, ref: string | null) {
   if (ref === null) return null;
-  if (UUID.test(ref)) return ref.toLowerCase();
+  if (isUuid(ref)) return ref.toLowerCase();
   const [member] = await db
     .select({ id: staff.id })
     .from(staff)

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
 import { bookingMenus, bookings, couponMenus, coupons, salons, staff, users } from "../db/schema";
 import { EXCLUSION_VIOLATION, sqlState, UNIQUE_VIOLATION } from "../db/sql-state";
@@ -34,7 +35,6 @@ import { bookingSettingsFor } from "./settings";
  */
 
 const MINUTE = 60_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export type Booking = typeof bookings.$inferSelect;
 
 /**
@@ -79,7 +79,7 @@ async function couponPrice(
   userId: string | null,
   menus: readonly { id: string; price: number }[],
 ): Promise<number> {
-  if (!UUID.test(couponId)) throw new CouponNotApplicableError();
+  if (!isUuid(couponId)) throw new CouponNotApplicableError();
   const [coupon] = await tx
     .select()
     .from(coupons)
@@ -282,7 +282,7 @@ export type ConfirmRequest = BookingClient & {
  * An expired, missing or foreign hold is HoldExpiredError (410).
  */
 async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booking> {
-  if (!UUID.test(request.holdId)) throw new HoldExpiredError();
+  if (!isUuid(request.holdId)) throw new HoldExpiredError();
   const booking = await db.transaction(async (tx) => {
     const [row] = await tx
       .select()
@@ -404,7 +404,7 @@ export type CancelRequest = { bookingId: string; userId: string; reason: string;
  * time is free again at once.
  */
 export async function cancelBooking(db: Database, request: CancelRequest): Promise<Booking> {
-  if (!UUID.test(request.bookingId)) throw new BookingNotFoundError();
+  if (!isUuid(request.bookingId)) throw new BookingNotFoundError();
   const booking = await db.transaction(async (tx) => {
     const [row] = await tx
       .select()
@@ -570,7 +570,7 @@ export async function getBookingForUser(
   db: Database,
   { bookingId, userId }: { bookingId: string; userId: string },
 ): Promise<BookingSummary> {
-  if (!UUID.test(bookingId)) throw new BookingNotFoundError();
+  if (!isUuid(bookingId)) throw new BookingNotFoundError();
   const [found] = await summaries(
     db,
     and(eq(bookings.id, bookingId), eq(bookings.userId, userId)),
