@@ -1,6 +1,8 @@
 /**
  * The address typed on the sign-up form, kept for an hour in a cookie that
- * only /finish_sign_up receives, so its "resend" form is one click. It is
+ * /finish_sign_up reads, so its "resend" form is one click. (Path=/: a
+ * client navigation loads that page's data from /finish_sign_up.data, which
+ * a cookie for the path /finish_sign_up would not reach.) It is
  * set for a new and a registered address alike (decision 0026) and holds
  * only what this browser typed, so it tells nobody anything new.
  */
@@ -9,7 +11,7 @@ const NAME = "signup_email";
 export function rememberSignUpAddress(email: string, secure: boolean) {
   return [
     `${NAME}=${encodeURIComponent(email)}`,
-    "Path=/finish_sign_up",
+    "Path=/",
     "Max-Age=3600",
     "HttpOnly",
     "SameSite=Lax",

@@ -109,6 +109,12 @@ describe("page micro-cache", () => {
         "x-cache",
       ),
     ).toBe("HIT");
+    // A signed-out member's device cookie (read only at sign-in) shares the anonymous copy.
+    expect(
+      (await app.request("/", { headers: { cookie: "device=n.t.s; theme=dark" } })).headers.get(
+        "x-cache",
+      ),
+    ).toBe("HIT");
     expect((await app.request("/")).headers.get("x-cache")).toBe("MISS");
     expect(renders["/"]).toBe(5);
   });

@@ -35,6 +35,12 @@ export { PAGE_CACHE_HEADER };
 const KEY_COOKIES = ["theme", "viewport"];
 /** Set by Google Tag Manager's scripts for analytics; the server never reads them. */
 const ANALYTICS_COOKIE = /^(_ga(_.*)?|_gid|_gcl_.*)$/;
+/**
+ * Read only when signing in (server/accounts/device-cookie.ts), never by a
+ * page: a signed-out member's browser keeps it for a year and still shares
+ * the anonymous copies.
+ */
+const SIGN_IN_ONLY_COOKIES = ["device"];
 const CACHEABLE_TYPE = /^text\/(html|x-script)/;
 const MAX_TTL_SECONDS = 300;
 
@@ -180,7 +186,7 @@ export function cacheKey(request: Request): string | null {
   for (const pair of (request.headers.get("cookie") ?? "").split(";")) {
     const separator = pair.indexOf("=");
     const name = (separator < 0 ? pair : pair.slice(0, separator)).trim();
-    if (!name || ANALYTICS_COOKIE.test(name)) continue;
+    if (!name || ANALYTICS_COOKIE.test(name) || SIGN_IN_ONLY_COOKIES.includes(name)) continue;
     if (!KEY_COOKIES.includes(name)) return null;
     preferences.push(`${name}=${pair.slice(separator + 1).trim()}`);
   }

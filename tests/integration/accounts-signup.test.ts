@@ -141,7 +141,7 @@ describe("sign-up does not tell whether an address is registered", () => {
     expect(fresh).toMatchObject({
       status: 302,
       location: "/finish_sign_up",
-      cookies: ["signup_email=<typed>; Path=/finish_sign_up; Max-Age=3600; HttpOnly; SameSite=Lax"],
+      cookies: ["signup_email=<typed>; Path=/; Max-Age=3600; HttpOnly; SameSite=Lax"],
     });
   });
 
