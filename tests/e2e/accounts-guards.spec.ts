@@ -30,6 +30,7 @@ test("an unverified user may see only the is-login pages", async ({ page, axe })
   await signUp(page, email);
   // Sign-up signs nobody in (decision 0026); an unverified address may sign in.
   await signIn(page, email, "secret1");
+  await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
   expect(await landing(page, "/mail_not_confirm")).toEqual({
     path: "/mail_not_confirm",
     status: 200,

@@ -110,6 +110,7 @@ test("at 320 px a long address in the header's account button does not overflow"
   const email = `averylongaddressforthemenu${Date.now()}${Math.floor(Math.random() * 1e6)}@example.jp`;
   await signUp(page, email);
   await signIn(page, email, "secret1");
+  await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
   // Signed in, no profile yet: the menu shows the address.
   await page.setViewportSize({ width: 320, height: 640 });
   const button = page.locator("header summary");
