@@ -1,22 +1,19 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { data, Link, redirect, useLocation, useNavigationType } from "react-router";
-import { fieldErrors } from "../../common/field-rules";
+import { bookingFlowHref, sameMenus } from "../../common/booking-flow-href";
 import { formatYen } from "../../common/format";
 import { privatePageHeaders } from "../../common/page-cache";
 import { getCurrentUser } from "../../server/accounts/current-user";
-import { formValues } from "../../server/accounts/form-result";
 import { requireLogin } from "../../server/accounts/guards";
 import { clientIp } from "../../server/accounts/request-info";
-import { confirmBooking } from "../../server/bookings/booking.server";
 import { findFlowSalon, parseFlowParams } from "../../server/bookings/booking-flow.server";
 import { bookingLimitsFrom } from "../../server/bookings/booking-rate-limit";
+import { submitConfirmForm } from "../../server/bookings/confirm-form.server";
 import {
   type HoldView,
-  holdFromForm,
   loadConfirmView,
   type PickView,
 } from "../../server/bookings/confirm-page.server";
-import { contactSchema, idempotencyKeyOf } from "../../server/bookings/contact.schema";
 import { flowAvailability } from "../../server/bookings/flow-availability.server";
 import {
   holdBrowserCookie,
@@ -24,12 +21,12 @@ import {
   holdBrowserKeyOrNew,
 } from "../../server/bookings/hold-browser.server";
 import { appContext } from "../../server/context";
-import { DomainError } from "../../server/errors/domain-error";
 import { notFound } from "../../server/routing/not-found";
 import { linkClass } from "../components/accounts/account-frame";
 import { BookingSummary, HoldCountdown } from "../components/bookings/booking-summary";
-import { ContactForm, contactFields } from "../components/bookings/contact-form";
+import { ContactForm } from "../components/bookings/contact-form";
 import { DayPicker } from "../components/bookings/day-picker";
+import { draftFromState, HoldExpiredNotice } from "../components/bookings/hold-expired-notice";
 import { MenuPicker } from "../components/bookings/menu-picker";
 import { StylistPicker } from "../components/bookings/stylist-picker";
 import { TimeGrid } from "../components/bookings/time-grid";
@@ -82,73 +79,34 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const salon = await findFlowSalon(ctx.db, params.id);
   if (!salon) throw notFound(request);
   const form = await request.formData();
-  const intent = form.get("intent");
-  // The same per-address and per-account limits as the booking API (and the same counters).
-  const limits = bookingLimitsFrom(ctx.config, ctx.accounts.limits.store);
-  const ip = clientIp(request);
-  if (intent === "hold") {
-    const user = await getCurrentUser(request, ctx);
-    const browserKey = holdBrowserKeyOrNew(request);
-    const result = await holdFromForm(ctx.db, {
-      salon,
-      form,
-      userId: user?.id ?? null,
-      now: new Date(),
-      limits,
-      ip,
-      browserKey,
-    });
-    // Refused (taken, too many holds…): what was typed for an earlier hold comes back too.
-    if (!result.ok) {
-      return data({ error: result.message, draft: draftOf(form) }, { status: result.status });
-    }
-    return redirect(`/salons/${salon.slug}/confirm?hold=${result.holdId}`, {
-      headers: {
-        "Set-Cookie": holdBrowserCookie(browserKey, ctx.config.PUBLIC_URL.startsWith("https:")),
-      },
-    });
+  // Only a signed-in visitor confirms; a guest signs in and comes back to this hold.
+  const user =
+    form.get("intent") === "confirm"
+      ? await requireLogin(request, ctx)
+      : await getCurrentUser(request, ctx);
+  const outcome = await submitConfirmForm(ctx.db, {
+    salon,
+    form,
+    user,
+    now: new Date(),
+    // The same per-address and per-account limits as the booking API (and the same counters).
+    limits: bookingLimitsFrom(ctx.config, ctx.accounts.limits.store),
+    ip: clientIp(request),
+    browserKey: holdBrowserKeyOrNew(request),
+  });
+  if (outcome.kind === "redirect") {
+    const secure = ctx.config.PUBLIC_URL.startsWith("https:");
+    return redirect(
+      outcome.to,
+      outcome.holdBrowserKey
+        ? { headers: { "Set-Cookie": holdBrowserCookie(outcome.holdBrowserKey, secure) } }
+        : undefined,
+    );
   }
-  if (intent === "confirm") {
-    // Only a signed-in visitor confirms; a guest signs in and comes back to this hold.
-    const user = await requireLogin(request, ctx);
-    const values = formValues(form, contactFields);
-    const parsed = contactSchema().safeParse(values);
-    if (!parsed.success) {
-      return data({ errors: fieldErrors<string>(parsed.error), values }, { status: 400 });
-    }
-    try {
-      const booking = await confirmBooking(ctx.db, {
-        holdId: String(form.get("hold") ?? ""),
-        userId: user.id,
-        customer: {
-          name: parsed.data.name,
-          kana: parsed.data.nameKana,
-          phone: parsed.data.phone,
-          email: parsed.data.email,
-        },
-        notes: parsed.data.note,
-        idempotencyKey: idempotencyKeyOf(form.get("idempotencyKey")),
-        now: new Date(),
-        limits,
-        ip,
-      });
-      return redirect(`/salons/${salon.slug}/confirm/thanks?booking=${booking.id}`);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      return data({ errors: { form: error.message }, values }, { status: error.status });
-    }
+  if (outcome.kind === "refused") {
+    return data({ error: outcome.error, draft: outcome.draft }, { status: outcome.status });
   }
-  return data({ error: "操作が正しくありません。もう一度お試しください。" }, { status: 400 });
-}
-
-/** The contact details carried along from an earlier hold (`draft.<field>`), as they came. */
-function draftOf(form: FormData): Record<string, string> {
-  const draft: Record<string, string> = {};
-  for (const field of contactFields) {
-    const value = form.get(`draft.${field}`);
-    if (typeof value === "string" && value !== "") draft[field] = value;
-  }
-  return draft;
+  return data({ errors: outcome.errors, values: outcome.values }, { status: outcome.status });
 }
 
 /** The URL of the flow with this selection (the flow is driven by the URL). */
@@ -157,12 +115,7 @@ function flowHref(
   selection: { menuIds: string[]; staffSlug: string | null; couponId: string | null },
   date?: string | null,
 ) {
-  const params = new URLSearchParams();
-  for (const id of selection.menuIds) params.append("menu", id);
-  if (selection.staffSlug) params.set("staff", selection.staffSlug);
-  if (selection.couponId) params.set("coupon", selection.couponId);
-  if (date) params.set("date", date);
-  return `/salons/${slug}/confirm?${params}`;
+  return bookingFlowHref(slug, { ...selection, date });
 }
 
 const stepIds = {
@@ -172,8 +125,11 @@ const stepIds = {
   staff: "step-staff",
   day: "step-day",
   time: "step-time",
+  notice: "flow-notice",
+  pickForm: "booking-pick-form",
   confirm: "step-confirm",
   contactErrors: "contact-errors",
+  contactForm: "contact-form",
 } as const;
 
 /**
@@ -223,11 +179,14 @@ function PickSteps({
   view,
   actionError,
   draft,
+  repicking,
 }: {
   slug: string;
   view: PickView;
   actionError: string | null;
   draft: Record<string, string> | null;
+  /** Back from an expired hold: focus starts at the time step. */
+  repicking: boolean;
 }) {
   const { selection } = view;
   const current = {
@@ -243,13 +202,29 @@ function PickSteps({
   const now = new URLSearchParams(location.search);
   let target: string | null = null;
   if (problems.length > 0) target = stepIds.errors;
+  else if (view.notice) target = stepIds.notice;
   else if (before.getAll("menu").join() !== now.getAll("menu").join()) target = stepIds.staff;
   else if ((before.get("staff") ?? "") !== (now.get("staff") ?? "")) target = stepIds.day;
   else if (view.date) target = stepIds.time;
   useEffect(() => {
     previous.current = location.search;
   }, [location.search]);
-  useStepFocus(target ?? stepIds.page, problems.length > 0 ? stepIds.errors : stepIds.page);
+  useStepFocus(
+    target ?? stepIds.page,
+    problems.length > 0
+      ? stepIds.errors
+      : view.notice
+        ? stepIds.notice
+        : repicking && view.date
+          ? stepIds.time
+          : stepIds.page,
+  );
+  // What is ticked now (before it is sent): the day links follow it, and the
+  // times, computed for the URL's menus, are not offered for other menus.
+  const urlMenus = current.menuIds.join();
+  const [ticked, setTicked] = useState({ for: urlMenus, ids: current.menuIds });
+  const tickedIds = ticked.for === urlMenus ? ticked.ids : current.menuIds;
+  const stale = !sameMenus(tickedIds, current.menuIds);
   // Live slots (issue 15, point 8): after hydration the days and times follow the stream.
   const range = current.menuIds.length > 0 ? liveRangeOf(view.days, view.date) : null;
   const live = useLiveAvailability(
@@ -271,6 +246,16 @@ function PickSteps({
   return (
     <>
       <Problems problems={problems} />
+      {view.notice ? (
+        <p
+          id={stepIds.notice}
+          tabIndex={-1}
+          role="status"
+          className="mt-4 rounded-lg border-2 border-brand-700 bg-brand-50 p-4 font-bold"
+        >
+          {view.notice}
+        </p>
+      ) : null}
       {selection.coupon ? (
         <p className="mt-4 rounded-lg border border-dashed border-brand-700 p-3 text-sm">
           クーポン「{selection.coupon.title}」を使って予約します。
@@ -289,10 +274,23 @@ function PickSteps({
         </p>
       ) : null}
       <MenuPicker
+        key={urlMenus}
         groups={selection.menuGroups}
         selected={current.menuIds}
-        hidden={keep(["staff", "coupon"])}
+        hidden={[
+          ...keep(["staff", "coupon", "date"]),
+          // The menus the times below were computed for: a time picked with
+          // other menus ticked is not held (the server shows their times).
+          ...current.menuIds.map((id): [string, string] => ["shown", id]),
+          // What was typed before the hold was lost comes along to the next hold.
+          ...Object.entries(draft ?? {}).map(([key, value]): [string, string] => [
+            `draft.${key}`,
+            value,
+          ]),
+        ]}
         headingId={stepIds.menus}
+        formId={stepIds.pickForm}
+        onTickedChange={(ids) => setTicked({ for: urlMenus, ids })}
         coupon={selection.coupon}
       />
       {selection.menus.length > 0 ? (
@@ -311,7 +309,7 @@ function PickSteps({
               <DayPicker
                 days={days}
                 selected={view.date}
-                hrefFor={(date) => flowHref(slug, current, date)}
+                hrefFor={(date) => flowHref(slug, { ...current, menuIds: tickedIds }, date)}
                 headingId={stepIds.day}
               />
             ) : (
@@ -320,18 +318,29 @@ function PickSteps({
               </p>
             )}
           </section>
-          {view.date ? (
+          {view.date && stale ? (
+            <section aria-labelledby={stepIds.time} className="mt-8">
+              <h2 id={stepIds.time} className="border-l-4 border-brand-700 pl-3 text-xl font-bold">
+                4. 時間を選ぶ（{formatLocalDate(view.date, false)}）
+              </h2>
+              <p className="mt-3">
+                メニューが変わりました。選択中のメニューで空いている時間を見るには、ボタンを押すか日にちを選んでください。
+              </p>
+              <button
+                type="submit"
+                form={stepIds.pickForm}
+                name="intent"
+                value="menus"
+                className="mt-3 rounded-lg bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800"
+              >
+                選択中のメニューで時間を見る
+              </button>
+            </section>
+          ) : view.date ? (
             <TimeGrid
               dateLabel={formatLocalDate(view.date, false)}
               times={times}
-              hidden={[
-                ...keep(["menu", "staff", "coupon", "date"]),
-                // What was typed before the hold was lost comes along to the next hold.
-                ...Object.entries(draft ?? {}).map(([key, value]): [string, string] => [
-                  `draft.${key}`,
-                  value,
-                ]),
-              ]}
+              formId={stepIds.pickForm}
               headingId={stepIds.time}
             />
           ) : null}
@@ -354,6 +363,13 @@ export default function SalonConfirm({ loaderData, actionData }: Route.Component
   const contactResult = actionData && "errors" in actionData ? actionData : null;
   const heldDraft =
     actionData && "draft" in actionData ? (actionData.draft as Record<string, string>) : null;
+  // Back from an expired hold's notice: what was typed comes along (history
+  // state), and stays while the visitor changes the day or the menus.
+  const arrivedWithDraft = draftFromState(location.state);
+  const [repickDraft, setRepickDraft] = useState(arrivedWithDraft);
+  useEffect(() => {
+    if (arrivedWithDraft) setRepickDraft(arrivedWithDraft);
+  }, [arrivedWithDraft]);
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-8">
       <p className="text-sm">
@@ -370,7 +386,8 @@ export default function SalonConfirm({ loaderData, actionData }: Route.Component
           slug={salon.slug}
           view={view}
           actionError={actionError}
-          draft={contactResult?.values ?? heldDraft}
+          draft={contactResult?.values ?? heldDraft ?? repickDraft}
+          repicking={arrivedWithDraft !== null}
         />
       ) : (
         <HoldStep view={view} signInHref={signInHref} result={contactResult} />
@@ -389,12 +406,16 @@ function HoldStep({
   result: { errors: Record<string, string | undefined>; values: Record<string, string> } | null;
 }) {
   useStepFocus(result ? stepIds.contactErrors : stepIds.confirm);
+  const [expired, setExpired] = useState(false);
   return (
     <section aria-labelledby={stepIds.confirm} className="mt-6 flex flex-col gap-6">
       <h2 id={stepIds.confirm} tabIndex={-1} className="text-xl font-bold">
         5. 内容を確認して予約を確定する
       </h2>
-      <HoldCountdown expiresAt={view.expiresAt} now={view.now} />
+      <HoldCountdown expiresAt={view.expiresAt} now={view.now} onExpire={() => setExpired(true)} />
+      {expired ? (
+        <HoldExpiredNotice repickHref={view.repickHref} formId={stepIds.contactForm} />
+      ) : null}
       <BookingSummary summary={view.summary} />
       <p className="text-sm">
         <Link to={view.repickHref} className={linkClass}>
@@ -425,6 +446,7 @@ function HoldStep({
               ["idempotencyKey", view.idempotencyKey],
             ]}
             errorSummaryId={stepIds.contactErrors}
+            id={stepIds.contactForm}
           />
         </>
       ) : (

@@ -27,6 +27,8 @@ export type FlowParams = {
   couponId: string | null;
   date: string | null;
   holdId: string | null;
+  /** Sent here from a time picked while other menus were ticked (`changed=menus`): say so. */
+  menusChanged: boolean;
   problems: string[];
 };
 
@@ -77,7 +79,8 @@ export function parseFlowParams(params: URLSearchParams): FlowParams {
     if (isUuid(rawHold)) holdId = rawHold;
     else problems.push(flowMessages.hold);
   }
-  return { menuIds, staffSlug, couponId, date, holdId, problems };
+  const menusChanged = params.get("changed") === "menus";
+  return { menuIds, staffSlug, couponId, date, holdId, menusChanged, problems };
 }
 
 export type FlowSalon = {

@@ -14,6 +14,7 @@ describe("parseFlowParams", () => {
         ["coupon", id(3)],
         ["date", "2026-11-23"],
         ["hold", id(4)],
+        ["changed", "menus"],
       ]),
     );
     expect(parsed).toEqual({
@@ -22,6 +23,7 @@ describe("parseFlowParams", () => {
       couponId: id(3),
       date: "2026-11-23",
       holdId: id(4),
+      menusChanged: true,
       problems: [],
     });
   });

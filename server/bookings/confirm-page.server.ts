@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { bookingFlowHref, type FlowLink } from "../../common/booking-flow-href";
 import type { BookingSummaryData } from "../../common/booking-summary";
 import type { CurrentUser } from "../accounts/current-user";
 import type { Database } from "../db/client";
@@ -34,6 +35,8 @@ export type PickView = {
   days: { date: string; holiday: boolean; holidayName: string | null; available: boolean }[];
   times: { time: string; start: string }[];
   problems: string[];
+  /** Not a problem with the request: why the visitor is shown times again. */
+  notice: string | null;
   today: string;
 };
 
@@ -44,6 +47,9 @@ export const dayMessages = {
   salon_closed: "この日は定休日です。別の日をお選びください。",
   full: "この日は予約がいっぱいです。別の日をお選びください。",
 } as const;
+
+export const menusChangedNotice =
+  "選んだメニューが変わったため、お時間はまだ確保していません。選択中のメニューで空いている時間を表示しましたので、もう一度お選びください。";
 
 /** Free days of the booking window for the selection; filled by the availability engine. */
 export type AvailabilityLookup = (
@@ -98,7 +104,8 @@ export async function loadPickView(
       times = day.slots.map((slot) => ({ time: slot.time, start: slot.start.toISOString() }));
     }
   }
-  return { kind: "pick", selection, date, days, times, problems, today };
+  const notice = params.menusChanged ? menusChangedNotice : null;
+  return { kind: "pick", selection, date, days, times, problems, notice, today };
 }
 
 /** The hold step: what is held, for how long, and the contact form (null for a guest). */
@@ -184,6 +191,12 @@ export async function loadConfirmView(
     });
   }
   const rules = await bookingSettingsFor(db, salon.id);
+  const link: FlowLink = {
+    menuIds: hold.menus.map((menu) => menu.menuId),
+    staffSlug: hold.staffRequested ? hold.staffSlug : null,
+    couponId: hold.couponId,
+    date: toLocal(hold.startsAt, salon.timeZone).date,
+  };
   const subtotal = hold.menus.reduce((sum, menu) => sum + menu.price, 0);
   const profile = user?.profile;
   return {
@@ -221,21 +234,24 @@ export async function loadConfirmView(
       : null,
     // One key per rendered form: a double submit (or a retry) returns the same booking.
     idempotencyKey: randomUUID(),
-    repickHref: `/salons/${salon.slug}/confirm?${new URLSearchParams([
-      ...hold.menus.map((menu): [string, string] => ["menu", menu.menuId]),
-      ...(hold.staffRequested ? [["staff", hold.staffSlug] as [string, string]] : []),
-      ...(hold.couponId ? [["coupon", hold.couponId] as [string, string]] : []),
-      ["date", toLocal(hold.startsAt, salon.timeZone).date],
-    ])}`,
+    repickHref: bookingFlowHref(salon.slug, link),
     verifyHref:
       user && !user.emailVerified
-        ? `${resendVerificationPath}?redirect=${encodeURIComponent(`/salons/${salon.slug}/confirm?hold=${hold.id}`)}`
+        ? `${resendVerificationPath}?redirect=${encodeURIComponent(bookingFlowHref(salon.slug, { ...link, holdId: hold.id }))}`
         : null,
     problems: [],
   };
 }
 
 export { parseFlowParams };
+
+function selectionOf(selection: FlowSelection): FlowLink {
+  return {
+    menuIds: selection.menus.map((menu) => menu.id),
+    staffSlug: selection.stylist?.slug ?? null,
+    couponId: selection.coupon?.id ?? null,
+  };
+}
 
 const startSchema = z.iso.datetime({ offset: true, error: "時間の指定が正しくありません。" });
 
@@ -257,7 +273,9 @@ export async function holdFromForm(
     /** The browser's hold key: a guest's hold is bound to it. */
     browserKey: string;
   },
-): Promise<{ ok: true; holdId: string } | { ok: false; status: number; message: string }> {
+): Promise<
+  { ok: true; holdId: string; href: string } | { ok: false; status: number; message: string }
+> {
   const { salon, form, now } = input;
   const params = new URLSearchParams();
   for (const key of ["menu", "staff", "coupon", "date"]) {
@@ -288,7 +306,9 @@ export async function holdFromForm(
       browserKey: input.browserKey,
     });
     await keepDraft(db, { salonId: salon.id, holdId: hold.id, form });
-    return { ok: true, holdId: hold.id };
+    const date = toLocal(hold.startsAt, salon.timeZone).date;
+    const href = bookingFlowHref(salon.slug, { ...selectionOf(selection), date, holdId: hold.id });
+    return { ok: true, holdId: hold.id, href };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     return { ok: false, status: error.status, message: error.message };

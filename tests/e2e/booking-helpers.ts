@@ -30,7 +30,7 @@ export async function pickDay(page: Page, minDays: number, after = "") {
       await expect(page).toHaveURL(new RegExp(`date=${date}`));
       return date;
     }
-    await calendar.getByRole("button", { name: "次の月" }).click();
+    await calendar.locator('button[slot="next"]').click();
   }
   throw new Error("no free day");
 }

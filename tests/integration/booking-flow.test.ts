@@ -5,12 +5,25 @@ import * as mailNotConfirmRoute from "../../app/routes/mail_not_confirm";
 import * as confirmRoute from "../../app/routes/salons.$id.confirm";
 import * as thanksRoute from "../../app/routes/salons.$id.confirm.thanks";
 import * as icsRoute from "../../app/routes/salons.$id.confirm.thanks.ics";
+import { getCurrentUser } from "../../server/accounts/current-user";
 import { signInWithPassword, signUpWithPassword } from "../../server/accounts/identity";
-import { localDateIn } from "../../server/bookings/booking-flow.server";
-import { holdElsewhereMessage, holdLostMessage } from "../../server/bookings/confirm-page.server";
+import {
+  findFlowSalon,
+  localDateIn,
+  parseFlowParams,
+} from "../../server/bookings/booking-flow.server";
+import { submitConfirmForm } from "../../server/bookings/confirm-form.server";
+import {
+  holdElsewhereMessage,
+  holdLostMessage,
+  loadConfirmView,
+  menusChangedNotice,
+} from "../../server/bookings/confirm-page.server";
+import { flowAvailability } from "../../server/bookings/flow-availability.server";
 import { addDays } from "../../server/bookings/local-time";
 import { bookings, couponMenus, coupons } from "../../server/db/schema";
 import { browser, lastMailLink, uniqueEmail } from "../support/accounts";
+import { bookingClient } from "../support/booking-client";
 import { buildMenu, buildSalonWithStaff, buildStaff, restrictMenu } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -22,6 +35,7 @@ let menuId: string;
 let colorId: string;
 let otherSalonMenuId: string;
 let juniorSlug: string;
+let seniorSlug: string;
 let couponId: string;
 const tomorrow = () => addDays(localDateIn(new Date(), "Asia/Tokyo"), 1);
 // Far enough ahead to be before the 24-hour cancellation cutoff.
@@ -46,6 +60,7 @@ beforeAll(async () => {
     durationMinutes: 90,
   });
   colorId = color.id;
+  seniorSlug = built.stylists[0]?.slug ?? "";
   // A junior who may not do colour.
   const junior = await buildStaff(db, built.salon.id, { slug: "flow-junior", sortOrder: 9 });
   juniorSlug = junior.slug;
@@ -202,7 +217,12 @@ describe("/salons/:id/confirm, holding and confirming", () => {
     );
     expect(held.status).toBe(302);
     const holdPath = held.headers.get("location") ?? "";
-    expect(holdPath).toMatch(/^\/salons\/flow-salon\/confirm\?hold=[0-9a-f-]{36}$/);
+    // The hold's URL carries its selection, so an expired hold still leads back to it.
+    expect(holdPath).toMatch(
+      new RegExp(
+        `^/salons/flow-salon/confirm\\?menu=${menuId}&coupon=${couponId}&date=${later()}&hold=[0-9a-f-]{36}$`,
+      ),
+    );
 
     // The guest sees the summary but must sign in to confirm, coming back here.
     const asGuest = await page(guest, holdPath);
@@ -371,6 +391,113 @@ describe("/salons/:id/confirm, holding and confirming", () => {
     });
   });
 
+  it("an expired hold whose row is gone goes back to the time step with the menus, stylist, coupon, day and typed note kept", async () => {
+    const date = addDays(localDateIn(new Date(), "Asia/Tokyo"), 8);
+    const { b, email, userId } = await signedInMember(database, env, "expired");
+    const stylist = seniorSlug;
+    const pickPath = `/salons/${slug}/confirm?menu=${menuId}&menu=${colorId}&staff=${stylist}&coupon=${couponId}&date=${date}`;
+    const { view: pick } = await page(b, pickPath);
+    expect(pick.problems).toEqual([]);
+    const slot = pick.times.find((time) => time.time === "10:00");
+    if (!slot) throw new Error("10:00 not offered");
+    const held = await b.request(
+      `/salons/${slug}/confirm`,
+      postForm({
+        menu: [menuId, colorId],
+        shown: [menuId, colorId],
+        staff: stylist,
+        coupon: couponId,
+        date,
+        start: slot.start,
+      }),
+    );
+    const holdPath = held.headers.get("location") ?? "";
+    const holdId = new URL(holdPath, "http://x").searchParams.get("hold") ?? "";
+    expect(holdPath).toBe(
+      `/salons/${slug}/confirm?menu=${menuId}&menu=${colorId}&staff=${stylist}&coupon=${couponId}&date=${date}&hold=${holdId}`,
+    );
+    const { view: holdView } = await page(b, holdPath);
+    expect(holdView.kind).toBe("hold");
+    const typed = {
+      intent: "confirm",
+      hold: holdId,
+      idempotencyKey: holdView.idempotencyKey,
+      name: "山田 花子",
+      nameKana: "ヤマダ ハナコ",
+      phone: "09012345678",
+      email,
+      note: "カラーは明るめで",
+    };
+
+    // Eleven minutes later (the server's clock, injected): refused, nothing booked, the typed kept.
+    const salon = await findFlowSalon(database.db, slug);
+    if (!salon) throw new Error("no salon");
+    const user = await getCurrentUser(b.toRequest("/"), {
+      db: database.db,
+      accounts: env.accounts,
+    });
+    expect(user?.id).toBe(userId);
+    const form = new FormData();
+    for (const [key, value] of Object.entries(typed)) form.append(key, value);
+    const elevenLater = new Date(Date.now() + 11 * 60_000);
+    const outcome = await submitConfirmForm(database.db, {
+      salon,
+      form,
+      user,
+      now: elevenLater,
+      ...bookingClient(database.db),
+      browserKey: "test-browser-key",
+    });
+    expect(outcome).toMatchObject({ kind: "contact", status: 410 });
+    expect(outcome.kind === "contact" && outcome.values.note).toBe("カラーは明るめで");
+    const afterExpiry = await loadConfirmView(
+      database.db,
+      {
+        salon,
+        query: parseFlowParams(new URL(holdPath, "http://x").searchParams),
+        user,
+        browserKey: null,
+        now: elevenLater,
+      },
+      flowAvailability,
+    );
+    expect(afterExpiry.kind).toBe("pick");
+
+    // The row is gone (another visitor's hold at that time, or the housekeeping, removed it):
+    // through the page, confirming leads back to the same day's times with everything kept.
+    await database.db.delete(bookings).where(eq(bookings.id, holdId));
+    const late = await b.request(holdPath, postForm(typed));
+    expect(late.status).toBe(410);
+    const body = await late.json();
+    expect(body.actionData.values).toMatchObject({ note: "カラーは明るめで", email });
+    const view = body.loaderData.view;
+    expect(view.kind).toBe("pick");
+    expect(view.problems[0]).toBe(holdLostMessage);
+    expect(view.date).toBe(date);
+    expect(view.selection.menus.map((menu: { id: string }) => menu.id)).toEqual([menuId, colorId]);
+    expect(view.selection.stylist.slug).toBe(stylist);
+    expect(view.selection.coupon.id).toBe(couponId);
+    expect(view.times.map((time: { time: string }) => time.time)).toContain("10:00");
+    // The page sends the typed fields along with the next time (draft fields): prefilled again.
+    const rehold = await b.request(
+      `/salons/${slug}/confirm`,
+      postForm({
+        menu: [menuId, colorId],
+        shown: [menuId, colorId],
+        staff: stylist,
+        coupon: couponId,
+        date,
+        start: slot.start,
+        "draft.note": "カラーは明るめで",
+        "draft.phone": "09012345678",
+      }),
+    );
+    expect(rehold.status).toBe(302);
+    const { view: again } = await page(b, rehold.headers.get("location") ?? "");
+    expect(again.kind).toBe("hold");
+    expect(again.contact).toMatchObject({ note: "カラーは明るめで", phone: "09012345678" });
+  });
+
   it("a hold belongs to the browser (guest) or account (member) that made it, not to whoever has its URL", async () => {
     // A day of its own: the holds below must not take the other tests' times.
     const ownDay = () => addDays(localDateIn(new Date(), "Asia/Tokyo"), 5);
@@ -504,6 +631,67 @@ describe("/salons/:id/confirm, holding and confirming", () => {
     const booked = await b.request(holdPath, postForm(fields));
     expect(booked.status).toBe(302);
     expect(booked.headers.get("location")).toMatch(/\/confirm\/thanks\?booking=/);
+  });
+
+  it("a time picked with a second menu ticked is held for both menus, never for the first alone", async () => {
+    const guest = browser(env.app);
+    const date = addDays(localDateIn(new Date(), "Asia/Tokyo"), 7);
+    const oneMenu = `/salons/${slug}/confirm?menu=${menuId}&date=${date}`;
+    const { view: shown } = await page(guest, oneMenu);
+    const late = shown.times.find((time) => time.time === "19:00");
+    if (!late) throw new Error("19:00 not offered");
+
+    // The page posts the ticked checkboxes with the time; the times were for one menu.
+    const picked = await guest.request(
+      `/salons/${slug}/confirm`,
+      postForm({ menu: [menuId, colorId], shown: menuId, date, start: late.start }),
+    );
+    expect(picked.status).toBe(302);
+    const both = picked.headers.get("location") ?? "";
+    expect(both).toBe(
+      `/salons/${slug}/confirm?menu=${menuId}&menu=${colorId}&date=${date}&changed=menus`,
+    );
+    const held = await database.db
+      .select()
+      .from(bookings)
+      .where(eq(bookings.startsAt, new Date(late.start)));
+    expect(held).toEqual([]);
+    // The times shown now are for both menus (2 h 30 min: 19:00 no longer fits), with a notice.
+    const again = await page(guest, both);
+    expect(again.status).toBe(200);
+    expect(again.view.problems).toEqual([]);
+    expect((again.view as unknown as { notice: string }).notice).toBe(menusChangedNotice);
+    const times = again.view.times.map((time) => time.time);
+    expect(times).not.toContain("19:00");
+    expect(times).toContain("17:30");
+    expect(times).not.toContain("17:45");
+
+    // The menu step's button keeps the day, with whatever is ticked.
+    const shownBoth = await guest.request(
+      `/salons/${slug}/confirm`,
+      postForm({ intent: "menus", menu: [menuId, colorId], shown: menuId, date }),
+    );
+    expect(shownBoth.headers.get("location")).toBe(
+      `/salons/${slug}/confirm?menu=${menuId}&menu=${colorId}&date=${date}`,
+    );
+
+    // Picked from the times for both: held for both.
+    const slot = again.view.times.find((time) => time.time === "17:30");
+    const hold = await guest.request(
+      `/salons/${slug}/confirm`,
+      postForm({
+        menu: [menuId, colorId],
+        shown: [colorId, menuId],
+        date,
+        start: slot?.start ?? "",
+      }),
+    );
+    expect(hold.status).toBe(302);
+    const { view: holdView } = await page(guest, hold.headers.get("location") ?? "");
+    expect(holdView.kind).toBe("hold");
+    const summary = holdView.summary as unknown as { menus: { name: string }[]; total: number };
+    expect(summary.menus.map((menu) => menu.name)).toHaveLength(2);
+    expect(summary.total).toBe(5500 + 8000);
   });
 
   it("a lost race on a held time is a 409 in Japanese", async () => {

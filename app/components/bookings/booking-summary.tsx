@@ -1,12 +1,12 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { BookingSummaryData } from "../../../common/booking-summary";
+import { formatYen } from "../../../common/format";
 import {
   cancellationPolicy,
   formatBookingRange,
   formatDuration,
   formatRemaining,
 } from "../../lib/booking-format";
-import { formatYen } from "../../../common/format";
 
 /** What is being booked: salon, menus, stylist, time, price with the coupon, the cancellation rule. */
 export function BookingSummary({ summary }: { summary: BookingSummaryData }) {
@@ -62,15 +62,39 @@ export function BookingSummary({ summary }: { summary: BookingSummaryData }) {
  * JavaScript it counts down, correcting for a client clock that differs
  * from the server's by measuring against the server's `now`.
  */
-export function HoldCountdown({ expiresAt, now }: { expiresAt: string; now: string }) {
+export function HoldCountdown({
+  expiresAt,
+  now,
+  onExpire,
+}: {
+  expiresAt: string;
+  now: string;
+  /** Called once when the count reaches zero (the page says so before anything is pressed). */
+  onExpire?: () => void;
+}) {
   const expiry = new Date(expiresAt).getTime();
   const [text, setText] = useState(() => formatRemaining(new Date(expiry), new Date(now)));
+  const expire = useRef(onExpire);
+  expire.current = onExpire;
   useEffect(() => {
     const skew = Date.now() - new Date(now).getTime();
-    const tick = () => setText(formatRemaining(new Date(expiry), new Date(Date.now() - skew)));
+    let told = false;
+    const tick = () => {
+      const left = formatRemaining(new Date(expiry), new Date(Date.now() - skew));
+      setText(left);
+      if (left === "" && !told) {
+        told = true;
+        expire.current?.();
+      }
+    };
     tick();
+    // Every 15 s, and at the expiry itself, so the notice comes on time.
     const timer = window.setInterval(tick, 15_000);
-    return () => window.clearInterval(timer);
+    const end = window.setTimeout(tick, Math.max(0, expiry - (Date.now() - skew)) + 100);
+    return () => {
+      window.clearInterval(timer);
+      window.clearTimeout(end);
+    };
   }, [expiry, now]);
   return (
     <p role="timer" className="rounded-lg bg-brand-50 p-3 text-sm">

@@ -1,8 +1,6 @@
 import { Form, useNavigation } from "react-router";
+import type { ContactValues } from "../../../common/booking-contact";
 import { ErrorSummary, TextAreaField, TextField } from "../form/field";
-
-export const contactFields = ["name", "nameKana", "phone", "email", "note"] as const;
-export type ContactValues = Record<(typeof contactFields)[number], string>;
 
 type Props = {
   values: ContactValues;
@@ -10,15 +8,17 @@ type Props = {
   /** The hold and the idempotency key generated when the page was rendered. */
   hidden: [string, string][];
   errorSummaryId: string;
+  /** The form's id (the expired hold's notice reads what was typed from it). */
+  id?: string;
 };
 
 /** Contact details for the booking (prefilled from the profile) and a note; confirms the booking. */
-export function ContactForm({ values, errors, hidden, errorSummaryId }: Props) {
+export function ContactForm({ values, errors, hidden, errorSummaryId, id }: Props) {
   const navigation = useNavigation();
   const busy =
     navigation.state === "submitting" && navigation.formData?.get("intent") === "confirm";
   return (
-    <Form method="post" noValidate className="flex flex-col gap-5">
+    <Form id={id} method="post" noValidate className="flex flex-col gap-5">
       <input type="hidden" name="intent" value="confirm" />
       {hidden.map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />

@@ -15,9 +15,16 @@ export type MenuOption = {
 type Props = {
   groups: { category: string; menus: MenuOption[] }[];
   selected: string[];
-  /** Kept through this step (stylist, coupon). */
+  /**
+   * Sent with either button: the stylist, coupon, day, the menus the times
+   * were computed for, and what was typed for a lost hold.
+   */
   hidden: [string, string][];
   headingId: string;
+  /** The form's id: the time buttons of the later step submit this form, ticked menus included. */
+  formId: string;
+  /** Told of every tick, so the later steps can follow what is ticked before it is sent. */
+  onTickedChange?: (menuIds: string[]) => void;
   error?: string;
   /** The coupon being used: each menu and the total show their price with it. */
   coupon?: CouponTerms | null;
@@ -38,8 +45,23 @@ function Price({ regular, withCoupon }: { regular: number; withCoupon: number | 
   );
 }
 
-/** The menu step: checkboxes by category, the running total, a GET form that updates the URL. */
-export function MenuPicker({ groups, selected, hidden, headingId, error, coupon }: Props) {
+/**
+ * The menu step: checkboxes by category, the running total, and the POST
+ * form whose button shows the free days for the ticked menus (the server
+ * answers with the URL of that selection). The time buttons belong to this
+ * form too (`form` attribute), so a time is always held for the menus that
+ * are ticked, with or without JavaScript.
+ */
+export function MenuPicker({
+  groups,
+  selected,
+  hidden,
+  headingId,
+  formId,
+  onTickedChange,
+  error,
+  coupon,
+}: Props) {
   const all = groups.flatMap((group) => group.menus);
   const [chosen, setChosen] = useState(() => new Set(selected));
   const picked = all.filter((menu) => chosen.has(menu.id));
@@ -52,7 +74,7 @@ export function MenuPicker({ groups, selected, hidden, headingId, error, coupon 
       <h2 id={headingId} className="border-l-4 border-brand-700 pl-3 text-xl font-bold">
         1. メニューを選ぶ
       </h2>
-      <Form method="get" preventScrollReset className="mt-3 flex flex-col gap-4">
+      <Form id={formId} method="post" preventScrollReset className="mt-3 flex flex-col gap-4">
         {hidden.map(([name, value]) => (
           <input key={`${name}-${value}`} type="hidden" name={name} value={value} />
         ))}
@@ -79,6 +101,9 @@ export function MenuPicker({ groups, selected, hidden, headingId, error, coupon 
                     if (event.currentTarget.checked) next.add(menu.id);
                     else next.delete(menu.id);
                     setChosen(next);
+                    onTickedChange?.(
+                      all.filter((item) => next.has(item.id)).map((item) => item.id),
+                    );
                   }}
                   className="mt-1 size-5 shrink-0 accent-brand-700"
                 />
@@ -109,6 +134,8 @@ export function MenuPicker({ groups, selected, hidden, headingId, error, coupon 
         </p>
         <button
           type="submit"
+          name="intent"
+          value="menus"
           className="self-start rounded-lg bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800"
         >
           このメニューで空き状況を見る

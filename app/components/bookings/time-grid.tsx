@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "react-router";
+import { useNavigation } from "react-router";
 
 export type TimeOption = {
   /** Local "HH:MM" shown on the button. */
@@ -17,18 +17,22 @@ const periods = [
 type Props = {
   dateLabel: string;
   times: TimeOption[];
-  /** The selection so far, sent with the chosen time (menus, staff, coupon, date). */
-  hidden: [string, string][];
+  /**
+   * The menu step's form: each time button submits it, so the menus sent are
+   * the ones ticked (with the stylist, coupon and day it carries).
+   */
+  formId: string;
   headingId: string;
 };
 
 /**
- * The time step: each free time is a submit button of one POST form, so a
- * click (or Enter) holds that slot, with or without JavaScript.
+ * The time step: each free time is a submit button (`name="start"`) of the
+ * menu step's POST form, so a click (or Enter) holds that slot for what is
+ * ticked, with or without JavaScript.
  */
-export function TimeGrid({ dateLabel, times, hidden, headingId }: Props) {
+export function TimeGrid({ dateLabel, times, formId, headingId }: Props) {
   const navigation = useNavigation();
-  const busy = navigation.state === "submitting" && navigation.formData?.get("intent") === "hold";
+  const busy = navigation.state === "submitting" && navigation.formData?.has("start") === true;
   return (
     <section aria-labelledby={headingId} className="mt-8">
       <h2 id={headingId} className="border-l-4 border-brand-700 pl-3 text-xl font-bold">
@@ -37,11 +41,7 @@ export function TimeGrid({ dateLabel, times, hidden, headingId }: Props) {
       {times.length === 0 ? (
         <p className="mt-3">この日は空いている時間がありません。別の日を選んでください。</p>
       ) : (
-        <Form method="post" className="mt-3">
-          <input type="hidden" name="intent" value="hold" />
-          {hidden.map(([name, value]) => (
-            <input key={`${name}-${value}`} type="hidden" name={name} value={value} />
-          ))}
+        <div className="mt-3">
           <p id={`${headingId}-hint`} className="text-sm text-neutral-700">
             時間を選ぶと、その枠を10分間お取り置きします。
           </p>
@@ -61,6 +61,7 @@ export function TimeGrid({ dateLabel, times, hidden, headingId }: Props) {
                     <li key={option.start}>
                       <button
                         type="submit"
+                        form={formId}
                         name="start"
                         value={option.start}
                         disabled={busy}
@@ -75,7 +76,7 @@ export function TimeGrid({ dateLabel, times, hidden, headingId }: Props) {
               </div>
             );
           })}
-        </Form>
+        </div>
       )}
     </section>
   );
