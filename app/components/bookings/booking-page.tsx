@@ -1,0 +1,65 @@
+import { useEffect, useState } from "react";
+import { Link, useLocation } from "react-router";
+import type { FlowSalon } from "../../../server/bookings/booking-flow.server";
+import type { HoldView, PickView } from "../../../server/bookings/confirm-page.server";
+import { linkClass } from "../accounts/account-frame";
+import { HoldStep } from "./booking-hold-step";
+import { PickSteps } from "./booking-pick-steps";
+import { draftFromState } from "./hold-expired-notice";
+import { stepIds } from "./step-focus";
+
+/** What the booking page's action answered: a refused time, or the contact form again. */
+export type BookingActionData =
+  | { error: string; draft: Record<string, string> }
+  | { errors: Record<string, string | undefined>; values: Record<string, string> }
+  | undefined;
+
+/** /salons/:id/confirm: the pickers, or the held time's confirmation. */
+export function BookingPage({
+  salon,
+  view,
+  actionData,
+}: {
+  salon: FlowSalon;
+  view: PickView | HoldView;
+  actionData: BookingActionData;
+}) {
+  // Back to exactly this page (the hold is kept) after signing in.
+  const location = useLocation();
+  const signInHref = `/signin?redirect=${encodeURIComponent(`${location.pathname}${location.search}`)}`;
+  const actionError = actionData && "error" in actionData ? actionData.error : null;
+  const contactResult = actionData && "errors" in actionData ? actionData : null;
+  const heldDraft =
+    actionData && "draft" in actionData ? (actionData.draft as Record<string, string>) : null;
+  // Back from an expired hold's notice: what was typed comes along (history
+  // state), and stays while the visitor changes the day or the menus.
+  const arrivedWithDraft = draftFromState(location.state);
+  const [repickDraft, setRepickDraft] = useState(arrivedWithDraft);
+  useEffect(() => {
+    if (arrivedWithDraft) setRepickDraft(arrivedWithDraft);
+  }, [arrivedWithDraft]);
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-8">
+      <p className="text-sm">
+        <Link to={`/salons/${salon.slug}`} className={linkClass}>
+          {salon.name}のページへ戻る
+        </Link>
+      </p>
+      <h1 id={stepIds.page} className="mt-2 text-2xl font-bold">
+        {view.kind === "hold" ? "ご予約内容の確認" : "ご予約"}
+        <span className="block text-base font-normal text-neutral-700">{salon.name}</span>
+      </h1>
+      {view.kind === "pick" ? (
+        <PickSteps
+          slug={salon.slug}
+          view={view}
+          actionError={actionError}
+          draft={contactResult?.values ?? heldDraft ?? repickDraft}
+          repicking={arrivedWithDraft !== null}
+        />
+      ) : (
+        <HoldStep view={view} signInHref={signInHref} result={contactResult} />
+      )}
+    </div>
+  );
+}
