@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, inArray, isNull, lte, or } from "drizzle-orm";
+import { calendarDay } from "../../common/format";
 import type { Database } from "../db/client";
 import { couponMenus, coupons, menuStaff, menus, salons, staff } from "../db/schema";
 import { groupMenus, type MenuItem, menuItemColumns, SLUG_PATTERN } from "../salons/salon-detail";
@@ -119,11 +120,6 @@ export async function findFlowSalon(db: Database, slug: string): Promise<FlowSal
   return row ?? null;
 }
 
-/** The salon's local date of an instant ("YYYY-MM-DD"). */
-export function localDateIn(now: Date, timeZone: string) {
-  return new Intl.DateTimeFormat("sv-SE", { timeZone }).format(now);
-}
-
 /**
  * Checks the URL's selection against the salon's data: menus of this salon
  * (published), a coupon valid today (its menus are preselected when none
@@ -136,7 +132,7 @@ export async function loadFlowSelection(
   now: Date,
 ): Promise<FlowSelection> {
   const problems: string[] = [];
-  const today = localDateIn(now, salon.timeZone);
+  const today = calendarDay(now, salon.timeZone);
   const [menuRows, staffRows, couponRow] = await Promise.all([
     db
       .select(menuItemColumns)

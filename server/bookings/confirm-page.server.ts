@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { bookingFlowHref, type FlowLink } from "../../common/booking-flow-href";
 import type { BookingSummaryData } from "../../common/booking-summary";
+import { calendarDay } from "../../common/format";
 import type { CurrentUser } from "../accounts/current-user";
 import type { Database } from "../db/client";
 import { DomainError } from "../errors/domain-error";
@@ -13,7 +14,6 @@ import {
   type FlowSalon,
   type FlowSelection,
   loadFlowSelection,
-  localDateIn,
   parseFlowParams,
 } from "./booking-flow.server";
 import type { BookingLimits } from "./booking-rate-limit";
@@ -67,7 +67,7 @@ export async function loadPickView(
 ): Promise<PickView> {
   const selection = await loadFlowSelection(db, salon, params, now);
   const problems = [...params.problems, ...selection.problems];
-  const today = localDateIn(now, salon.timeZone);
+  const today = calendarDay(now, salon.timeZone);
   let dayList: DayAvailability[] = [];
   if (selection.menus.length > 0) {
     try {

@@ -1,6 +1,6 @@
+import { calendarDay } from "../../common/format";
 import { findAvailability } from "./availability";
 import { loadAvailabilityInput, MAX_RANGE_DAYS } from "./availability-data.server";
-import { localDateIn } from "./booking-flow.server";
 import type { AvailabilityLookup } from "./confirm-page.server";
 import { addDays } from "./local-time";
 import { bookingSettingsFor } from "./settings";
@@ -12,7 +12,7 @@ import { bookingSettingsFor } from "./settings";
  */
 export const flowAvailability: AvailabilityLookup = async (db, selection, now) => {
   const { salon } = selection;
-  const today = localDateIn(now, salon.timeZone);
+  const today = calendarDay(now, salon.timeZone);
   const rules = await bookingSettingsFor(db, salon.id);
   const span = Math.min(rules.bookingWindowDays, MAX_RANGE_DAYS - 1);
   const loaded = await loadAvailabilityInput(db, {

@@ -5,13 +5,10 @@ import * as mailNotConfirmRoute from "../../app/routes/mail_not_confirm";
 import * as confirmRoute from "../../app/routes/salons.$id.confirm";
 import * as thanksRoute from "../../app/routes/salons.$id.confirm.thanks";
 import * as icsRoute from "../../app/routes/salons.$id.confirm.thanks.ics";
+import { calendarDay } from "../../common/format";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import { signInWithPassword, signUpWithPassword } from "../../server/accounts/identity";
-import {
-  findFlowSalon,
-  localDateIn,
-  parseFlowParams,
-} from "../../server/bookings/booking-flow.server";
+import { findFlowSalon, parseFlowParams } from "../../server/bookings/booking-flow.server";
 import { submitConfirmForm } from "../../server/bookings/confirm-form.server";
 import {
   holdElsewhereMessage,
@@ -37,9 +34,9 @@ let otherSalonMenuId: string;
 let juniorSlug: string;
 let seniorSlug: string;
 let couponId: string;
-const tomorrow = () => addDays(localDateIn(new Date(), "Asia/Tokyo"), 1);
+const tomorrow = () => addDays(calendarDay(new Date(), "Asia/Tokyo"), 1);
 // Far enough ahead to be before the 24-hour cancellation cutoff.
-const later = () => addDays(localDateIn(new Date(), "Asia/Tokyo"), 3);
+const later = () => addDays(calendarDay(new Date(), "Asia/Tokyo"), 3);
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -392,7 +389,7 @@ describe("/salons/:id/confirm, holding and confirming", () => {
   });
 
   it("an expired hold whose row is gone goes back to the time step with the menus, stylist, coupon, day and typed note kept", async () => {
-    const date = addDays(localDateIn(new Date(), "Asia/Tokyo"), 8);
+    const date = addDays(calendarDay(new Date(), "Asia/Tokyo"), 8);
     const { b, email, userId } = await signedInMember(database, env, "expired");
     const stylist = seniorSlug;
     const pickPath = `/salons/${slug}/confirm?menu=${menuId}&menu=${colorId}&staff=${stylist}&coupon=${couponId}&date=${date}`;
@@ -500,7 +497,7 @@ describe("/salons/:id/confirm, holding and confirming", () => {
 
   it("a hold belongs to the browser (guest) or account (member) that made it, not to whoever has its URL", async () => {
     // A day of its own: the holds below must not take the other tests' times.
-    const ownDay = () => addDays(localDateIn(new Date(), "Asia/Tokyo"), 5);
+    const ownDay = () => addDays(calendarDay(new Date(), "Asia/Tokyo"), 5);
     const guest = browser(env.app);
     const { view: pick } = await page(
       guest,
@@ -579,7 +576,7 @@ describe("/salons/:id/confirm, holding and confirming", () => {
         b.toRequest("/signin"),
       ),
     );
-    const date = addDays(localDateIn(new Date(), "Asia/Tokyo"), 6);
+    const date = addDays(calendarDay(new Date(), "Asia/Tokyo"), 6);
     const { view: pick } = await page(b, `/salons/${slug}/confirm?menu=${menuId}&date=${date}`);
     const slot = pick.times.find((time) => time.time === "12:00");
     if (!slot) throw new Error("12:00 not offered");
@@ -635,7 +632,7 @@ describe("/salons/:id/confirm, holding and confirming", () => {
 
   it("a time picked with a second menu ticked is held for both menus, never for the first alone", async () => {
     const guest = browser(env.app);
-    const date = addDays(localDateIn(new Date(), "Asia/Tokyo"), 7);
+    const date = addDays(calendarDay(new Date(), "Asia/Tokyo"), 7);
     const oneMenu = `/salons/${slug}/confirm?menu=${menuId}&date=${date}`;
     const { view: shown } = await page(guest, oneMenu);
     const late = shown.times.find((time) => time.time === "19:00");

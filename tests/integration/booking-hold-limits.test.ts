@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as confirmRoute from "../../app/routes/salons.$id.confirm";
-import { localDateIn } from "../../server/bookings/booking-flow.server";
+import { calendarDay } from "../../common/format";
 import { addDays } from "../../server/bookings/local-time";
 import { browser, nextIp } from "../support/accounts";
 import { apiUser, createApiTestApp } from "../support/api-client";
@@ -27,7 +27,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const date = () => addDays(localDateIn(new Date(), "Asia/Tokyo"), 2);
+const date = () => addDays(calendarDay(new Date(), "Asia/Tokyo"), 2);
 const holdForm = (index: number, time: string, extra: Record<string, string> = {}) => ({
   intent: "hold",
   menu: salons[index]?.menu.id ?? "",

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as confirmRoute from "../../app/routes/salons.$id.confirm";
-import { localDateIn } from "../../server/bookings/booking-flow.server";
+import { calendarDay } from "../../common/format";
 import { addDays } from "../../server/bookings/local-time";
 import { browser } from "../support/accounts";
 import { buildSalonWithStaff } from "../support/builders";
@@ -34,7 +34,7 @@ afterAll(async () => {
 describe("/salons/:id/confirm rate limits", () => {
   it("answers the third hold attempt from one address with a 429 and a Japanese message", async () => {
     const guest = browser(env.app);
-    const date = addDays(localDateIn(new Date(), "Asia/Tokyo"), 2);
+    const date = addDays(calendarDay(new Date(), "Asia/Tokyo"), 2);
     const hold = (time: string) => ({
       intent: "hold",
       menu: menuId,
