@@ -3,7 +3,7 @@ import { z } from "zod";
 import { privatePageHeaders } from "../../common/page-cache";
 import { requireLogin } from "../../server/accounts/guards";
 import { cancelBooking } from "../../server/bookings/booking.server";
-import { historyDetail, historyList } from "../../server/bookings/history-page.server";
+import { historyDetail, historyList } from "../../server/bookings/pages/history-page.server";
 import { appContext } from "../../server/context";
 import { DomainError } from "../../server/errors/domain-error";
 import { Notice } from "../components/accounts/account-frame";

@@ -1,4 +1,4 @@
-import { bookingIcs, requireOwnBooking } from "../../server/bookings/thanks-page.server";
+import { bookingIcs, requireOwnBooking } from "../../server/bookings/pages/thanks-page.server";
 import { appContext } from "../../server/context";
 import type { Route } from "./+types/salons.$id.confirm.thanks.ics";
 

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { privatePageHeaders } from "../../common/page-cache";
-import { requireOwnBooking, thanksView } from "../../server/bookings/thanks-page.server";
+import { requireOwnBooking, thanksView } from "../../server/bookings/pages/thanks-page.server";
 import { appContext } from "../../server/context";
 import { BookingThanks } from "../components/bookings/booking-thanks";
 import { originFromMatches, pageMeta } from "../lib/meta";

@@ -3,16 +3,16 @@ import { privatePageHeaders } from "../../common/page-cache";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import { requireLogin } from "../../server/accounts/guards";
 import { clientIp } from "../../server/accounts/request-info";
-import { findFlowSalon, parseFlowParams } from "../../server/bookings/booking-flow.server";
 import { bookingLimitsFrom } from "../../server/bookings/booking-rate-limit";
-import { submitConfirmForm } from "../../server/bookings/confirm-form.server";
-import { loadConfirmView } from "../../server/bookings/confirm-page.server";
-import { flowAvailability } from "../../server/bookings/flow-availability.server";
 import {
   holdBrowserCookie,
   holdBrowserKey,
   holdBrowserKeyOrNew,
 } from "../../server/bookings/hold-browser.server";
+import { findFlowSalon, parseFlowParams } from "../../server/bookings/pages/booking-flow.server";
+import { submitConfirmForm } from "../../server/bookings/pages/confirm-form.server";
+import { loadConfirmView } from "../../server/bookings/pages/confirm-page.server";
+import { flowAvailability } from "../../server/bookings/pages/flow-availability.server";
 import { appContext } from "../../server/context";
 import { notFound } from "../../server/routing/not-found";
 import { BookingPage } from "../components/bookings/booking-page";

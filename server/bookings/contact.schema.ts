@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { emailAddress, kanaName, personName, phoneNumber } from "../../common/field-rules";
-import { isUuid } from "./booking-flow.server";
+import { isUuid } from "../../common/uuid";
 
 /** The contact details of a booking (the customer snapshot) and the note to the salon. */
 export const contactSchema = () =>

@@ -8,16 +8,16 @@ import * as icsRoute from "../../app/routes/salons.$id.confirm.thanks.ics";
 import { calendarDay } from "../../common/format";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import { signInWithPassword, signUpWithPassword } from "../../server/accounts/identity";
-import { findFlowSalon, parseFlowParams } from "../../server/bookings/booking-flow.server";
-import { submitConfirmForm } from "../../server/bookings/confirm-form.server";
+import { addDays } from "../../server/bookings/local-time";
+import { findFlowSalon, parseFlowParams } from "../../server/bookings/pages/booking-flow.server";
+import { submitConfirmForm } from "../../server/bookings/pages/confirm-form.server";
 import {
   holdElsewhereMessage,
   holdLostMessage,
   loadConfirmView,
   menusChangedNotice,
-} from "../../server/bookings/confirm-page.server";
-import { flowAvailability } from "../../server/bookings/flow-availability.server";
-import { addDays } from "../../server/bookings/local-time";
+} from "../../server/bookings/pages/confirm-page.server";
+import { flowAvailability } from "../../server/bookings/pages/flow-availability.server";
 import { bookings, couponMenus, coupons } from "../../server/db/schema";
 import { browser, lastMailLink, uniqueEmail } from "../support/accounts";
 import { bookingClient } from "../support/booking-client";

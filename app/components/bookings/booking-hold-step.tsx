@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Link } from "react-router";
-import type { HoldView } from "../../../server/bookings/confirm-page.server";
+import type { HoldView } from "../../../server/bookings/pages/confirm-page.server";
 import { linkClass } from "../accounts/account-frame";
 import { BookingSummary, HoldCountdown } from "./booking-summary";
 import { ContactForm } from "./contact-form";

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link, useLocation } from "react-router";
-import type { FlowSalon } from "../../../server/bookings/booking-flow.server";
-import type { HoldView, PickView } from "../../../server/bookings/confirm-page.server";
+import type { FlowSalon } from "../../../server/bookings/pages/booking-flow.server";
+import type { HoldView, PickView } from "../../../server/bookings/pages/confirm-page.server";
 import { linkClass } from "../accounts/account-frame";
 import { HoldStep } from "./booking-hold-step";
 import { PickSteps } from "./booking-pick-steps";

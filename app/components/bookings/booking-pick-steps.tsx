@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { bookingFlowHref, sameMenus } from "../../../common/booking-flow-href";
 import { formatYen } from "../../../common/format";
-import type { PickView } from "../../../server/bookings/confirm-page.server";
+import type { PickView } from "../../../server/bookings/pages/confirm-page.server";
 import { formatLocalDate } from "../../lib/booking-format";
 import { DayPicker } from "./day-picker";
 import { MenuPicker } from "./menu-picker";

@@ -1,11 +1,17 @@
 import { and, asc, eq, gte, inArray, isNull, lte, or } from "drizzle-orm";
-import { calendarDay } from "../../common/format";
-import type { Database } from "../db/client";
-import { couponMenus, coupons, menuStaff, menus, salons, staff } from "../db/schema";
-import { groupMenus, type MenuItem, menuItemColumns, SLUG_PATTERN } from "../salons/salon-detail";
-import { MAX_MENUS } from "./availability-data.server";
-import { isLocalDate } from "./local-time";
-import { type CouponTerms, priceWithCoupon } from "./pricing";
+import { calendarDay } from "../../../common/format";
+import { isUuid } from "../../../common/uuid";
+import type { Database } from "../../db/client";
+import { couponMenus, coupons, menuStaff, menus, salons, staff } from "../../db/schema";
+import {
+  groupMenus,
+  type MenuItem,
+  menuItemColumns,
+  SLUG_PATTERN,
+} from "../../salons/salon-detail";
+import { MAX_MENUS } from "../availability-data.server";
+import { isLocalDate } from "../local-time";
+import { type CouponTerms, priceWithCoupon } from "../pricing";
 
 /**
  * The booking flow's selection (/salons/:id/confirm): the URL carries it
@@ -14,10 +20,6 @@ import { type CouponTerms, priceWithCoupon } from "./pricing";
  * dropped with a Japanese message (the page answers 400 and keeps the rest),
  * never an exception.
  */
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export const isUuid = (value: string) => UUID.test(value);
 
 export { MAX_MENUS };
 

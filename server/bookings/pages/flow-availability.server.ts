@@ -1,9 +1,9 @@
-import { calendarDay } from "../../common/format";
-import { findAvailability } from "./availability";
-import { loadAvailabilityInput, MAX_RANGE_DAYS } from "./availability-data.server";
+import { calendarDay } from "../../../common/format";
+import { findAvailability } from "../availability";
+import { loadAvailabilityInput, MAX_RANGE_DAYS } from "../availability-data.server";
+import { addDays } from "../local-time";
+import { bookingSettingsFor } from "../settings";
 import type { AvailabilityLookup } from "./confirm-page.server";
-import { addDays } from "./local-time";
-import { bookingSettingsFor } from "./settings";
 
 /**
  * The free days and times of the whole booking window (today to today +

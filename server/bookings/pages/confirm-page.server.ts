@@ -1,14 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { bookingFlowHref, type FlowLink } from "../../common/booking-flow-href";
-import type { BookingSummaryData } from "../../common/booking-summary";
-import { calendarDay } from "../../common/format";
-import type { CurrentUser } from "../accounts/current-user";
-import type { Database } from "../db/client";
-import { DomainError } from "../errors/domain-error";
-import type { DayAvailability } from "./availability-input";
-import { holdSlot } from "./booking.server";
-import { resendVerificationPath } from "./booking-errors";
+import { bookingFlowHref, type FlowLink } from "../../../common/booking-flow-href";
+import type { BookingSummaryData } from "../../../common/booking-summary";
+import { calendarDay } from "../../../common/format";
+import type { CurrentUser } from "../../accounts/current-user";
+import type { Database } from "../../db/client";
+import { DomainError } from "../../errors/domain-error";
+import type { DayAvailability } from "../availability-input";
+import { holdSlot } from "../booking.server";
+import { resendVerificationPath } from "../booking-errors";
+import type { BookingLimits } from "../booking-rate-limit";
+import { holdBelongsTo } from "../hold-browser.server";
+import { japaneseHolidaysBetween } from "../holidays";
+import { toLocal } from "../local-time";
+import { bookingSettingsFor } from "../settings";
 import {
   type FlowParams,
   type FlowSalon,
@@ -16,12 +21,7 @@ import {
   loadFlowSelection,
   parseFlowParams,
 } from "./booking-flow.server";
-import type { BookingLimits } from "./booking-rate-limit";
-import { holdBelongsTo } from "./hold-browser.server";
 import { claimHold, findHold, holdIsLive, keepDraft } from "./hold-view.server";
-import { japaneseHolidaysBetween } from "./holidays";
-import { toLocal } from "./local-time";
-import { bookingSettingsFor } from "./settings";
 
 /**
  * Everything /salons/:id/confirm shows while the visitor picks menus,

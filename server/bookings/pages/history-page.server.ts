@@ -1,6 +1,6 @@
-import type { Database } from "../db/client";
-import { type BookingSummary, getBookingForUser, listBookingsForUser } from "./booking.server";
-import { bookingSettingsFor } from "./settings";
+import type { Database } from "../../db/client";
+import { type BookingSummary, getBookingForUser, listBookingsForUser } from "../booking.server";
+import { bookingSettingsFor } from "../settings";
 
 /** A booking as the history page shows it (plain data for the page). */
 function historyItem(booking: BookingSummary, cancellable: boolean) {

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, isNull, ne } from "drizzle-orm";
-import type { Database } from "../db/client";
-import { bookingMenus, bookings, coupons, staff } from "../db/schema";
-import { type HoldViewer, hashHoldBrowserKey, holdBelongsTo } from "./hold-browser.server";
+import type { Database } from "../../db/client";
+import { bookingMenus, bookings, coupons, staff } from "../../db/schema";
+import { type HoldViewer, hashHoldBrowserKey, holdBelongsTo } from "../hold-browser.server";
 
 /**
  * The hold step of the flow reads a held row directly: a guest's hold has

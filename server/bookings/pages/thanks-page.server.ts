@@ -1,14 +1,14 @@
 import { eq } from "drizzle-orm";
-import { requireLogin } from "../accounts/guards";
-import type { AppContext } from "../context";
-import type { Database } from "../db/client";
-import { salons } from "../db/schema";
-import { DomainError } from "../errors/domain-error";
-import { notFound } from "../routing/not-found";
-import { type BookingSummary, getBookingForUser } from "./booking.server";
-import { bookingCalendar } from "./booking-calendar.server";
-import { BookingNotFoundError } from "./booking-errors";
-import { bookingSettingsFor } from "./settings";
+import { requireLogin } from "../../accounts/guards";
+import type { AppContext } from "../../context";
+import type { Database } from "../../db/client";
+import { salons } from "../../db/schema";
+import { DomainError } from "../../errors/domain-error";
+import { notFound } from "../../routing/not-found";
+import { type BookingSummary, getBookingForUser } from "../booking.server";
+import { bookingCalendar } from "../booking-calendar.server";
+import { BookingNotFoundError } from "../booking-errors";
+import { bookingSettingsFor } from "../settings";
 
 /**
  * The visitor's own confirmed booking at this salon, for the thanks page

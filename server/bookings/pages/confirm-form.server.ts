@@ -1,15 +1,15 @@
-import { contactFields } from "../../common/booking-contact";
-import { bookingFlowHref, sameMenus } from "../../common/booking-flow-href";
-import { fieldErrors } from "../../common/field-rules";
-import type { CurrentUser } from "../accounts/current-user";
-import { formValues } from "../accounts/form-result";
-import type { Database } from "../db/client";
-import { DomainError } from "../errors/domain-error";
-import { confirmBooking } from "./booking.server";
+import { contactFields } from "../../../common/booking-contact";
+import { bookingFlowHref, sameMenus } from "../../../common/booking-flow-href";
+import { fieldErrors } from "../../../common/field-rules";
+import type { CurrentUser } from "../../accounts/current-user";
+import { formValues } from "../../accounts/form-result";
+import type { Database } from "../../db/client";
+import { DomainError } from "../../errors/domain-error";
+import { confirmBooking } from "../booking.server";
+import type { BookingLimits } from "../booking-rate-limit";
+import { contactSchema, idempotencyKeyOf } from "../contact.schema";
 import { type FlowSalon, parseFlowParams } from "./booking-flow.server";
-import type { BookingLimits } from "./booking-rate-limit";
 import { holdFromForm } from "./confirm-page.server";
-import { contactSchema, idempotencyKeyOf } from "./contact.schema";
 
 /**
  * What a POST to /salons/:id/confirm ends in; the route maps it to a
