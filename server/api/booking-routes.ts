@@ -8,11 +8,6 @@ import {
   holdSlot,
   listBookingsForUser,
 } from "../bookings/booking.server";
-import {
-  availabilityFor,
-  resolveAvailabilityQuery,
-  staffIdForRef,
-} from "../bookings/booking-api.server";
 import { DomainError } from "../errors/domain-error";
 import { publishedSalonRef } from "../salons/salon-ref";
 import {
@@ -25,6 +20,7 @@ import {
 } from "./api-app";
 import { openAvailabilityStream } from "./availability-stream";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import { availabilityFor, resolveAvailabilityQuery, staffIdForRef } from "./booking-api.server";
 import {
   availabilityQuery,
   availabilitySchema,

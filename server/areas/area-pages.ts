@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { parseSearchQuery } from "../../common/search.schema";
+import { SLUG_PATTERN } from "../../common/slug";
 import type { Database } from "../db/client";
 import { areas, features, prefectures, salonFeatures, salons, stations } from "../db/schema";
-import { SLUG_PATTERN } from "../salons/salon-detail";
 import { searchSalons } from "../salons/search";
 
 export type AreaIndexEntry = {

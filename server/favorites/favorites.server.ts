@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
+import { SLUG_PATTERN } from "../../common/slug";
 import { getCurrentUser } from "../accounts/current-user";
 import type { AppContext } from "../context";
 import type { Database } from "../db/client";
@@ -6,7 +7,6 @@ import { favorites, salons } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
 import { cacheKey } from "../http/page-cache";
 import { type SalonCard, salonCardColumns, selectSalonCards } from "../salons/salon-card";
-import { SLUG_PATTERN } from "../salons/salon-detail";
 
 /** The salon to add or remove does not exist (or is not published). */
 export class FavoriteSalonNotFoundError extends DomainError {

@@ -1,10 +1,12 @@
 import { and, asc, eq, inArray, notExists, or } from "drizzle-orm";
 import { genreLabels, type SalonGenre, salonGenres } from "../../common/genres";
 import { parseSearchQuery, type SearchQuery } from "../../common/search.schema";
+import { SLUG_PATTERN } from "../../common/slug";
+import { groupMenus, menuItemColumns } from "../bookings/menu-items";
 import type { Database } from "../db/client";
 import { areas, features, menuStaff, menus, prefectures, salons, staff } from "../db/schema";
 import { selectSalonCards } from "./salon-card";
-import { groupMenus, menuItemColumns, SLUG_PATTERN, staffProfileColumns } from "./salon-detail";
+import { staffProfileColumns } from "./salon-detail";
 import { searchSalons } from "./search";
 
 /**

@@ -1,6 +1,8 @@
 import { and, asc, count, desc, eq, gte, isNull, lte, or } from "drizzle-orm";
 import { calendarDay } from "../../common/format";
+import { SLUG_PATTERN } from "../../common/slug";
 import { nextFreeTimes } from "../bookings/free-times";
+import { groupMenus, menuItemColumns } from "../bookings/menu-items";
 import type { Database } from "../db/client";
 import {
   areas,
@@ -31,37 +33,6 @@ export const staffProfileColumns = {
   yearsOfExperience: staff.yearsOfExperience,
   specialties: staff.specialties,
 };
-/** A bookable menu as the salon and stylist pages list it. */
-export const menuItemColumns = {
-  id: menus.id,
-  category: menus.category,
-  name: menus.name,
-  description: menus.description,
-  price: menus.price,
-  durationMinutes: menus.durationMinutes,
-};
-export const SLUG_PATTERN = /^[a-z0-9-]{1,80}$/;
-
-export type MenuItem = {
-  id: string;
-  category: string;
-  name: string;
-  description: string;
-  price: number;
-  durationMinutes: number;
-};
-
-/** Menus in display order, grouped by category in order of first appearance. */
-export function groupMenus(items: MenuItem[]): { category: string; menus: MenuItem[] }[] {
-  const groups = new Map<string, MenuItem[]>();
-  for (const item of items) {
-    const list = groups.get(item.category) ?? [];
-    list.push(item);
-    groups.set(item.category, list);
-  }
-  return [...groups].map(([category, list]) => ({ category, menus: list }));
-}
-
 /**
  * Everything the salon page shows, or null when no published salon has the
  * slug. Reviews come one page at a time, newest first.

@@ -1,9 +1,9 @@
 import { and, eq, or } from "drizzle-orm";
+import { SLUG_PATTERN } from "../../common/slug";
 import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
 import { salons } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
-import { SLUG_PATTERN } from "./salon-detail";
 
 export class SalonRefNotFoundError extends DomainError {
   constructor() {

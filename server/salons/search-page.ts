@@ -4,9 +4,9 @@ import { type Memo, memoize } from "../cache/memo";
 import type { Database } from "../db/client";
 import { areas, features, prefectures, stations } from "../db/schema";
 import { loadLexicon } from "../search/keyword";
-import { type SearchSuggestion, suggestSearches } from "../search/suggestions";
 import type { Lexicon } from "../search/understand";
 import { SEARCH_COUNT_CAP, type SearchResult, searchSalons } from "./search";
+import { type SearchSuggestion, suggestSearches } from "./search-suggestions";
 
 export type SearchOptions = {
   prefectures: { slug: string; name: string }[];

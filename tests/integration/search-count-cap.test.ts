@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseSearchQuery } from "../../common/search.schema";
 import { countSalons, searchSalons } from "../../server/salons/search";
+import { suggestSearches } from "../../server/salons/search-suggestions";
 import { normalizeForSearch } from "../../server/search/normalize";
-import { suggestSearches } from "../../server/search/suggestions";
 import { buildArea, buildSalon } from "../support/builders";
 import { withTestDatabase } from "../support/test-database";
 

@@ -61,6 +61,16 @@ describe("import direction", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("server/bookings/ and server/search/ import nothing from server/salons/ (salons reads them)", () => {
+    // The salon pages show free times (bookings/) and search with the dictionary
+    // (search/); what those need of a salon lives below them, so no loop forms.
+    const wrong = [...sourceFiles("server/bookings"), ...sourceFiles("server/search")]
+      .filter((file) => !isTest(file))
+      .flatMap((file) => importsOf(file))
+      .filter((i) => under("server/salons")(i.target));
+    expect(wrong).toEqual([]);
+  });
+
   it("reads the imports it is meant to catch", () => {
     const text = [
       'import { formatDate } from "../../app/lib/format";',

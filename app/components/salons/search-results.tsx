@@ -1,12 +1,12 @@
 import { useEffect, useRef } from "react";
 import { Link, useLocation, useNavigate, useNavigation, useNavigationType } from "react-router";
+import { formatDate, formatResultCount, formatYen } from "../../../common/format";
 import { genreLabels } from "../../../common/genres";
 import type { SearchQuery } from "../../../common/search.schema";
 import { searchQueryToParams } from "../../../common/search-query";
 import type { SearchResult } from "../../../server/salons/search";
 import type { SearchOptions } from "../../../server/salons/search-page";
-import type { SearchSuggestion } from "../../../server/search/suggestions";
-import { formatDate, formatResultCount, formatYen } from "../../../common/format";
+import type { SearchSuggestion } from "../../../server/salons/search-suggestions";
 import { favoriteState } from "../favorites/favorite-toggle";
 import { Pagination } from "../pagination";
 import { SalonCardItem } from "./salon-card-item";

@@ -1,13 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { isUuid } from "../../common/uuid";
+import { findAvailability } from "../bookings/availability";
+import { loadAvailabilityInput } from "../bookings/availability-data.server";
+import type { DayAvailability, LocalDate } from "../bookings/availability-input";
+import { InvalidDateRangeError, StaffNotAvailableError } from "../bookings/booking-errors";
+import { addDays, toLocal } from "../bookings/local-time";
 import type { Database } from "../db/client";
 import { staff } from "../db/schema";
 import { publishedSalonRef } from "../salons/salon-ref";
-import { findAvailability } from "./availability";
-import { loadAvailabilityInput } from "./availability-data.server";
-import type { DayAvailability, LocalDate } from "./availability-input";
-import { InvalidDateRangeError, StaffNotAvailableError } from "./booking-errors";
-import { addDays, toLocal } from "./local-time";
 
 export type AvailabilityQuery = {
   /** The salon's slug or UUID. */

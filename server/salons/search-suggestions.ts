@@ -2,9 +2,9 @@ import { and, count, inArray } from "drizzle-orm";
 import type { SearchQuery } from "../../common/search.schema";
 import type { Database } from "../db/client";
 import { salons } from "../db/schema";
-import { countSalons, searchConditions, understandKeyword } from "../salons/search";
-import { loadLexicon } from "./keyword";
-import { type PlaceRow, type Term, understandQuery, withoutTerms } from "./understand";
+import { loadLexicon } from "../search/keyword";
+import { type PlaceRow, type Term, understandQuery, withoutTerms } from "../search/understand";
+import { countSalons, searchConditions, understandKeyword } from "./search";
 
 /** A search that would find salons where the visitor's found none. */
 export type SearchSuggestion = {
