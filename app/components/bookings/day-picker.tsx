@@ -89,18 +89,20 @@ function AriaDayPicker({ days, selected, hrefFor }: Props) {
         <header className="flex items-center justify-between gap-2">
           <Button
             slot="previous"
+            // React Aria names the slot's button 前へ/次へ, over any text inside it.
+            aria-label="前の月"
             className="rounded-lg border border-neutral-400 px-3 py-1 disabled:opacity-40"
           >
             <span aria-hidden="true">‹</span>
-            <span className="sr-only">前の月</span>
           </Button>
           <Heading className="text-lg font-bold" />
           <Button
             slot="next"
+            // React Aria names the slot's button 前へ/次へ, over any text inside it.
+            aria-label="次の月"
             className="rounded-lg border border-neutral-400 px-3 py-1 disabled:opacity-40"
           >
             <span aria-hidden="true">›</span>
-            <span className="sr-only">次の月</span>
           </Button>
         </header>
         <CalendarGrid className="mt-2 w-full border-collapse" weekdayStyle="narrow">
