@@ -2,7 +2,6 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
 import { OWNERS_PER_PAGE } from "../../common/admin";
 import type { Database } from "../db/client";
-import { sqlStateOf } from "../db/errors";
 import {
   accountProfiles,
   authAccounts,
@@ -12,6 +11,7 @@ import {
   sessions,
   users,
 } from "../db/schema";
+import { sqlState } from "../db/sql-state";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import type { Mailer } from "../mail/mailer";
 import { renderMail } from "../mail/templates";
@@ -255,7 +255,7 @@ export async function inviteOwner(
     });
   } catch (error) {
     if (error instanceof DomainError) throw error;
-    const state = sqlStateOf(error);
+    const state = sqlState(error);
     if (state === "23503") throw salonsMissing();
     if (state === "23505") {
       throw new DomainError(

@@ -2,7 +2,6 @@ import { and, eq, inArray, ne } from "drizzle-orm";
 import { WEEKDAYS } from "../../common/salon-form-fields";
 import { bookingSettingsDefaults } from "../bookings/settings";
 import type { Database } from "../db/client";
-import { sqlStateOf } from "../db/errors";
 import {
   areas,
   features,
@@ -16,6 +15,7 @@ import {
   stations,
   users,
 } from "../db/schema";
+import { sqlState } from "../db/sql-state";
 import { DomainError } from "../errors/domain-error";
 import { salonClosuresFrom } from "./salon-basic-info-read.server";
 import type { SalonInput } from "./salon-form";
@@ -187,6 +187,6 @@ export function salonColumns(input: SalonInput, prefectureName: string) {
 
 /** A unique violation on the slug that slipped past checkSlugFree (two saves at once). */
 export function slugRace(error: unknown): never {
-  if (sqlStateOf(error) === "23505") throw slugTaken();
+  if (sqlState(error) === "23505") throw slugTaken();
   throw error;
 }

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { sqlStateOf } from "../db/errors";
 import { salons } from "../db/schema";
+import { sqlState } from "../db/sql-state";
 import { DomainError } from "../errors/domain-error";
 import { recomputeSalonDerived } from "../salons/derived.server";
 import { bumpSalonVersion, SalonVersionConflictError } from "./salon-editor.server";
@@ -50,7 +50,7 @@ export async function editSalonPart<T>(
 /** A database refusal as a Japanese 4xx; anything else stays what it was. */
 function partError(error: unknown): unknown {
   if (error instanceof DomainError) return error;
-  switch (sqlStateOf(error)) {
+  switch (sqlState(error)) {
     case "23P01":
       return new DomainError(
         "schedule_overlap",
