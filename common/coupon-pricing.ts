@@ -1,5 +1,6 @@
-/** How a coupon discounts (coupons.discount_kind). */
-export type CouponDiscountKind = "amount" | "percent" | "fixed_price";
+/** How a coupon discounts: the values of coupons.discount_kind, which the schema takes from here. */
+export const couponDiscountKinds = ["amount", "percent", "fixed_price"] as const;
+export type CouponDiscountKind = (typeof couponDiscountKinds)[number];
 
 export type CouponTerms = {
   discountKind: CouponDiscountKind;

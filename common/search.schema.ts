@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { salonGenres } from "./genres";
 import { searchSorts } from "./search-query";
+import { SLUG_PATTERN } from "./slug";
 
 /**
  * The search page's URL query. Everything the visitor chose lives in the
@@ -11,9 +12,8 @@ import { searchSorts } from "./search-query";
  */
 export const SEARCH_PAGE_SIZE = 20;
 const MAX_PAGE = 500;
-const SLUG = /^[a-z0-9-]{1,80}$/;
 
-const slug = z.string().regex(SLUG).optional().catch(undefined);
+const slug = z.string().regex(SLUG_PATTERN).optional().catch(undefined);
 const hhmm = z
   .string()
   .regex(/^(?:[01]\d|2[0-3]):[0-5]\d$|^24:00$/)
@@ -37,7 +37,9 @@ export const searchQuerySchema = z.object({
   genre: z.enum(salonGenres).optional().catch(undefined),
   feature: z
     .array(z.string())
-    .transform((values) => [...new Set(values.filter((value) => SLUG.test(value)))].slice(0, 10))
+    .transform((values) =>
+      [...new Set(values.filter((value) => SLUG_PATTERN.test(value)))].slice(0, 10),
+    )
     .catch([]),
   priceMin: yen,
   priceMax: yen,

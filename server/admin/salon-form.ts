@@ -11,6 +11,7 @@ import {
   WEEKDAYS,
   weekdayLabels,
 } from "../../common/salon-form-fields";
+import { SLUG_PATTERN } from "../../common/slug";
 import { isUuid, UUID_PATTERN } from "../../common/uuid";
 import { isLocalDate } from "../bookings/local-time";
 
@@ -328,7 +329,7 @@ export function parseSalonForm(
   }
   const openingHours = parseHours(values.fields, errors);
   const closures = parseClosures(values, errors);
-  const featureSlugs = values.features.filter((slug) => /^[a-z0-9-]{1,80}$/.test(slug));
+  const featureSlugs = values.features.filter((slug) => SLUG_PATTERN.test(slug));
   if (featureSlugs.length !== values.features.length) {
     errors.features = "特徴の指定が正しくありません。";
   }

@@ -1,13 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { emailAddress, kanaName, personName, phoneNumber } from "../../common/field-rules";
+import { SLUG_PATTERN } from "../../common/slug";
 import { UUID_PATTERN } from "../../common/uuid";
 
 /**
  * Input and output schemas of the booking API: they validate requests
  * (messages in Japanese, shown as they are) and are the OpenAPI document.
  */
-
-const SLUG = /^[a-z0-9-]{1,80}$/;
 
 export const MAX_API_RANGE_DAYS = 31;
 export const MAX_API_MENUS = 5;
@@ -19,7 +18,10 @@ export const uuid = (label: string) =>
 const ref = (label: string) =>
   z
     .string()
-    .regex(SLUG, `${label}の形式が正しくありません（スラッグまたは UUID で指定してください）。`);
+    .regex(
+      SLUG_PATTERN,
+      `${label}の形式が正しくありません（スラッグまたは UUID で指定してください）。`,
+    );
 
 export const salonParams = z.object({
   id: ref("サロンID").openapi({

@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, inArray, isNull, lte, or } from "drizzle-orm";
+import { type CouponTerms, priceWithCoupon } from "../../../common/coupon-pricing";
 import { calendarDay } from "../../../common/format";
 import { SLUG_PATTERN } from "../../../common/slug";
 import { isUuid } from "../../../common/uuid";
@@ -7,7 +8,6 @@ import { couponMenus, coupons, menuStaff, menus, salons, staff } from "../../db/
 import { MAX_MENUS } from "../availability-data.server";
 import { isLocalDate } from "../local-time";
 import { groupMenus, type MenuItem, menuItemColumns } from "../menu-items";
-import { type CouponTerms, priceWithCoupon } from "../pricing";
 
 /**
  * The booking flow's selection (/salons/:id/confirm): the URL carries it
@@ -210,7 +210,7 @@ export async function loadFlowSelection(
     else stylist = member;
   }
   const subtotal = chosen.reduce((sum, menu) => sum + menu.price, 0);
-  // The same pricing as the hold (server/bookings/pricing.ts); null: not for these menus.
+  // The same pricing as the hold (common/coupon-pricing.ts); null: not for these menus.
   const couponTotal =
     couponRow && chosen.length > 0
       ? priceWithCoupon(chosen, { ...couponRow, menuIds: couponMenuIds })

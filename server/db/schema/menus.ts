@@ -11,6 +11,7 @@ import {
   unique,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { couponDiscountKinds } from "../../../common/coupon-pricing";
 import { createdAt, id } from "./common";
 import { salons } from "./salons";
 import { staff } from "./staff";
@@ -57,8 +58,6 @@ export const menuStaff = pgTable(
     index("menu_staff_staff_idx").on(t.staffId),
   ],
 );
-
-export const couponDiscountKinds = ["amount", "percent", "fixed_price"] as const;
 
 export const coupons = pgTable(
   "coupons",
