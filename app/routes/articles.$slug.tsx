@@ -1,9 +1,9 @@
 import { Link } from "react-router";
+import { formatDate } from "../../common/format";
 import { publicPageHeaders } from "../../common/page-cache";
 import { getPublishedArticle } from "../../server/content/articles";
 import { appContext } from "../../server/context";
 import { notFound } from "../../server/routing/not-found";
-import { formatDate } from "../../common/format";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/articles.$slug";
 

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
+import { formatDate } from "../../common/format";
 import { publicPageHeaders } from "../../common/page-cache";
 import { listPublishedArticles } from "../../server/content/articles";
 import { appContext } from "../../server/context";
-import { formatDate } from "../../common/format";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/articles";
 

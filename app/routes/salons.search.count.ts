@@ -1,7 +1,7 @@
+import { calendarDay, SITE_TIME_ZONE } from "../../common/format";
 import { parseSearch } from "../../common/search.schema";
 import { appContext } from "../../server/context";
 import { countSalons } from "../../server/salons/search";
-import { calendarDay, SITE_TIME_ZONE } from "../../common/format";
 import type { Route } from "./+types/salons.search.count";
 
 /**

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { redirect, useLocation } from "react-router";
+import { calendarDay, formatResultCount, SITE_TIME_ZONE } from "../../common/format";
 import { publicPageHeaders } from "../../common/page-cache";
 import { parseSearch } from "../../common/search.schema";
 import { searchQueryToParams, withoutEmptyParams } from "../../common/search-query";
@@ -9,7 +10,6 @@ import { loadSearchPage, withoutUnknownFilters } from "../../server/salons/searc
 import { SEARCH_FILTERS_ID, SearchFilterBar } from "../components/salons/search-filter-bar";
 import { SearchForm } from "../components/salons/search-form";
 import { activeConditions, SearchResults } from "../components/salons/search-results";
-import { calendarDay, formatResultCount, SITE_TIME_ZONE } from "../../common/format";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/salons.search";
 

@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { formatYen } from "../../common/format";
 import { publicPageHeaders } from "../../common/page-cache";
 import { appContext } from "../../server/context";
 import { favoritesAmong } from "../../server/favorites/favorites.server";
@@ -9,7 +10,6 @@ import { favoriteState } from "../components/favorites/favorite-toggle";
 import { JsonLd } from "../components/json-ld";
 import { SalonCardItem } from "../components/salons/salon-card-item";
 import { bookingHref } from "../components/salons/salon-detail-sections";
-import { formatYen } from "../../common/format";
 import { breadcrumbJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/salons.staffs.$param";

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { couponKindLabels } from "../../../common/salon-parts";
 import { formatDate, formatYen } from "../../../common/format";
+import { couponKindLabels } from "../../../common/salon-parts";
 import { SelectField, TextAreaField, TextField } from "../form/field";
 import { cellClass, linkClass } from "./admin-frame";
 import {

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { durationChoices, durationLabel } from "../../../common/salon-parts";
 import { formatYen } from "../../../common/format";
+import { durationChoices, durationLabel } from "../../../common/salon-parts";
 import { SelectField, TextAreaField, TextField } from "../form/field";
 import { cellClass, linkClass } from "./admin-frame";
 import {

@@ -1,11 +1,11 @@
 import { useState } from "react";
 import { Form, useSubmit } from "react-router";
+import { formatYen } from "../../../common/format";
 import { genreLabels } from "../../../common/genres";
 import type { SearchErrors, SearchQuery, SearchTyped } from "../../../common/search.schema";
 import { priceChoices, ratingChoices, sortLabels } from "../../../common/search-labels";
 import { searchSorts, withoutEmptyParams } from "../../../common/search-query";
 import type { SearchOptions } from "../../../server/salons/search-page";
-import { formatYen } from "../../../common/format";
 
 const control = "w-full rounded border border-neutral-400 bg-white px-3 py-2";
 
