@@ -10,7 +10,11 @@ const unit = [
 ];
 // `*.timezone.test.ts` run twice, once per process time zone, to prove that
 // time code never depends on the server's TZ (STYLE.md); not in plain "unit".
-const timezoneTests = ["app/**/*.timezone.test.ts", "server/**/*.timezone.test.ts"];
+const timezoneTests = [
+  "app/**/*.timezone.test.ts",
+  "common/**/*.timezone.test.ts",
+  "server/**/*.timezone.test.ts",
+];
 const timezoneProject = (name: string, tz: string) => ({
   test: {
     name,

@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import { addDays, localToInstant } from "../common/local-time";
 import { findAvailability } from "../server/bookings/availability";
 import type {
   AvailabilityInput,
@@ -7,7 +8,6 @@ import type {
   WeeklySchedule,
 } from "../server/bookings/availability-input";
 import { japaneseHolidaysBetween } from "../server/bookings/holidays";
-import { addDays, localToInstant } from "../server/bookings/local-time";
 
 /**
  * `npx tsx bench/availability-engine.ts`: times the pure availability engine

@@ -4,7 +4,7 @@ import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { addDays } from "../server/bookings/local-time";
+import { addDays } from "../common/local-time";
 
 /** What bench/search.ts and bench/booking.ts share: engines, the built server, cleanup. */
 

@@ -1,25 +1,10 @@
+import { toLocal } from "../../common/local-time";
+
 /**
  * Japanese date and time wording of the booking screens, in the salon's
  * time zone (passed in, never the machine's): "2026年11月23日(月) 10:00〜11:30".
  */
 export const weekdayLetters = ["日", "月", "火", "水", "木", "金", "土"] as const;
-
-function parts(instant: Date, timeZone: string) {
-  const formatted = new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(instant);
-  const get = (type: string) => formatted.find((part) => part.type === type)?.value ?? "";
-  return {
-    date: `${get("year")}-${get("month")}-${get("day")}`,
-    time: `${get("hour")}:${get("minute")}`,
-  };
-}
 
 /** "YYYY-MM-DD" → its weekday, 0 = Sunday, independent of any zone. */
 export function weekdayOf(localDate: string): number {
@@ -36,13 +21,14 @@ export function formatLocalDate(localDate: string, withYear = true): string {
 
 /** The local date ("YYYY-MM-DD") and time ("HH:MM") of an instant in a zone. */
 export function localDateTime(instant: Date, timeZone: string) {
-  return parts(instant, timeZone);
+  const { date, time } = toLocal(instant, timeZone);
+  return { date, time };
 }
 
 /** "2026年11月23日(月) 10:00〜11:30" (the end's date is added when it differs). */
 export function formatBookingRange(start: Date, end: Date, timeZone: string): string {
-  const from = parts(start, timeZone);
-  const to = parts(end, timeZone);
+  const from = localDateTime(start, timeZone);
+  const to = localDateTime(end, timeZone);
   const endText = to.date === from.date ? to.time : `${formatLocalDate(to.date)} ${to.time}`;
   return `${formatLocalDate(from.date)} ${from.time}〜${endText}`;
 }

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, inArray, lt, ne } from "drizzle-orm";
-import { addDays, localToInstant, toLocal, weekdayOf } from "../bookings/local-time";
+import { addDays, localToInstant, toLocal, weekdayOf } from "../../common/local-time";
 import type { Database } from "../db/client";
 import { bookings, salons, users } from "../db/schema";
 

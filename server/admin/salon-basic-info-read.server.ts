@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, isNull } from "drizzle-orm";
+import { toLocal } from "../../common/local-time";
 import {
   BLANK_CLOSURES,
   closureField,
@@ -7,7 +8,6 @@ import {
   WEEKDAYS,
   weekdayLabels,
 } from "../../common/salon-form-fields";
-import { toLocal } from "../bookings/local-time";
 import { bookingSettingsDefaults } from "../bookings/settings";
 import type { Database } from "../db/client";
 import { localTime } from "../db/local-time";

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
-import { addDays, toLocal } from "../bookings/local-time";
+import { addDays, toLocal } from "../../common/local-time";
 import type { Database } from "../db/client";
 import { bookings, couponMenus, coupons, menus } from "../db/schema";
 import { DomainError } from "../errors/domain-error";

@@ -1,5 +1,5 @@
+import { toLocal } from "../../common/local-time";
 import { BLANK_CLOSURES } from "../../common/salon-form-fields";
-import { toLocal } from "../bookings/local-time";
 import { bookingSettingsDefaults } from "../bookings/settings";
 import type { Database } from "../db/client";
 import { salons } from "../db/schema";

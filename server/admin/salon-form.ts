@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { normalizePhone, requiredText } from "../../common/field-rules";
 import { salonGenres } from "../../common/genres";
+import { isLocalDate } from "../../common/local-time";
 import {
   BLANK_CLOSURES,
   closureField,
@@ -13,7 +14,6 @@ import {
 } from "../../common/salon-form-fields";
 import { SLUG_PATTERN } from "../../common/slug";
 import { isUuid, UUID_PATTERN } from "../../common/uuid";
-import { isLocalDate } from "../bookings/local-time";
 
 /**
  * The 基本情報 form of /admin/salons/add and /admin/salons/edit/:id: its

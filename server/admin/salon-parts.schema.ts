@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { couponDiscountKinds } from "../../common/coupon-pricing";
 import { choice, kanaName, requiredText } from "../../common/field-rules";
+import { isLocalDate } from "../../common/local-time";
 import { durationChoices, INTERVALS_PER_DAY, weekdayLabels } from "../../common/salon-parts";
-import { isLocalDate } from "../bookings/local-time";
 import { scheduleExceptionKinds } from "../db/schema/schedules";
 import { uuidText } from "./admin.schema";
 

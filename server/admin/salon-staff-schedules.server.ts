@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
-import { addDays } from "../bookings/local-time";
+import { addDays } from "../../common/local-time";
 import type { Database } from "../db/client";
 import { localTime } from "../db/local-time";
 import { staffSchedules } from "../db/schema";

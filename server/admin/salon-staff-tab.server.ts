@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gte, inArray, sql } from "drizzle-orm";
+import { toLocal } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
-import { toLocal } from "../bookings/local-time";
 import type { Database } from "../db/client";
 import { localTime } from "../db/local-time";
 import {

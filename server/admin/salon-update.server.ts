@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { toLocal } from "../bookings/local-time";
+import { toLocal } from "../../common/local-time";
 import type { Database } from "../db/client";
 import { salons } from "../db/schema";
 import type { RedirectRuleCache } from "../routing/redirect-rules";

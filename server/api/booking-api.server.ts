@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
+import { addDays, toLocal } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
 import { findAvailability } from "../bookings/availability";
 import { loadAvailabilityInput } from "../bookings/availability-data.server";
 import type { DayAvailability, LocalDate } from "../bookings/availability-input";
 import { InvalidDateRangeError, StaffNotAvailableError } from "../bookings/booking-errors";
-import { addDays, toLocal } from "../bookings/local-time";
 import type { Database } from "../db/client";
 import { staff } from "../db/schema";
 import { publishedSalonRef } from "../salons/salon-ref";

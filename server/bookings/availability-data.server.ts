@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { addDays, formatMinutes, isLocalDate } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
 import { occupyingStatuses, salons } from "../db/schema";
@@ -18,7 +19,6 @@ import {
   StaffNotAvailableError,
 } from "./booking-errors";
 import { japaneseHolidaysBetween } from "./holidays";
-import { addDays, formatMinutes, isLocalDate } from "./local-time";
 import { bookingSettingsDefaults, type SalonBookingRules } from "./settings";
 
 /** The longest range one request may ask about (the calendar shows up to two months). */

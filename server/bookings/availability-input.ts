@@ -8,16 +8,13 @@
  * zone; instants are Date objects (UTC underneath).
  */
 
-/** "YYYY-MM-DD" in the salon's time zone. */
-export type LocalDate = string;
-/** "HH:MM" (24 h) in the salon's time zone; "24:00" allowed as an end. */
-export type LocalTime = string;
+import type { LocalDate, LocalTime, Weekday } from "../../common/local-time";
+
+// Local dates, times and weekdays are common/local-time.ts's; the engine's input names them too.
+export type { LocalDate, LocalTime, Weekday };
 
 /** A half-open local interval [start, end) on one day. */
 export type LocalInterval = { start: LocalTime; end: LocalTime };
-
-/** 0 = Sunday … 6 = Saturday, as Date.getDay() and PostgreSQL's dow. */
-export type Weekday = 0 | 1 | 2 | 3 | 4 | 5 | 6;
 
 export type BookingSettings = {
   /** Start times are multiples of this from the start of a working interval. Default 15. */

@@ -1,3 +1,11 @@
+import {
+  addDays,
+  formatMinutes,
+  LocalDay,
+  minutesOf,
+  toLocal,
+  weekdayOf,
+} from "../../common/local-time";
 import type {
   AvailabilityInput,
   BusyInterval,
@@ -9,7 +17,6 @@ import type {
   WeeklySchedule,
 } from "./availability-input";
 import { type Interval, intersect, merge, subtract } from "./intervals";
-import { addDays, formatMinutes, LocalDay, minutesOf, toLocal, weekdayOf } from "./local-time";
 
 /**
  * The availability engine: free start times from plain data (see

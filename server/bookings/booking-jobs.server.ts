@@ -1,4 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
+import { addDays, LocalDay, toLocal } from "../../common/local-time";
 import type { Database } from "../db/client";
 import type { MailAttachment } from "../db/schema";
 import { bookingMenus, bookings, coupons, salonOwners, salons, staff, users } from "../db/schema";
@@ -10,7 +11,6 @@ import {
 } from "../mail/booking-templates";
 import { createMailer, type Mail } from "../mail/mailer";
 import { bookingCalendar } from "./booking-calendar.server";
-import { addDays, LocalDay, toLocal } from "./local-time";
 import { bookingSettingsFor } from "./settings";
 
 /**

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { priceWithCoupon } from "../../common/coupon-pricing";
+import { toLocal } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
 import { bookingMenus, bookings, couponMenus, coupons, salons, staff, users } from "../db/schema";
@@ -24,7 +25,6 @@ import { type BookingLimits, limitBookingAttempt } from "./booking-rate-limit";
 import { refreshAfterBookingChange } from "./free-days.server";
 import { hashHoldBrowserKey } from "./hold-browser.server";
 import { limitLiveHolds } from "./live-hold-limit.server";
-import { toLocal } from "./local-time";
 import { bookingSettingsFor } from "./settings";
 
 /**

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, gte, lte, sql } from "drizzle-orm";
+import { addDays, minutesOf, toLocal } from "../../common/local-time";
 import type { Database } from "../db/client";
 import { menus, salonFreeDays, salons } from "../db/schema";
 import { describeError, type Logger } from "../logger";
@@ -6,7 +7,6 @@ import { findAvailability } from "./availability";
 import { loadAvailabilityInput, MAX_RANGE_DAYS } from "./availability-data.server";
 import type { LocalDate } from "./availability-input";
 import { FREE_DAYS_HORIZON } from "./free-times";
-import { addDays, minutesOf, toLocal } from "./local-time";
 
 /**
  * The search's free-time summary (docs/decisions/0014-search-by-free-time.md):

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
+import { addDays, formatMinutes, minutesOf, toLocal } from "../../common/local-time";
 import type { Database } from "../db/client";
 import { salonFreeDays } from "../db/schema";
 import type { LocalDate } from "./availability-input";
-import { addDays, formatMinutes, minutesOf, toLocal } from "./local-time";
 
 /**
  * Reading the search's free-time summary (docs/decisions/0014-search-by-free-time.md);

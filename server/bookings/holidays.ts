@@ -1,6 +1,6 @@
 import holidayJp from "@holiday-jp/holiday_jp";
+import { addDays } from "../../common/local-time";
 import type { LocalDate } from "./availability-input";
-import { addDays } from "./local-time";
 
 type HolidayEntry = { date: string; name: string };
 

@@ -1,5 +1,5 @@
 import { formatDate } from "../../common/format";
-import { toLocal } from "../bookings/local-time";
+import { toLocal } from "../../common/local-time";
 import type { Mail } from "./mailer";
 
 /**

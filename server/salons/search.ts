@@ -1,8 +1,8 @@
 import { and, asc, eq, gte, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
+import { addDays, minutesOf, toLocal } from "../../common/local-time";
 import { SEARCH_PAGE_SIZE, type SearchQuery } from "../../common/search.schema";
 import { FREE_DAYS_HORIZON, type NextFreeTimes, nextFreeTimes } from "../bookings/free-times";
-import { addDays, minutesOf, toLocal } from "../bookings/local-time";
 import type { Database } from "../db/client";
 import { areas, prefectures, salons, stations } from "../db/schema";
 import {

@@ -6,9 +6,9 @@ import * as confirmRoute from "../../app/routes/salons.$id.confirm";
 import * as thanksRoute from "../../app/routes/salons.$id.confirm.thanks";
 import * as icsRoute from "../../app/routes/salons.$id.confirm.thanks.ics";
 import { calendarDay } from "../../common/format";
+import { addDays } from "../../common/local-time";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import { signInWithPassword, signUpWithPassword } from "../../server/accounts/identity";
-import { addDays } from "../../server/bookings/local-time";
 import { findFlowSalon, parseFlowParams } from "../../server/bookings/pages/booking-flow.server";
 import { submitConfirmForm } from "../../server/bookings/pages/confirm-form.server";
 import {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as confirmRoute from "../../app/routes/salons.$id.confirm";
 import { calendarDay } from "../../common/format";
-import { addDays } from "../../server/bookings/local-time";
+import { addDays } from "../../common/local-time";
 import { browser, nextIp } from "../support/accounts";
 import { apiUser, createApiTestApp } from "../support/api-client";
 import { buildSalonWithStaff } from "../support/builders";

@@ -1,12 +1,12 @@
 import { and, asc, eq, gte, inArray, isNull, lte, or } from "drizzle-orm";
 import { type CouponTerms, priceWithCoupon } from "../../../common/coupon-pricing";
 import { calendarDay } from "../../../common/format";
+import { isLocalDate } from "../../../common/local-time";
 import { SLUG_PATTERN } from "../../../common/slug";
 import { isUuid } from "../../../common/uuid";
 import type { Database } from "../../db/client";
 import { couponMenus, coupons, menuStaff, menus, salons, staff } from "../../db/schema";
 import { MAX_MENUS } from "../availability-data.server";
-import { isLocalDate } from "../local-time";
 import { groupMenus, type MenuItem, menuItemColumns } from "../menu-items";
 
 /**

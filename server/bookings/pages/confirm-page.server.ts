@@ -3,6 +3,7 @@ import { z } from "zod";
 import { bookingFlowHref, type FlowLink } from "../../../common/booking-flow-href";
 import type { BookingSummaryData } from "../../../common/booking-summary";
 import { calendarDay } from "../../../common/format";
+import { toLocal } from "../../../common/local-time";
 import type { CurrentUser } from "../../accounts/current-user";
 import type { Database } from "../../db/client";
 import { DomainError } from "../../errors/domain-error";
@@ -12,7 +13,6 @@ import { resendVerificationPath } from "../booking-errors";
 import type { BookingLimits } from "../booking-rate-limit";
 import { holdBelongsTo } from "../hold-browser.server";
 import { japaneseHolidaysBetween } from "../holidays";
-import { toLocal } from "../local-time";
 import { bookingSettingsFor } from "../settings";
 import {
   type FlowParams,

@@ -1,7 +1,7 @@
 import { calendarDay } from "../../../common/format";
+import { addDays } from "../../../common/local-time";
 import { findAvailability } from "../availability";
 import { loadAvailabilityInput, MAX_RANGE_DAYS } from "../availability-data.server";
-import { addDays } from "../local-time";
 import { bookingSettingsFor } from "../settings";
 import type { AvailabilityLookup } from "./confirm-page.server";
 

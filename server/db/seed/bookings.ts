@@ -1,6 +1,6 @@
+import { addDays, LocalDay, weekdayOf } from "../../../common/local-time";
 import type { LocalDate } from "../../bookings/availability-input";
 import { japaneseHolidaysBetween } from "../../bookings/holidays";
-import { addDays, LocalDay, weekdayOf } from "../../bookings/local-time";
 import type { bookingMenus, bookings } from "../schema/bookings";
 import type { scheduleExceptions } from "../schema/schedules";
 import { familyNames, femaleGivenNames, maleGivenNames } from "./data/names";

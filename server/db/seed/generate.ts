@@ -1,6 +1,6 @@
 import type { SalonGenre } from "../../../common/genres";
+import { addDays, weekdayOf } from "../../../common/local-time";
 import { japaneseHolidaysBetween } from "../../bookings/holidays";
-import { addDays, weekdayOf } from "../../bookings/local-time";
 import type { couponMenus, coupons, menuStaff, menus } from "../schema/menus";
 import type { reviews } from "../schema/reviews";
 import type { OpeningHours, salonFeatures, salonPhotos, salons } from "../schema/salons";

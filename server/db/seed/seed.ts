@@ -1,6 +1,6 @@
 import type { PgTable } from "drizzle-orm/pg-core";
+import { toLocal } from "../../../common/local-time";
 import { refreshSalonHorizon } from "../../bookings/free-days.server";
-import { toLocal } from "../../bookings/local-time";
 import { recomputeSalonsDerived } from "../../salons/derived.server";
 import type { Database } from "../client";
 import { areas, prefectures, stations } from "../schema/areas";

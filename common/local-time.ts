@@ -1,5 +1,3 @@
-import type { LocalDate, LocalTime, Weekday } from "./availability-input";
-
 /**
  * Local dates and times in a named IANA time zone, without reading the
  * process time zone (TZ) or the clock: the zone is always an argument, so the
@@ -15,6 +13,13 @@ import type { LocalDate, LocalTime, Weekday } from "./availability-input";
  * forward by the length of the gap (02:30 → 03:30). This is Temporal's
  * "compatible" disambiguation, the one calendars use.
  */
+
+/** "YYYY-MM-DD" in a named time zone (a salon's). */
+export type LocalDate = string;
+/** "HH:MM" (24 h) in a named time zone; "24:00" allowed as an end. */
+export type LocalTime = string;
+/** 0 = Sunday … 6 = Saturday, as Date.getDay() and PostgreSQL's dow. */
+export type Weekday = 0 | 1 | 2 | 3 | 4 | 5 | 6;
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
