@@ -168,4 +168,25 @@ describe("Better Auth in the log", () => {
     expect(lines.join("\n")).not.toContain(email);
     for (const write of consoleWrites) expect(write).not.toHaveBeenCalled();
   });
+
+  it("writes nothing of its own on the console when an endpoint refuses (its API errors)", async () => {
+    const consoleWrites = (["log", "info", "warn", "error", "debug"] as const).map((method) =>
+      vi.spyOn(console, method).mockImplementation(() => {}),
+    );
+    const app = appFailingWith(async () => {});
+    const refused = await browser(app).request("/api/auth/sign-in/email", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: customer.email, password: "wrong-pass-1" }),
+    });
+    expect(refused.status).toBe(401);
+    const weak = await browser(app).request("/api/auth/sign-up/email", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "weak@mail.example.jp", password: "1", name: "" }),
+    });
+    expect(weak.status).toBe(400);
+    for (const write of consoleWrites) expect(write).not.toHaveBeenCalled();
+    expectNoPersonalData(lines.join("\n"));
+  });
 });
