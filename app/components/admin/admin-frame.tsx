@@ -104,3 +104,21 @@ export function FilterSelect({
     </div>
   );
 }
+
+/** "123件（21〜40件目）" above a paged admin list, announced when a search changes it. */
+export function ListCount({
+  total,
+  page,
+  perPage,
+}: {
+  total: number;
+  page: number;
+  perPage: number;
+}) {
+  return (
+    <p aria-live="polite">
+      {total.toLocaleString("ja-JP")}件
+      {total > 0 ? `（${(page - 1) * perPage + 1}〜${Math.min(page * perPage, total)}件目）` : ""}
+    </p>
+  );
+}

@@ -9,6 +9,7 @@ import {
   cellClass,
   formatDateTime,
   headCellClass,
+  ListCount,
   linkClass,
   secondaryButtonClass,
   tableClass,
@@ -79,12 +80,7 @@ export function OwnerList({
           検索する
         </button>
       </Form>
-      <p aria-live="polite">
-        {total.toLocaleString("ja-JP")}件
-        {total > 0
-          ? `（${(page - 1) * OWNERS_PER_PAGE + 1}〜${Math.min(page * OWNERS_PER_PAGE, total)}件目）`
-          : ""}
-      </p>
+      <ListCount total={total} page={page} perPage={OWNERS_PER_PAGE} />
       {owners.length === 0 ? (
         <p>該当するオーナーはいません。</p>
       ) : (

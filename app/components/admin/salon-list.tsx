@@ -11,6 +11,7 @@ import {
   FilterSelect,
   formatDateTime,
   headCellClass,
+  ListCount,
   linkClass,
   tableClass,
 } from "./admin-frame";
@@ -104,12 +105,7 @@ export function SalonList({ data }: { data: SalonListPageData & { done: string |
           検索する
         </button>
       </Form>
-      <p aria-live="polite">
-        {total.toLocaleString("ja-JP")}件
-        {total > 0
-          ? `（${(page - 1) * SALONS_PER_PAGE + 1}〜${Math.min(page * SALONS_PER_PAGE, total)}件目）`
-          : ""}
-      </p>
+      <ListCount total={total} page={page} perPage={SALONS_PER_PAGE} />
       {salons.length === 0 ? (
         <p>該当するサロンはありません。</p>
       ) : (
