@@ -54,7 +54,7 @@ const passwordFields: Record<string, string> = {
 export function createAuth({ db, config, mailer, rateLimitStore, log }: AuthDeps) {
   const policy = passwordPolicyFrom(config);
   const providers = externalProviders(config);
-  return betterAuth({
+  const auth = betterAuth({
     appName: "Salon Navi",
     baseURL: config.PUBLIC_URL,
     basePath: "/api/auth",
@@ -78,6 +78,12 @@ export function createAuth({ db, config, mailer, rateLimitStore, log }: AuthDeps
       // password on both paths and answers a stand-in user for a registered one.
       autoSignIn: false,
       onExistingUserSignUp: async ({ user }) => {
+        // Registered but never confirmed: the owner most likely lost the first mail,
+        // and a new confirmation link serves them better than "already registered".
+        if (!user.emailVerified) {
+          await auth.api.sendVerificationEmail({ body: { email: user.email } });
+          return;
+        }
         await mailer.send(
           renderMail("signUpAttempt", user.email, `${config.PUBLIC_URL}/signin`, [
             { label: "パスワードを再設定する", url: `${config.PUBLIC_URL}/password-reset` },
@@ -236,6 +242,7 @@ export function createAuth({ db, config, mailer, rateLimitStore, log }: AuthDeps
     telemetry: { enabled: false },
     logger: betterAuthLogger(log),
   });
+  return auth;
 }
 
 export type Auth = ReturnType<typeof createAuth>;

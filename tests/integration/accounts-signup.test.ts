@@ -20,14 +20,15 @@ beforeAll(async () => {
 const current = (request: Request) =>
   getCurrentUser(request, { db: database.db, accounts: env.accounts });
 
-/** A registered address, with the password its owner chose. */
-async function registered() {
+/** A registered address, with the password its owner chose (confirmed unless told otherwise). */
+async function registered({ confirmed = true } = {}) {
   const email = uniqueEmail("known");
   await signUpWithPassword(
     env.accounts,
     { email, password: "secret1" },
     browser(env.app).toRequest("/signup", { method: "POST" }),
   );
+  if (confirmed) await browser(env.app).request(await lastMailLink(database.db, email));
   return email;
 }
 
@@ -208,5 +209,28 @@ describe("sign-up does not tell whether an address is registered", () => {
       ),
     );
     expect((await current(b.toRequest("/")))?.email).toBe(known);
+  });
+
+  it("sends a new confirmation link, not a warning, to an address registered but never confirmed", async () => {
+    const unconfirmed = await registered({ confirmed: false });
+    const before = await outboxFor(database.db, unconfirmed);
+    const existing = await answerOf(await apiSignUp(unconfirmed, "other12"));
+    const fresh = await answerOf(await apiSignUp(uniqueEmail("new"), "other12"));
+    expect(existing).toEqual(fresh);
+    const mails = await outboxFor(database.db, unconfirmed);
+    expect(mails).toHaveLength(before.length + 1);
+    expect(mails.at(-1)?.text).toContain("verify-email");
+    expect(mails.at(-1)?.subject).not.toBe("【Salon Navi】会員登録のお申し込みについて");
+    // The new link confirms the address, and the owner's own password still signs in.
+    const b = browser(env.app);
+    b.keep((await b.request(await lastMailLink(database.db, unconfirmed))).headers);
+    expect((await current(b.toRequest("/")))?.emailVerified).toBe(true);
+    await expect(
+      signInWithPassword(
+        env.accounts,
+        { email: unconfirmed, password: "other12" },
+        b.toRequest("/s"),
+      ),
+    ).rejects.toMatchObject({ code: "invalid-credential" });
   });
 });
