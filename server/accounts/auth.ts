@@ -13,6 +13,7 @@ import { authAccounts, sessions, users, verifications } from "../db/schema";
 import type { Logger } from "../logger";
 import type { Mailer } from "../mail/mailer";
 import { renderMail } from "../mail/templates";
+import { authCallbacks } from "./auth-callbacks";
 import { betterAuthLogger } from "./auth-logger";
 import { DEVICE_COOKIE, deviceCookieAttributes, deviceCookieValue } from "./device-cookie";
 import { assertOwnerPresent, changeLinkVoided } from "./email-change";
@@ -81,7 +82,10 @@ export function createAuth({ db, config, mailer, rateLimitStore, log }: AuthDeps
         // Registered but never confirmed: the owner most likely lost the first mail,
         // and a new confirmation link serves them better than "already registered".
         if (!user.emailVerified) {
-          await auth.api.sendVerificationEmail({ body: { email: user.email } });
+          // The same landing as sign-up's own link.
+          await auth.api.sendVerificationEmail({
+            body: { email: user.email, callbackURL: authCallbacks.verified },
+          });
           return;
         }
         await mailer.send(

@@ -1,4 +1,5 @@
 import type { AccountServices } from "./account-services";
+import { authCallbacks } from "./auth-callbacks";
 import { AuthError, translateAuthError } from "./auth-error";
 import { trustedDevice } from "./device-cookie";
 import type { ExternalProviderId } from "./external-providers";
@@ -11,16 +12,6 @@ import { clientIp } from "./request-info";
  * attempt against the rate limits first, and answers the Set-Cookie headers
  * to pass on, or throws an AuthError with a SPEC.md §8 code.
  */
-
-/** Where the links in mails and external sign-in lead back to. */
-export const authCallbacks = {
-  verified: "/finish_sign_up?verified=1",
-  emailChanged: "/account/edit/change-email/thanks",
-  resetPassword: "/password-reset",
-  signedIn: "/",
-  newUser: "/account/edit",
-  signInError: "/signin",
-} as const;
 
 async function limit(
   services: AccountServices,
