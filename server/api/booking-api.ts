@@ -8,6 +8,7 @@ import { createApiApp } from "./api-app";
 import { registerBookingRoutes } from "./booking-routes";
 import { type OpenApiDocument, renderApiDocs } from "./docs-page";
 import { registerFavoriteRoutes } from "./favorite-routes";
+import { registerOwnerApi } from "./owner-api";
 
 export type BookingApiDeps = {
   db: Database;
@@ -65,6 +66,7 @@ export function createBookingApi(options: BookingApiDeps) {
 
   registerBookingRoutes(app, deps);
   registerFavoriteRoutes(app, deps);
+  registerOwnerApi(app, deps);
 
   const document = () => app.getOpenAPI31Document(documentInfo) as unknown as OpenApiDocument;
   app.get("/openapi.json", (c) => c.json(document()));

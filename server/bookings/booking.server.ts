@@ -19,12 +19,14 @@ import {
   SlotTakenError,
   SlotUnavailableError,
 } from "./booking-errors";
+import { customerActor, recordBookingEvent } from "./booking-history.server";
 import { enqueueCancellationJobs, enqueueConfirmationJobs } from "./booking-jobs.server";
 import { newBookingNumber } from "./booking-number";
 import { type BookingLimits, limitBookingAttempt } from "./booking-rate-limit";
 import { refreshAfterBookingChange } from "./free-days.server";
 import { hashHoldBrowserKey } from "./hold-browser.server";
 import { limitLiveHolds } from "./live-hold-limit.server";
+import { attachCustomer } from "./salon-customers.server";
 import { bookingSettingsFor } from "./settings";
 
 /**
@@ -295,11 +297,21 @@ async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booki
     if (row.status !== "held" || !row.holdExpiresAt || row.holdExpiresAt <= request.now) {
       throw new HoldExpiredError();
     }
+    const customerId = await attachCustomer(tx, {
+      salonId: row.salonId,
+      userId: request.userId,
+      name: request.customer.name,
+      kana: request.customer.kana,
+      phone: request.customer.phone,
+      email: request.customer.email,
+    });
     const [confirmed] = await tx
       .update(bookings)
       .set({
         status: "confirmed",
         holdExpiresAt: null,
+        customerId,
+        version: sql`${bookings.version} + 1`,
         customerName: request.customer.name,
         customerKana: request.customer.kana,
         customerPhone: request.customer.phone,
@@ -316,7 +328,18 @@ async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booki
       .select({ timeZone: salons.timeZone })
       .from(salons)
       .where(eq(salons.id, confirmed.salonId));
-    await enqueueConfirmationJobs(tx, confirmed, salon?.timeZone ?? "Asia/Tokyo", request.now);
+    const timeZone = salon?.timeZone ?? "Asia/Tokyo";
+    await enqueueConfirmationJobs(tx, confirmed, timeZone, request.now);
+    await recordBookingEvent(tx, {
+      salonId: confirmed.salonId,
+      bookingId: confirmed.id,
+      kind: "created",
+      actor: customerActor(request.userId),
+      details: { source: confirmed.source },
+      at: request.now,
+    });
+    // The salon's open ledger shows the hold turned booking (the free times did not change).
+    await notifySlotChange(tx, confirmed.salonId, [toLocal(confirmed.startsAt, timeZone).date]);
     return confirmed;
   });
   // The search summary leaves holds out, so the time counts as taken from now on.
@@ -424,10 +447,19 @@ export async function cancelBooking(db: Database, request: CancelRequest): Promi
         cancelledAt: request.now,
         cancelledBy: "user",
         cancelReason: request.reason,
+        version: sql`${bookings.version} + 1`,
       })
       .where(eq(bookings.id, row.id))
       .returning();
     if (!cancelled) throw new BookingNotFoundError();
+    await recordBookingEvent(tx, {
+      salonId: cancelled.salonId,
+      bookingId: cancelled.id,
+      kind: "cancelled",
+      actor: customerActor(request.userId),
+      details: { reason: request.reason },
+      at: request.now,
+    });
     await enqueueCancellationJobs(tx, cancelled, request.now);
     // The time is free again at once, also on pages open on other app servers.
     const [salon] = await tx

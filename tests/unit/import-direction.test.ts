@@ -61,6 +61,13 @@ describe("import direction", () => {
     expect(wrong).toEqual([]);
   });
 
+  it("server/bookings/ imports nothing from server/owner/ (the back office reads bookings)", () => {
+    const wrong = sourceFiles("server/bookings")
+      .flatMap((file) => importsOf(file))
+      .filter((i) => under("server/owner")(i.target));
+    expect(wrong).toEqual([]);
+  });
+
   it("server/bookings/ and server/search/ import nothing from server/salons/ (salons reads them)", () => {
     // The salon pages show free times (bookings/) and search with the dictionary
     // (search/); what those need of a salon lives below them, so no loop forms.

@@ -5,6 +5,7 @@ import {
   foreignKey,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   smallint,
@@ -49,6 +50,18 @@ export const cancelledByValues = ["user", "salon", "system"] as const;
 export type CancelledBy = (typeof cancelledByValues)[number];
 
 /**
+ * A row of the ledger is a customer's booking, or time the salon blocked
+ * for a stylist (休憩, 打ち合わせ, 研修): a block has no customer and no
+ * menus, and occupies the stylist through the same exclusion constraint.
+ */
+export const bookingKinds = ["booking", "block"] as const;
+export type BookingKind = (typeof bookingKinds)[number];
+
+/** Why the salon cancelled (decision 0037): サロン都合 / お客様都合（当日連絡） / 無断キャンセル. */
+export const salonCancelCategories = ["salon", "customer_same_day", "no_contact"] as const;
+export type SalonCancelCategory = (typeof salonCancelCategories)[number];
+
+/**
  * A reservation of one stylist's time (docs/decisions/0009-booking-data-model.md).
  * Double booking is prevented by the exclusion constraint
  * `bookings_staff_no_overlap` (migration 0004, drizzle-kit cannot express
@@ -62,7 +75,8 @@ export const bookings = pgTable(
     salonId: uuid("salon_id")
       .notNull()
       .references(() => salons.id),
-    /** Null for a phone or walk-in booking without an account (later). */
+    kind: text("kind").$type<BookingKind>().notNull().default("booking"),
+    /** Null for a phone or walk-in booking without an account, and for a block. */
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     /** Always belongs to salon_id: composite foreign key bookings_staff_fk. */
     staffId: uuid("staff_id").notNull(),
@@ -102,6 +116,23 @@ export const bookings = pgTable(
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
     cancelledBy: text("cancelled_by").$type<CancelledBy>(),
     cancelReason: text("cancel_reason").notNull().default(""),
+    /** Set when the salon cancelled: which of salonCancelCategories. */
+    cancelCategory: text("cancel_category").$type<SalonCancelCategory>(),
+    /** The salon's own note on this booking; never shown to the customer. */
+    salonNote: text("salon_note").notNull().default(""),
+    /** When the salon marked the customer arrived (来店). */
+    arrivedAt: timestamp("arrived_at", { withTimezone: true }),
+    /**
+     * The customer record of this salon the booking belongs to (顧客カルテ);
+     * null for holds and blocks. Composite key: always the same salon.
+     */
+    customerId: uuid("customer_id"),
+    /**
+     * Bumped by every change of the row's time, stylist, menus or status:
+     * an action names the version it saw and is refused if the booking
+     * changed meanwhile; the .ics of a move carries it as SEQUENCE.
+     */
+    version: integer("version").notNull().default(0),
     /** For the reminder job: set when the day-before mail went out. */
     reminderSentAt: timestamp("reminder_sent_at", { withTimezone: true }),
     createdAt: createdAt(),
@@ -113,6 +144,23 @@ export const bookings = pgTable(
       columns: [t.staffId, t.salonId],
       foreignColumns: [staff.id, staff.salonId],
     }),
+    foreignKey({
+      name: "bookings_customer_fk",
+      columns: [t.customerId, t.salonId],
+      foreignColumns: [salonCustomers.id, salonCustomers.salonId],
+    }),
+    index("bookings_customer_idx")
+      .on(t.salonId, t.customerId)
+      .where(sql`${t.customerId} is not null`),
+    check("bookings_kind_valid", sql`${t.kind} in (${sqlList(bookingKinds)})`),
+    check(
+      "bookings_block_has_no_customer",
+      sql`${t.kind} = 'booking' or (${t.userId} is null and ${t.customerId} is null and ${t.status} <> 'held')`,
+    ),
+    check(
+      "bookings_cancel_category_valid",
+      sql`${t.cancelCategory} is null or ${t.cancelCategory} in (${sqlList(salonCancelCategories)})`,
+    ),
     // Referenced by (booking_id, salon_id) from booking_menus.
     unique("bookings_id_salon_unique").on(t.id, t.salonId),
     unique("bookings_salon_number_unique").on(t.salonId, t.bookingNumber),
@@ -207,5 +255,101 @@ export const favorites = pgTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.salonId] }),
     index("favorites_salon_idx").on(t.salonId),
+  ],
+);
+
+/**
+ * A salon's customer (顧客カルテ): one row per person as this salon knows
+ * them, made when a booking is confirmed or entered by the salon. Another
+ * salon never sees it. Merging two rows of the same person points one at the
+ * other (merged_into_id) and moves nothing, so a merge is undone by
+ * clearing it (decision 0039).
+ */
+export const salonCustomers = pgTable(
+  "salon_customers",
+  {
+    id: id(),
+    salonId: uuid("salon_id")
+      .notNull()
+      .references(() => salons.id, { onDelete: "cascade" }),
+    /** The account, when the customer booked with one. */
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    name: text("name").notNull().default(""),
+    kana: text("kana").notNull().default(""),
+    /** Digits only, as common/ normalizes phone numbers; "" when unknown. */
+    phone: text("phone").notNull().default(""),
+    /** Lower case; "" when unknown. */
+    email: text("email").notNull().default(""),
+    /** The salon's private notes (never shown to the customer). */
+    notes: text("notes").notNull().default(""),
+    mergedIntoId: uuid("merged_into_id"),
+    mergedAt: timestamp("merged_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    unique("salon_customers_id_salon_unique").on(t.id, t.salonId),
+    foreignKey({
+      name: "salon_customers_merged_into_fk",
+      columns: [t.mergedIntoId, t.salonId],
+      foreignColumns: [t.id, t.salonId],
+    }),
+    index("salon_customers_merged_into_idx")
+      .on(t.salonId, t.mergedIntoId)
+      .where(sql`${t.mergedIntoId} is not null`),
+    index("salon_customers_user_idx").on(t.userId).where(sql`${t.userId} is not null`),
+    index("salon_customers_phone_idx").on(t.salonId, t.phone),
+    index("salon_customers_email_idx").on(t.salonId, t.email),
+    index("salon_customers_kana_idx").on(t.salonId, t.kana),
+    check("salon_customers_not_merged_into_self", sql`${t.mergedIntoId} is distinct from ${t.id}`),
+  ],
+);
+
+export const bookingEventKinds = [
+  "created",
+  "confirmed",
+  "moved",
+  "menus_changed",
+  "arrived",
+  "completed",
+  "no_show",
+  "cancelled",
+  "note_changed",
+] as const;
+export type BookingEventKind = (typeof bookingEventKinds)[number];
+
+export const bookingActorKinds = ["customer", "salon", "system"] as const;
+export type BookingActorKind = (typeof bookingActorKinds)[number];
+
+/**
+ * A booking's history (made, moved, cancelled…: who and when), written in
+ * the same transaction as the change it records; also the back office's
+ * notices (a new booking, a cancellation, a move by the customer).
+ */
+export const bookingEvents = pgTable(
+  "booking_events",
+  {
+    id: id(),
+    salonId: uuid("salon_id").notNull(),
+    bookingId: uuid("booking_id").notNull(),
+    kind: text("kind").$type<BookingEventKind>().notNull(),
+    actorKind: text("actor_kind").$type<BookingActorKind>().notNull(),
+    /** The account that acted; null for the system or a deleted account. */
+    actorUserId: text("actor_user_id").references(() => users.id, { onDelete: "set null" }),
+    /** What changed: from/to times, stylists, menus, the cancel category… */
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    foreignKey({
+      name: "booking_events_booking_fk",
+      columns: [t.bookingId, t.salonId],
+      foreignColumns: [bookings.id, bookings.salonId],
+    }).onDelete("cascade"),
+    index("booking_events_booking_idx").on(t.salonId, t.bookingId, t.createdAt),
+    index("booking_events_salon_recent_idx").on(t.salonId, t.createdAt),
+    index("booking_events_actor_idx").on(t.actorUserId).where(sql`${t.actorUserId} is not null`),
+    check("booking_events_kind_valid", sql`${t.kind} in (${sqlList(bookingEventKinds)})`),
+    check("booking_events_actor_valid", sql`${t.actorKind} in (${sqlList(bookingActorKinds)})`),
   ],
 );

@@ -64,6 +64,10 @@ export const salonBookingSettings = pgTable(
     sameDayCutoff: time("same_day_cutoff"),
     closedOnPublicHolidays: boolean("closed_on_public_holidays").notNull().default(false),
     holdMinutes: integer("hold_minutes").notNull().default(10),
+    /** Mail the salon about new bookings, cancellations and customers' moves (issue 28, point 7). */
+    noticeMailEnabled: boolean("notice_mail_enabled").notNull().default(true),
+    /** The salon's booking address for those mails; "" means its owners' addresses. */
+    noticeEmail: text("notice_email").notNull().default(""),
     updatedAt: updatedAt(),
   },
   (t) => [

@@ -1,0 +1,86 @@
+import type { ReactNode } from "react";
+import { NavLink } from "react-router";
+
+/** What every owner page's frame needs of its salon (from SalonAccess.salon). */
+export type OwnerFrameSalon = { id: string; name: string };
+
+/** The back office's sections for one salon; each owner page adds itself here. */
+function sectionsOf(salonId: string) {
+  const base = `/owner/salons/${salonId}`;
+  return [
+    { to: base, label: "今日", end: true },
+    { to: `${base}/bookings`, label: "予約台帳", end: false },
+    { to: `${base}/customers`, label: "顧客", end: false },
+  ];
+}
+
+/**
+ * The salon back office's frame: the salon's name (and a switcher when the
+ * owner runs several), its menu, and one h1.
+ */
+export function OwnerFrame({
+  salon,
+  salons = [],
+  title,
+  actions,
+  children,
+}: {
+  salon: OwnerFrameSalon;
+  /** The owner's other salons, for the switcher; empty for an administrator. */
+  salons?: readonly OwnerFrameSalon[];
+  title: string;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="mx-auto w-full max-w-7xl px-4 py-6">
+      <div className="mb-4 flex flex-wrap items-center gap-3">
+        <p className="font-bold text-neutral-700">{salon.name}</p>
+        {salons.length > 1 ? (
+          <nav aria-label="サロンの切り替え">
+            <ul className="flex flex-wrap gap-2 text-sm">
+              {salons
+                .filter((other) => other.id !== salon.id)
+                .map((other) => (
+                  <li key={other.id}>
+                    <NavLink
+                      to={`/owner/salons/${other.id}`}
+                      className="font-bold text-brand-700 underline underline-offset-4"
+                    >
+                      {other.name}に切り替え
+                    </NavLink>
+                  </li>
+                ))}
+            </ul>
+          </nav>
+        ) : null}
+      </div>
+      <nav aria-label="サロン管理メニュー" className="mb-6">
+        <ul className="flex flex-wrap gap-2">
+          {sectionsOf(salon.id).map((section) => (
+            <li key={section.to}>
+              <NavLink
+                to={section.to}
+                end={section.end}
+                className={({ isActive }) =>
+                  `inline-block rounded-lg border px-3 py-1.5 font-bold ${
+                    isActive
+                      ? "border-brand-700 bg-brand-700 text-white"
+                      : "border-neutral-400 text-neutral-800 hover:bg-neutral-100"
+                  }`
+                }
+              >
+                {section.label}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold">{title}</h1>
+        {actions}
+      </div>
+      <div className="mt-6 flex flex-col gap-8">{children}</div>
+    </div>
+  );
+}

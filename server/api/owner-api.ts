@@ -1,0 +1,24 @@
+import { requireSalonAccessApi } from "../owner/salon-access.server";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+
+/**
+ * /api/owner/*: what the back office's pages do, as JSON for a salon's own
+ * tools (issue 28, point 1), documented in /api/openapi.json with the rest.
+ * Every path under /api/owner/salons/{id} passes the salon access check
+ * here first, so an operation added later cannot forget it; each handler
+ * checks again with the capability it needs (requireSalonAccessApi).
+ * The operations live beside their page's domain: owner-*-routes.ts.
+ */
+export function registerOwnerApi(app: BookingApiApp, deps: ResolvedBookingApiDeps) {
+  app.use("/owner/salons/:id/*", async (c, next) => {
+    await requireSalonAccessApi(c.req.raw, deps, c.req.param("id") ?? "");
+    await next();
+  });
+  app.use("/owner/salons/:id", async (c, next) => {
+    await requireSalonAccessApi(c.req.raw, deps, c.req.param("id") ?? "");
+    await next();
+  });
+}
+
+/** The document's security and tag for every owner operation. */
+export const ownerTags = ["サロン管理"];

@@ -1,0 +1,118 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import { normalizePhone } from "../../common/field-rules";
+import type { Database } from "../db/client";
+import { salonCustomers } from "../db/schema";
+
+/**
+ * The salon's customer record a booking belongs to (顧客カルテ, issue 28,
+ * point 6). Called inside the transaction that confirms or enters a
+ * booking. One person is one record per salon: the account's record if the
+ * customer booked with one, else the record with the same phone number,
+ * else the same address; a new record otherwise. The record found is the
+ * top of its merge chain, so a booking never lands on a merged-away row.
+ */
+
+export type CustomerContact = {
+  salonId: string;
+  userId: string | null;
+  name: string;
+  kana: string;
+  phone: string;
+  email: string;
+};
+
+const normalizedPhone = (phone: string) => normalizePhone(phone) ?? "";
+const normalizedEmail = (email: string) => email.trim().toLowerCase();
+
+/** Follows merged_into_id to the record that absorbed this one. */
+export async function topOfMergeChain(
+  tx: Pick<Database, "select">,
+  salonId: string,
+  customerId: string,
+): Promise<string> {
+  let current = customerId;
+  // A chain is at most as long as the salon's customers; 50 hops means a cycle no write makes.
+  for (let hop = 0; hop < 50; hop++) {
+    const [row] = await tx
+      .select({ mergedIntoId: salonCustomers.mergedIntoId })
+      .from(salonCustomers)
+      .where(and(eq(salonCustomers.salonId, salonId), eq(salonCustomers.id, current)));
+    if (!row?.mergedIntoId) return current;
+    current = row.mergedIntoId;
+  }
+  return current;
+}
+
+async function findExisting(
+  tx: Pick<Database, "select">,
+  contact: CustomerContact,
+  phone: string,
+  email: string,
+): Promise<string | null> {
+  const bySalon = eq(salonCustomers.salonId, contact.salonId);
+  const tries = [
+    contact.userId ? eq(salonCustomers.userId, contact.userId) : null,
+    phone ? eq(salonCustomers.phone, phone) : null,
+    email ? eq(salonCustomers.email, email) : null,
+  ];
+  for (const match of tries) {
+    if (!match) continue;
+    const [row] = await tx
+      .select({ id: salonCustomers.id })
+      .from(salonCustomers)
+      .where(and(bySalon, match, isNull(salonCustomers.mergedIntoId)))
+      .orderBy(asc(salonCustomers.createdAt))
+      .limit(1);
+    if (row) return row.id;
+    if (match === tries[0]) {
+      // The account's record was merged into another: that one is the person.
+      const [merged] = await tx
+        .select({ id: salonCustomers.id })
+        .from(salonCustomers)
+        .where(and(bySalon, match))
+        .limit(1);
+      if (merged) return topOfMergeChain(tx, contact.salonId, merged.id);
+    }
+  }
+  return null;
+}
+
+/** The id of the customer record for this contact, created when there is none. */
+export async function attachCustomer(tx: Database, contact: CustomerContact): Promise<string> {
+  const phone = normalizedPhone(contact.phone);
+  const email = normalizedEmail(contact.email);
+  const existing = await findExisting(tx, contact, phone, email);
+  if (existing) {
+    // Fill in what the record lacked (an account on a walk-in's record, a new phone…);
+    // never overwrite what the salon already knows.
+    const [row] = await tx
+      .select()
+      .from(salonCustomers)
+      .where(and(eq(salonCustomers.salonId, contact.salonId), eq(salonCustomers.id, existing)));
+    if (row) {
+      const patch: Partial<typeof salonCustomers.$inferInsert> = {};
+      if (!row.userId && contact.userId) patch.userId = contact.userId;
+      if (!row.phone && phone) patch.phone = phone;
+      if (!row.email && email) patch.email = email;
+      if (!row.name && contact.name) patch.name = contact.name;
+      if (!row.kana && contact.kana) patch.kana = contact.kana;
+      if (Object.keys(patch).length > 0) {
+        await tx.update(salonCustomers).set(patch).where(eq(salonCustomers.id, existing));
+      }
+    }
+    return existing;
+  }
+  const [created] = await tx
+    .insert(salonCustomers)
+    .values({
+      salonId: contact.salonId,
+      userId: contact.userId,
+      name: contact.name.trim(),
+      kana: contact.kana.trim(),
+      phone,
+      email,
+    })
+    .returning({ id: salonCustomers.id });
+  if (!created) throw new Error("customer not inserted");
+  return created.id;
+}
