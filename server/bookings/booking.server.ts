@@ -73,13 +73,15 @@ export type HoldRequest = BookingClient & {
  * booking's local date, for one of the chosen menus (or the whole booking),
  * and for new customers only when the visitor has no booking there yet.
  */
-async function couponPrice(
+export async function couponPrice(
   tx: Pick<Database, "select">,
   salonId: string,
   couponId: string,
   date: string,
   userId: string | null,
   menus: readonly { id: string; price: number }[],
+  /** The booking being changed (reschedule.server.ts): it is not an earlier visit. */
+  exceptBookingId?: string,
 ): Promise<number> {
   if (!isUuid(couponId)) throw new CouponNotApplicableError();
   const [coupon] = await tx
@@ -103,6 +105,7 @@ async function couponPrice(
           eq(bookings.salonId, salonId),
           eq(bookings.userId, userId),
           inArray(bookings.status, ["confirmed", "completed"]),
+          exceptBookingId ? ne(bookings.id, exceptBookingId) : undefined,
         ),
       )
       .limit(1);
