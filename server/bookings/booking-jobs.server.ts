@@ -1,13 +1,25 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { addDays, LocalDay, toLocal } from "../../common/local-time";
 import type { Database } from "../db/client";
 import type { MailAttachment } from "../db/schema";
-import { bookingMenus, bookings, coupons, salonOwners, salons, staff, users } from "../db/schema";
+import {
+  bookingEvents,
+  bookingMenus,
+  bookings,
+  coupons,
+  salonBookingSettings,
+  salonOwners,
+  salons,
+  staff,
+  users,
+} from "../db/schema";
 import { enqueue, type JobHandler } from "../jobs/queue.server";
 import {
   type BookingMailDetails,
+  type PreviousBookingTime,
   renderOwnerBookingNotice,
   renderVisitorBookingMail,
+  renderVisitorMovedMail,
 } from "../mail/booking-templates";
 import { createMailer, type Mail } from "../mail/mailer";
 import { bookingCalendar } from "./booking-calendar.server";
@@ -24,6 +36,7 @@ export const bookingJobKinds = {
   confirmed: "booking_confirmed",
   cancelled: "booking_cancelled",
   reminder: "booking_reminder",
+  moved: "booking_moved",
 } as const;
 
 type BookingRow = typeof bookings.$inferSelect;
@@ -72,6 +85,89 @@ export async function enqueueCancellationJobs(tx: Database, booking: BookingRow,
     dedupeKey: `cancelled:${booking.id}`,
     salonId: booking.salonId,
   });
+}
+
+/**
+ * The SEQUENCE of the booking's next calendar file (decision 0040): the
+ * confirmation is 0, each move (time, stylist or menus) one more, and a
+ * cancellation one more than the last move. Counted from the booking's
+ * history: one move is one transaction, whose entries share its time, so a
+ * caller that records 'moved' and 'menus_changed' for one change still
+ * counts once.
+ */
+export async function movesSoFar(tx: Pick<Database, "select">, bookingId: string) {
+  const [row] = await tx
+    .select({ moves: sql<number>`count(distinct ${bookingEvents.createdAt})::int` })
+    .from(bookingEvents)
+    .where(
+      and(
+        eq(bookingEvents.bookingId, bookingId),
+        inArray(bookingEvents.kind, ["moved", "menus_changed"]),
+      ),
+    );
+  return Number(row?.moves ?? 0);
+}
+
+export type MovedJobOptions = {
+  /** Who moved it: the salon is told (a notice mail) only of the customer's moves. */
+  by: "customer" | "salon";
+  /** Where the booking was before, for the mail's 変更前 line. */
+  previous: PreviousBookingTime;
+  now: Date;
+};
+
+/**
+ * Inside the transaction that moved the booking (another time, stylist or
+ * menus), AFTER its 'moved' / 'menus_changed' history entry is recorded:
+ * the customer's mail with an .ics that updates the event (REQUEST, same
+ * UID, the next SEQUENCE), and the salon's notice when the customer moved
+ * it. One job per move (dedupe key by SEQUENCE).
+ */
+export async function enqueueMovedJobs(
+  tx: Database,
+  booking: Pick<BookingRow, "id" | "salonId">,
+  options: MovedJobOptions,
+) {
+  // A caller that forgot the history entry still sends a newer file than the confirmation.
+  const sequence = Math.max(1, await movesSoFar(tx, booking.id));
+  await enqueue(tx, {
+    kind: bookingJobKinds.moved,
+    payload: {
+      bookingId: booking.id,
+      sequence,
+      by: options.by,
+      previous: {
+        startsAt: options.previous.startsAt.toISOString(),
+        endsAt: options.previous.endsAt.toISOString(),
+        staffName: options.previous.staffName,
+        menuNames: options.previous.menuNames,
+      },
+    },
+    runAt: options.now,
+    dedupeKey: `moved:${booking.id}:${sequence}`,
+    salonId: booking.salonId,
+  });
+}
+
+/**
+ * Where the salon's notices go (issue 28, point 7): none when the salon
+ * turned them off, its booking address when it set one, else its owners.
+ */
+export async function salonNoticeRecipients(
+  tx: Pick<Database, "select">,
+  salonId: string,
+  ownerEmails: readonly string[],
+): Promise<string[]> {
+  const [settings] = await tx
+    .select({
+      enabled: salonBookingSettings.noticeMailEnabled,
+      email: salonBookingSettings.noticeEmail,
+    })
+    .from(salonBookingSettings)
+    .where(eq(salonBookingSettings.salonId, salonId));
+  if (settings && !settings.enabled) return [];
+  if (settings?.email.trim()) return [settings.email.trim()];
+  return [...ownerEmails];
 }
 
 type Loaded = {
@@ -137,6 +233,7 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
       notes: booking.notes,
       cancellationCutoffHours,
       cancelReason: booking.cancelReason,
+      cancelledBySalon: booking.status === "cancelled_by_salon",
     },
   };
 }
@@ -153,13 +250,15 @@ const addressOf = (from: string) => /<([^>]+)>/.exec(from)?.[1] ?? from.trim();
 
 /**
  * The .ics of a booking mail. One UID per booking in every file; the
- * confirmation (and the reminder, which repeats it) is REQUEST with
- * SEQUENCE 0, the cancellation CANCEL with SEQUENCE 1, so a calendar that
- * imported the first replaces the event with the second.
+ * confirmation is REQUEST with SEQUENCE 0, each move REQUEST with the next
+ * SEQUENCE, the reminder repeats the latest, and the cancellation is CANCEL
+ * with one more than the last move, so a calendar that imported an earlier
+ * file replaces the event with the later one (decision 0040).
  */
 function calendarAttachment(
   loaded: Loaded,
   method: "REQUEST" | "CANCEL",
+  sequence: number,
   options: BookingMailOptions,
   now: Date,
 ): MailAttachment {
@@ -180,7 +279,7 @@ function calendarAttachment(
     {
       host: new URL(options.publicUrl).host,
       method,
-      sequence: method === "CANCEL" ? 1 : 0,
+      sequence,
       now,
       organizer: { name: details.salonName, email: addressOf(options.mailFrom) },
       attendee: booking.customerEmail
@@ -218,13 +317,18 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
       const bookingId = bookingIdOf(job.payload);
       const loaded = bookingId ? await loadBooking(tx, bookingId) : null;
       if (!loaded) return;
-      const ics = calendarAttachment(loaded, "REQUEST", options, now);
+      const ics = calendarAttachment(loaded, "REQUEST", 0, options, now);
+      // A booking the salon entered itself (phone, walk-in) needs no notice to the salon.
+      const notice =
+        loaded.booking.source === "web"
+          ? await salonNoticeRecipients(tx, loaded.booking.salonId, loaded.ownerEmails)
+          : [];
       await sendAll(tx, [
         {
           ...renderVisitorBookingMail("confirmed", loaded.details, options.publicUrl),
           attachments: [ics],
         },
-        ...loaded.ownerEmails.map((to) => ({
+        ...notice.map((to) => ({
           ...renderOwnerBookingNotice("confirmed", loaded.details, to),
           attachments: [ics],
         })),
@@ -234,13 +338,19 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
       const bookingId = bookingIdOf(job.payload);
       const loaded = bookingId ? await loadBooking(tx, bookingId) : null;
       if (!loaded) return;
-      const ics = calendarAttachment(loaded, "CANCEL", options, now);
+      const sequence = (await movesSoFar(tx, loaded.booking.id)) + 1;
+      const ics = calendarAttachment(loaded, "CANCEL", sequence, options, now);
+      // The salon is told of the customer's cancellation, not of its own.
+      const notice =
+        loaded.booking.status === "cancelled_by_user"
+          ? await salonNoticeRecipients(tx, loaded.booking.salonId, loaded.ownerEmails)
+          : [];
       await sendAll(tx, [
         {
           ...renderVisitorBookingMail("cancelled", loaded.details, options.publicUrl),
           attachments: [ics],
         },
-        ...loaded.ownerEmails.map((to) => ({
+        ...notice.map((to) => ({
           ...renderOwnerBookingNotice("cancelled", loaded.details, to),
           attachments: [ics],
         })),
@@ -257,10 +367,58 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
       await sendAll(tx, [
         {
           ...renderVisitorBookingMail("reminder", loaded.details, options.publicUrl),
-          attachments: [calendarAttachment(loaded, "REQUEST", options, now)],
+          attachments: [
+            calendarAttachment(loaded, "REQUEST", await movesSoFar(tx, booking.id), options, now),
+          ],
         },
       ]);
       await tx.update(bookings).set({ reminderSentAt: now }).where(eq(bookings.id, booking.id));
     },
+    async [bookingJobKinds.moved]({ tx, job, now }) {
+      const bookingId = bookingIdOf(job.payload);
+      const loaded = bookingId ? await loadBooking(tx, bookingId) : null;
+      if (!loaded) return;
+      // Cancelled since: the cancellation's file (a higher SEQUENCE) says the rest.
+      if (loaded.booking.status !== "confirmed" && loaded.booking.status !== "completed") return;
+      const sequence = Number(job.payload.sequence);
+      const previous = previousOf(job.payload.previous);
+      const by = job.payload.by === "customer" ? "customer" : "salon";
+      const ics = calendarAttachment(
+        loaded,
+        "REQUEST",
+        Number.isInteger(sequence) && sequence > 0 ? sequence : 1,
+        options,
+        now,
+      );
+      const notice =
+        by === "customer"
+          ? await salonNoticeRecipients(tx, loaded.booking.salonId, loaded.ownerEmails)
+          : [];
+      await sendAll(tx, [
+        {
+          ...renderVisitorMovedMail(by, loaded.details, previous, options.publicUrl),
+          attachments: [ics],
+        },
+        ...notice.map((to) => ({
+          ...renderOwnerBookingNotice("moved", loaded.details, to, previous),
+          attachments: [ics],
+        })),
+      ]);
+    },
+  };
+}
+
+/** The payload's 変更前 part, read defensively (a job outlives deployments). */
+function previousOf(value: unknown): PreviousBookingTime | null {
+  if (!value || typeof value !== "object") return null;
+  const v = value as Record<string, unknown>;
+  const startsAt = new Date(String(v.startsAt));
+  const endsAt = new Date(String(v.endsAt));
+  if (Number.isNaN(startsAt.getTime()) || Number.isNaN(endsAt.getTime())) return null;
+  return {
+    startsAt,
+    endsAt,
+    staffName: typeof v.staffName === "string" ? v.staffName : "",
+    menuNames: Array.isArray(v.menuNames) ? v.menuNames.map(String) : [],
   };
 }

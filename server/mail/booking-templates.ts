@@ -30,6 +30,16 @@ export type BookingMailDetails = {
   notes: string;
   cancellationCutoffHours: number;
   cancelReason: string;
+  /** The salon cancelled (cancelled_by_salon): the visitor's mail says so, with its message. */
+  cancelledBySalon?: boolean;
+};
+
+/** Where a moved booking was before (the mail's 変更前 lines). */
+export type PreviousBookingTime = {
+  startsAt: Date;
+  endsAt: Date;
+  staffName: string;
+  menuNames: string[];
 };
 
 export type BookingMailKind = "confirmed" | "cancelled" | "reminder";
@@ -114,13 +124,21 @@ export function renderVisitorBookingMail(
       note: `キャンセルポリシー：${policy(b)}`,
       link: history,
     },
-    cancelled: {
-      subject: `【Salon Navi】ご予約をキャンセルしました（${b.salonName}）`,
-      lead: `${name}\n\n以下のご予約のキャンセルを承りました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。`,
-      lines: bookingLines(b),
-      note: "またのご利用をお待ちしております。",
-      link: history,
-    },
+    cancelled: b.cancelledBySalon
+      ? {
+          subject: `【Salon Navi】サロンがご予約をキャンセルしました（${b.salonName}）`,
+          lead: `${name}\n\n${b.salonName} より、以下のご予約をキャンセルしたとのご連絡がありました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。${b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
+          lines: bookingLines(b),
+          note: `ご不明な点は ${b.salonName} へ直接お問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
+          link: history,
+        }
+      : {
+          subject: `【Salon Navi】ご予約をキャンセルしました（${b.salonName}）`,
+          lead: `${name}\n\n以下のご予約のキャンセルを承りました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。`,
+          lines: bookingLines(b),
+          note: "またのご利用をお待ちしております。",
+          link: history,
+        },
     reminder: {
       subject: `【Salon Navi】明日のご予約のお知らせ（${b.salonName}）`,
       lead: `${name}\n\n明日のご予約のお知らせです。ご来店をお待ちしております。`,
@@ -132,11 +150,51 @@ export function renderVisitorBookingMail(
   return compose(b.customerEmail, parts[kind]);
 }
 
-/** The notice to one of the salon's owners of a new or cancelled booking. */
+function previousLines(previous: PreviousBookingTime | null, timeZone: string): string[] {
+  if (!previous) return [];
+  return [
+    `変更前の日時：${formatBookingTime(previous.startsAt, previous.endsAt, timeZone)}`,
+    ...(previous.staffName ? [`変更前のスタッフ：${previous.staffName}`] : []),
+    ...(previous.menuNames.length > 0
+      ? [`変更前のメニュー：${previous.menuNames.join("、")}`]
+      : []),
+  ];
+}
+
+/**
+ * The visitor's mail after a move (time, stylist or menus): by the salon,
+ * or their own change confirmed. The attached .ics updates the event.
+ */
+export function renderVisitorMovedMail(
+  by: "customer" | "salon",
+  b: BookingMailDetails,
+  previous: PreviousBookingTime | null,
+  publicUrl: string,
+): Mail {
+  const name = b.customerName ? `${b.customerName} 様` : "お客様";
+  const calendar =
+    "添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も新しい内容に変わります。";
+  return compose(b.customerEmail, {
+    subject:
+      by === "salon"
+        ? `【Salon Navi】サロンがご予約の内容を変更しました（${b.salonName}）`
+        : `【Salon Navi】ご予約の変更を承りました（${b.salonName}）`,
+    lead:
+      by === "salon"
+        ? `${name}\n\n${b.salonName} より、ご予約の内容が以下のとおり変更されました。${calendar}ご都合が合わない場合はサロンへ直接ご連絡ください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`
+        : `${name}\n\nご予約の変更を承りました。変更後のご予約内容は以下のとおりです。${calendar}`,
+    lines: [...bookingLines(b), ...previousLines(previous, b.timeZone)],
+    note: `キャンセルポリシー：${policy(b)}`,
+    link: { label: "予約履歴を見る", url: `${publicUrl}/account/history` },
+  });
+}
+
+/** The notice to the salon (its booking address or owners) of a new, cancelled or moved booking. */
 export function renderOwnerBookingNotice(
-  kind: Exclude<BookingMailKind, "reminder">,
+  kind: Exclude<BookingMailKind, "reminder"> | "moved",
   b: BookingMailDetails,
   to: string,
+  previous: PreviousBookingTime | null = null,
 ): Mail {
   const customer = [
     `お客様：${b.customerName}`,
@@ -144,6 +202,13 @@ export function renderOwnerBookingNotice(
     `メールアドレス：${b.customerEmail}`,
     ...(b.notes ? [`ご要望：${b.notes}`] : []),
   ];
+  if (kind === "moved") {
+    return compose(to, {
+      subject: `【Salon Navi】お客様がご予約を変更しました（${b.salonName}・${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}）`,
+      lead: `${b.salonName} のご予約を、お客様が以下のとおり変更しました。変更前の時間は再び予約を受け付けています。`,
+      lines: [...bookingLines(b), ...previousLines(previous, b.timeZone), ...customer],
+    });
+  }
   if (kind === "confirmed") {
     return compose(to, {
       subject: `【Salon Navi】新しいご予約（${b.salonName}・${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}）`,
