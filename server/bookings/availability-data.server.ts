@@ -233,6 +233,86 @@ async function readSalonData(db: Reader, request: AvailabilityRequest) {
   return availabilityData.parse(data);
 }
 
+type AvailabilityData = z.infer<typeof availabilityData>;
+
+const toException = (row: AvailabilityData["exceptions"][number]): DatedException => ({
+  date: row.date,
+  kind: row.kind,
+  intervals:
+    row.kind === "closed" || row.start === null || row.end === null
+      ? []
+      : [{ start: row.start, end: row.end }],
+});
+
+/** The engine's view of each stylist's week and exceptions, from the function's answer. */
+function staffAvailabilityOf(
+  staffIds: readonly string[],
+  schedules: AvailabilityData["schedules"],
+  exceptions: AvailabilityData["exceptions"],
+  memberId: (index: number) => string,
+): StaffAvailability[] {
+  return staffIds.map((id) => ({
+    id,
+    weekly: schedules
+      .filter((item) => memberId(item.member) === id)
+      .map((item) => ({
+        weekday: item.weekday,
+        start: formatMinutes(item.startMinutes),
+        end: formatMinutes(item.endMinutes),
+        validFrom: item.validFrom,
+        validUntil: item.validUntil,
+      })),
+    exceptions: exceptions.filter((row) => row.staffId === id).map(toException),
+  }));
+}
+
+/** What the back office counts a day's free capacity from (see loadSalonDay). */
+export type SalonDay = Pick<
+  AvailabilityInput,
+  "timeZone" | "settings" | "salonHours" | "salonExceptions" | "holidays" | "staff" | "busy"
+>;
+
+/**
+ * Every active stylist's schedule, exceptions and busy time (bookings,
+ * blocks, live holds) on one local date, through the same one-call function
+ * as the availability engine, with no menus chosen (so everyone is a
+ * candidate): the back office's free capacity per stylist (issue 28,
+ * point 2). Null when the salon is not published (the function reads
+ * published salons only; nobody books a draft from the web).
+ */
+export async function loadSalonDay(
+  db: Reader,
+  { salonId, date, now }: { salonId: string; date: LocalDate; now: Date },
+): Promise<SalonDay | null> {
+  if (!isUuid(salonId) || !isLocalDate(date)) return null;
+  const row = await readSalonData(db, {
+    salonId,
+    menuIds: [],
+    staffId: null,
+    from: date,
+    to: date,
+    now,
+  });
+  if (!row.salon) return null;
+  const members = row.members;
+  const memberId = (index: number) => members[index] ?? "";
+  const rules = row.settings ?? { ...bookingSettingsDefaults };
+  const { cancellationCutoffHours: _cutoff, holdMinutes: _hold, ...settings } = rules;
+  return {
+    timeZone: row.salon.timeZone,
+    settings,
+    salonHours: row.hours,
+    salonExceptions: row.exceptions.filter((item) => item.staffId === null).map(toException),
+    holidays: new Set(japaneseHolidaysBetween(date, date).keys()),
+    staff: staffAvailabilityOf(members, row.schedules, row.exceptions, memberId),
+    busy: row.busy.map((item) => ({
+      staffId: memberId(item.member),
+      start: new Date(item.start),
+      end: new Date(item.end),
+    })),
+  };
+}
+
 /**
  * Everything the availability engine needs for one salon, a set of menus
  * and a stylist (or 指名なし) over a local date range, read from the
@@ -276,27 +356,7 @@ export async function loadAvailabilityInput(
   const exceptions = row.exceptions;
   const busyRows = row.busy.filter((item) => eligible.has(memberId(item.member)));
 
-  const toException = (row: (typeof exceptions)[number]): DatedException => ({
-    date: row.date,
-    kind: row.kind,
-    intervals:
-      row.kind === "closed" || row.start === null || row.end === null
-        ? []
-        : [{ start: row.start, end: row.end }],
-  });
-  const staffAvailability: StaffAvailability[] = staffIds.map((id) => ({
-    id,
-    weekly: schedules
-      .filter((item) => memberId(item.member) === id)
-      .map((item) => ({
-        weekday: item.weekday,
-        start: formatMinutes(item.startMinutes),
-        end: formatMinutes(item.endMinutes),
-        validFrom: item.validFrom,
-        validUntil: item.validUntil,
-      })),
-    exceptions: exceptions.filter((row) => row.staffId === id).map(toException),
-  }));
+  const staffAvailability = staffAvailabilityOf(staffIds, schedules, exceptions, memberId);
   const busy: BusyInterval[] = busyRows.map((item) => ({
     staffId: memberId(item.member),
     start: new Date(item.start),

@@ -13,6 +13,7 @@ import type {
   DayAvailability,
   FreeSlot,
   LocalDate,
+  Weekday,
   WeeklyHours,
   WeeklySchedule,
 } from "./availability-input";
@@ -115,14 +116,9 @@ export function findAvailability(input: AvailabilityInput): DayAvailability[] {
       continue;
     }
     const local = new LocalDay(date, timeZone);
-    const salonException = salon.exceptions.get(date);
-    if (!salonException && holiday && settings.closedOnHolidays) {
-      day("holiday");
-      continue;
-    }
-    const opening = toInstants(salonException ?? salon.weekly[weekday] ?? [], date, local);
-    if (opening.length === 0) {
-      day("salon_closed");
+    const opening = openingOn(salon, date, weekday, local, holiday && settings.closedOnHolidays);
+    if (opening === "holiday" || opening.length === 0) {
+      day(opening === "holiday" ? "holiday" : "salon_closed");
       continue;
     }
     if (date === today && cutoffPassed) {
@@ -136,8 +132,7 @@ export function findAvailability(input: AvailabilityInput): DayAvailability[] {
         const count = input.bookingsPerStaffDay.get(`${stylist.id}|${date}`) ?? 0;
         if (count >= settings.dailyLimitPerStaff) continue;
       }
-      const rows = stylist.exceptions.get(date) ?? stylist.weekly[weekday] ?? [];
-      const working = intersect(toInstants(rows, date, local), opening);
+      const working = workingOn(stylist, date, weekday, local, opening);
       const blocked = blockedByStaff.get(stylist.id) ?? [];
       for (const w of working) {
         for (const free of subtract([w], blocked)) {
@@ -163,6 +158,70 @@ export function findAvailability(input: AvailabilityInput): DayAvailability[] {
     day(slots.length === 0 ? "full" : null, slots);
   }
   return days;
+}
+
+type ParsedWeek = { weekly: Row[][]; exceptions: Map<LocalDate, Row[]> };
+
+/**
+ * Rule 2: the salon's opening intervals on `date`, or "holiday" when it
+ * closes for a public holiday (an exception of the date still opens it).
+ */
+function openingOn(
+  salon: ParsedWeek,
+  date: LocalDate,
+  weekday: Weekday,
+  local: LocalDay,
+  closedForHoliday: boolean,
+): Interval[] | "holiday" {
+  const salonException = salon.exceptions.get(date);
+  if (!salonException && closedForHoliday) return "holiday";
+  return toInstants(salonException ?? salon.weekly[weekday] ?? [], date, local);
+}
+
+/** Rule 3 without the daily limit: a stylist's working intervals on `date`, inside `opening`. */
+function workingOn(
+  stylist: ParsedWeek,
+  date: LocalDate,
+  weekday: Weekday,
+  local: LocalDay,
+  opening: readonly Interval[],
+): Interval[] {
+  const rows = stylist.exceptions.get(date) ?? stylist.weekly[weekday] ?? [];
+  return intersect(toInstants(rows, date, local), opening);
+}
+
+/**
+ * Each stylist's working time on one local date (rules 2 and 3, the same
+ * code the engine books by), as instants (epoch ms): what the back office
+ * counts its free capacity from. Busy time and the daily limit are left to
+ * the caller. An empty list: the stylist (or the salon) does not work that day.
+ */
+export function workingIntervals(
+  input: Pick<
+    AvailabilityInput,
+    "timeZone" | "settings" | "salonHours" | "salonExceptions" | "holidays" | "staff"
+  >,
+  date: LocalDate,
+): Map<string, Interval[]> {
+  const local = new LocalDay(date, input.timeZone);
+  const salon = { weekly: byWeekday(input.salonHours), exceptions: byDate(input.salonExceptions) };
+  const weekday = weekdayOf(date);
+  const opening = openingOn(
+    salon,
+    date,
+    weekday,
+    local,
+    input.holidays.has(date) && input.settings.closedOnHolidays,
+  );
+  const result = new Map<string, Interval[]>();
+  for (const s of input.staff) {
+    const stylist = { weekly: byWeekday(s.weekly), exceptions: byDate(s.exceptions) };
+    result.set(
+      s.id,
+      opening === "holiday" ? [] : workingOn(stylist, date, weekday, local, opening),
+    );
+  }
+  return result;
 }
 
 /**
