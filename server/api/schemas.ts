@@ -233,6 +233,10 @@ export const bookingSchema = z
     }),
     notes: z.string(),
     cancelledAt: z.string().nullable(),
+    version: z.number().int().openapi({
+      description:
+        "変更のたびに増えます。POST /api/bookings/{id}/reschedule に渡すと、その後に変更された予約には 409（booking_changed）",
+    }),
   })
   .openapi("Booking");
 

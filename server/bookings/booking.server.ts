@@ -494,6 +494,8 @@ export type BookingSummary = {
   customer: CustomerSnapshot;
   notes: string;
   cancelledAt: Date | null;
+  /** Raised by every change; a change names the version it saw (reschedule.server.ts). */
+  version: number;
 };
 
 const summaryColumns = {
@@ -506,6 +508,7 @@ const summaryColumns = {
   staffRequested: bookings.staffRequested,
   notes: bookings.notes,
   cancelledAt: bookings.cancelledAt,
+  version: bookings.version,
   customerName: bookings.customerName,
   customerKana: bookings.customerKana,
   customerPhone: bookings.customerPhone,
@@ -576,6 +579,7 @@ async function summaries(
     },
     notes: row.notes,
     cancelledAt: row.cancelledAt,
+    version: row.version,
   }));
 }
 
