@@ -284,13 +284,25 @@ export async function loadSalonDay(
   db: Reader,
   { salonId, date, now }: { salonId: string; date: LocalDate; now: Date },
 ): Promise<SalonDay | null> {
-  if (!isUuid(salonId) || !isLocalDate(date)) return null;
+  return loadSalonDays(db, { salonId, from: date, to: date, now });
+}
+
+/** The same over a range of local dates (the ledger's week), still one call. */
+export type SalonDays = SalonDay;
+
+/** loadSalonDay for the local dates from `from` to `to` (inclusive, at most MAX_RANGE_DAYS). */
+export async function loadSalonDays(
+  db: Reader,
+  { salonId, from, to, now }: { salonId: string; from: LocalDate; to: LocalDate; now: Date },
+): Promise<SalonDays | null> {
+  if (!isUuid(salonId) || !isLocalDate(from) || !isLocalDate(to) || to < from) return null;
+  if (addDays(from, MAX_RANGE_DAYS - 1) < to) return null;
   const row = await readSalonData(db, {
     salonId,
     menuIds: [],
     staffId: null,
-    from: date,
-    to: date,
+    from,
+    to,
     now,
   });
   if (!row.salon) return null;
@@ -303,7 +315,7 @@ export async function loadSalonDay(
     settings,
     salonHours: row.hours,
     salonExceptions: row.exceptions.filter((item) => item.staffId === null).map(toException),
-    holidays: new Set(japaneseHolidaysBetween(date, date).keys()),
+    holidays: new Set(japaneseHolidaysBetween(from, to).keys()),
     staff: staffAvailabilityOf(members, row.schedules, row.exceptions, memberId),
     busy: row.busy.map((item) => ({
       staffId: memberId(item.member),

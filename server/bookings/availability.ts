@@ -191,6 +191,31 @@ function workingOn(
 }
 
 /**
+ * The salon's opening intervals on one local date (rule 2, the engine's own
+ * code), as instants (epoch ms), and why it is closed when they are empty:
+ * the ledger's time axis and its 定休日 / 祝日 notice.
+ */
+export function salonOpeningOn(
+  input: Pick<
+    AvailabilityInput,
+    "timeZone" | "settings" | "salonHours" | "salonExceptions" | "holidays"
+  >,
+  date: LocalDate,
+): { closedReason: "holiday" | "salon_closed" | null; opening: Interval[] } {
+  const local = new LocalDay(date, input.timeZone);
+  const salon = { weekly: byWeekday(input.salonHours), exceptions: byDate(input.salonExceptions) };
+  const opening = openingOn(
+    salon,
+    date,
+    weekdayOf(date),
+    local,
+    input.holidays.has(date) && input.settings.closedOnHolidays,
+  );
+  if (opening === "holiday") return { closedReason: "holiday", opening: [] };
+  return { closedReason: opening.length === 0 ? "salon_closed" : null, opening };
+}
+
+/**
  * Each stylist's working time on one local date (rules 2 and 3, the same
  * code the engine books by), as instants (epoch ms): what the back office
  * counts its free capacity from. Busy time and the daily limit are left to
