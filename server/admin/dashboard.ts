@@ -4,8 +4,11 @@ import type { Database } from "../db/client";
 import { bookings, salons, users } from "../db/schema";
 
 const CANCELLED = ["cancelled_by_user", "cancelled_by_salon"] as const;
-/** A hold is a visitor still in the booking form, not a booking (decision 0009). */
-const notHeld = ne(bookings.status, "held");
+/**
+ * A hold is a visitor still in the booking form, not a booking (decision
+ * 0009); blocked time (休憩, 研修…) is the salon's, not a booking (decision 0042).
+ */
+const notHeld = and(ne(bookings.status, "held"), eq(bookings.kind, "booking"));
 
 /**
  * The local day and the Monday-to-Sunday week containing `now` in
@@ -52,6 +55,7 @@ export async function adminDashboard(db: Database, now: Date, timeZone: string) 
           .where(
             and(
               inArray(bookings.status, [...CANCELLED]),
+              eq(bookings.kind, "booking"),
               gte(bookings.cancelledAt, weekStart),
               lt(bookings.cancelledAt, weekEnd),
             ),
