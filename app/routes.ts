@@ -69,6 +69,12 @@ export default [
   route("admin/salons/edit/:id/staff", "routes/admin.salons.edit.$id.staff.tsx"),
   route("admin/salons/edit/:id/menus", "routes/admin.salons.edit.$id.menus.tsx"),
   route("admin/salons/edit/:id/coupons", "routes/admin.salons.edit.$id.coupons.tsx"),
+  // The salon back office (issue 28). Guards: requireBackOffice for /owner
+  // (owner or admin; a guest signs in first, anyone else gets 404),
+  // requireSalonAccess for every /owner/salons/:id page and action (the
+  // salon's owner or an admin; another salon's id is the 404 screen).
+  route("owner", "routes/owner.tsx"), // opens on the owner's first salon's 今日
+  route("owner/salons/:id", "routes/owner.salons.$id.tsx"), // 今日: the day at a glance, notices
   // Not in SPEC.md §2: the owner invitation link (?token=) sets the password
   // or confirms becoming an owner (issue 16). none: the token is the proof.
   route("account/invitation", "routes/account.invitation.tsx"),

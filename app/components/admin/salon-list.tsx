@@ -157,6 +157,9 @@ export function SalonList({ data }: { data: SalonListPageData & { done: string |
                     </Link>
                     <span className="block text-xs">{salon.nameKana}</span>
                     <span className="block text-xs text-neutral-700">/salons/{salon.slug}</span>
+                    <Link to={`/owner/salons/${salon.id}`} className={`${linkClass} text-xs`}>
+                      予約台帳<span className="sr-only">（{salon.name}）</span>
+                    </Link>
                   </td>
                   <td className={cellClass}>{salon.areaName}</td>
                   <td className={cellClass}>{salonStatusLabels[salon.status]}</td>
