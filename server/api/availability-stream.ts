@@ -16,10 +16,14 @@ export type AvailabilityStreamOptions<T> = {
   /** The availability of the range, computed now (called again after each change). */
   snapshot: () => Promise<T>;
   heartbeatMs?: number;
+  /** The SSE event name: `availability` (the visitor's free times) or `ledger` (the salon's day). */
+  event?: string;
 };
 
 /**
- * Server-Sent Events for one salon's free times (issue 15, point 8).
+ * Server-Sent Events for one salon's free times (issue 15, point 8), and
+ * for the owner's ledger (issue 28, point 3: `event: "ledger"`, whose
+ * snapshot is only the range, since the page reloads its own data).
  *
  * Every message is an `availability` event, `{ changedDates, data }` with
  * `data` the whole range (as GET …/availability answers it), so the client
@@ -39,7 +43,15 @@ export async function openAvailabilityStream<T>(
   c: Context,
   options: AvailabilityStreamOptions<T>,
 ): Promise<Response> {
-  const { slotEvents, salonId, from, to, snapshot, heartbeatMs = HEARTBEAT_MS } = options;
+  const {
+    slotEvents,
+    salonId,
+    from,
+    to,
+    snapshot,
+    heartbeatMs = HEARTBEAT_MS,
+    event = "availability",
+  } = options;
 
   let pending: { dates: string[] | null } | null = null;
   let wake = () => {};
@@ -80,7 +92,7 @@ export async function openAvailabilityStream<T>(
     const send = async (data: T, changedDates: string[] | null, retry?: number) => {
       eventId += 1;
       await stream.writeSSE({
-        event: "availability",
+        event,
         id: String(eventId),
         data: JSON.stringify({ changedDates, data }),
         ...(retry ? { retry } : {}),

@@ -1,5 +1,6 @@
 import { requireSalonAccessApi } from "../owner/salon-access.server";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import { registerOwnerLedgerRoutes } from "./owner-ledger-routes";
 
 /**
  * /api/owner/*: what the back office's pages do, as JSON for a salon's own
@@ -18,6 +19,7 @@ export function registerOwnerApi(app: BookingApiApp, deps: ResolvedBookingApiDep
     await requireSalonAccessApi(c.req.raw, deps, c.req.param("id") ?? "");
     await next();
   });
+  registerOwnerLedgerRoutes(app, deps);
 }
 
 /** The document's security and tag for every owner operation. */

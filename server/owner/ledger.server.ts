@@ -1,0 +1,463 @@
+import { and, asc, eq, gt, gte, lt, ne, or, sql } from "drizzle-orm";
+import {
+  addDays,
+  formatMinutes,
+  isLocalDate,
+  type LocalDate,
+  LocalDay,
+  toLocal,
+  type Weekday,
+  weekdayOf,
+} from "../../common/local-time";
+import { staffBookingStatusLabels } from "../../common/status-labels";
+import { salonOpeningOn, workingIntervals } from "../bookings/availability";
+import type { SalonDays } from "../bookings/availability-data.server";
+import { loadSalonDays } from "../bookings/availability-data.server";
+import { japaneseHolidaysBetween } from "../bookings/holidays";
+import { type Interval, merge, subtract } from "../bookings/intervals";
+import type { Database } from "../db/client";
+import {
+  type BookingKind,
+  type BookingSource,
+  type BookingStatus,
+  bookings,
+  occupyingStatuses,
+  staff,
+} from "../db/schema";
+import { BadRequestError } from "../errors/domain-error";
+
+/**
+ * The salon's ledger (予約台帳, issue 28, point 3; decision 0038): one local
+ * day as a column per stylist on a time axis, or a week in short. The page
+ * (/owner/salons/{id}/bookings) and the API (GET /api/owner/salons/{id}/ledger)
+ * both answer this read model. Three queries whatever the size of the day:
+ * the stylists, the schedules (the availability engine's own reader, so the
+ * shading is exactly the hours visitors are offered), and the bookings with
+ * their menus.
+ */
+
+export type LedgerView = "day" | "week";
+/** Rows of the day's time axis. */
+export const LEDGER_STEP_MINUTES = 15;
+/** Free time shorter than this is not offered as a spot to book. */
+const MIN_FREE_MINUTES = 15;
+
+/** A stretch of the day in local minutes after midnight, with its clock times. */
+export type LedgerSpan = {
+  startMinutes: number;
+  endMinutes: number;
+  startTime: string;
+  endTime: string;
+};
+
+export type LedgerEntry = LedgerSpan & {
+  id: string;
+  staffId: string;
+  kind: BookingKind;
+  status: BookingStatus;
+  /** The back office's wording of the status (common/status-labels.ts). */
+  statusLabel: string;
+  /** Instants, ISO 8601. */
+  startsAt: string;
+  endsAt: string;
+  /** The local date of the start. */
+  date: LocalDate;
+  customerName: string;
+  customerKana: string;
+  /** Menu names in the order booked. */
+  menus: string[];
+  totalPrice: number;
+  /** 指名 (true) or 指名なし (false). */
+  staffRequested: boolean;
+  source: BookingSource;
+  /** A block's label (休憩, 打ち合わせ…): its salon note. Empty for a booking. */
+  label: string;
+  /** A hold's end of life, ISO 8601; null otherwise. */
+  holdExpiresAt: string | null;
+  arrived: boolean;
+};
+
+/** Why nobody works that day: 定休日 (the weekly hours), 休業日 (a dated closure), 祝日休業. */
+export type LedgerClosure = { reason: "regular" | "closure" | "holiday"; label: string } | null;
+
+export type LedgerStaff = { id: string; name: string };
+
+export type LedgerColumn = {
+  staff: LedgerStaff;
+  /** Working intervals (their schedule within the salon's hours). */
+  working: LedgerSpan[];
+  /** Gaps between working intervals (休憩). */
+  breaks: LedgerSpan[];
+  /** Working time with nothing booked: spots to enter a booking. */
+  free: LedgerSpan[];
+  /** Bookings, live holds and blocks, by start. */
+  entries: LedgerEntry[];
+};
+
+export type LedgerDay = {
+  view: "day";
+  salonId: string;
+  date: LocalDate;
+  weekday: Weekday;
+  today: LocalDate;
+  /** The public holiday's name (祝日), or null. */
+  holiday: string | null;
+  closed: LedgerClosure;
+  /** False when the schedules could not be read (a salon not published): no shading. */
+  scheduleKnown: boolean;
+  /** The salon's opening intervals that day. */
+  opening: LedgerSpan[];
+  /** The time axis: the opening hours, widened to whole hours and to every entry. */
+  axis: { startMinutes: number; endMinutes: number; stepMinutes: number };
+  columns: LedgerColumn[];
+  /** Cancelled bookings and no-shows of the day: listed, not drawn. */
+  cancelled: LedgerEntry[];
+  previous: LocalDate;
+  next: LocalDate;
+};
+
+export type LedgerWeekEntry = Pick<
+  LedgerEntry,
+  "id" | "kind" | "status" | "statusLabel" | "startTime" | "endTime" | "customerName" | "label"
+>;
+
+export type LedgerWeekDay = {
+  date: LocalDate;
+  weekday: Weekday;
+  holiday: string | null;
+  closed: LedgerClosure;
+  /** One per stylist of `staff`, in that order. */
+  perStaff: { staffId: string; count: number; entries: LedgerWeekEntry[] }[];
+  cancelledCount: number;
+};
+
+export type LedgerWeek = {
+  view: "week";
+  salonId: string;
+  /** Monday of the week, and its Sunday. */
+  from: LocalDate;
+  to: LocalDate;
+  /** The date asked for (the day view it leads back to). */
+  date: LocalDate;
+  today: LocalDate;
+  staff: LedgerStaff[];
+  days: LedgerWeekDay[];
+  previous: LocalDate;
+  next: LocalDate;
+};
+
+export type Ledger = LedgerDay | LedgerWeek;
+
+export type LedgerSalon = { id: string; timeZone: string };
+
+export class InvalidLedgerDateError extends BadRequestError {
+  constructor() {
+    super(
+      "invalid_date",
+      "日付は YYYY-MM-DD の形式で、実在する日付を指定してください（例：2026-12-01）。",
+    );
+  }
+}
+
+/** The date asked for, or today in the salon's zone; a bad one is a 400 with a Japanese message. */
+export function ledgerDate(raw: string | null | undefined, salon: LedgerSalon, now: Date) {
+  if (raw === null || raw === undefined || raw === "") return toLocal(now, salon.timeZone).date;
+  if (!isLocalDate(raw) || raw < "1970-01-01" || raw > "2099-12-31") {
+    throw new InvalidLedgerDateError();
+  }
+  return raw;
+}
+
+/** The ledger of `date` (day) or of its week from Monday (week). */
+export async function buildLedger(
+  db: Database,
+  salon: LedgerSalon,
+  date: LocalDate,
+  now: Date,
+  view: LedgerView = "day",
+): Promise<Ledger> {
+  if (!isLocalDate(date)) throw new InvalidLedgerDateError();
+  if (view === "week") return buildWeek(db, salon, date, now);
+  return buildDay(db, salon, date, now);
+}
+
+type Row = Awaited<ReturnType<typeof readBookings>>[number];
+
+/** Every stylist of the salon (retired ones too: an old booking may name them), in the salon's order. */
+function readStaff(db: Database, salonId: string) {
+  return db
+    .select({ id: staff.id, name: staff.name, active: staff.active })
+    .from(staff)
+    .where(eq(staff.salonId, salonId))
+    .orderBy(asc(staff.sortOrder), asc(staff.id));
+}
+
+/**
+ * Bookings, blocks and live holds starting in [from, to), with their menus
+ * in one statement (a correlated aggregate on booking_menus' primary key,
+ * not a query per booking). An expired hold is gone for the ledger.
+ */
+function readBookings(db: Database, salonId: string, from: Date, to: Date, now: Date) {
+  return db
+    .select({
+      id: bookings.id,
+      staffId: bookings.staffId,
+      kind: bookings.kind,
+      status: bookings.status,
+      startsAt: bookings.startsAt,
+      endsAt: bookings.endsAt,
+      totalPrice: bookings.totalPrice,
+      customerName: bookings.customerName,
+      customerKana: bookings.customerKana,
+      staffRequested: bookings.staffRequested,
+      source: bookings.source,
+      salonNote: bookings.salonNote,
+      holdExpiresAt: bookings.holdExpiresAt,
+      arrivedAt: bookings.arrivedAt,
+      menus: sql<string[]>`(select coalesce(json_agg(bm.name order by bm.position), '[]'::json)
+        from booking_menus bm where bm.salon_id = ${bookings.salonId} and bm.booking_id = ${bookings.id})`,
+    })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.salonId, salonId),
+        gte(bookings.startsAt, from),
+        lt(bookings.startsAt, to),
+        or(ne(bookings.status, "held"), gt(bookings.holdExpiresAt, now)),
+      ),
+    )
+    .orderBy(asc(bookings.startsAt), asc(bookings.id));
+}
+
+const occupying = new Set<string>(occupyingStatuses);
+
+function span(startMinutes: number, endMinutes: number): LedgerSpan {
+  const clamp = (m: number) => Math.min(Math.max(m, 0), 1440);
+  const start = clamp(startMinutes);
+  const end = Math.max(clamp(endMinutes), start);
+  return {
+    startMinutes: start,
+    endMinutes: end,
+    startTime: formatMinutes(start),
+    endTime: formatMinutes(end),
+  };
+}
+
+function toEntry(row: Row, local: LocalDay): LedgerEntry {
+  const menus = typeof row.menus === "string" ? (JSON.parse(row.menus) as string[]) : row.menus;
+  return {
+    ...span(local.minutesAt(row.startsAt.getTime()), local.minutesAt(row.endsAt.getTime())),
+    id: row.id,
+    staffId: row.staffId,
+    kind: row.kind,
+    status: row.status,
+    statusLabel: staffBookingStatusLabels[row.status] ?? row.status,
+    startsAt: row.startsAt.toISOString(),
+    endsAt: row.endsAt.toISOString(),
+    date: local.date,
+    customerName: row.customerName,
+    customerKana: row.customerKana,
+    menus: menus ?? [],
+    totalPrice: row.totalPrice,
+    staffRequested: row.staffRequested,
+    source: row.source,
+    label: row.kind === "block" ? row.salonNote : "",
+    holdExpiresAt: row.holdExpiresAt?.toISOString() ?? null,
+    arrived: row.arrivedAt !== null,
+  };
+}
+
+const closureLabels = { regular: "定休日", closure: "休業日", holiday: "祝日休業" } as const;
+
+/** The salon's hours of a day as the engine reads them (rule 2), and why it is closed. */
+function openingOf(schedule: SalonDays | null, date: LocalDate) {
+  if (!schedule) return { opening: [] as Interval[], closed: null };
+  const { closedReason, opening } = salonOpeningOn(schedule, date);
+  if (!closedReason) return { opening, closed: null };
+  const reason =
+    closedReason === "holiday"
+      ? "holiday"
+      : schedule.salonExceptions.some((e) => e.date === date && e.kind === "closed")
+        ? "closure"
+        : "regular";
+  return { opening, closed: { reason, label: closureLabels[reason] } as const };
+}
+
+async function buildDay(
+  db: Database,
+  salon: LedgerSalon,
+  date: LocalDate,
+  now: Date,
+): Promise<LedgerDay> {
+  const local = new LocalDay(date, salon.timeZone);
+  const dayStart = new Date(local.instantMs(0));
+  const dayEnd = new Date(local.instantMs(1440));
+  const [members, rows, schedule] = await Promise.all([
+    readStaff(db, salon.id),
+    readBookings(db, salon.id, dayStart, dayEnd, now),
+    loadSalonDays(db, { salonId: salon.id, from: date, to: date, now }),
+  ]);
+  const holiday = japaneseHolidaysBetween(date, date).get(date) ?? null;
+  const { opening, closed } = openingOf(schedule, date);
+  const working = schedule ? workingIntervals(schedule, date) : new Map<string, Interval[]>();
+  const toSpan = (i: Interval) => span(local.minutesAt(i.start), local.minutesAt(i.end));
+
+  const entriesByStaff = new Map<string, LedgerEntry[]>();
+  const cancelled: LedgerEntry[] = [];
+  for (const row of rows) {
+    const entry = toEntry(row, local);
+    if (!occupying.has(row.status)) {
+      cancelled.push(entry);
+      continue;
+    }
+    const list = entriesByStaff.get(row.staffId);
+    if (list) list.push(entry);
+    else entriesByStaff.set(row.staffId, [entry]);
+  }
+
+  const columns: LedgerColumn[] = [];
+  for (const member of members) {
+    const entries = entriesByStaff.get(member.id) ?? [];
+    if (!member.active && entries.length === 0) continue;
+    const intervals = working.get(member.id) ?? [];
+    const taken = merge(
+      entries.map((e) => ({
+        start: new Date(e.startsAt).getTime(),
+        end: new Date(e.endsAt).getTime(),
+      })),
+    );
+    const free = subtract(intervals, taken)
+      .map(toSpan)
+      .filter((s) => s.endMinutes - s.startMinutes >= MIN_FREE_MINUTES);
+    const breaks: LedgerSpan[] = [];
+    for (let i = 1; i < intervals.length; i++) {
+      const before = intervals[i - 1];
+      const after = intervals[i];
+      if (before && after) breaks.push(toSpan({ start: before.end, end: after.start }));
+    }
+    columns.push({
+      staff: { id: member.id, name: member.name },
+      working: intervals.map(toSpan),
+      breaks,
+      free,
+      entries,
+    });
+  }
+
+  const openingSpans = opening.map(toSpan);
+  // The axis: the opening hours (or, closed, what anyone works, else 10–20),
+  // widened to whole hours and to every entry drawn.
+  const starts = [
+    ...openingSpans.map((s) => s.startMinutes),
+    ...columns.flatMap((c) => [...c.working, ...c.entries].map((s) => s.startMinutes)),
+  ];
+  const ends = [
+    ...openingSpans.map((s) => s.endMinutes),
+    ...columns.flatMap((c) => [...c.working, ...c.entries].map((s) => s.endMinutes)),
+  ];
+  const first = starts.length > 0 ? Math.min(...starts) : 600;
+  const last = ends.length > 0 ? Math.max(...ends) : 1200;
+  const axis = {
+    startMinutes: Math.floor(first / 60) * 60,
+    endMinutes: Math.min(
+      Math.max(Math.ceil(last / 60) * 60, Math.floor(first / 60) * 60 + 60),
+      1440,
+    ),
+    stepMinutes: LEDGER_STEP_MINUTES,
+  };
+
+  return {
+    view: "day",
+    salonId: salon.id,
+    date,
+    weekday: weekdayOf(date),
+    today: toLocal(now, salon.timeZone).date,
+    holiday,
+    closed,
+    scheduleKnown: schedule !== null,
+    opening: openingSpans,
+    axis,
+    columns,
+    cancelled,
+    previous: addDays(date, -1),
+    next: addDays(date, 1),
+  };
+}
+
+/** Monday of the date's week (salons plan Monday to Sunday). */
+export function mondayOf(date: LocalDate): LocalDate {
+  return addDays(date, -((weekdayOf(date) + 6) % 7));
+}
+
+async function buildWeek(
+  db: Database,
+  salon: LedgerSalon,
+  date: LocalDate,
+  now: Date,
+): Promise<LedgerWeek> {
+  const from = mondayOf(date);
+  const to = addDays(from, 6);
+  const locals = Array.from(
+    { length: 7 },
+    (_, i) => new LocalDay(addDays(from, i), salon.timeZone),
+  );
+  const bounds = locals.map((local) => local.instantMs(0));
+  const end = (locals[6] as LocalDay).instantMs(1440);
+  const [members, rows, schedule] = await Promise.all([
+    readStaff(db, salon.id),
+    readBookings(db, salon.id, new Date(bounds[0] ?? 0), new Date(end), now),
+    loadSalonDays(db, { salonId: salon.id, from, to, now }),
+  ]);
+  const holidays = japaneseHolidaysBetween(from, to);
+  const withEntries = new Set(rows.map((row) => row.staffId));
+  const shown = members.filter((m) => m.active || withEntries.has(m.id));
+
+  const days: LedgerWeekDay[] = locals.map((local) => ({
+    date: local.date,
+    weekday: weekdayOf(local.date),
+    holiday: holidays.get(local.date) ?? null,
+    closed: openingOf(schedule, local.date).closed,
+    perStaff: shown.map((m) => ({ staffId: m.id, count: 0, entries: [] })),
+    cancelledCount: 0,
+  }));
+  const column = new Map(shown.map((m, i) => [m.id, i]));
+  for (const row of rows) {
+    const ms = row.startsAt.getTime();
+    let index = 6;
+    while (index > 0 && ms < (bounds[index] ?? 0)) index--;
+    const day = days[index];
+    const local = locals[index];
+    if (!day || !local) continue;
+    if (!occupying.has(row.status)) {
+      day.cancelledCount += 1;
+      continue;
+    }
+    const cell = day.perStaff[column.get(row.staffId) ?? -1];
+    if (!cell) continue;
+    const entry = toEntry(row, local);
+    if (row.kind === "booking") cell.count += 1;
+    cell.entries.push({
+      id: entry.id,
+      kind: entry.kind,
+      status: entry.status,
+      statusLabel: entry.statusLabel,
+      startTime: entry.startTime,
+      endTime: entry.endTime,
+      customerName: entry.customerName,
+      label: entry.label,
+    });
+  }
+
+  return {
+    view: "week",
+    salonId: salon.id,
+    from,
+    to,
+    date,
+    today: toLocal(now, salon.timeZone).date,
+    staff: shown.map((m) => ({ id: m.id, name: m.name })),
+    days,
+    previous: addDays(date, -7),
+    next: addDays(date, 7),
+  };
+}
