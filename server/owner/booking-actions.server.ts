@@ -1,0 +1,844 @@
+import { and, asc, eq, gt, inArray, lt, lte, ne, sql } from "drizzle-orm";
+import { localToInstant, toLocal } from "../../common/local-time";
+import { isUuid } from "../../common/uuid";
+import { workingIntervals } from "../bookings/availability";
+import { loadSalonDay } from "../bookings/availability-data.server";
+import { couponPrice } from "../bookings/booking.server";
+import {
+  type BookingActor,
+  type BookingEventView,
+  listBookingEvents,
+  recordBookingEvent,
+} from "../bookings/booking-history.server";
+import { enqueueCancellationJobs, enqueueMovedJobs } from "../bookings/booking-jobs.server";
+import { refreshAfterBookingChange } from "../bookings/free-days.server";
+import { bookingSettingsFor } from "../bookings/settings";
+import type { Database } from "../db/client";
+import {
+  type BookingSource,
+  type BookingStatus,
+  bookingMenus,
+  bookings,
+  coupons,
+  menuStaff,
+  menus,
+  occupyingStatuses,
+  type SalonCancelCategory,
+  salons,
+  staff,
+} from "../db/schema";
+import { EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
+import { DomainError, NotFoundError } from "../errors/domain-error";
+import { notifySlotChange } from "../realtime/slot-events.server";
+import {
+  type BookingActionInput,
+  type CancelInput,
+  cancelCategoryLabels,
+  type MoveInput,
+} from "./booking-actions.schema";
+
+/**
+ * The salon's actions on one booking (issue 28, point 4; decision 0040).
+ * Each runs in ONE transaction that locks the booking row, checks it is
+ * this salon's and that its version is the one the user saw (else 409: an
+ * action is never applied to a state the user did not see), changes it,
+ * bumps the version, records the history entry, enqueues the customer's
+ * mail where there is one, and tells the open ledgers (notifySlotChange).
+ * The exclusion constraint alone decides whether a move fits.
+ */
+
+type Booking = typeof bookings.$inferSelect;
+
+const MINUTE = 60_000;
+
+export class BookingVersionConflictError extends DomainError {
+  constructor() {
+    super(
+      "booking_changed",
+      "この予約は他の操作で変更されました。最新の内容を確認してください。",
+      409,
+    );
+  }
+}
+
+export class BookingActionRefusedError extends DomainError {
+  constructor(message: string, code = "booking_action_refused") {
+    super(code, message, 422);
+  }
+}
+
+/** The move would leave the stylist's schedule: allowed once the user confirms (decision 0040). */
+export class OutsideScheduleError extends DomainError {
+  constructor(staffName: string) {
+    super(
+      "outside_schedule",
+      `この時間は ${staffName} の勤務時間外です。それでも移動する場合は「このまま移動する」にチェックしてから送信してください。`,
+      422,
+      { outsideSchedule: true },
+    );
+  }
+}
+
+/** What stands in the way of a move, named. */
+export class BookingOverlapError extends DomainError {
+  constructor(message: string) {
+    super("booking_overlap", message, 409);
+  }
+}
+
+export class BookingNotFoundForSalonError extends NotFoundError {
+  constructor() {
+    super("予約が見つかりません。");
+  }
+}
+
+export type ActionTarget = { salonId: string; bookingId: string };
+
+type Tx = Database;
+
+/** The booking row locked for this transaction, if it is this salon's (holds are nobody's yet). */
+async function lockBooking(tx: Tx, target: ActionTarget): Promise<Booking> {
+  if (!isUuid(target.salonId) || !isUuid(target.bookingId))
+    throw new BookingNotFoundForSalonError();
+  const [row] = await tx
+    .select()
+    .from(bookings)
+    .where(and(eq(bookings.id, target.bookingId), eq(bookings.salonId, target.salonId)))
+    .for("update");
+  if (!row || row.status === "held") throw new BookingNotFoundForSalonError();
+  return row;
+}
+
+function checkVersion(row: Booking, version: number) {
+  if (row.version !== version) throw new BookingVersionConflictError();
+}
+
+async function salonZone(tx: Pick<Database, "select">, salonId: string) {
+  const [salon] = await tx
+    .select({ timeZone: salons.timeZone })
+    .from(salons)
+    .where(eq(salons.id, salonId));
+  return salon?.timeZone ?? "Asia/Tokyo";
+}
+
+const statusRefusal: Partial<Record<BookingStatus, string>> = {
+  completed: "この予約はすでに施術完了になっています。",
+  no_show: "この予約はすでに無断キャンセルとして記録されています。",
+  cancelled_by_user: "この予約はお客様がキャンセル済みです。",
+  cancelled_by_salon: "この予約はサロンがキャンセル済みです。",
+};
+
+function requireConfirmedBooking(row: Booking) {
+  if (row.kind === "block") {
+    throw new BookingActionRefusedError(
+      "ブロック（休憩・打ち合わせなど）にはこの操作はできません。",
+    );
+  }
+  if (row.status !== "confirmed") {
+    throw new BookingActionRefusedError(
+      statusRefusal[row.status] ?? "この予約にはこの操作はできません。",
+      "booking_not_confirmed",
+    );
+  }
+}
+
+/**
+ * The common tail of a status action: update with the version bumped,
+ * record the event, tell the ledger. Returns the updated row.
+ */
+async function applyChange(
+  tx: Tx,
+  row: Booking,
+  set: Partial<typeof bookings.$inferInsert>,
+  event: {
+    kind: "arrived" | "completed" | "no_show" | "cancelled";
+    details?: Record<string, unknown>;
+  },
+  actor: BookingActor,
+  now: Date,
+): Promise<Booking> {
+  const [updated] = await tx
+    .update(bookings)
+    .set({ ...set, version: sql`${bookings.version} + 1`, updatedAt: now })
+    .where(eq(bookings.id, row.id))
+    .returning();
+  if (!updated) throw new BookingNotFoundForSalonError();
+  await recordBookingEvent(tx, {
+    salonId: row.salonId,
+    bookingId: row.id,
+    kind: event.kind,
+    actor,
+    details: event.details,
+    at: now,
+  });
+  const timeZone = await salonZone(tx, row.salonId);
+  await notifySlotChange(tx, row.salonId, [toLocal(row.startsAt, timeZone).date]);
+  return updated;
+}
+
+type VersionedTarget = ActionTarget & { version: number };
+
+/** 来店: the customer is here. Only for a confirmed booking, once. */
+export async function markArrived(
+  db: Database,
+  input: VersionedTarget,
+  actor: BookingActor,
+  now: Date,
+): Promise<Booking> {
+  return db.transaction(async (tx) => {
+    const row = await lockBooking(tx, input);
+    checkVersion(row, input.version);
+    requireConfirmedBooking(row);
+    if (row.arrivedAt) throw new BookingActionRefusedError("この予約はすでに来店済みです。");
+    return applyChange(tx, row, { arrivedAt: now }, { kind: "arrived" }, actor, now);
+  });
+}
+
+/** 施術完了: confirmed → completed (it keeps occupying the time it took). */
+export async function markCompleted(
+  db: Database,
+  input: VersionedTarget,
+  actor: BookingActor,
+  now: Date,
+): Promise<Booking> {
+  return db.transaction(async (tx) => {
+    const row = await lockBooking(tx, input);
+    checkVersion(row, input.version);
+    requireConfirmedBooking(row);
+    return applyChange(tx, row, { status: "completed" }, { kind: "completed" }, actor, now);
+  });
+}
+
+/** 無断キャンセル (no-show): confirmed → no_show, only once the start has passed. */
+export async function markNoShow(
+  db: Database,
+  input: VersionedTarget,
+  actor: BookingActor,
+  now: Date,
+): Promise<Booking> {
+  const booking = await db.transaction(async (tx) => {
+    const row = await lockBooking(tx, input);
+    checkVersion(row, input.version);
+    requireConfirmedBooking(row);
+    if (now.getTime() < row.startsAt.getTime()) {
+      throw new BookingActionRefusedError(
+        "無断キャンセルは、予約の開始時刻を過ぎてから記録できます。",
+        "no_show_too_early",
+      );
+    }
+    if (row.arrivedAt) {
+      throw new BookingActionRefusedError(
+        "来店済みの予約は無断キャンセルにできません。施術完了を記録してください。",
+      );
+    }
+    return applyChange(tx, row, { status: "no_show" }, { kind: "no_show" }, actor, now);
+  });
+  // The time the no-show held is free again (for the rest of the day, in the search too).
+  await refreshAfterBookingChange(db, booking, now);
+  return booking;
+}
+
+/**
+ * サロン都合でキャンセル: confirmed → cancelled_by_salon with the category and
+ * the message to the customer (kept in cancel_reason); the customer's mail
+ * (with an .ics that cancels the event) goes through the job queue.
+ */
+export async function cancelBySalon(
+  db: Database,
+  input: VersionedTarget & Pick<CancelInput, "category" | "message">,
+  actor: BookingActor,
+  now: Date,
+): Promise<Booking> {
+  const booking = await db.transaction(async (tx) => {
+    const row = await lockBooking(tx, input);
+    checkVersion(row, input.version);
+    requireConfirmedBooking(row);
+    const category: SalonCancelCategory = input.category;
+    const cancelled = await applyChange(
+      tx,
+      row,
+      {
+        status: "cancelled_by_salon",
+        cancelledAt: now,
+        cancelledBy: "salon",
+        cancelCategory: category,
+        cancelReason: input.message,
+      },
+      {
+        kind: "cancelled",
+        details: {
+          category,
+          categoryLabel: cancelCategoryLabels[category],
+          message: input.message,
+        },
+      },
+      actor,
+      now,
+    );
+    await enqueueCancellationJobs(tx, cancelled, now);
+    return cancelled;
+  });
+  await refreshAfterBookingChange(db, booking, now);
+  return booking;
+}
+
+/** 削除: releases a block (休憩, 打ち合わせ…); the row stays cancelled so its history stays. */
+export async function releaseBlock(
+  db: Database,
+  input: VersionedTarget,
+  actor: BookingActor,
+  now: Date,
+): Promise<Booking> {
+  const booking = await db.transaction(async (tx) => {
+    const row = await lockBooking(tx, input);
+    checkVersion(row, input.version);
+    if (row.kind !== "block") {
+      throw new BookingActionRefusedError(
+        "予約は削除できません。キャンセルする場合は「サロン都合でキャンセル」を使ってください。",
+      );
+    }
+    if (row.status !== "confirmed") {
+      throw new BookingActionRefusedError("このブロックはすでに削除されています。");
+    }
+    return applyChange(
+      tx,
+      row,
+      { status: "cancelled_by_salon", cancelledAt: now, cancelledBy: "salon" },
+      { kind: "cancelled", details: { block: true, label: row.salonNote } },
+      actor,
+      now,
+    );
+  });
+  await refreshAfterBookingChange(db, booking, now);
+  return booking;
+}
+
+/**
+ * The salon's own note (never shown to the customer). It changes nothing
+ * another action depends on, so it is not refused for a stale version and
+ * does not bump it; the row lock still orders two notes saved at once.
+ */
+export async function saveSalonNote(
+  db: Database,
+  input: ActionTarget & { note: string },
+  actor: BookingActor,
+  now: Date,
+): Promise<Booking> {
+  return db.transaction(async (tx) => {
+    const row = await lockBooking(tx, input);
+    if (row.salonNote === input.note) return row;
+    const [updated] = await tx
+      .update(bookings)
+      .set({ salonNote: input.note, updatedAt: now })
+      .where(eq(bookings.id, row.id))
+      .returning();
+    if (!updated) throw new BookingNotFoundForSalonError();
+    await recordBookingEvent(tx, {
+      salonId: row.salonId,
+      bookingId: row.id,
+      kind: "note_changed",
+      actor,
+      details: { length: input.note.length },
+      at: now,
+    });
+    const timeZone = await salonZone(tx, row.salonId);
+    await notifySlotChange(tx, row.salonId, [toLocal(row.startsAt, timeZone).date]);
+    return updated;
+  });
+}
+
+type MenuRow = { id: string; name: string; price: number; durationMinutes: number };
+
+/** The chosen menus of the salon in the order chosen, and whether the stylist does them all. */
+async function movedMenus(tx: Tx, salonId: string, staffId: string, menuIds: readonly string[]) {
+  const rows = await tx
+    .select({
+      id: menus.id,
+      name: menus.name,
+      price: menus.price,
+      durationMinutes: menus.durationMinutes,
+    })
+    .from(menus)
+    .where(and(eq(menus.salonId, salonId), inArray(menus.id, [...menuIds])));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const chosen = menuIds.map((id) => byId.get(id));
+  if (chosen.some((menu) => !menu)) {
+    throw new BookingActionRefusedError(
+      "選択したメニューはこのサロンにありません。メニューを選び直してください。",
+      "menu_not_available",
+    );
+  }
+  // The same rule as the availability engine: a menu with menu_staff rows is done by those only.
+  const abilities = await tx
+    .select({ menuId: menuStaff.menuId, staffId: menuStaff.staffId })
+    .from(menuStaff)
+    .where(inArray(menuStaff.menuId, [...menuIds]));
+  const cannot = (chosen as MenuRow[]).filter((menu) => {
+    const allowed = abilities.filter((a) => a.menuId === menu.id);
+    return allowed.length > 0 && !allowed.some((a) => a.staffId === staffId);
+  });
+  return { chosen: chosen as MenuRow[], cannot };
+}
+
+/** Whether [start, end) lies inside one of the stylist's working intervals that local day. */
+async function withinSchedule(
+  tx: Tx,
+  salonId: string,
+  staffId: string,
+  date: string,
+  start: Date,
+  end: Date,
+  now: Date,
+) {
+  const day = await loadSalonDay(tx, { salonId, date, now });
+  if (!day) return false;
+  const intervals = workingIntervals(day, date).get(staffId) ?? [];
+  return intervals.some(
+    (interval) => interval.start <= start.getTime() && end.getTime() <= interval.end,
+  );
+}
+
+/**
+ * What occupies the stylist over [start, occupiedUntil) besides the booking
+ * being moved, named for the refusal: "14:00〜15:00 山田 花子 様の予約（カット）と重なります。"
+ */
+export async function describeOverlap(
+  db: Pick<Database, "select">,
+  args: {
+    salonId: string;
+    staffId: string;
+    exceptBookingId: string;
+    start: Date;
+    occupiedUntil: Date;
+    timeZone: string;
+  },
+): Promise<string> {
+  const [other] = await db
+    .select({
+      id: bookings.id,
+      kind: bookings.kind,
+      status: bookings.status,
+      startsAt: bookings.startsAt,
+      endsAt: bookings.endsAt,
+      customerName: bookings.customerName,
+      salonNote: bookings.salonNote,
+      staffName: staff.name,
+    })
+    .from(bookings)
+    .innerJoin(staff, and(eq(staff.id, bookings.staffId), eq(staff.salonId, bookings.salonId)))
+    .where(
+      and(
+        eq(bookings.salonId, args.salonId),
+        eq(bookings.staffId, args.staffId),
+        ne(bookings.id, args.exceptBookingId),
+        inArray(bookings.status, [...occupyingStatuses]),
+        lt(bookings.startsAt, args.occupiedUntil),
+        gt(bookings.occupiedUntil, args.start),
+      ),
+    )
+    .orderBy(asc(bookings.startsAt))
+    .limit(1);
+  if (!other) {
+    return "この時間は他の予約と重なります。台帳を確認して、別の時間かスタイリストを選んでください。";
+  }
+  const span = `${toLocal(other.startsAt, args.timeZone).time}〜${toLocal(other.endsAt, args.timeZone).time}`;
+  if (other.kind === "block") {
+    return `${span} ${other.staffName} のブロック（${other.salonNote || "予定あり"}）と重なります。別の時間かスタイリストを選んでください。`;
+  }
+  if (other.status === "held") {
+    return `${span} はお客様が予約手続き中の時間（仮押さえ）と重なります。別の時間かスタイリストを選んでください。`;
+  }
+  const names = await db
+    .select({ name: bookingMenus.name })
+    .from(bookingMenus)
+    .where(and(eq(bookingMenus.salonId, args.salonId), eq(bookingMenus.bookingId, other.id)))
+    .orderBy(asc(bookingMenus.position));
+  const who = other.customerName ? `${other.customerName} 様` : "お客様";
+  const menusText = names.length > 0 ? `（${names.map((m) => m.name).join("、")}）` : "";
+  return `${span} ${who}の予約${menusText}と重なります。別の時間かスタイリストを選んでください。`;
+}
+
+export type MoveRequest = VersionedTarget &
+  Pick<MoveInput, "date" | "time" | "staffId" | "menuIds" | "confirmOutsideSchedule">;
+
+/**
+ * 予約の移動・メニュー変更: another start, stylist and/or menus, with the
+ * duration and price of the chosen menus. The exclusion constraint decides
+ * a conflict; the refusal names what is in the way (read after the failed
+ * transaction). Outside the stylist's schedule only with the confirmation.
+ */
+export async function moveBooking(
+  db: Database,
+  input: MoveRequest,
+  actor: BookingActor,
+  now: Date,
+): Promise<Booking> {
+  let attempted: { staffId: string; start: Date; occupiedUntil: Date; timeZone: string } | null =
+    null;
+  let previousStart: Date | null = null;
+  try {
+    const moved = await db.transaction(async (tx) => {
+      const row = await lockBooking(tx, input);
+      checkVersion(row, input.version);
+      requireConfirmedBooking(row);
+      previousStart = row.startsAt;
+      const timeZone = await salonZone(tx, row.salonId);
+      const [member] = await tx
+        .select({ id: staff.id, name: staff.name, active: staff.active })
+        .from(staff)
+        .where(and(eq(staff.id, input.staffId), eq(staff.salonId, row.salonId)));
+      if (!member?.active) {
+        throw new BookingActionRefusedError(
+          "選択したスタイリストはこのサロンにいません。選び直してください。",
+          "staff_not_available",
+        );
+      }
+      const { chosen, cannot } = await movedMenus(tx, row.salonId, member.id, input.menuIds);
+      if (cannot.length > 0) {
+        throw new BookingActionRefusedError(
+          `${member.name} は「${cannot.map((m) => m.name).join("」「")}」を担当していません。別のスタイリストかメニューを選んでください。`,
+          "staff_cannot_do_menu",
+        );
+      }
+      const start = localToInstant(input.date, input.time, timeZone);
+      // A local time that does not exist that day (a DST gap) comes back as another time.
+      if (toLocal(start, timeZone).time !== input.time) {
+        throw new BookingActionRefusedError(
+          "この日にその時刻はありません。別の時刻を入力してください。",
+        );
+      }
+      const duration = chosen.reduce((sum, menu) => sum + menu.durationMinutes, 0);
+      const end = new Date(start.getTime() + duration * MINUTE);
+      const { bufferAfterMinutes } = await bookingSettingsFor(tx, row.salonId);
+      const occupiedUntil = new Date(end.getTime() + bufferAfterMinutes * MINUTE);
+      const before = await tx
+        .select({ menuId: bookingMenus.menuId, name: bookingMenus.name })
+        .from(bookingMenus)
+        .where(and(eq(bookingMenus.salonId, row.salonId), eq(bookingMenus.bookingId, row.id)))
+        .orderBy(asc(bookingMenus.position));
+      const [previousStaff] = await tx
+        .select({ name: staff.name })
+        .from(staff)
+        .where(eq(staff.id, row.staffId));
+      const menusChanged =
+        before.length !== chosen.length || before.some((m, i) => m.menuId !== chosen[i]?.id);
+      const timeChanged =
+        row.startsAt.getTime() !== start.getTime() ||
+        row.endsAt.getTime() !== end.getTime() ||
+        row.staffId !== member.id;
+      if (!menusChanged && !timeChanged) {
+        throw new BookingActionRefusedError(
+          "変更内容がありません。日時・スタイリスト・メニューのいずれかを変えてください。",
+          "nothing_changed",
+        );
+      }
+      const inSchedule = await withinSchedule(
+        tx,
+        row.salonId,
+        member.id,
+        input.date,
+        start,
+        end,
+        now,
+      );
+      if (!inSchedule && !input.confirmOutsideSchedule) throw new OutsideScheduleError(member.name);
+
+      let totalPrice = chosen.reduce((sum, menu) => sum + menu.price, 0);
+      let couponId = row.couponId;
+      let couponDropped = false;
+      if (!menusChanged) {
+        totalPrice = row.totalPrice;
+      } else if (couponId) {
+        try {
+          totalPrice = await couponPrice(
+            tx,
+            row.salonId,
+            couponId,
+            input.date,
+            row.userId,
+            chosen,
+            row.id,
+          );
+        } catch (error) {
+          if (!(error instanceof DomainError)) throw error;
+          // The coupon does not fit the new menus: the list price, and the history says so.
+          couponId = null;
+          couponDropped = true;
+        }
+      }
+      // Expired holds no longer occupy anyone but their rows would trip the constraint.
+      await tx
+        .delete(bookings)
+        .where(
+          and(
+            eq(bookings.salonId, row.salonId),
+            eq(bookings.staffId, member.id),
+            eq(bookings.status, "held"),
+            lte(bookings.holdExpiresAt, now),
+            sql`tstzrange(${bookings.startsAt}, ${bookings.occupiedUntil}, '[)') && tstzrange(${start}, ${occupiedUntil}, '[)')`,
+          ),
+        );
+      attempted = { staffId: member.id, start, occupiedUntil, timeZone };
+      const [updated] = await tx
+        .update(bookings)
+        .set({
+          staffId: member.id,
+          startsAt: start,
+          endsAt: end,
+          occupiedUntil,
+          totalPrice,
+          couponId,
+          version: sql`${bookings.version} + 1`,
+          updatedAt: now,
+        })
+        .where(eq(bookings.id, row.id))
+        .returning();
+      if (!updated) throw new BookingNotFoundForSalonError();
+      if (menusChanged) {
+        await tx
+          .delete(bookingMenus)
+          .where(and(eq(bookingMenus.salonId, row.salonId), eq(bookingMenus.bookingId, row.id)));
+        await tx.insert(bookingMenus).values(
+          chosen.map((menu, position) => ({
+            salonId: row.salonId,
+            bookingId: row.id,
+            position,
+            menuId: menu.id,
+            name: menu.name,
+            price: menu.price,
+            durationMinutes: menu.durationMinutes,
+          })),
+        );
+      }
+      await recordBookingEvent(tx, {
+        salonId: row.salonId,
+        bookingId: row.id,
+        kind: timeChanged ? "moved" : "menus_changed",
+        actor,
+        details: {
+          from: {
+            startsAt: row.startsAt.toISOString(),
+            endsAt: row.endsAt.toISOString(),
+            staffId: row.staffId,
+            staffName: previousStaff?.name ?? "",
+            menus: before.map((m) => m.name),
+            totalPrice: row.totalPrice,
+          },
+          to: {
+            startsAt: start.toISOString(),
+            endsAt: end.toISOString(),
+            staffId: member.id,
+            staffName: member.name,
+            menus: chosen.map((m) => m.name),
+            totalPrice,
+          },
+          ...(inSchedule ? {} : { outsideSchedule: true }),
+          ...(couponDropped ? { couponRemoved: true } : {}),
+        },
+        at: now,
+      });
+      await enqueueMovedJobs(tx, updated, {
+        by: "salon",
+        previous: {
+          startsAt: row.startsAt,
+          endsAt: row.endsAt,
+          staffName: previousStaff?.name ?? "",
+          menuNames: before.map((m) => m.name),
+        },
+        now,
+      });
+      await notifySlotChange(tx, row.salonId, [
+        toLocal(row.startsAt, timeZone).date,
+        toLocal(start, timeZone).date,
+      ]);
+      return updated;
+    });
+    await refreshAfterBookingChange(db, moved, now);
+    if (previousStart)
+      await refreshAfterBookingChange(db, { ...moved, startsAt: previousStart }, now);
+    return moved;
+  } catch (error) {
+    if (sqlState(error) === EXCLUSION_VIOLATION && attempted) {
+      const a = attempted as {
+        staffId: string;
+        start: Date;
+        occupiedUntil: Date;
+        timeZone: string;
+      };
+      throw new BookingOverlapError(
+        await describeOverlap(db, {
+          salonId: input.salonId,
+          staffId: a.staffId,
+          exceptBookingId: input.bookingId,
+          start: a.start,
+          occupiedUntil: a.occupiedUntil,
+          timeZone: a.timeZone,
+        }),
+      );
+    }
+    throw error;
+  }
+}
+
+/** One entry point for the page and the API: the parsed action, applied. */
+export async function applyBookingAction(
+  db: Database,
+  target: ActionTarget,
+  action: BookingActionInput,
+  actor: BookingActor,
+  now: Date,
+): Promise<Booking> {
+  switch (action.action) {
+    case "arrived":
+      return markArrived(db, { ...target, version: action.version }, actor, now);
+    case "completed":
+      return markCompleted(db, { ...target, version: action.version }, actor, now);
+    case "no_show":
+      return markNoShow(db, { ...target, version: action.version }, actor, now);
+    case "release":
+      return releaseBlock(db, { ...target, version: action.version }, actor, now);
+    case "cancel":
+      return cancelBySalon(
+        db,
+        { ...target, version: action.version, category: action.category, message: action.message },
+        actor,
+        now,
+      );
+    case "move":
+      return moveBooking(
+        db,
+        {
+          ...target,
+          version: action.version,
+          date: action.date,
+          time: action.time,
+          staffId: action.staffId,
+          menuIds: action.menuIds,
+          confirmOutsideSchedule: action.confirmOutsideSchedule,
+        },
+        actor,
+        now,
+      );
+    case "note":
+      return saveSalonNote(db, { ...target, note: action.note }, actor, now);
+  }
+}
+
+/** A booking as the salon's detail page and API show it. */
+export type OwnerBookingDetail = {
+  id: string;
+  kind: "booking" | "block";
+  bookingNumber: string;
+  status: BookingStatus;
+  source: BookingSource;
+  version: number;
+  startsAt: Date;
+  endsAt: Date;
+  timeZone: string;
+  staff: { id: string; name: string };
+  staffRequested: boolean;
+  customer: { name: string; kana: string; phone: string; email: string };
+  customerId: string | null;
+  hasAccount: boolean;
+  menus: { menuId: string; name: string; price: number; durationMinutes: number }[];
+  coupon: { id: string; title: string } | null;
+  totalPrice: number;
+  notes: string;
+  salonNote: string;
+  arrivedAt: Date | null;
+  cancelledAt: Date | null;
+  cancelledBy: string | null;
+  cancelCategory: SalonCancelCategory | null;
+  cancelReason: string;
+  createdAt: Date;
+  history: BookingEventView[];
+};
+
+/** This salon's booking (or block) with its history; 404 for anything else. */
+export async function getOwnerBooking(
+  db: Database,
+  target: ActionTarget,
+): Promise<OwnerBookingDetail> {
+  if (!isUuid(target.salonId) || !isUuid(target.bookingId))
+    throw new BookingNotFoundForSalonError();
+  const [row] = await db
+    .select({
+      booking: bookings,
+      staffName: staff.name,
+      timeZone: salons.timeZone,
+      couponTitle: coupons.title,
+    })
+    .from(bookings)
+    .innerJoin(salons, eq(salons.id, bookings.salonId))
+    .innerJoin(staff, and(eq(staff.id, bookings.staffId), eq(staff.salonId, bookings.salonId)))
+    .leftJoin(coupons, eq(coupons.id, bookings.couponId))
+    .where(and(eq(bookings.id, target.bookingId), eq(bookings.salonId, target.salonId)));
+  if (!row || row.booking.status === "held") throw new BookingNotFoundForSalonError();
+  const b = row.booking;
+  const menuRows = await db
+    .select({
+      menuId: bookingMenus.menuId,
+      name: bookingMenus.name,
+      price: bookingMenus.price,
+      durationMinutes: bookingMenus.durationMinutes,
+    })
+    .from(bookingMenus)
+    .where(and(eq(bookingMenus.salonId, b.salonId), eq(bookingMenus.bookingId, b.id)))
+    .orderBy(asc(bookingMenus.position));
+  const history = await listBookingEvents(db, { salonId: b.salonId, bookingId: b.id });
+  return {
+    id: b.id,
+    kind: b.kind,
+    bookingNumber: b.bookingNumber,
+    status: b.status,
+    source: b.source,
+    version: b.version,
+    startsAt: b.startsAt,
+    endsAt: b.endsAt,
+    timeZone: row.timeZone,
+    staff: { id: b.staffId, name: row.staffName },
+    staffRequested: b.staffRequested,
+    customer: {
+      name: b.customerName,
+      kana: b.customerKana,
+      phone: b.customerPhone,
+      email: b.customerEmail,
+    },
+    customerId: b.customerId,
+    hasAccount: b.userId !== null,
+    menus: menuRows,
+    coupon: b.couponId && row.couponTitle ? { id: b.couponId, title: row.couponTitle } : null,
+    totalPrice: b.totalPrice,
+    notes: b.notes,
+    salonNote: b.salonNote,
+    arrivedAt: b.arrivedAt,
+    cancelledAt: b.cancelledAt,
+    cancelledBy: b.cancelledBy,
+    cancelCategory: b.cancelCategory,
+    cancelReason: b.cancelReason,
+    createdAt: b.createdAt,
+    history,
+  };
+}
+
+/** What the move form offers: the salon's active stylists and its menus with who does them. */
+export async function moveChoices(db: Database, salonId: string) {
+  const stylists = await db
+    .select({ id: staff.id, name: staff.name })
+    .from(staff)
+    .where(and(eq(staff.salonId, salonId), eq(staff.active, true)))
+    .orderBy(asc(staff.sortOrder), asc(staff.name));
+  const menuRows = await db
+    .select({
+      id: menus.id,
+      category: menus.category,
+      name: menus.name,
+      price: menus.price,
+      durationMinutes: menus.durationMinutes,
+      published: menus.published,
+    })
+    .from(menus)
+    .where(eq(menus.salonId, salonId))
+    .orderBy(asc(menus.sortOrder), asc(menus.name));
+  return { stylists, menus: menuRows };
+}
