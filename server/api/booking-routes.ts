@@ -8,6 +8,7 @@ import {
   holdSlot,
   listBookingsForUser,
 } from "../bookings/booking.server";
+import { rescheduleBooking } from "../bookings/reschedule.server";
 import { DomainError } from "../errors/domain-error";
 import { publishedSalonRef } from "../salons/salon-ref";
 import {
@@ -33,6 +34,7 @@ import {
   holdRequestSchema,
   holdSchema,
   idempotencyHeaders,
+  MAX_API_MENUS,
   salonParams,
 } from "./schemas";
 
@@ -178,6 +180,63 @@ const cancelRoute = createRoute({
   },
 });
 
+const rescheduleRequestSchema = z
+  .object({
+    start: holdRequestSchema.shape.start,
+    staffId: holdRequestSchema.shape.staffId.openapi({
+      description:
+        "スタイリストのスラッグまたは UUID（指名）。null で指名なし。省略すると今のまま（指名ならその人、指名なしなら指名なし）",
+    }),
+    menuIds: holdRequestSchema.shape.menuIds
+      .optional()
+      .openapi({
+        description: `メニューの UUID（${MAX_API_MENUS}つまで）。省略すると今のメニュー`,
+      }),
+    version: z
+      .number({ error: "version は整数で指定してください。" })
+      .int("version は整数で指定してください。")
+      .min(0, "version は0以上の整数で指定してください。")
+      .optional()
+      .openapi({
+        description: "見ている予約の version。その後に変更されていれば 409（booking_changed）",
+      }),
+  })
+  .openapi("RescheduleRequest");
+
+const rescheduleRoute = createRoute({
+  method: "post",
+  path: "/bookings/{id}/reschedule",
+  operationId: "rescheduleBooking",
+  tags: ["予約"],
+  summary: "予約を変更（日時・スタイリスト・メニュー、キャンセル期限まで）",
+  description:
+    "確定済みの予約を、同じ予約番号のまま別の日時・スタイリスト・メニューに変更します。前の時間の解放と新しい時間の確保は1つのトランザクションで行われ、予約が2件になったり無くなったりすることはありません。料金と所要時間はメニューから計算し直し、クーポンは新しい内容にも使える場合だけ残ります（使えなければ couponDropped: true、通常料金）。すでに同じ内容なら何もせず changed: false を返します（再送しても安全）。お客様には更新された .ics 付きのメール、サロンには通知が届きます。",
+  security: signedIn,
+  request: {
+    params: bookingParams,
+    body: { required: true, ...json(rescheduleRequestSchema) },
+  },
+  responses: {
+    200: {
+      description: "変更後の予約",
+      ...json(
+        z.object({
+          data: bookingSchema,
+          changed: z.boolean(),
+          couponDropped: z.boolean(),
+        }),
+      ),
+    },
+    404: errorResponse("予約が見つかりません（他人の予約も同じく booking_not_found）"),
+    409: errorResponse(
+      "その時間は埋まったか受け付けていない（slot_taken / slot_unavailable）、キャンセル期限を過ぎた（cancellation_closed）、キャンセル済み・終了済み（booking_not_changeable）、または見ている version の後に変更された（booking_changed）。予約は変わりません",
+    ),
+    429: errorResponse("操作が多すぎます（too_many_requests、Retry-After ヘッダー付き）"),
+    ...authErrorResponses,
+    ...errorResponses,
+  },
+});
+
 class ContactRequiredError extends DomainError {
   constructor() {
     super("contact_required", "連絡先（contact）を指定するか、会員情報を登録してください。", 400);
@@ -284,6 +343,32 @@ export function registerBookingRoutes(app: BookingApiApp, deps: ResolvedBookingA
     const { reason } = cancelRequestSchema.parse(c.req.valid("json") ?? {});
     await cancelBooking(db, { bookingId: id, userId: user.id, reason, now: now() });
     return c.json({ data: await getBookingForUser(db, { bookingId: id, userId: user.id }) }, 200);
+  });
+
+  app.openapi(rescheduleRoute, async (c) => {
+    const user = await requireApiUser(c, deps);
+    const { id } = c.req.valid("param");
+    const body = c.req.valid("json");
+    const current = await getBookingForUser(db, { bookingId: id, userId: user.id });
+    const result = await rescheduleBooking(db, {
+      bookingId: current.id,
+      userId: user.id,
+      start: new Date(body.start),
+      staffId:
+        body.staffId === undefined
+          ? undefined
+          : await staffIdForRef(db, current.salon.id, body.staffId),
+      menuIds: body.menuIds,
+      version: body.version,
+      now: now(),
+      limits: deps.limits,
+      ip: clientIp(c.req.raw),
+    });
+    const booking = await getBookingForUser(db, { bookingId: id, userId: user.id });
+    return c.json(
+      { data: booking, changed: result.changed, couponDropped: result.couponDropped },
+      200,
+    );
   });
 }
 

@@ -1,0 +1,440 @@
+import { and, asc, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
+import { BookingNotFoundError, SlotTakenError } from "../../server/bookings/booking-errors";
+import {
+  BookingNotChangeableError,
+  BookingVersionConflictError,
+  ChangeClosedError,
+  rescheduleBooking,
+} from "../../server/bookings/reschedule.server";
+import {
+  bookingEvents,
+  bookingMenus,
+  bookings,
+  couponMenus,
+  coupons,
+} from "../../server/db/schema";
+import { bookingClient } from "../support/booking-client";
+import { buildBooking, buildMenu, buildSalonWithStaff, buildUser } from "../support/builders";
+import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
+
+const database = withTestDatabase();
+
+/** A fixed clock: Tuesday 1 December 2026, 09:00 in Tokyo. */
+const NOW = new Date("2026-12-01T09:00:00+09:00");
+const at = (local: string) => new Date(`${local}:00+09:00`);
+const customer = {
+  name: "予約 花子",
+  kana: "よやく はなこ",
+  phone: "090-1234-5678",
+  email: "hanako@example.jp",
+};
+
+async function outcome<T>(work: Promise<T>) {
+  try {
+    return { value: await work };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** A real booking: a hold confirmed by its customer. */
+async function book(
+  salonId: string,
+  userId: string,
+  menuIds: string[],
+  staffId: string | null,
+  start: Date,
+  couponId: string | null = null,
+) {
+  const hold = await holdSlot(database.db, {
+    ...bookingClient(database.db),
+    salonId,
+    menuIds,
+    staffId,
+    start,
+    userId,
+    couponId,
+    now: NOW,
+  });
+  return confirmBooking(database.db, {
+    ...bookingClient(database.db),
+    holdId: hold.id,
+    userId,
+    customer,
+    notes: "",
+    idempotencyKey: null,
+    now: NOW,
+  });
+}
+
+const move = (
+  input: Omit<Parameters<typeof rescheduleBooking>[1], "limits" | "ip" | "now"> & { now?: Date },
+) => rescheduleBooking(database.db, { ...bookingClient(database.db), now: NOW, ...input });
+
+async function rowOf(id: string) {
+  const [row] = await database.db.select().from(bookings).where(eq(bookings.id, id));
+  if (!row) throw new Error("booking gone");
+  return row;
+}
+
+async function menusOf(id: string) {
+  return database.db
+    .select({ name: bookingMenus.name, durationMinutes: bookingMenus.durationMinutes })
+    .from(bookingMenus)
+    .where(eq(bookingMenus.bookingId, id))
+    .orderBy(asc(bookingMenus.position));
+}
+
+async function eventsOf(id: string) {
+  return database.db
+    .select()
+    .from(bookingEvents)
+    .where(eq(bookingEvents.bookingId, id))
+    .orderBy(asc(bookingEvents.createdAt));
+}
+
+describe("rescheduleBooking", () => {
+  it("moves 30 minutes later on the same stylist, over its own old time, keeping number and id", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const user = await buildUser(database.db);
+    const stylist = stylists[0]?.id ?? "";
+    const booking = await book(salon.id, user.id, [menu.id], stylist, at("2026-12-03T10:00"));
+    const result = await move({
+      bookingId: booking.id,
+      userId: user.id,
+      start: at("2026-12-03T10:30"),
+      version: booking.version,
+    });
+    expect(result.changed).toBe(true);
+    const row = await rowOf(booking.id);
+    expect(row.startsAt).toEqual(at("2026-12-03T10:30"));
+    expect(row.endsAt).toEqual(at("2026-12-03T11:30"));
+    expect(row.bookingNumber).toBe(booking.bookingNumber);
+    expect(row.staffId).toBe(stylist);
+    expect(row.status).toBe("confirmed");
+    expect(row.version).toBe(booking.version + 1);
+    // Still exactly one booking of this customer.
+    const mine = await database.db.select().from(bookings).where(eq(bookings.userId, user.id));
+    expect(mine).toHaveLength(1);
+    const events = await eventsOf(booking.id);
+    const moved = events.at(-1);
+    expect(moved?.kind).toBe("moved");
+    expect(moved?.actorKind).toBe("customer");
+    expect(moved?.actorUserId).toBe(user.id);
+    expect(moved?.details).toMatchObject({
+      from: { startsAt: at("2026-12-03T10:00").toISOString() },
+      to: { startsAt: at("2026-12-03T10:30").toISOString() },
+    });
+    // The new time is the booking's: 11:00 is taken, 11:30 free for anyone.
+    const other = await buildUser(database.db);
+    const holdAt = (local: string) =>
+      holdSlot(database.db, {
+        ...bookingClient(database.db),
+        salonId: salon.id,
+        menuIds: [menu.id],
+        staffId: null,
+        start: at(local),
+        userId: other.id,
+        now: NOW,
+      });
+    expect((await outcome(holdAt("2026-12-03T11:00"))).error).toBeInstanceOf(SlotTakenError);
+    const held = await holdAt("2026-12-03T11:30");
+    expect(held.startsAt).toEqual(at("2026-12-03T11:30"));
+  });
+
+  it("moves to another stylist (指名) and to 指名なし", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db, { staffCount: 2 });
+    const [first, second] = stylists.map((member) => member.id);
+    const user = await buildUser(database.db);
+    const booking = await book(salon.id, user.id, [menu.id], first ?? null, at("2026-12-04T14:00"));
+    // Someone has the first stylist at 16:00: 指名なし at 16:00 gives the second.
+    await book(
+      salon.id,
+      (await buildUser(database.db)).id,
+      [menu.id],
+      first ?? null,
+      at("2026-12-04T16:00"),
+    );
+    await move({
+      bookingId: booking.id,
+      userId: user.id,
+      start: at("2026-12-04T14:00"),
+      staffId: second,
+    });
+    let row = await rowOf(booking.id);
+    expect(row.staffId).toBe(second);
+    expect(row.staffRequested).toBe(true);
+    await move({
+      bookingId: booking.id,
+      userId: user.id,
+      start: at("2026-12-04T16:00"),
+      staffId: null,
+    });
+    row = await rowOf(booking.id);
+    expect(row.staffId).toBe(second);
+    expect(row.staffRequested).toBe(false);
+    expect(row.startsAt).toEqual(at("2026-12-04T16:00"));
+  });
+
+  it("changes the menus: price and duration from the database, the new length checked", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const stylist = stylists[0]?.id ?? "";
+    const color = await buildMenu(database.db, salon.id, {
+      name: "カラー",
+      price: 8000,
+      durationMinutes: 90,
+    });
+    const user = await buildUser(database.db);
+    const booking = await book(salon.id, user.id, [menu.id], stylist, at("2026-12-07T10:00"));
+    // Another customer at 12:00: cut + colour (150 min) from 10:00 would run into it.
+    await book(
+      salon.id,
+      (await buildUser(database.db)).id,
+      [menu.id],
+      stylist,
+      at("2026-12-07T12:00"),
+    );
+    const refused = await outcome(
+      move({
+        bookingId: booking.id,
+        userId: user.id,
+        start: at("2026-12-07T10:00"),
+        menuIds: [menu.id, color.id],
+      }),
+    );
+    expect(refused.error).toBeInstanceOf(SlotTakenError);
+    expect(await menusOf(booking.id)).toEqual([{ name: "カット", durationMinutes: 60 }]);
+    // Colour alone (90 min) fits 10:00–11:30.
+    const result = await move({
+      bookingId: booking.id,
+      userId: user.id,
+      start: at("2026-12-07T10:00"),
+      menuIds: [color.id],
+    });
+    expect(result.changed).toBe(true);
+    const row = await rowOf(booking.id);
+    expect(row.totalPrice).toBe(8000);
+    expect(row.endsAt).toEqual(at("2026-12-07T11:30"));
+    expect(await menusOf(booking.id)).toEqual([{ name: "カラー", durationMinutes: 90 }]);
+    expect((await eventsOf(booking.id)).at(-1)?.kind).toBe("menus_changed");
+  });
+
+  it("refuses a taken time and leaves the booking as it was", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const stylist = stylists[0]?.id ?? "";
+    const user = await buildUser(database.db);
+    const booking = await book(salon.id, user.id, [menu.id], stylist, at("2026-12-08T10:00"));
+    await book(
+      salon.id,
+      (await buildUser(database.db)).id,
+      [menu.id],
+      stylist,
+      at("2026-12-08T15:00"),
+    );
+    const refused = await outcome(
+      move({ bookingId: booking.id, userId: user.id, start: at("2026-12-08T15:30") }),
+    );
+    expect(refused.error).toBeInstanceOf(SlotTakenError);
+    expect((refused.error as Error).message).toContain("埋まりました");
+    const row = await rowOf(booking.id);
+    expect(row.startsAt).toEqual(at("2026-12-08T10:00"));
+    expect(row.version).toBe(booking.version);
+    expect((await eventsOf(booking.id)).map((event) => event.kind)).toEqual(["created"]);
+  });
+
+  it("refuses after the cancellation cutoff, a cancelled booking, a stale version, and another user's booking", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db, {
+      settings: { cancellationCutoffHours: 24 },
+    });
+    const stylist = stylists[0]?.id ?? "";
+    const user = await buildUser(database.db);
+    const booking = await book(salon.id, user.id, [menu.id], stylist, at("2026-12-02T10:00"));
+    // 23 hours before: closed.
+    const late = await outcome(
+      move({
+        bookingId: booking.id,
+        userId: user.id,
+        start: at("2026-12-05T10:00"),
+        now: at("2026-12-01T11:00"),
+      }),
+    );
+    expect(late.error).toBeInstanceOf(ChangeClosedError);
+    expect((late.error as ChangeClosedError).status).toBe(409);
+    expect((await rowOf(booking.id)).startsAt).toEqual(at("2026-12-02T10:00"));
+
+    const stranger = await buildUser(database.db);
+    const foreign = await outcome(
+      move({ bookingId: booking.id, userId: stranger.id, start: at("2026-12-05T10:00") }),
+    );
+    expect(foreign.error).toBeInstanceOf(BookingNotFoundError);
+    expect((foreign.error as BookingNotFoundError).status).toBe(404);
+
+    const stale = await outcome(
+      move({
+        bookingId: booking.id,
+        userId: user.id,
+        start: at("2026-12-05T10:00"),
+        version: booking.version - 1,
+      }),
+    );
+    expect(stale.error).toBeInstanceOf(BookingVersionConflictError);
+
+    await database.db
+      .update(bookings)
+      .set({ status: "cancelled_by_salon" })
+      .where(eq(bookings.id, booking.id));
+    const cancelled = await outcome(
+      move({ bookingId: booking.id, userId: user.id, start: at("2026-12-05T10:00") }),
+    );
+    expect(cancelled.error).toBeInstanceOf(BookingNotChangeableError);
+  });
+
+  it("the same change sent twice is applied once (the second answers unchanged)", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const user = await buildUser(database.db);
+    const booking = await book(
+      salon.id,
+      user.id,
+      [menu.id],
+      stylists[0]?.id ?? null,
+      at("2026-12-09T10:00"),
+    );
+    const request = {
+      bookingId: booking.id,
+      userId: user.id,
+      start: at("2026-12-09T13:00"),
+      version: booking.version,
+    };
+    expect((await move(request)).changed).toBe(true);
+    const again = await move(request);
+    expect(again.changed).toBe(false);
+    expect((await rowOf(booking.id)).version).toBe(booking.version + 1);
+    expect((await eventsOf(booking.id)).filter((event) => event.kind === "moved")).toHaveLength(1);
+  });
+
+  it("keeps a coupon that still applies, drops one that does not and says so", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const stylist = stylists[0]?.id ?? "";
+    const color = await buildMenu(database.db, salon.id, { name: "カラー", price: 8000 });
+    const [coupon] = await database.db
+      .insert(coupons)
+      .values({
+        salonId: salon.id,
+        title: "カット1000円引き（初回）",
+        discountKind: "amount",
+        discountValue: 1000,
+        validFrom: "2026-11-01",
+        newCustomersOnly: true,
+      })
+      .returning();
+    if (!coupon) throw new Error("coupon");
+    await database.db.insert(couponMenus).values({ couponId: coupon.id, menuId: menu.id });
+    const user = await buildUser(database.db);
+    const booking = await book(
+      salon.id,
+      user.id,
+      [menu.id],
+      stylist,
+      at("2026-12-10T10:00"),
+      coupon.id,
+    );
+    expect(booking.totalPrice).toBe(4500);
+    // The customer's own booking is not an earlier visit: the new-customer coupon stays.
+    const kept = await move({
+      bookingId: booking.id,
+      userId: user.id,
+      start: at("2026-12-10T11:00"),
+    });
+    expect(kept.couponDropped).toBe(false);
+    expect((await rowOf(booking.id)).totalPrice).toBe(4500);
+    expect((await rowOf(booking.id)).couponId).toBe(coupon.id);
+    const dropped = await move({
+      bookingId: booking.id,
+      userId: user.id,
+      start: at("2026-12-10T11:00"),
+      menuIds: [color.id],
+    });
+    expect(dropped.couponDropped).toBe(true);
+    const row = await rowOf(booking.id);
+    expect(row.couponId).toBeNull();
+    expect(row.totalPrice).toBe(8000);
+  });
+
+  it("is not stopped by the customer's own live hold elsewhere in the salon, and leaves it alone", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const stylist = stylists[0]?.id ?? "";
+    const user = await buildUser(database.db);
+    const booking = await book(salon.id, user.id, [menu.id], stylist, at("2026-12-11T10:00"));
+    const hold = await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      salonId: salon.id,
+      menuIds: [menu.id],
+      staffId: stylist,
+      start: at("2026-12-11T16:00"),
+      userId: user.id,
+      now: NOW,
+    });
+    await move({ bookingId: booking.id, userId: user.id, start: at("2026-12-11T12:00") });
+    expect((await rowOf(hold.id)).status).toBe("held");
+    expect((await rowOf(booking.id)).startsAt).toEqual(at("2026-12-11T12:00"));
+  });
+
+  it("clears an expired hold in the way of the new time", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const stylist = stylists[0]?.id ?? "";
+    const user = await buildUser(database.db);
+    const booking = await book(salon.id, user.id, [menu.id], stylist, at("2026-12-14T10:00"));
+    const lapsed = await buildBooking(database.db, {
+      salonId: salon.id,
+      staffId: stylist,
+      startsAt: at("2026-12-14T15:00"),
+      endsAt: at("2026-12-14T16:00"),
+      status: "held",
+      holdExpiresAt: new Date(NOW.getTime() - 60_000),
+    });
+    await move({ bookingId: booking.id, userId: user.id, start: at("2026-12-14T15:00") });
+    expect((await rowOf(booking.id)).startsAt).toEqual(at("2026-12-14T15:00"));
+    const gone = await database.db.select().from(bookings).where(eq(bookings.id, lapsed.id));
+    expect(gone).toHaveLength(0);
+  });
+
+  // PGlite runs transactions one after another: there is no race to lose.
+  it.skipIf(transactionsTakeTurns)(
+    "a reschedule and another visitor's hold for the same time: exactly one gets it, the customer keeps one booking",
+    async () => {
+      for (let round = 0; round < 5; round++) {
+        const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+        const stylist = stylists[0]?.id ?? "";
+        const user = await buildUser(database.db);
+        const other = await buildUser(database.db);
+        const booking = await book(salon.id, user.id, [menu.id], stylist, at("2026-12-15T10:00"));
+        const target = at("2026-12-15T14:00");
+        const [moved, held] = await Promise.all([
+          outcome(move({ bookingId: booking.id, userId: user.id, start: target })),
+          outcome(
+            holdSlot(database.db, {
+              ...bookingClient(database.db),
+              salonId: salon.id,
+              menuIds: [menu.id],
+              staffId: stylist,
+              start: target,
+              userId: other.id,
+              now: NOW,
+            }),
+          ),
+        ]);
+        expect([moved.value, held.value].filter(Boolean)).toHaveLength(1);
+        const loser = moved.value ? held.error : moved.error;
+        expect(loser).toBeInstanceOf(SlotTakenError);
+        const mine = await database.db
+          .select()
+          .from(bookings)
+          .where(and(eq(bookings.userId, user.id), eq(bookings.status, "confirmed")));
+        expect(mine).toHaveLength(1);
+        expect(mine[0]?.startsAt).toEqual(moved.value ? target : at("2026-12-15T10:00"));
+      }
+    },
+  );
+});
