@@ -187,11 +187,9 @@ const rescheduleRequestSchema = z
       description:
         "スタイリストのスラッグまたは UUID（指名）。null で指名なし。省略すると今のまま（指名ならその人、指名なしなら指名なし）",
     }),
-    menuIds: holdRequestSchema.shape.menuIds
-      .optional()
-      .openapi({
-        description: `メニューの UUID（${MAX_API_MENUS}つまで）。省略すると今のメニュー`,
-      }),
+    menuIds: holdRequestSchema.shape.menuIds.optional().openapi({
+      description: `メニューの UUID（${MAX_API_MENUS}つまで）。省略すると今のメニュー`,
+    }),
     version: z
       .number({ error: "version は整数で指定してください。" })
       .int("version は整数で指定してください。")
