@@ -1,6 +1,7 @@
 import { requireSalonAccessApi } from "../owner/salon-access.server";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
 import { registerOwnerLedgerRoutes } from "./owner-ledger-routes";
+import { registerOwnerTodayRoutes } from "./owner-today-routes";
 
 /**
  * /api/owner/*: what the back office's pages do, as JSON for a salon's own
@@ -20,6 +21,7 @@ export function registerOwnerApi(app: BookingApiApp, deps: ResolvedBookingApiDep
     await next();
   });
   registerOwnerLedgerRoutes(app, deps);
+  registerOwnerTodayRoutes(app, deps);
 }
 
 /** The document's security and tag for every owner operation. */
