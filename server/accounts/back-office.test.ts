@@ -6,8 +6,11 @@ describe("backOfficeLink", () => {
     expect(backOfficeLink("admin")).toEqual({ href: "/admin", label: "管理画面" });
   });
 
-  it("gives a member and (until the owner pages exist) an owner none", () => {
+  it("links an owner to /owner (their salons' back office)", () => {
+    expect(backOfficeLink("owner")).toEqual({ href: "/owner", label: "サロン管理" });
+  });
+
+  it("gives a member none", () => {
     expect(backOfficeLink("user")).toBeNull();
-    expect(backOfficeLink("owner")).toBeNull();
   });
 });

@@ -11,8 +11,8 @@ export function backOfficeLink(role: Role): BackOfficeLink | null {
     case "admin":
       return { href: "/admin", label: "管理画面" };
     case "owner":
-      // Owners get their /owner pages in a later issue; their link goes here then.
-      return null;
+      // /owner opens on the first of their salons (decision 0043).
+      return { href: "/owner", label: "サロン管理" };
     case "user":
       return null;
   }

@@ -52,7 +52,8 @@ describe("a new owner who sets the password from the invitation", () => {
     const b = browser(env.app);
     const answer = await setPassword(b, token, "owner-pass1");
     expect(answer.status).toBe(302);
-    expect(answer.headers.get("location")).toBe("/account/edit");
+    // The back office (backOfficeLink), which opens on their salons' 今日.
+    expect(answer.headers.get("location")).toBe("/owner");
     const user = await getCurrentUser(b.toRequest("/"), {
       db: database.db,
       accounts: env.accounts,
