@@ -522,10 +522,8 @@ export async function moveBooking(
         .where(eq(staff.id, row.staffId));
       const menusChanged =
         before.length !== chosen.length || before.some((m, i) => m.menuId !== chosen[i]?.id);
-      const timeChanged =
-        row.startsAt.getTime() !== start.getTime() ||
-        row.endsAt.getTime() !== end.getTime() ||
-        row.staffId !== member.id;
+      // Another start or stylist is a move; the same start with other menus only a menu change.
+      const timeChanged = row.startsAt.getTime() !== start.getTime() || row.staffId !== member.id;
       if (!menusChanged && !timeChanged) {
         throw new BookingActionRefusedError(
           "変更内容がありません。日時・スタイリスト・メニューのいずれかを変えてください。",

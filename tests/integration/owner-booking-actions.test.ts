@@ -1,0 +1,836 @@
+import { and, asc, eq, like } from "drizzle-orm";
+import ICAL from "ical.js";
+import { describe, expect, it } from "vitest";
+import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
+import { salonActor } from "../../server/bookings/booking-history.server";
+import {
+  bookingJobHandlers,
+  enqueueMovedJobs,
+  movesSoFar,
+} from "../../server/bookings/booking-jobs.server";
+import {
+  bookingEvents,
+  bookingMenus,
+  bookings,
+  mailOutbox,
+  salonBookingSettings,
+  salonOwners,
+} from "../../server/db/schema";
+import { createJobWorker } from "../../server/jobs/queue.server";
+import { createLogger } from "../../server/logger";
+import {
+  BookingActionRefusedError,
+  BookingOverlapError,
+  BookingVersionConflictError,
+  cancelBySalon,
+  getOwnerBooking,
+  markArrived,
+  markCompleted,
+  markNoShow,
+  moveBooking,
+  OutsideScheduleError,
+  releaseBlock,
+  saveSalonNote,
+} from "../../server/owner/booking-actions.server";
+import { bookingClient } from "../support/booking-client";
+import {
+  buildBooking,
+  buildMenu,
+  buildSalonWithStaff,
+  buildUser,
+  restrictMenu,
+} from "../support/builders";
+import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
+
+const database = withTestDatabase();
+
+/** A fixed clock: Tuesday 1 December 2026, 09:00 in Tokyo. */
+const NOW = new Date("2026-12-01T09:00:00+09:00");
+const at = (local: string) => new Date(`${local}:00+09:00`);
+const log = createLogger("silent");
+const handlers = bookingJobHandlers({
+  mailFrom: "Salon Navi <no-reply@salon.example.jp>",
+  publicUrl: "https://salon.example.jp",
+});
+const runJobs = (now = NOW) =>
+  createJobWorker({ db: database.db, handlers, log, now: () => now }).runOnce();
+
+async function outcome<T>(work: Promise<T>): Promise<{ value?: T; error?: unknown }> {
+  try {
+    return { value: await work };
+  } catch (error) {
+    return { error };
+  }
+}
+
+let counter = 0;
+
+/**
+ * A salon (two stylists working 10:00–20:00, a 60-minute カット and a
+ * 30-minute カラー), its owner, and a visitor's confirmed web booking.
+ */
+async function scene(
+  start = "2026-12-03T14:00",
+  settings?: { noticeEmail?: string; noticeMailEnabled?: boolean },
+) {
+  const { salon, stylists, menu } = await buildSalonWithStaff(database.db, {
+    staffCount: 2,
+    ...(settings ? { settings } : {}),
+  });
+  const color = await buildMenu(database.db, salon.id, {
+    name: "カラー",
+    price: 4400,
+    durationMinutes: 30,
+  });
+  const owner = await buildUser(database.db, { role: "owner" });
+  await database.db.insert(salonOwners).values({ salonId: salon.id, userId: owner.id });
+  const visitor = await buildUser(database.db);
+  const first = stylists[0];
+  const second = stylists[1];
+  if (!first || !second) throw new Error("no stylists");
+  const booking = await book(salon.id, visitor.id, [menu.id], first.id, at(start), "予約 花子");
+  return {
+    salon,
+    menu,
+    color,
+    owner,
+    visitor,
+    first,
+    second,
+    booking,
+    actor: salonActor(owner.id),
+  };
+}
+
+async function book(
+  salonId: string,
+  userId: string,
+  menuIds: string[],
+  staffId: string,
+  start: Date,
+  name: string,
+) {
+  const hold = await holdSlot(database.db, {
+    ...bookingClient(database.db),
+    salonId,
+    menuIds,
+    staffId,
+    start,
+    userId,
+    now: NOW,
+  });
+  counter += 1;
+  return confirmBooking(database.db, {
+    ...bookingClient(database.db),
+    holdId: hold.id,
+    userId,
+    customer: {
+      name,
+      kana: "よやく はなこ",
+      phone: "090-1234-5678",
+      email: `visitor-${counter}-${hold.id.slice(0, 6)}@example.jp`,
+    },
+    notes: "",
+    idempotencyKey: null,
+    now: NOW,
+  });
+}
+
+const rowOf = async (id: string) => {
+  const [row] = await database.db.select().from(bookings).where(eq(bookings.id, id));
+  if (!row) throw new Error("no booking");
+  return row;
+};
+
+const eventsOf = (id: string) =>
+  database.db
+    .select()
+    .from(bookingEvents)
+    .where(eq(bookingEvents.bookingId, id))
+    .orderBy(asc(bookingEvents.createdAt), asc(bookingEvents.id));
+
+const mailsTo = (to: string) =>
+  database.db
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.to, to))
+    .orderBy(asc(mailOutbox.createdAt));
+
+/** The .ics attached to a mail, parsed by ical.js (an implementation independent of ours). */
+function calendarOf(mail: typeof mailOutbox.$inferSelect | undefined) {
+  if (!mail) throw new Error("no mail");
+  const [file] = mail.attachments;
+  if (!file) throw new Error("no attachment");
+  const calendar = new ICAL.Component(ICAL.parse(file.content));
+  const event = calendar.getFirstSubcomponent("vevent");
+  if (!event) throw new Error("no VEVENT");
+  return {
+    method: calendar.getFirstPropertyValue("method"),
+    uid: event.getFirstPropertyValue("uid"),
+    sequence: Number(event.getFirstPropertyValue("sequence")),
+    start: String(event.getFirstProperty("dtstart")?.getFirstValue()),
+    status: event.getFirstPropertyValue("status"),
+  };
+}
+
+const later = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+
+describe("the salon's status actions", () => {
+  it("arrived, then completed: each bumps the version and writes its history entry", async () => {
+    const { salon, booking, actor, owner } = await scene();
+    const arrived = await markArrived(
+      database.db,
+      { salonId: salon.id, bookingId: booking.id, version: booking.version },
+      actor,
+      later(1),
+    );
+    expect(arrived.arrivedAt).toEqual(later(1));
+    expect(arrived.version).toBe(booking.version + 1);
+    const done = await markCompleted(
+      database.db,
+      { salonId: salon.id, bookingId: booking.id, version: arrived.version },
+      actor,
+      later(2),
+    );
+    expect(done.status).toBe("completed");
+    const events = await eventsOf(booking.id);
+    expect(events.map((e) => [e.kind, e.actorKind, e.actorUserId])).toEqual([
+      ["created", "customer", booking.userId],
+      ["arrived", "salon", owner.id],
+      ["completed", "salon", owner.id],
+    ]);
+    // Completed is not confirmed: arriving again is refused.
+    await expect(
+      markArrived(
+        database.db,
+        { salonId: salon.id, bookingId: booking.id, version: done.version },
+        actor,
+        later(3),
+      ),
+    ).rejects.toThrow("この予約はすでに施術完了になっています。");
+  });
+
+  it("a no-show only after the start time (422 before), then recorded", async () => {
+    const { salon, booking, actor } = await scene("2026-12-01T11:00");
+    const early = await outcome(
+      markNoShow(
+        database.db,
+        { salonId: salon.id, bookingId: booking.id, version: booking.version },
+        actor,
+        at("2026-12-01T10:59"),
+      ),
+    );
+    expect(early.error).toBeInstanceOf(BookingActionRefusedError);
+    expect((early.error as BookingActionRefusedError).status).toBe(422);
+    expect((early.error as Error).message).toBe(
+      "無断キャンセルは、予約の開始時刻を過ぎてから記録できます。",
+    );
+    expect((await rowOf(booking.id)).status).toBe("confirmed");
+    const noShow = await markNoShow(
+      database.db,
+      { salonId: salon.id, bookingId: booking.id, version: booking.version },
+      actor,
+      at("2026-12-01T11:20"),
+    );
+    expect(noShow.status).toBe("no_show");
+    expect((await eventsOf(booking.id)).at(-1)?.kind).toBe("no_show");
+  });
+
+  it("a stale version is refused with 409 and nothing is applied", async () => {
+    const { salon, booking, actor } = await scene();
+    await markArrived(
+      database.db,
+      { salonId: salon.id, bookingId: booking.id, version: booking.version },
+      actor,
+      later(1),
+    );
+    const stale = await outcome(
+      cancelBySalon(
+        database.db,
+        {
+          salonId: salon.id,
+          bookingId: booking.id,
+          version: booking.version,
+          category: "salon",
+          message: "",
+        },
+        actor,
+        later(2),
+      ),
+    );
+    expect(stale.error).toBeInstanceOf(BookingVersionConflictError);
+    expect((stale.error as BookingVersionConflictError).status).toBe(409);
+    expect((stale.error as Error).message).toBe(
+      "この予約は他の操作で変更されました。最新の内容を確認してください。",
+    );
+    const row = await rowOf(booking.id);
+    expect(row.status).toBe("confirmed");
+    expect((await eventsOf(booking.id)).map((e) => e.kind)).toEqual(["created", "arrived"]);
+  });
+
+  it("another salon's booking is not found through this salon", async () => {
+    const a = await scene();
+    const b = await scene();
+    const crossed = await outcome(
+      markArrived(
+        database.db,
+        { salonId: a.salon.id, bookingId: b.booking.id, version: b.booking.version },
+        a.actor,
+        later(1),
+      ),
+    );
+    expect((crossed.error as { status?: number }).status).toBe(404);
+    expect((await rowOf(b.booking.id)).arrivedAt).toBeNull();
+    await expect(
+      getOwnerBooking(database.db, { salonId: a.salon.id, bookingId: b.booking.id }),
+    ).rejects.toMatchObject({ status: 404 });
+    await expect(
+      getOwnerBooking(database.db, { salonId: a.salon.id, bookingId: "nope" }),
+    ).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("the salon's note: saved with its history entry, no version needed, not bumping it", async () => {
+    const { salon, booking, actor } = await scene();
+    const saved = await saveSalonNote(
+      database.db,
+      { salonId: salon.id, bookingId: booking.id, note: "前回より短めを希望" },
+      actor,
+      later(1),
+    );
+    expect(saved.salonNote).toBe("前回より短めを希望");
+    expect(saved.version).toBe(booking.version);
+    expect((await eventsOf(booking.id)).at(-1)?.kind).toBe("note_changed");
+    const detail = await getOwnerBooking(database.db, { salonId: salon.id, bookingId: booking.id });
+    expect(detail.salonNote).toBe("前回より短めを希望");
+    expect(detail.history.map((e) => e.kind)).toEqual(["created", "note_changed"]);
+  });
+
+  it("a block is released (cancelled, history kept); a booking cannot be 'released'", async () => {
+    const { salon, first, booking, actor } = await scene();
+    const block = await buildBooking(database.db, {
+      salonId: salon.id,
+      staffId: first.id,
+      kind: "block",
+      startsAt: at("2026-12-03T12:00"),
+      endsAt: at("2026-12-03T13:00"),
+      totalPrice: 0,
+      source: "phone",
+      salonNote: "休憩",
+    });
+    const released = await releaseBlock(
+      database.db,
+      { salonId: salon.id, bookingId: block.id, version: block.version },
+      actor,
+      later(1),
+    );
+    expect(released.status).toBe("cancelled_by_salon");
+    expect((await eventsOf(block.id)).map((e) => [e.kind, e.details])).toEqual([
+      ["cancelled", { block: true, label: "休憩" }],
+    ]);
+    await expect(
+      releaseBlock(
+        database.db,
+        { salonId: salon.id, bookingId: booking.id, version: booking.version },
+        actor,
+        later(2),
+      ),
+    ).rejects.toBeInstanceOf(BookingActionRefusedError);
+  });
+});
+
+describe("cancel by the salon", () => {
+  it("cancels with the category and message, and mails the customer a CANCEL .ics with the same UID and a higher SEQUENCE; no notice to the salon", async () => {
+    const { salon, booking, actor, owner } = await scene();
+    await runJobs();
+    const cancelled = await cancelBySalon(
+      database.db,
+      {
+        salonId: salon.id,
+        bookingId: booking.id,
+        version: booking.version,
+        category: "salon",
+        message: "担当者の急病のため、誠に申し訳ございません。",
+      },
+      actor,
+      later(5),
+    );
+    expect(cancelled).toMatchObject({
+      status: "cancelled_by_salon",
+      cancelledBy: "salon",
+      cancelCategory: "salon",
+      cancelReason: "担当者の急病のため、誠に申し訳ございません。",
+    });
+    expect((await eventsOf(booking.id)).at(-1)).toMatchObject({
+      kind: "cancelled",
+      actorKind: "salon",
+      details: { category: "salon", categoryLabel: "サロン都合" },
+    });
+    await runJobs(later(5));
+    const [confirmation, cancellation, ...more] = await mailsTo(booking.customerEmail);
+    expect(more).toEqual([]);
+    expect(cancellation?.subject).toBe(
+      `【Salon Navi】サロンがご予約をキャンセルしました（${salon.name}）`,
+    );
+    expect(cancellation?.text).toContain("担当者の急病のため、誠に申し訳ございません。");
+    const before = calendarOf(confirmation);
+    const after = calendarOf(cancellation);
+    expect(after).toMatchObject({ method: "CANCEL", uid: before.uid, status: "CANCELLED" });
+    expect(after.sequence).toBeGreaterThan(before.sequence);
+    // The owner had the new-booking notice, and nothing for the salon's own cancellation.
+    expect((await mailsTo(owner.email)).map((m) => m.subject)).toEqual([
+      expect.stringContaining("新しいご予約"),
+    ]);
+  });
+
+  it("only a confirmed booking can be cancelled", async () => {
+    const { salon, booking, actor } = await scene();
+    const done = await markCompleted(
+      database.db,
+      { salonId: salon.id, bookingId: booking.id, version: booking.version },
+      actor,
+      later(1),
+    );
+    await expect(
+      cancelBySalon(
+        database.db,
+        {
+          salonId: salon.id,
+          bookingId: booking.id,
+          version: done.version,
+          category: "no_contact",
+          message: "",
+        },
+        actor,
+        later(2),
+      ),
+    ).rejects.toMatchObject({ status: 422 });
+  });
+});
+
+describe("moving a booking", () => {
+  it("moves to another time and stylist: history, next SEQUENCE REQUEST with the same UID; a cancel after moves is higher still", async () => {
+    const { salon, booking, actor, second, menu, owner } = await scene();
+    await runJobs();
+    const moved = await moveBooking(
+      database.db,
+      {
+        salonId: salon.id,
+        bookingId: booking.id,
+        version: booking.version,
+        date: "2026-12-03",
+        time: "16:30",
+        staffId: second.id,
+        menuIds: [menu.id],
+        confirmOutsideSchedule: false,
+      },
+      actor,
+      later(1),
+    );
+    expect(moved.startsAt).toEqual(at("2026-12-03T16:30"));
+    expect(moved.endsAt).toEqual(at("2026-12-03T17:30"));
+    expect(moved.staffId).toBe(second.id);
+    expect(moved.version).toBe(booking.version + 1);
+    const event = (await eventsOf(booking.id)).at(-1);
+    expect(event).toMatchObject({ kind: "moved", actorKind: "salon" });
+    expect(event?.details).toMatchObject({
+      from: { startsAt: at("2026-12-03T14:00").toISOString(), staffName: "スタイリスト1" },
+      to: { startsAt: at("2026-12-03T16:30").toISOString(), staffName: "スタイリスト2" },
+    });
+    await runJobs(later(1));
+    const second2 = await moveBooking(
+      database.db,
+      {
+        salonId: salon.id,
+        bookingId: booking.id,
+        version: moved.version,
+        date: "2026-12-04",
+        time: "10:00",
+        staffId: second.id,
+        menuIds: [menu.id],
+        confirmOutsideSchedule: false,
+      },
+      actor,
+      later(2),
+    );
+    await runJobs(later(2));
+    const mails = await mailsTo(booking.customerEmail);
+    expect(mails.map((m) => m.subject)).toEqual([
+      `【Salon Navi】ご予約が確定しました（${salon.name}）`,
+      `【Salon Navi】サロンがご予約の内容を変更しました（${salon.name}）`,
+      `【Salon Navi】サロンがご予約の内容を変更しました（${salon.name}）`,
+    ]);
+    expect(mails[1]?.text).toContain("日時：2026年12月3日(木) 16:30〜17:30");
+    expect(mails[1]?.text).toContain("変更前の日時：2026年12月3日(木) 14:00〜15:00");
+    const [c0, c1, c2] = mails.map(calendarOf);
+    expect(c0).toMatchObject({ method: "REQUEST", sequence: 0 });
+    expect(c1).toMatchObject({
+      method: "REQUEST",
+      uid: c0?.uid,
+      sequence: 1,
+      start: "2026-12-03T16:30:00",
+    });
+    expect(c2).toMatchObject({
+      method: "REQUEST",
+      uid: c0?.uid,
+      sequence: 2,
+      start: "2026-12-04T10:00:00",
+    });
+    // The salon moved it itself: no notice to the salon.
+    expect(await mailsTo(owner.email)).toHaveLength(1);
+
+    await cancelBySalon(
+      database.db,
+      {
+        salonId: salon.id,
+        bookingId: booking.id,
+        version: second2.version,
+        category: "customer_same_day",
+        message: "",
+      },
+      actor,
+      later(3),
+    );
+    await runJobs(later(3));
+    const cancel = calendarOf((await mailsTo(booking.customerEmail)).at(-1));
+    expect(cancel).toMatchObject({ method: "CANCEL", uid: c0?.uid, sequence: 3 });
+  });
+
+  it("changes the menus: new duration and price, menus_changed in the history", async () => {
+    const { salon, booking, actor, first, menu, color } = await scene();
+    const changed = await moveBooking(
+      database.db,
+      {
+        salonId: salon.id,
+        bookingId: booking.id,
+        version: booking.version,
+        date: "2026-12-03",
+        time: "14:00",
+        staffId: first.id,
+        menuIds: [menu.id, color.id],
+        confirmOutsideSchedule: false,
+      },
+      actor,
+      later(1),
+    );
+    expect(changed.endsAt).toEqual(at("2026-12-03T15:30"));
+    expect(changed.totalPrice).toBe(5500 + 4400);
+    const menusNow = await database.db
+      .select({ name: bookingMenus.name })
+      .from(bookingMenus)
+      .where(eq(bookingMenus.bookingId, booking.id))
+      .orderBy(asc(bookingMenus.position));
+    expect(menusNow.map((m) => m.name)).toEqual(["カット", "カラー"]);
+    expect((await eventsOf(booking.id)).at(-1)?.kind).toBe("menus_changed");
+  });
+
+  it("refuses a stylist who does not do the menus", async () => {
+    const { salon, booking, actor, first, second, color } = await scene();
+    await restrictMenu(database.db, color.id, [first.id]);
+    const refused = await outcome(
+      moveBooking(
+        database.db,
+        {
+          salonId: salon.id,
+          bookingId: booking.id,
+          version: booking.version,
+          date: "2026-12-03",
+          time: "14:00",
+          staffId: second.id,
+          menuIds: [color.id],
+          confirmOutsideSchedule: false,
+        },
+        actor,
+        later(1),
+      ),
+    );
+    expect((refused.error as BookingActionRefusedError).status).toBe(422);
+    expect((refused.error as Error).message).toContain("「カラー」を担当していません");
+  });
+
+  it("a move onto another booking is refused, naming it; onto a block, naming the block", async () => {
+    const { salon, booking, actor, second, menu, visitor } = await scene();
+    await book(salon.id, visitor.id, [menu.id], second.id, at("2026-12-03T16:00"), "山田 花子");
+    const refused = await outcome(
+      moveBooking(
+        database.db,
+        {
+          salonId: salon.id,
+          bookingId: booking.id,
+          version: booking.version,
+          date: "2026-12-03",
+          time: "15:30",
+          staffId: second.id,
+          menuIds: [menu.id],
+          confirmOutsideSchedule: false,
+        },
+        actor,
+        later(1),
+      ),
+    );
+    expect(refused.error).toBeInstanceOf(BookingOverlapError);
+    expect((refused.error as BookingOverlapError).status).toBe(409);
+    expect((refused.error as Error).message).toContain(
+      "16:00〜17:00 山田 花子 様の予約（カット）と重なります",
+    );
+    expect((await rowOf(booking.id)).startsAt).toEqual(at("2026-12-03T14:00"));
+
+    await buildBooking(database.db, {
+      salonId: salon.id,
+      staffId: second.id,
+      kind: "block",
+      startsAt: at("2026-12-03T12:00"),
+      endsAt: at("2026-12-03T13:00"),
+      totalPrice: 0,
+      source: "phone",
+      salonNote: "研修",
+    });
+    const onBlock = await outcome(
+      moveBooking(
+        database.db,
+        {
+          salonId: salon.id,
+          bookingId: booking.id,
+          version: booking.version,
+          date: "2026-12-03",
+          time: "11:30",
+          staffId: second.id,
+          menuIds: [menu.id],
+          confirmOutsideSchedule: false,
+        },
+        actor,
+        later(2),
+      ),
+    );
+    expect((onBlock.error as Error).message).toContain(
+      "12:00〜13:00 スタイリスト2 のブロック（研修）と重なります",
+    );
+    expect((await eventsOf(booking.id)).map((e) => e.kind)).toEqual(["created"]);
+  });
+
+  it("outside the stylist's schedule only with the confirmation", async () => {
+    const { salon, booking, actor, first, menu } = await scene();
+    const input = {
+      salonId: salon.id,
+      bookingId: booking.id,
+      version: booking.version,
+      date: "2026-12-03",
+      time: "19:30",
+      staffId: first.id,
+      menuIds: [menu.id],
+      confirmOutsideSchedule: false,
+    };
+    const warned = await outcome(moveBooking(database.db, input, actor, later(1)));
+    expect(warned.error).toBeInstanceOf(OutsideScheduleError);
+    expect((warned.error as OutsideScheduleError).status).toBe(422);
+    expect((warned.error as Error).message).toContain("勤務時間外");
+    expect((await rowOf(booking.id)).startsAt).toEqual(at("2026-12-03T14:00"));
+    const moved = await moveBooking(
+      database.db,
+      { ...input, confirmOutsideSchedule: true },
+      actor,
+      later(2),
+    );
+    expect(moved.endsAt).toEqual(at("2026-12-03T20:30"));
+    expect((await eventsOf(booking.id)).at(-1)?.details).toMatchObject({ outsideSchedule: true });
+  });
+
+  // PGlite runs transactions one after another: there is no race to lose.
+  it.skipIf(transactionsTakeTurns)(
+    "two moves of the same booking at once: one wins, the other is told (409)",
+    async () => {
+      for (let round = 0; round < 4; round++) {
+        const { salon, booking, actor, first, second, menu } = await scene();
+        const move = (staffId: string, time: string) =>
+          outcome(
+            moveBooking(
+              database.db,
+              {
+                salonId: salon.id,
+                bookingId: booking.id,
+                version: booking.version,
+                date: "2026-12-03",
+                time,
+                staffId,
+                menuIds: [menu.id],
+                confirmOutsideSchedule: false,
+              },
+              actor,
+              later(1),
+            ),
+          );
+        const results = await Promise.all([move(first.id, "11:00"), move(second.id, "17:00")]);
+        const winners = results.filter((r) => r.value);
+        expect(winners).toHaveLength(1);
+        const loser = results.find((r) => r.error)?.error;
+        expect(loser).toBeInstanceOf(BookingVersionConflictError);
+        const row = await rowOf(booking.id);
+        expect(row.version).toBe(booking.version + 1);
+        expect((await eventsOf(booking.id)).filter((e) => e.kind === "moved")).toHaveLength(1);
+      }
+    },
+  );
+
+  it.skipIf(transactionsTakeTurns)(
+    "two bookings moved onto the same free time at once: one wins, the other is told what is in the way",
+    async () => {
+      for (let round = 0; round < 4; round++) {
+        const { salon, booking, actor, second, menu, visitor } = await scene();
+        const other = await book(
+          salon.id,
+          visitor.id,
+          [menu.id],
+          second.id,
+          at("2026-12-03T10:00"),
+          "山田 花子",
+        );
+        const move = (b: typeof booking) =>
+          outcome(
+            moveBooking(
+              database.db,
+              {
+                salonId: salon.id,
+                bookingId: b.id,
+                version: b.version,
+                date: "2026-12-03",
+                time: "18:00",
+                staffId: second.id,
+                menuIds: [menu.id],
+                confirmOutsideSchedule: false,
+              },
+              actor,
+              later(1),
+            ),
+          );
+        const [a, b] = await Promise.all([move(booking), move(other)]);
+        expect([a.value, b.value].filter(Boolean)).toHaveLength(1);
+        const loser = (a.error ?? b.error) as Error;
+        expect(loser).toBeInstanceOf(BookingOverlapError);
+        expect(loser.message).toMatch(
+          /^18:00〜19:00 予約 花子 様の予約（カット）と重なります|^18:00〜19:00 山田 花子 様の予約（カット）と重なります/,
+        );
+        const atSix = await database.db
+          .select()
+          .from(bookings)
+          .where(
+            and(eq(bookings.staffId, second.id), eq(bookings.startsAt, at("2026-12-03T18:00"))),
+          );
+        expect(atSix).toHaveLength(1);
+      }
+    },
+  );
+});
+
+describe("the salon's notice mails", () => {
+  const customerMove = async (s: Awaited<ReturnType<typeof scene>>) => {
+    // What the customer's 予約変更 does after its change: record the move, enqueue the jobs.
+    await database.db.transaction(async (tx) => {
+      await tx
+        .update(bookings)
+        .set({
+          startsAt: at("2026-12-03T17:00"),
+          endsAt: at("2026-12-03T18:00"),
+          occupiedUntil: at("2026-12-03T18:00"),
+        })
+        .where(eq(bookings.id, s.booking.id));
+      await tx.insert(bookingEvents).values({
+        salonId: s.salon.id,
+        bookingId: s.booking.id,
+        kind: "moved",
+        actorKind: "customer",
+        actorUserId: s.visitor.id,
+        createdAt: later(1),
+      });
+      await enqueueMovedJobs(tx, s.booking, {
+        by: "customer",
+        previous: {
+          startsAt: s.booking.startsAt,
+          endsAt: s.booking.endsAt,
+          staffName: "スタイリスト1",
+          menuNames: ["カット"],
+        },
+        now: later(1),
+      });
+      // The same move enqueued twice (a retried request) is still one job.
+      await enqueueMovedJobs(tx, s.booking, {
+        by: "customer",
+        previous: {
+          startsAt: s.booking.startsAt,
+          endsAt: s.booking.endsAt,
+          staffName: "スタイリスト1",
+          menuNames: ["カット"],
+        },
+        now: later(1),
+      });
+    });
+    expect(await movesSoFar(database.db, s.booking.id)).toBe(1);
+  };
+
+  it("new booking and the customer's move go to notice_email, once each", async () => {
+    const s = await scene("2026-12-03T14:00", { noticeEmail: "yoyaku@salon.example.jp" });
+    await runJobs();
+    await customerMove(s);
+    await runJobs(later(1));
+    await runJobs(later(2));
+    const notices = await mailsTo("yoyaku@salon.example.jp");
+    expect(notices.map((m) => m.subject)).toEqual([
+      expect.stringContaining("【Salon Navi】新しいご予約"),
+      expect.stringContaining("【Salon Navi】お客様がご予約を変更しました"),
+    ]);
+    expect(notices[1]?.text).toContain("変更前の日時：2026年12月3日(木) 14:00〜15:00");
+    expect(await mailsTo(s.owner.email)).toEqual([]);
+    const customerMails = await mailsTo(s.booking.customerEmail);
+    expect(customerMails.map((m) => m.subject)).toEqual([
+      expect.stringContaining("ご予約が確定しました"),
+      expect.stringContaining("ご予約の変更を承りました"),
+    ]);
+    expect(calendarOf(customerMails[1])).toMatchObject({ method: "REQUEST", sequence: 1 });
+  });
+
+  it("without notice_email the owners are told; with notices off nobody", async () => {
+    const s = await scene();
+    await runJobs();
+    await customerMove(s);
+    await runJobs(later(1));
+    expect((await mailsTo(s.owner.email)).map((m) => m.subject)).toEqual([
+      expect.stringContaining("新しいご予約"),
+      expect.stringContaining("お客様がご予約を変更しました"),
+    ]);
+
+    const off = await scene("2026-12-03T14:00", {
+      noticeMailEnabled: false,
+      noticeEmail: "off@salon.example.jp",
+    });
+    await runJobs();
+    await customerMove(off);
+    await runJobs(later(1));
+    expect(await mailsTo(off.owner.email)).toEqual([]);
+    expect(await mailsTo("off@salon.example.jp")).toEqual([]);
+    // The customer still has their mails.
+    expect(await mailsTo(off.booking.customerEmail)).toHaveLength(2);
+    const [settings] = await database.db
+      .select()
+      .from(salonBookingSettings)
+      .where(eq(salonBookingSettings.salonId, off.salon.id));
+    expect(settings?.noticeMailEnabled).toBe(false);
+  });
+
+  it("the customer's own cancellation is told to the salon once", async () => {
+    const s = await scene("2026-12-05T14:00", { noticeEmail: "yoyaku@salon.example.jp" });
+    const { cancelBooking } = await import("../../server/bookings/booking.server");
+    await cancelBooking(database.db, {
+      bookingId: s.booking.id,
+      userId: s.visitor.id,
+      reason: "",
+      now: later(1),
+    });
+    await runJobs(later(1));
+    await runJobs(later(2));
+    const cancels = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(
+        and(eq(mailOutbox.to, "yoyaku@salon.example.jp"), like(mailOutbox.subject, "%キャンセル%")),
+      );
+    expect(cancels).toHaveLength(1);
+  });
+});
