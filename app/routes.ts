@@ -75,6 +75,11 @@ export default [
   // salon's owner or an admin; another salon's id is the 404 screen).
   route("owner", "routes/owner.tsx"), // opens on the owner's first salon's 今日
   route("owner/salons/:id", "routes/owner.salons.$id.tsx"), // 今日: the day at a glance, notices
+  route("owner/salons/:id/customers", "routes/owner.salons.$id.customers.tsx"), // 顧客: search, counts
+  route(
+    "owner/salons/:id/customers/:customerId",
+    "routes/owner.salons.$id.customers.$customerId.tsx",
+  ), // 顧客カルテ: notes, merge
   // Not in SPEC.md §2: the owner invitation link (?token=) sets the password
   // or confirms becoming an owner (issue 16). none: the token is the proof.
   route("account/invitation", "routes/account.invitation.tsx"),

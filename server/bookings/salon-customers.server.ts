@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { normalizePhone } from "../../common/field-rules";
 import type { Database } from "../db/client";
 import { salonCustomers } from "../db/schema";
@@ -43,6 +43,15 @@ export async function topOfMergeChain(
   return current;
 }
 
+/**
+ * The person this contact is, as the salon knows them: the account's own
+ * record first; else a record with the same phone number, else the same
+ * address. Any record of the salon matches, merged ones too (a phone
+ * number written on a record merged away still names the person), and the
+ * answer is the top of its chain. A phone or address match that belongs to
+ * ANOTHER account is not this person (a family sharing a landline): the
+ * contact gets its own record, and the back office suggests a merge.
+ */
 async function findExisting(
   tx: Pick<Database, "select">,
   contact: CustomerContact,
@@ -55,24 +64,19 @@ async function findExisting(
     phone ? eq(salonCustomers.phone, phone) : null,
     email ? eq(salonCustomers.email, email) : null,
   ];
-  for (const match of tries) {
+  for (const [index, match] of tries.entries()) {
     if (!match) continue;
-    const [row] = await tx
-      .select({ id: salonCustomers.id })
+    const rows = await tx
+      .select({ id: salonCustomers.id, userId: salonCustomers.userId })
       .from(salonCustomers)
-      .where(and(bySalon, match, isNull(salonCustomers.mergedIntoId)))
-      .orderBy(asc(salonCustomers.createdAt))
-      .limit(1);
-    if (row) return row.id;
-    if (match === tries[0]) {
-      // The account's record was merged into another: that one is the person.
-      const [merged] = await tx
-        .select({ id: salonCustomers.id })
-        .from(salonCustomers)
-        .where(and(bySalon, match))
-        .limit(1);
-      if (merged) return topOfMergeChain(tx, contact.salonId, merged.id);
-    }
+      .where(and(bySalon, match))
+      // Top records first, then the oldest: the record the salon has known longest.
+      .orderBy(sql`${salonCustomers.mergedIntoId} is not null`, asc(salonCustomers.createdAt))
+      .limit(20);
+    const fits = rows.find(
+      (row) => index === 0 || !contact.userId || !row.userId || row.userId === contact.userId,
+    );
+    if (fits) return topOfMergeChain(tx, contact.salonId, fits.id);
   }
   return null;
 }
