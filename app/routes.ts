@@ -75,6 +75,7 @@ export default [
   // salon's owner or an admin; another salon's id is the 404 screen).
   route("owner", "routes/owner.tsx"), // opens on the owner's first salon's 今日
   route("owner/salons/:id", "routes/owner.salons.$id.tsx"), // 今日: the day at a glance, notices
+  route("owner/salons/:id/bookings", "routes/owner.salons.$id.bookings.tsx"), // 予約台帳: day per stylist, week; live
   route("owner/salons/:id/customers", "routes/owner.salons.$id.customers.tsx"), // 顧客: search, counts
   route(
     "owner/salons/:id/customers/:customerId",

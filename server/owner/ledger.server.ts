@@ -25,6 +25,7 @@ import {
   staff,
 } from "../db/schema";
 import { BadRequestError } from "../errors/domain-error";
+import { ownedSalons, type SalonAccess } from "./salon-access.server";
 
 /**
  * The salon's ledger (予約台帳, issue 28, point 3; decision 0038): one local
@@ -460,4 +461,58 @@ async function buildWeek(
     previous: addDays(date, -7),
     next: addDays(date, 7),
   };
+}
+
+export type LedgerPage =
+  | {
+      kind: "ledger";
+      salon: { id: string; name: string };
+      salons: { id: string; name: string }[];
+      ledger: Ledger;
+    }
+  | {
+      kind: "invalid";
+      salon: { id: string; name: string };
+      salons: { id: string; name: string }[];
+      /** The Japanese message, and the date as typed (kept in the form). */
+      message: string;
+      typed: string;
+      view: LedgerView;
+      today: LocalDate;
+    };
+
+/**
+ * /owner/salons/{id}/bookings: the ledger of ?date= (today by default) in
+ * ?view=day|week, with the owner's other salons for the switcher. A bad
+ * date is answered as the form with its message (the route sends 400).
+ */
+export async function ledgerPage(
+  db: Database,
+  access: SalonAccess,
+  query: { date: string | null; view: string | null },
+  now: Date,
+): Promise<LedgerPage> {
+  const view: LedgerView = query.view === "week" ? "week" : "day";
+  const salon = { id: access.salon.id, name: access.salon.name };
+  let date: LocalDate;
+  try {
+    date = ledgerDate(query.date, access.salon, now);
+  } catch (error) {
+    if (!(error instanceof InvalidLedgerDateError)) throw error;
+    const salons = await ownedSalons(db, access.user);
+    return {
+      kind: "invalid",
+      salon,
+      salons: salons.map((s) => ({ id: s.id, name: s.name })),
+      message: error.message,
+      typed: (query.date ?? "").slice(0, 40),
+      view,
+      today: toLocal(now, access.salon.timeZone).date,
+    };
+  }
+  const [ledger, salons] = await Promise.all([
+    buildLedger(db, access.salon, date, now, view),
+    ownedSalons(db, access.user),
+  ]);
+  return { kind: "ledger", salon, salons: salons.map((s) => ({ id: s.id, name: s.name })), ledger };
 }

@@ -1,0 +1,49 @@
+import { useEffect, useRef, useState } from "react";
+import { useRevalidator } from "react-router";
+
+/** How long to wait for more changes before reloading: a burst of changes is one reload. */
+const DEBOUNCE_MS = 250;
+export const LEDGER_UPDATED = "予約台帳を更新しました";
+
+/**
+ * Keeps an open ledger current (issue 28, point 3; decision 0038): an
+ * EventSource on /api/owner/salons/{id}/ledger/stream for the dates shown,
+ * and on each change the page's loader runs again (useRevalidator), so the
+ * page shows exactly what a reload would. The first message of a connection
+ * is the stream saying hello: the very first is ignored (the page is fresh),
+ * a reconnect's first is not (changes may have been missed meanwhile).
+ * Effects run only once hydrated: without JavaScript nothing is opened.
+ *
+ * Returns the polite announcement for an aria-live region.
+ */
+export function useLedgerLive(salonId: string, from: string, to: string): string {
+  const revalidator = useRevalidator();
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
+  const [message, setMessage] = useState("");
+
+  useEffect(() => {
+    if (typeof EventSource === "undefined") return;
+    const params = new URLSearchParams({ from, to });
+    const source = new EventSource(`/api/owner/salons/${salonId}/ledger/stream?${params}`);
+    let greeted = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    source.addEventListener("ledger", () => {
+      if (!greeted) {
+        greeted = true;
+        return;
+      }
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        setMessage("");
+        void Promise.resolve(revalidate.current()).then(() => setMessage(LEDGER_UPDATED));
+      }, DEBOUNCE_MS);
+    });
+    return () => {
+      clearTimeout(timer);
+      source.close();
+    };
+  }, [salonId, from, to]);
+
+  return message;
+}
