@@ -1,5 +1,6 @@
 import { requireSalonAccessApi } from "../owner/salon-access.server";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import { registerOwnerBookingRoutes } from "./owner-booking-routes";
 import { registerOwnerLedgerRoutes } from "./owner-ledger-routes";
 import { registerOwnerTodayRoutes } from "./owner-today-routes";
 
@@ -21,6 +22,7 @@ export function registerOwnerApi(app: BookingApiApp, deps: ResolvedBookingApiDep
     await next();
   });
   registerOwnerLedgerRoutes(app, deps);
+  registerOwnerBookingRoutes(app, deps);
   registerOwnerTodayRoutes(app, deps);
 }
 

@@ -1,0 +1,250 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { toLocal } from "../../common/local-time";
+import { salonActor } from "../bookings/booking-history.server";
+import {
+  bookingActorKinds,
+  bookingEventKinds,
+  bookingKinds,
+  bookingSources,
+  bookingStatuses,
+  salonCancelCategories,
+} from "../db/schema";
+import {
+  bookingActionNames,
+  bookingActionSchema,
+  CANCEL_MESSAGE_MAX,
+  MOVE_MENUS_MAX,
+  SALON_NOTE_MAX,
+} from "../owner/booking-actions.schema";
+import {
+  applyBookingAction,
+  getOwnerBooking,
+  type OwnerBookingDetail,
+} from "../owner/booking-actions.server";
+import { requireSalonAccessApi } from "../owner/salon-access.server";
+import {
+  authErrorResponses,
+  errorResponse,
+  errorResponses,
+  invalidRequest,
+  signedIn,
+} from "./api-app";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import { envelope, uuid } from "./schemas";
+
+/**
+ * One booking of the salon and the actions on it, as JSON (issue 28,
+ * point 4; decision 0040): the same functions as
+ * /owner/salons/{id}/bookings/{bookingId} (server/owner/booking-actions.server.ts).
+ */
+
+// Not imported from owner-api.ts, which imports this module (a cycle at load time).
+const ownerTags = ["サロン管理"];
+
+const json = <T extends z.ZodType>(schema: T) => ({
+  content: { "application/json": { schema } },
+});
+
+const params = z.object({
+  id: uuid("サロンID").openapi({
+    param: { name: "id", in: "path" },
+    description: "サロンの UUID",
+    example: "0b7c1c7e-3f1e-4a53-9a4c-2f6a1e0f8d21",
+  }),
+  bookingId: uuid("予約ID").openapi({
+    param: { name: "bookingId", in: "path" },
+    description: "予約（またはブロック）の UUID",
+    example: "5d0f3c8e-9a1b-4c2d-8e7f-0a1b2c3d4e5f",
+  }),
+});
+
+const iso = (description: string) =>
+  z
+    .string()
+    .openapi({ description: `${description}（ISO 8601）`, example: "2026-12-03T05:00:00.000Z" });
+
+const detailSchema = z
+  .object({
+    id: z.string(),
+    kind: z
+      .enum(bookingKinds)
+      .openapi({ description: "booking: 予約、block: ブロック（休憩など）" }),
+    bookingNumber: z.string().openapi({ example: "7K3M-Q9TX" }),
+    status: z.enum(bookingStatuses),
+    source: z.enum(bookingSources).openapi({ description: "web / phone（電話）/ walk_in（来店）" }),
+    version: z
+      .number()
+      .int()
+      .openapi({ description: "操作のときにそのまま送る版。違えば 409（他の操作で変更済み）" }),
+    startsAt: iso("開始"),
+    endsAt: iso("終了"),
+    date: z.string().openapi({ example: "2026-12-03", description: "サロンの現地日付" }),
+    startTime: z.string().openapi({ example: "14:00" }),
+    endTime: z.string().openapi({ example: "15:00" }),
+    timeZone: z.string(),
+    staff: z.object({ id: z.string(), name: z.string() }),
+    staffRequested: z.boolean().openapi({ description: "true: 指名、false: 指名なし" }),
+    customer: z.object({
+      name: z.string(),
+      kana: z.string(),
+      phone: z.string(),
+      email: z.string(),
+    }),
+    customerId: z.string().nullable(),
+    menus: z.array(
+      z.object({
+        menuId: z.string(),
+        name: z.string(),
+        price: z.number().int(),
+        durationMinutes: z.number().int(),
+      }),
+    ),
+    coupon: z.object({ id: z.string(), title: z.string() }).nullable(),
+    totalPrice: z.number().int().openapi({ description: "円（税込）" }),
+    notes: z.string().openapi({ description: "お客様からのご要望" }),
+    salonNote: z
+      .string()
+      .openapi({ description: "サロンのメモ（お客様には見えません）。ブロックではその名前" }),
+    arrivedAt: z.string().nullable(),
+    cancelledAt: z.string().nullable(),
+    cancelledBy: z.string().nullable(),
+    cancelCategory: z.enum(salonCancelCategories).nullable(),
+    cancelReason: z.string(),
+    createdAt: iso("作成"),
+    history: z.array(
+      z.object({
+        id: z.string(),
+        kind: z.enum(bookingEventKinds),
+        actorKind: z.enum(bookingActorKinds),
+        actorName: z.string().nullable(),
+        details: z.record(z.string(), z.unknown()),
+        at: iso("日時"),
+      }),
+    ),
+  })
+  .openapi("OwnerBooking");
+
+/** Documented loosely; the body is read by bookingActionSchema, whose messages are Japanese. */
+const actionBody = z
+  .object({
+    action: z.enum(bookingActionNames).openapi({
+      description:
+        "arrived（来店）/ completed（施術完了）/ no_show（無断キャンセル、開始時刻後のみ）/ cancel（サロンによるキャンセル）/ move（日時・スタイリスト・メニューの変更）/ note（サロンメモ）/ release（ブロックの削除）",
+    }),
+    version: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: "表示した予約の version（note 以外は必須）" }),
+    category: z.enum(salonCancelCategories).optional().openapi({
+      description:
+        "cancel: salon（サロン都合）/ customer_same_day（お客様都合（当日連絡））/ no_contact（無断キャンセル）",
+    }),
+    message: z
+      .string()
+      .optional()
+      .openapi({
+        description: `cancel: お客様へのメッセージ（${CANCEL_MESSAGE_MAX}文字まで、メールに載ります）`,
+      }),
+    date: z
+      .string()
+      .optional()
+      .openapi({ description: "move: サロンの現地日付", example: "2026-12-03" }),
+    time: z.string().optional().openapi({ description: "move: 開始時刻 HH:MM", example: "14:00" }),
+    staffId: z.string().optional().openapi({ description: "move: スタイリストの UUID" }),
+    menuIds: z
+      .array(z.string())
+      .optional()
+      .openapi({
+        description: `move: メニューの UUID（1〜${MOVE_MENUS_MAX}件、時間と料金はこれから）`,
+      }),
+    confirmOutsideSchedule: z.boolean().optional().openapi({
+      description: "move: スタイリストの勤務時間外でも移動する（なければ 422 outside_schedule）",
+    }),
+    note: z
+      .string()
+      .optional()
+      .openapi({ description: `note: サロンメモ（${SALON_NOTE_MAX}文字まで）` }),
+  })
+  .openapi("OwnerBookingAction");
+
+const detailRoute = createRoute({
+  method: "get",
+  path: "/owner/salons/{id}/bookings/{bookingId}",
+  operationId: "ownerBooking",
+  tags: ownerTags,
+  summary: "予約の詳細と履歴",
+  security: signedIn,
+  request: { params },
+  responses: {
+    200: {
+      description: "予約（日時はサロンの現地時刻も）と履歴（古い順）",
+      ...json(envelope(detailSchema)),
+    },
+    404: errorResponse("予約またはサロンが見つかりません（ほかのサロンの予約も同じ）（not_found）"),
+    ...authErrorResponses,
+    ...errorResponses,
+  },
+});
+
+const actionRoute = createRoute({
+  method: "post",
+  path: "/owner/salons/{id}/bookings/{bookingId}/actions",
+  operationId: "ownerBookingAction",
+  tags: ownerTags,
+  summary: "予約の操作（来店・施術完了・無断キャンセル・キャンセル・移動・メモ・ブロック削除）",
+  description:
+    "1回の操作は1つのトランザクションで、予約の履歴に1件残ります。version が表示したものと違えば 409 で、何も変わりません。移動が他の予約やブロックと重なると 409 で、重なる相手を message で伝えます。",
+  security: signedIn,
+  request: { params, body: { required: true, ...json(actionBody) } },
+  responses: {
+    200: { description: "操作後の予約", ...json(envelope(detailSchema)) },
+    404: errorResponse("予約またはサロンが見つかりません（not_found）"),
+    409: errorResponse(
+      "他の操作で変更済み（booking_changed）、または移動先が他の予約・ブロックと重なる（booking_overlap）",
+    ),
+    422: errorResponse(
+      "この状態ではできない操作（booking_not_confirmed など）、開始前の無断キャンセル（no_show_too_early）、勤務時間外で確認なし（outside_schedule）、担当外のメニュー（staff_cannot_do_menu）",
+    ),
+    ...authErrorResponses,
+    ...errorResponses,
+  },
+});
+
+/** The detail as JSON: instants as ISO strings, and the local date and times beside them. */
+export function ownerBookingJson(detail: OwnerBookingDetail) {
+  const start = toLocal(detail.startsAt, detail.timeZone);
+  return {
+    ...detail,
+    startsAt: detail.startsAt.toISOString(),
+    endsAt: detail.endsAt.toISOString(),
+    date: start.date,
+    startTime: start.time,
+    endTime: toLocal(detail.endsAt, detail.timeZone).time,
+    arrivedAt: detail.arrivedAt?.toISOString() ?? null,
+    cancelledAt: detail.cancelledAt?.toISOString() ?? null,
+    createdAt: detail.createdAt.toISOString(),
+    history: detail.history.map((event) => ({ ...event, at: event.at.toISOString() })),
+  };
+}
+
+/** GET …/bookings/{bookingId} and POST …/bookings/{bookingId}/actions. */
+export function registerOwnerBookingRoutes(app: BookingApiApp, deps: ResolvedBookingApiDeps) {
+  app.openapi(detailRoute, async (c) => {
+    const { id, bookingId } = c.req.valid("param");
+    const access = await requireSalonAccessApi(c.req.raw, deps, id);
+    const detail = await getOwnerBooking(deps.db, { salonId: access.salon.id, bookingId });
+    return c.json({ data: ownerBookingJson(detail) }, 200);
+  });
+
+  app.openapi(actionRoute, async (c) => {
+    const { id, bookingId } = c.req.valid("param");
+    const access = await requireSalonAccessApi(c.req.raw, deps, id, "bookings.act");
+    const parsed = bookingActionSchema.safeParse(c.req.valid("json"));
+    if (!parsed.success) throw invalidRequest(parsed.error);
+    const target = { salonId: access.salon.id, bookingId };
+    await applyBookingAction(deps.db, target, parsed.data, salonActor(access.user.id), deps.now());
+    const detail = await getOwnerBooking(deps.db, target);
+    return c.json({ data: ownerBookingJson(detail) }, 200);
+  });
+}
