@@ -1,6 +1,6 @@
 import { requireSalonAccessApi } from "../owner/salon-access.server";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
-import { registerOwnerBookingRoutes } from "./owner-booking-routes";
+import { registerOwnerCustomerRoutes } from "./owner-customer-routes";
 import { registerOwnerLedgerRoutes } from "./owner-ledger-routes";
 import { registerOwnerTodayRoutes } from "./owner-today-routes";
 
@@ -22,8 +22,8 @@ export function registerOwnerApi(app: BookingApiApp, deps: ResolvedBookingApiDep
     await next();
   });
   registerOwnerLedgerRoutes(app, deps);
-  registerOwnerBookingRoutes(app, deps);
   registerOwnerTodayRoutes(app, deps);
+  registerOwnerCustomerRoutes(app, deps);
 }
 
 /** The document's security and tag for every owner operation. */

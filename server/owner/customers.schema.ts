@@ -58,6 +58,12 @@ const seenNotes = z
   .max(CUSTOMER_NOTES_MAX * 2)
   .transform((text) => text.replace(/\r\n?/g, "\n").replace(/\s+$/u, ""));
 
+/** PUT …/notes of the API: the same rules as the page's form. */
+export const customerNotesInputSchema = z.object({
+  notes: customerNotes,
+  seenNotes: seenNotes.optional(),
+});
+
 /** The detail page's buttons, one intent each. */
 export const customerActionSchema = z.discriminatedUnion(
   "intent",

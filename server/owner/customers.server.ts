@@ -125,6 +125,45 @@ async function rowsOf<T>(db: Database, query: SQL): Promise<T[]> {
 const iso = (value: Date | string | null) =>
   value === null ? null : (value instanceof Date ? value : new Date(value)).toISOString();
 
+/**
+ * Per `chain.top_id`: its bookings' counts (holds and blocks never count:
+ * a hold is no booking yet, a block has no customer). Kept in one place for
+ * the list and the karte alike.
+ */
+const statsSelect = (salonId: string, now: Date) => sql`
+  select chain.top_id,
+         count(b.id) filter (where b.status = 'completed')::int as visits,
+         max(b.starts_at) filter (where b.status = 'completed') as last_visit_at,
+         coalesce(sum(b.total_price) filter (where b.status = 'completed'), 0)::float8 as total_spent,
+         count(b.id) filter (where b.status = 'confirmed'
+           and b.starts_at > ${now.toISOString()}::timestamptz)::int as upcoming,
+         count(b.id) filter (where b.status = 'cancelled_by_user')::int as cancelled_by_customer,
+         count(b.id) filter (where b.status = 'cancelled_by_salon'
+           and coalesce(b.cancel_category, 'salon') = 'salon')::int as cancelled_salon,
+         count(b.id) filter (where b.status = 'cancelled_by_salon'
+           and b.cancel_category = 'customer_same_day')::int as cancelled_same_day,
+         count(b.id) filter (where b.status = 'cancelled_by_salon'
+           and b.cancel_category = 'no_contact')::int as cancelled_no_contact,
+         count(b.id) filter (where b.status = 'no_show')::int as no_shows
+    from chain
+    left join bookings b
+      on b.salon_id = ${salonId} and b.customer_id = chain.id and b.kind = 'booking'
+   group by chain.top_id`;
+
+const statsOf = (row: Omit<StatsRow, "top_id">): CustomerStats => ({
+  visits: Number(row.visits),
+  lastVisitAt: iso(row.last_visit_at),
+  totalSpent: Number(row.total_spent),
+  upcoming: Number(row.upcoming),
+  cancelledByCustomer: Number(row.cancelled_by_customer),
+  cancelledBySalon: {
+    salon: Number(row.cancelled_salon),
+    customer_same_day: Number(row.cancelled_same_day),
+    no_contact: Number(row.cancelled_no_contact),
+  },
+  noShows: Number(row.no_shows),
+});
+
 /** The stats of each given record with the records merged into it: one grouped query. */
 export async function customerStats(
   db: Database,
@@ -138,38 +177,10 @@ export async function customerStats(
     db,
     sql`
     ${chainCte(salonId, topIds)}
-    select chain.top_id,
-           count(b.id) filter (where b.status = 'completed')::int as visits,
-           max(b.starts_at) filter (where b.status = 'completed') as last_visit_at,
-           coalesce(sum(b.total_price) filter (where b.status = 'completed'), 0)::float8 as total_spent,
-           count(b.id) filter (where b.status = 'confirmed' and b.starts_at > ${now.toISOString()}::timestamptz)::int as upcoming,
-           count(b.id) filter (where b.status = 'cancelled_by_user')::int as cancelled_by_customer,
-           count(b.id) filter (where b.status = 'cancelled_by_salon'
-             and coalesce(b.cancel_category, 'salon') = 'salon')::int as cancelled_salon,
-           count(b.id) filter (where b.status = 'cancelled_by_salon'
-             and b.cancel_category = 'customer_same_day')::int as cancelled_same_day,
-           count(b.id) filter (where b.status = 'cancelled_by_salon'
-             and b.cancel_category = 'no_contact')::int as cancelled_no_contact,
-           count(b.id) filter (where b.status = 'no_show')::int as no_shows
-      from chain
-      left join bookings b
-        on b.salon_id = ${salonId} and b.customer_id = chain.id and b.kind = 'booking'
-     group by chain.top_id`,
+    ${statsSelect(salonId, now)}`,
   );
   for (const row of result) {
-    out.set(row.top_id, {
-      visits: Number(row.visits),
-      lastVisitAt: iso(row.last_visit_at),
-      totalSpent: Number(row.total_spent),
-      upcoming: Number(row.upcoming),
-      cancelledByCustomer: Number(row.cancelled_by_customer),
-      cancelledBySalon: {
-        salon: Number(row.cancelled_salon),
-        customer_same_day: Number(row.cancelled_same_day),
-        no_contact: Number(row.cancelled_no_contact),
-      },
-      noShows: Number(row.no_shows),
-    });
+    out.set(row.top_id, statsOf(row));
   }
   return out;
 }
@@ -301,25 +312,7 @@ export async function listCustomers(
         from salon_customers c join chain on c.merged_into_id = chain.id
        where c.salon_id = ${salonId} and chain.depth < ${MAX_CHAIN_DEPTH}
     ),
-    stats as (
-      select chain.top_id,
-             count(b.id) filter (where b.status = 'completed')::int as visits,
-             max(b.starts_at) filter (where b.status = 'completed') as last_visit_at,
-             coalesce(sum(b.total_price) filter (where b.status = 'completed'), 0)::float8 as total_spent,
-             count(b.id) filter (where b.status = 'confirmed' and b.starts_at > ${now.toISOString()}::timestamptz)::int as upcoming,
-             count(b.id) filter (where b.status = 'cancelled_by_user')::int as cancelled_by_customer,
-             count(b.id) filter (where b.status = 'cancelled_by_salon'
-               and coalesce(b.cancel_category, 'salon') = 'salon')::int as cancelled_salon,
-             count(b.id) filter (where b.status = 'cancelled_by_salon'
-               and b.cancel_category = 'customer_same_day')::int as cancelled_same_day,
-             count(b.id) filter (where b.status = 'cancelled_by_salon'
-               and b.cancel_category = 'no_contact')::int as cancelled_no_contact,
-             count(b.id) filter (where b.status = 'no_show')::int as no_shows
-        from chain
-        left join bookings b
-          on b.salon_id = ${salonId} and b.customer_id = chain.id and b.kind = 'booking'
-       group by chain.top_id
-    )
+    stats as (${statsSelect(salonId, now)})
     select listed.*, stats.visits, stats.last_visit_at, stats.total_spent, stats.upcoming,
            stats.cancelled_by_customer, stats.cancelled_salon, stats.cancelled_same_day,
            stats.cancelled_no_contact, stats.no_shows
@@ -328,19 +321,7 @@ export async function listCustomers(
   );
   const customers = result.map((row) => ({
     ...summaryOf({ ...row, userId: row.user_id }),
-    stats: {
-      visits: Number(row.visits),
-      lastVisitAt: iso(row.last_visit_at),
-      totalSpent: Number(row.total_spent),
-      upcoming: Number(row.upcoming),
-      cancelledByCustomer: Number(row.cancelled_by_customer),
-      cancelledBySalon: {
-        salon: Number(row.cancelled_salon),
-        customer_same_day: Number(row.cancelled_same_day),
-        no_contact: Number(row.cancelled_no_contact),
-      },
-      noShows: Number(row.no_shows),
-    },
+    stats: statsOf(row),
   }));
   return { customers, total, page, pageSize: CUSTOMERS_PER_PAGE, q };
 }
