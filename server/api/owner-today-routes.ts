@@ -122,6 +122,6 @@ const todayRoute = createRoute({
 export function registerOwnerTodayRoutes(app: BookingApiApp, deps: ResolvedBookingApiDeps) {
   app.openapi(todayRoute, async (c) => {
     const access = await requireSalonAccessApi(c.req.raw, deps, c.req.valid("param").id);
-    return c.json({ data: await todayView(deps.db, access.salon, new Date()) }, 200);
+    return c.json({ data: await todayView(deps.db, access.salon, deps.now()) }, 200);
   });
 }
