@@ -76,6 +76,7 @@ export default [
   route("owner", "routes/owner.tsx"), // opens on the owner's first salon's 今日
   route("owner/salons/:id", "routes/owner.salons.$id.tsx"), // 今日: the day at a glance, notices
   route("owner/salons/:id/bookings", "routes/owner.salons.$id.bookings.tsx"), // 予約台帳: day per stylist, week; live
+  route("owner/salons/:id/bookings/new", "routes/owner.salons.$id.bookings.new.tsx"), // phone / walk-in booking, blocked time (?staff=&date=&time=)
   route("owner/salons/:id/customers", "routes/owner.salons.$id.customers.tsx"), // 顧客: search, counts
   route(
     "owner/salons/:id/customers/:customerId",
