@@ -104,7 +104,12 @@ function Nav({
           ))}
         </ul>
       </nav>
-      <Form method="get" className="flex flex-wrap items-end gap-2" aria-label="日付を指定して表示">
+      <Form
+        method="get"
+        action={`/owner/salons/${salonId}/bookings`}
+        className="flex flex-wrap items-end gap-2"
+        aria-label="日付を指定して表示"
+      >
         {week ? <input type="hidden" name="view" value="week" /> : null}
         <div className="flex flex-col">
           <label htmlFor="ledger-date" className="text-sm font-bold">
@@ -193,7 +198,7 @@ function EntryLink({ salonId, entry }: { salonId: string; entry: LedgerEntry }) 
           </span>{" "}
           <StaffMark requested={entry.staffRequested} />
           <span className="block font-bold">
-            {entry.customerName ? `${entry.customerName}様` : "（お名前未入力）"}
+            {customerOf(entry)}
             {entry.customerKana ? (
               <span className="ml-1 text-xs font-normal">（{entry.customerKana}）</span>
             ) : null}
@@ -206,6 +211,12 @@ function EntryLink({ salonId, entry }: { salonId: string; entry: LedgerEntry }) 
       )}
     </Link>
   );
+}
+
+/** A hold has no customer yet: a visitor is still in the booking form. */
+function customerOf(entry: { status: string; customerName: string }) {
+  if (entry.customerName) return `${entry.customerName}様`;
+  return entry.status === "held" ? "ネット予約の手続き中" : "（お名前未入力）";
 }
 
 type Item =
@@ -402,11 +413,13 @@ function DayView({ day, salonName }: { day: LedgerDay; salonName: string }) {
             {day.cancelled.map((entry) => (
               <li key={entry.id}>
                 <Link to={bookingPath(day.salonId, entry.id)} className={linkClass}>
-                  <Times span={entry} /> {entry.customerName || "（お名前未入力）"}様
+                  <Times span={entry} /> {customerOf(entry)}
                 </Link>{" "}
                 <span className="text-sm text-neutral-700">
                   {entry.customerKana ? `（${entry.customerKana}）` : ""}
-                  {entry.statusLabel}・{entry.menus.join("、")}・{formatYen(entry.totalPrice)}
+                  {[entry.statusLabel, entry.menus.join("、"), formatYen(entry.totalPrice)]
+                    .filter(Boolean)
+                    .join("・")}
                 </span>
               </li>
             ))}
@@ -481,8 +494,9 @@ function WeekView({ week }: { week: LedgerWeek }) {
                                 {entry.startTime}{" "}
                                 {entry.kind === "block"
                                   ? entry.label || "ブロック"
-                                  : `${entry.customerName || "（お名前未入力）"}様`}
-                                {entry.status === "held" ? `（${entry.statusLabel}）` : ""}
+                                  : entry.status === "held"
+                                    ? entry.statusLabel
+                                    : customerOf(entry)}
                               </li>
                             ))}
                           </ul>
