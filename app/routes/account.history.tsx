@@ -33,7 +33,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const now = new Date();
   const list = await historyList(ctx.db, user.id, now);
   const bookingId = params.get("booking");
-  if (bookingId === null) return { list, detail: null, error: null, cancelled: false };
+  const changed = params.get("changed");
+  if (bookingId === null) {
+    return { list, detail: null, error: null, cancelled: false, changed: null };
+  }
   try {
     const detail = await historyDetail(ctx.db, user.id, bookingId, now);
     return {
@@ -41,11 +44,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       detail: { ...detail, confirmingCancel: params.get("cancel") === "1" },
       error: null,
       cancelled: params.get("cancelled") === "1",
+      // After 予約変更: 1 changed, coupon changed without the coupon, 0 already so.
+      changed: changed === "1" || changed === "coupon" || changed === "0" ? changed : null,
     };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     return data(
-      { list, detail: null, error: error.message, cancelled: false },
+      { list, detail: null, error: error.message, cancelled: false, changed: null },
       { status: error.status },
     );
   }
@@ -87,7 +92,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AccountHistory({ loaderData, actionData }: Route.ComponentProps) {
-  const { list, detail, cancelled } = loaderData;
+  const { list, detail, cancelled, changed } = loaderData;
   const error = actionData?.error ?? loaderData.error;
   useFocusAfterStep(
     error
@@ -106,6 +111,15 @@ export default function AccountHistory({ loaderData, actionData }: Route.Compone
       </h1>
       <div className="mt-6 flex flex-col gap-8">
         {cancelled ? <Notice>ご予約をキャンセルしました。</Notice> : null}
+        {changed && detail ? (
+          <Notice>
+            {changed === "0"
+              ? "ご予約はすでにこの内容です。"
+              : changed === "coupon"
+                ? "ご予約を変更しました（クーポンは変更後の内容では使えないため、通常料金です）。確認メールをお送りしました。"
+                : "ご予約を変更しました。確認メールをお送りしました。"}
+          </Notice>
+        ) : null}
         {error && !detail ? (
           <p id="history-error" tabIndex={-1} role="alert" className="font-bold text-red-700">
             {error}

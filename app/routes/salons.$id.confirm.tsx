@@ -3,6 +3,7 @@ import { privatePageHeaders } from "../../common/page-cache";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import { requireLogin } from "../../server/accounts/guards";
 import { clientIp } from "../../server/accounts/request-info";
+import { BookingNotFoundError } from "../../server/bookings/booking-errors";
 import { bookingLimitsFrom } from "../../server/bookings/booking-rate-limit";
 import {
   holdBrowserCookie,
@@ -10,6 +11,11 @@ import {
   holdBrowserKeyOrNew,
 } from "../../server/bookings/hold-browser.server";
 import { findFlowSalon, parseFlowParams } from "../../server/bookings/pages/booking-flow.server";
+import {
+  changeIdOf,
+  loadChangeView,
+  submitChangeForm,
+} from "../../server/bookings/pages/change-page.server";
 import { submitConfirmForm } from "../../server/bookings/pages/confirm-form.server";
 import { loadConfirmView } from "../../server/bookings/pages/confirm-page.server";
 import { flowAvailability } from "../../server/bookings/pages/flow-availability.server";
@@ -36,7 +42,26 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
   const salon = await findFlowSalon(ctx.db, params.id);
   if (!salon) throw notFound(request);
-  const query = parseFlowParams(new URL(request.url).searchParams);
+  const search = new URL(request.url).searchParams;
+  // 予約変更 (?change={bookingId}): only the booking's own customer, signed in.
+  const changeId = changeIdOf(search);
+  if (changeId === "invalid") throw notFound(request);
+  if (changeId !== null) {
+    const member = await requireLogin(request, ctx);
+    const view = await loadChangeView(ctx.db, {
+      salon,
+      params: search,
+      changeId,
+      userId: member.id,
+      now: new Date(),
+    }).catch((error) => {
+      throw error instanceof BookingNotFoundError ? notFound(request) : error;
+    });
+    if (view.kind === "redirect") throw redirect(view.to);
+    const status = view.kind === "change-refused" ? 409 : view.problems.length > 0 ? 400 : 200;
+    return data({ salon, view }, { status });
+  }
+  const query = parseFlowParams(search);
   const user = await getCurrentUser(request, ctx);
   const view = await loadConfirmView(
     ctx.db,
@@ -57,6 +82,22 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const salon = await findFlowSalon(ctx.db, params.id);
   if (!salon) throw notFound(request);
   const form = await request.formData();
+  const changeId = changeIdOf(form);
+  if (changeId === "invalid") throw notFound(request);
+  if (changeId !== null) {
+    const member = await requireLogin(request, ctx);
+    const changed = await submitChangeForm(ctx.db, {
+      salon,
+      form,
+      changeId,
+      userId: member.id,
+      now: new Date(),
+      limits: bookingLimitsFrom(ctx.config, ctx.accounts.limits.store),
+      ip: clientIp(request),
+    });
+    if (changed.kind === "redirect") return redirect(changed.to);
+    return data({ error: changed.error, draft: changed.draft }, { status: changed.status });
+  }
   // Only a signed-in visitor confirms; a guest signs in and comes back to this hold.
   const user =
     form.get("intent") === "confirm"

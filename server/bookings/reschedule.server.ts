@@ -1,8 +1,8 @@
-import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
 import { toLocal } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
-import { bookingMenus, bookings, coupons, salons, staff } from "../db/schema";
+import { bookingMenus, bookings, coupons, jobs, salons, staff } from "../db/schema";
 import { EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
 import { DomainError } from "../errors/domain-error";
 import { notifySlotChange } from "../realtime/slot-events.server";
@@ -16,6 +16,7 @@ import {
   SlotUnavailableError,
 } from "./booking-errors";
 import { customerActor, recordBookingEvent } from "./booking-history.server";
+import { enqueueMovedJobs, reminderTime } from "./booking-jobs.server";
 import { limitBookingAttempt } from "./booking-rate-limit";
 import { refreshAfterBookingChange } from "./free-days.server";
 import { bookingSettingsFor } from "./settings";
@@ -355,16 +356,6 @@ export type RescheduleResult = {
 };
 
 /**
- * Another module's hook for the mails of a move (the customer's updated
- * .ics, the salon's notice), called inside the swap's transaction.
- */
-export type MovedJobs = (
-  tx: Database,
-  booking: Booking,
-  change: { before: BookingSide; now: Date },
-) => Promise<void>;
-
-/**
  * Moves the customer's booking in one transaction: the row is locked, the
  * new time checked with the booking itself left out, the row updated in
  * place (time, stylist, menus, price, coupon; version bumped), its menus
@@ -376,7 +367,6 @@ export type MovedJobs = (
 export async function rescheduleBooking(
   db: Database,
   request: RescheduleRequest & BookingClient,
-  movedJobs?: MovedJobs,
 ): Promise<RescheduleResult> {
   await limitBookingAttempt(request.limits, "booking", {
     ip: request.ip,
@@ -452,7 +442,18 @@ export async function rescheduleBooking(
           },
           at: request.now,
         });
-        if (movedJobs) await movedJobs(tx, moved, { before, now: request.now });
+        // The customer's mail with the updated .ics (same UID, next SEQUENCE) and the salon's notice.
+        await enqueueMovedJobs(tx, moved, {
+          by: "customer",
+          previous: {
+            startsAt: before.startsAt,
+            endsAt: before.endsAt,
+            staffName: before.staffName,
+            menuNames: before.menus.map((menu) => menu.name),
+          },
+          now: request.now,
+        });
+        await moveReminder(tx, moved, planned.timeZone, request.now);
         // Both days change for pages open on every app server (and the salon's ledger).
         await notifySlotChange(tx, row.salonId, [
           toLocal(before.startsAt, planned.timeZone).date,
@@ -490,4 +491,22 @@ function sideDetails(side: BookingSide) {
     totalPrice: side.totalPrice,
     couponTitle: side.couponTitle,
   };
+}
+
+/**
+ * The day-before reminder follows the booking: its job (enqueued with the
+ * confirmation, `reminder:{id}`) runs the day before the NEW start. Not yet
+ * sent only; a reminder already sent is not sent again.
+ */
+async function moveReminder(tx: Database, booking: Booking, timeZone: string, now: Date) {
+  await tx
+    .update(jobs)
+    .set({ runAt: reminderTime(booking.startsAt, timeZone, now) })
+    .where(
+      and(
+        // The key enqueueConfirmationJobs gives it.
+        eq(jobs.dedupeKey, `reminder:${booking.id}`),
+        isNull(jobs.doneAt),
+      ),
+    );
 }

@@ -1,7 +1,9 @@
 import { and, asc, eq } from "drizzle-orm";
+import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import { BookingNotFoundError, SlotTakenError } from "../../server/bookings/booking-errors";
+import { bookingJobHandlers } from "../../server/bookings/booking-jobs.server";
 import {
   BookingNotChangeableError,
   BookingVersionConflictError,
@@ -14,7 +16,12 @@ import {
   bookings,
   couponMenus,
   coupons,
+  jobs,
+  mailOutbox,
+  salonOwners,
 } from "../../server/db/schema";
+import { createJobWorker } from "../../server/jobs/queue.server";
+import { createLogger } from "../../server/logger";
 import { bookingClient } from "../support/booking-client";
 import { buildBooking, buildMenu, buildSalonWithStaff, buildUser } from "../support/builders";
 import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
@@ -398,6 +405,66 @@ describe("rescheduleBooking", () => {
     expect((await rowOf(booking.id)).startsAt).toEqual(at("2026-12-14T15:00"));
     const gone = await database.db.select().from(bookings).where(eq(bookings.id, lapsed.id));
     expect(gone).toHaveLength(0);
+  });
+
+  it("mails the customer an .ics that updates the event (same UID, next SEQUENCE), tells the salon, and moves the reminder", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const owner = await buildUser(database.db, { role: "owner" });
+    await database.db.insert(salonOwners).values({ salonId: salon.id, userId: owner.id });
+    const user = await buildUser(database.db);
+    const booking = await book(
+      salon.id,
+      user.id,
+      [menu.id],
+      stylists[0]?.id ?? null,
+      at("2026-12-16T10:00"),
+    );
+    await move({ bookingId: booking.id, userId: user.id, start: at("2026-12-18T15:00") });
+    const [reminder] = await database.db
+      .select({ runAt: jobs.runAt })
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `reminder:${booking.id}`));
+    expect(reminder?.runAt).toEqual(at("2026-12-17T15:00"));
+    const worker = createJobWorker({
+      db: database.db,
+      handlers: bookingJobHandlers({
+        mailFrom: "Salon Navi <no-reply@salon.example.jp>",
+        publicUrl: "https://salon.example.jp",
+      }),
+      log: createLogger("silent"),
+      now: () => NOW,
+    });
+    // Earlier tests' mails are in the queue too.
+    for (let ran = 1; ran > 0; ) ran = await worker.runOnce();
+    const mails = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.to, customer.email))
+      .orderBy(mailOutbox.createdAt);
+    const calendars = mails
+      .filter((mail) => mail.text.includes(booking.bookingNumber))
+      .flatMap((mail) =>
+        mail.attachments.map((file) => {
+          const event = new ICAL.Component(ICAL.parse(file.content)).getFirstSubcomponent("vevent");
+          return {
+            subject: mail.subject,
+            uid: event?.getFirstPropertyValue("uid"),
+            sequence: Number(event?.getFirstPropertyValue("sequence")),
+            start: String(event?.getFirstProperty("dtstart")?.getFirstValue()),
+          };
+        }),
+      );
+    const confirmation = calendars.find((entry) => entry.sequence === 0);
+    const moved = calendars.find((entry) => entry.sequence === 1);
+    expect(confirmation).toBeDefined();
+    expect(moved?.uid).toBe(confirmation?.uid);
+    expect(moved?.start).toContain("2026-12-18T15:00");
+    expect(moved?.subject).toMatch(/変更/);
+    const toSalon = await database.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.to, owner.email));
+    expect(toSalon.some((mail) => /変更/.test(mail.subject))).toBe(true);
   });
 
   // PGlite runs transactions one after another: there is no race to lose.

@@ -20,9 +20,37 @@ export type HistoryBooking = {
   menus: { name: string; price: number; durationMinutes: number }[];
   notes: string;
   cancellable: boolean;
+  /** 予約変更 in the booking flow, while the web may still change it (before the cutoff); else null. */
+  changeHref: string | null;
+  /** Moved or its menus changed at least once. */
+  changed: boolean;
   /** The confirm URL with the same menus and stylist. */
   rebookHref: string;
 };
+
+/** 変更済み: the booking was moved or its menus changed (by the customer or the salon). */
+function ChangedBadge({ changed }: { changed: boolean }) {
+  if (!changed) return null;
+  return (
+    <span className="inline-block rounded border border-brand-700 px-2 py-0.5 text-xs font-bold text-brand-700">
+      変更済み
+    </span>
+  );
+}
+
+/** The way into 予約変更, named by the booking for screen readers' link lists. */
+function ChangeLink({ booking }: { booking: HistoryBooking }) {
+  if (!booking.changeHref) return null;
+  return (
+    <Link
+      to={booking.changeHref}
+      className={linkClass}
+      aria-label={`予約番号${booking.bookingNumber}の日時・メニューを変更する`}
+    >
+      予約を変更する
+    </Link>
+  );
+}
 
 function StatusBadge({ status }: { status: string }) {
   const tone =
@@ -44,6 +72,7 @@ export function BookingCard({ booking }: { booking: HistoryBooking }) {
     <article className="flex flex-col gap-1 rounded-lg border border-neutral-300 p-4">
       <p className="flex flex-wrap items-center gap-2 text-sm">
         <StatusBadge status={booking.status} />
+        <ChangedBadge changed={booking.changed} />
         <span>予約番号 {booking.bookingNumber}</span>
       </p>
       <h3 className="text-lg font-bold">{booking.salon.name}</h3>
@@ -57,7 +86,7 @@ export function BookingCard({ booking }: { booking: HistoryBooking }) {
       <p className="text-sm text-neutral-700">
         {booking.menus.map((menu) => menu.name).join("、")}
       </p>
-      <p className="mt-1">
+      <p className="mt-1 flex flex-wrap gap-x-4 gap-y-1">
         <Link
           to={`/account/history?booking=${booking.id}`}
           className={linkClass}
@@ -65,6 +94,7 @@ export function BookingCard({ booking }: { booking: HistoryBooking }) {
         >
           詳細を見る
         </Link>
+        <ChangeLink booking={booking} />
       </p>
     </article>
   );
@@ -95,8 +125,9 @@ export function BookingDetail({
       ) : null}
       <dl className="grid grid-cols-1 gap-x-4 gap-y-2 rounded-lg border border-neutral-300 p-4 sm:grid-cols-[8rem_1fr]">
         <dt className="font-bold">状態</dt>
-        <dd>
+        <dd className="flex flex-wrap gap-2">
           <StatusBadge status={booking.status} />
+          <ChangedBadge changed={booking.changed} />
         </dd>
         <dt className="font-bold">サロン</dt>
         <dd>
@@ -185,6 +216,14 @@ export function BookingDetail({
         )
       ) : null}
       <ul className="flex flex-col gap-2">
+        {booking.changeHref ? (
+          <li>
+            <ChangeLink booking={booking} />
+            <span className="ml-2 text-sm text-neutral-700">
+              （日時・スタッフ・メニュー。予約番号はそのままです）
+            </span>
+          </li>
+        ) : null}
         <li>
           <Link to={booking.rebookHref} className={linkClass}>
             同じメニューでもう一度予約する

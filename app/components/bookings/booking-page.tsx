@@ -1,8 +1,10 @@
 import { useEffect, useState } from "react";
 import { Link, useLocation } from "react-router";
 import type { FlowSalon } from "../../../server/bookings/pages/booking-flow.server";
+import type { ChangeView } from "../../../server/bookings/pages/change-page.server";
 import type { HoldView, PickView } from "../../../server/bookings/pages/confirm-page.server";
 import { linkClass } from "../accounts/account-frame";
+import { ChangeBanner, ChangeConfirmStep, ChangeRefused } from "./booking-change";
 import { HoldStep } from "./booking-hold-step";
 import { PickSteps } from "./booking-pick-steps";
 import { draftFromState } from "./hold-expired-notice";
@@ -21,7 +23,7 @@ export function BookingPage({
   actionData,
 }: {
   salon: FlowSalon;
-  view: PickView | HoldView;
+  view: PickView | HoldView | ChangeView;
   actionData: BookingActionData;
 }) {
   // Back to exactly this page (the hold is kept) after signing in.
@@ -46,17 +48,29 @@ export function BookingPage({
         </Link>
       </p>
       <h1 id={stepIds.page} className="mt-2 text-2xl font-bold">
-        {view.kind === "hold" ? "ご予約内容の確認" : "ご予約"}
+        {"change" in view || view.kind === "change-refused"
+          ? "予約変更"
+          : view.kind === "hold"
+            ? "ご予約内容の確認"
+            : "ご予約"}
         <span className="block text-base font-normal text-neutral-700">{salon.name}</span>
       </h1>
-      {view.kind === "pick" ? (
-        <PickSteps
-          slug={salon.slug}
-          view={view}
-          actionError={actionError}
-          draft={contactResult?.values ?? heldDraft ?? repickDraft}
-          repicking={arrivedWithDraft !== null}
-        />
+      {view.kind === "change" ? (
+        <ChangeConfirmStep view={view} actionError={actionError} />
+      ) : view.kind === "change-refused" ? (
+        <ChangeRefused view={view} />
+      ) : view.kind === "pick" ? (
+        <>
+          {"change" in view ? <ChangeBanner change={view.change} /> : null}
+          <PickSteps
+            slug={salon.slug}
+            view={view}
+            actionError={actionError}
+            draft={contactResult?.values ?? heldDraft ?? repickDraft}
+            repicking={arrivedWithDraft !== null}
+            changeId={"change" in view ? view.change.bookingId : null}
+          />
+        </>
       ) : (
         <HoldStep view={view} signInHref={signInHref} result={contactResult} />
       )}

@@ -22,11 +22,14 @@ function flowHref(
   slug: string,
   selection: { menuIds: string[]; staffSlug: string | null; couponId: string | null },
   date?: string | null,
+  extra: [string, string][] = [],
 ) {
-  return bookingFlowHref(slug, { ...selection, date });
+  return bookingFlowHref(slug, { ...selection, date }, extra);
 }
 
-function Problems({ problems }: { problems: string[] }) {
+function Problems({ problems: all }: { problems: string[] }) {
+  // A refused post and the page it reloads may say the same thing.
+  const problems = [...new Set(all)];
   if (problems.length === 0) return null;
   return (
     <div
@@ -54,6 +57,7 @@ export function PickSteps({
   actionError,
   draft,
   repicking,
+  changeId = null,
 }: {
   slug: string;
   view: PickView;
@@ -61,6 +65,12 @@ export function PickSteps({
   draft: Record<string, string> | null;
   /** Back from an expired hold: focus starts at the time step. */
   repicking: boolean;
+  /**
+   * 予約変更: the booking being changed. Every link and form carries it,
+   * and the times are the server's (they leave that booking out, the live
+   * stream does not).
+   */
+  changeId?: string | null;
 }) {
   const { selection } = view;
   const current = {
@@ -100,7 +110,8 @@ export function PickSteps({
   const tickedIds = ticked.for === urlMenus ? ticked.ids : current.menuIds;
   const stale = !sameMenus(tickedIds, current.menuIds);
   // Live slots (issue 15, point 8): after hydration the days and times follow the stream.
-  const range = current.menuIds.length > 0 ? liveRangeOf(view.days, view.date) : null;
+  const changing: [string, string][] = changeId ? [["change", changeId]] : [];
+  const range = current.menuIds.length > 0 && !changeId ? liveRangeOf(view.days, view.date) : null;
   const live = useLiveAvailability(
     range ? { salon: slug, menuIds: current.menuIds, staff: current.staffSlug, ...range } : null,
   );
@@ -116,6 +127,7 @@ export function PickSteps({
       ? [["coupon", current.couponId] as [string, string]]
       : []),
     ...(fields.includes("date") && view.date ? [["date", view.date] as [string, string]] : []),
+    ...changing,
   ];
   return (
     <>
@@ -183,7 +195,9 @@ export function PickSteps({
               <DayPicker
                 days={days}
                 selected={view.date}
-                hrefFor={(date) => flowHref(slug, { ...current, menuIds: tickedIds }, date)}
+                hrefFor={(date) =>
+                  flowHref(slug, { ...current, menuIds: tickedIds }, date, changing)
+                }
                 headingId={stepIds.day}
               />
             ) : (
@@ -216,6 +230,7 @@ export function PickSteps({
               times={times}
               formId={stepIds.pickForm}
               headingId={stepIds.time}
+              changing={changeId !== null}
             />
           ) : null}
           {/* Always present, so that screen readers notice when a time is taken or freed. */}

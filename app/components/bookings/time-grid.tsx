@@ -23,6 +23,8 @@ type Props = {
    */
   formId: string;
   headingId: string;
+  /** 予約変更: a time leads to the change's confirmation, nothing is held. */
+  changing?: boolean;
 };
 
 /**
@@ -30,7 +32,7 @@ type Props = {
  * menu step's POST form, so a click (or Enter) holds that slot for what is
  * ticked, with or without JavaScript.
  */
-export function TimeGrid({ dateLabel, times, formId, headingId }: Props) {
+export function TimeGrid({ dateLabel, times, formId, headingId, changing = false }: Props) {
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" && navigation.formData?.has("start") === true;
   return (
@@ -43,7 +45,9 @@ export function TimeGrid({ dateLabel, times, formId, headingId }: Props) {
       ) : (
         <div className="mt-3">
           <p id={`${headingId}-hint`} className="text-sm text-neutral-700">
-            時間を選ぶと、その枠を10分間お取り置きします。
+            {changing
+              ? "時間を選ぶと、変更内容の確認に進みます（まだ変更されません）。"
+              : "時間を選ぶと、その枠を10分間お取り置きします。"}
           </p>
           {periods.map((period) => {
             const inPeriod = times.filter(
@@ -65,7 +69,7 @@ export function TimeGrid({ dateLabel, times, formId, headingId }: Props) {
                         name="start"
                         value={option.start}
                         disabled={busy}
-                        aria-label={`${dateLabel} ${option.time}から予約する`}
+                        aria-label={`${dateLabel} ${option.time}${changing ? "に変更する" : "から予約する"}`}
                         className="w-full rounded-lg border border-brand-700 px-2 py-2 font-bold text-brand-700 hover:bg-brand-50 disabled:opacity-60"
                       >
                         {option.time}

@@ -1,9 +1,11 @@
+import { and, inArray } from "drizzle-orm";
 import type { Database } from "../../db/client";
+import { bookingEvents } from "../../db/schema";
 import { type BookingSummary, getBookingForUser, listBookingsForUser } from "../booking.server";
 import { bookingSettingsFor } from "../settings";
 
 /** A booking as the history page shows it (plain data for the page). */
-function historyItem(booking: BookingSummary, cancellable: boolean) {
+function historyItem(booking: BookingSummary, cancellable: boolean, changed: ReadonlySet<string>) {
   const params = new URLSearchParams(booking.menus.map((menu) => ["menu", menu.menuId]));
   if (booking.staffRequested) params.set("staff", booking.staff.slug);
   return {
@@ -27,16 +29,59 @@ function historyItem(booking: BookingSummary, cancellable: boolean) {
     })),
     notes: booking.notes,
     cancellable,
+    /** 予約変更 (the flow in change mode), open until the same cutoff as cancelling; else null. */
+    changeHref: cancellable ? `/salons/${booking.salon.slug}/confirm?change=${booking.id}` : null,
+    /** Moved or its menus changed at least once (変更済み). */
+    changed: changed.has(booking.id),
     rebookHref: `/salons/${booking.salon.slug}/confirm?${params}`,
   };
+}
+
+/** Before the salon's cutoff: the web may still cancel or change it (cancelBooking, rescheduleBooking). */
+function beforeCutoff(booking: BookingSummary, cutoffHours: number, now: Date) {
+  return (
+    booking.status === "confirmed" &&
+    now.getTime() <= booking.startsAt.getTime() - cutoffHours * 3_600_000
+  );
+}
+
+/** Which of these bookings were moved or had their menus changed (their history says so). */
+async function changedBookings(db: Database, list: BookingSummary[]): Promise<Set<string>> {
+  if (list.length === 0) return new Set();
+  // By salon and booking: booking_events' index begins with the salon.
+  const rows = await db
+    .selectDistinct({ bookingId: bookingEvents.bookingId })
+    .from(bookingEvents)
+    .where(
+      and(
+        inArray(bookingEvents.salonId, [...new Set(list.map((booking) => booking.salon.id))]),
+        inArray(
+          bookingEvents.bookingId,
+          list.map((booking) => booking.id),
+        ),
+        inArray(bookingEvents.kind, ["moved", "menus_changed"]),
+      ),
+    );
+  return new Set(rows.map((row) => row.bookingId));
 }
 
 /** /account/history: upcoming and past bookings of the visitor. */
 export async function historyList(db: Database, userId: string, now: Date) {
   const { upcoming, past } = await listBookingsForUser(db, { userId, now });
+  const changed = await changedBookings(db, [...upcoming, ...past]);
+  // Upcoming bookings are few: each salon's cutoff decides whether 予約変更 is offered.
+  const cutoffs = new Map<string, number>();
+  for (const booking of upcoming) {
+    if (!cutoffs.has(booking.salon.id)) {
+      const { cancellationCutoffHours } = await bookingSettingsFor(db, booking.salon.id);
+      cutoffs.set(booking.salon.id, cancellationCutoffHours);
+    }
+  }
   return {
-    upcoming: upcoming.map((booking) => historyItem(booking, false)),
-    past: past.map((booking) => historyItem(booking, false)),
+    upcoming: upcoming.map((booking) =>
+      historyItem(booking, beforeCutoff(booking, cutoffs.get(booking.salon.id) ?? 0, now), changed),
+    ),
+    past: past.map((booking) => historyItem(booking, false, changed)),
   };
 }
 
@@ -44,8 +89,7 @@ export async function historyList(db: Database, userId: string, now: Date) {
 export async function historyDetail(db: Database, userId: string, bookingId: string, now: Date) {
   const booking = await getBookingForUser(db, { bookingId, userId });
   const { cancellationCutoffHours } = await bookingSettingsFor(db, booking.salon.id);
-  const cancellable =
-    booking.status === "confirmed" &&
-    now.getTime() <= booking.startsAt.getTime() - cancellationCutoffHours * 3_600_000;
-  return { booking: historyItem(booking, cancellable), cancellationCutoffHours };
+  const cancellable = beforeCutoff(booking, cancellationCutoffHours, now);
+  const changed = await changedBookings(db, [booking]);
+  return { booking: historyItem(booking, cancellable, changed), cancellationCutoffHours };
 }
