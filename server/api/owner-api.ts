@@ -1,6 +1,7 @@
 import { requireSalonAccessApi } from "../owner/salon-access.server";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
 import { registerOwnerCustomerRoutes } from "./owner-customer-routes";
+import { registerOwnerEntryRoutes } from "./owner-entry-routes";
 import { registerOwnerLedgerRoutes } from "./owner-ledger-routes";
 import { registerOwnerTodayRoutes } from "./owner-today-routes";
 
@@ -23,6 +24,8 @@ export function registerOwnerApi(app: BookingApiApp, deps: ResolvedBookingApiDep
   });
   registerOwnerLedgerRoutes(app, deps);
   registerOwnerTodayRoutes(app, deps);
+  // Before the customers' routes: /customers/lookup is not a customer id.
+  registerOwnerEntryRoutes(app, deps);
   registerOwnerCustomerRoutes(app, deps);
 }
 

@@ -1,5 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import * as entryRoute from "../../app/routes/owner.salons.$id.bookings.new";
+import { toLocal } from "../../common/local-time";
 import { adminDashboard } from "../../server/admin/dashboard";
 import { findAvailability } from "../../server/bookings/availability";
 import { loadAvailabilityInput } from "../../server/bookings/availability-data.server";
@@ -14,6 +16,7 @@ import {
   salonCustomers,
   salonOwners,
   scheduleExceptions,
+  users,
 } from "../../server/db/schema";
 import type { DomainError } from "../../server/errors/domain-error";
 import { createJobWorker } from "../../server/jobs/queue.server";
@@ -29,8 +32,12 @@ import {
   enterSalonBooking,
   findCustomers,
 } from "../../server/owner/salon-entries.server";
+import type { SalonEntryPageData } from "../../server/owner/salon-entry-form.server";
+import { browser, setRole } from "../support/accounts";
+import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { bookingClient } from "../support/booking-client";
 import { buildMenu, buildSalonWithStaff, buildUser } from "../support/builders";
+import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
 
 const database = withTestDatabase();
@@ -584,5 +591,336 @@ describe("blockTime", () => {
     expect(parse({ reason: "nap" }).error?.issues[0]?.message).toMatch(/休憩/);
     expect(parse({ text: "あ".repeat(51) }).error?.issues[0]?.message).toMatch(/50文字/);
     expect(parse({ date: "2026-02-30" }).error?.issues[0]?.message).toMatch(/YYYY-MM-DD/);
+  });
+});
+
+describe("the entry page /owner/salons/:id/bookings/new", () => {
+  const routeEnv = () =>
+    createRouteApp(database, [{ path: "/owner/salons/:id/bookings/new", module: entryRoute }]);
+  /** Two days from the real clock (the page reads it), in Tokyo. */
+  const soon = () => toLocal(new Date(Date.now() + 2 * 86_400_000), "Asia/Tokyo").date;
+
+  async function ownerBrowser(env: ReturnType<typeof routeEnv>, salonId: string) {
+    const member = await signedInMember(database, env, "owner");
+    await setRole(database.db, member.email, "owner");
+    await database.db.insert(salonOwners).values({ salonId, userId: member.userId });
+    return member.b;
+  }
+
+  it("is prefilled from the ledger's spot and shows the stylist's menus and the lookup's matches", async () => {
+    const f = await salonFixture();
+    const env = routeEnv();
+    const b = await ownerBrowser(env, f.salon.id);
+    await database.db.insert(salonCustomers).values({
+      salonId: f.salon.id,
+      name: "検索 花子",
+      kana: "ケンサク ハナコ",
+      phone: "09077778888",
+    });
+    const response = await b.request(
+      `/owner/salons/${f.salon.id}/bookings/new?staff=${f.first.id}&date=${soon()}&time=15:30&q=${encodeURIComponent("けんさく")}&name=${encodeURIComponent("入力中")}`,
+    );
+    expect(response.status).toBe(200);
+    const { loaderData } = (await response.json()) as {
+      loaderData: SalonEntryPageData;
+    };
+    expect(loaderData.values).toMatchObject({
+      staff: f.first.id,
+      date: soon(),
+      time: "15:30",
+      name: "入力中",
+      requested: true,
+    });
+    expect(loaderData.stylists.map((s) => s.id)).toEqual([f.first.id, f.second.id]);
+    expect(loaderData.menus.map((m) => m.id)).toEqual([f.menu.id]);
+    expect(loaderData.lookup.results.map((c) => c.name)).toEqual(["検索 花子"]);
+  });
+
+  it("books, redirects to the ledger's day; refuses hostile input with Japanese messages, keeping what was typed", async () => {
+    const f = await salonFixture();
+    const env = routeEnv();
+    const b = await ownerBrowser(env, f.salon.id);
+    const path = `/owner/salons/${f.salon.id}/bookings/new`;
+    const typed = {
+      entry: "walk_in",
+      staff: f.first.id,
+      date: soon(),
+      time: "14:00",
+      menu: [f.menu.id],
+      customer: "",
+      name: "来店 三郎",
+      kana: "らいてん さぶろう",
+      phone: "090-9999-0000",
+      email: "",
+      requested: "on",
+      note: "",
+    };
+    const post = async (fields: Record<string, string | string[]>) => {
+      const response = await b.request(path, postForm(fields));
+      const body = response.status === 302 ? null : await response.json();
+      return { response, body } as {
+        response: Response;
+        body: { actionData: { errors: Record<string, string>; values: Record<string, unknown> } };
+      };
+    };
+    const hostile: [Record<string, string | string[]>, string, RegExp][] = [
+      [{ phone: "12345" }, "phone", /電話番号は市外局番から/],
+      [{ kana: "" }, "kana", /フリガナを入力してください/],
+      [{ kana: "Saburo" }, "kana", /ひらがなかカタカナ/],
+      [{ time: "25:00" }, "time", /HH:MM/],
+      [{ date: "2026-13-01" }, "date", /YYYY-MM-DD/],
+      [{ menu: ["not-a-uuid"] }, "menu", /メニュー/],
+      [{ menu: [f.second.id] }, "menu", /メニュー/],
+      [{ staff: "6a1f0c1e-8a55-4f0b-9d0e-6f0a1b2c3d4e" }, "staff", /スタイリスト/],
+      [{ name: "あ".repeat(51) }, "name", /50文字以内/],
+      [{ note: "メ".repeat(501) }, "note", /500文字以内/],
+      [{ email: "not-an-address" }, "email", /メールアドレスの形式/],
+    ];
+    for (const [change, field, message] of hostile) {
+      const { response, body } = await post({ ...typed, ...change });
+      expect(response.status, field).toBeGreaterThanOrEqual(400);
+      expect(response.status, field).toBeLessThan(500);
+      expect(body.actionData.errors[field], field).toMatch(message);
+      expect(body.actionData.values.name).toBe(
+        typeof change.name === "string" ? change.name : "来店 三郎",
+      );
+      expect(body.actionData.values.phone).toBe(change.phone ?? "090-9999-0000");
+    }
+    // Another salon's stylist.
+    const other = await salonFixture();
+    const foreign = await post({ ...typed, staff: other.first.id });
+    expect(foreign.response.status).toBe(400);
+    expect(foreign.body.actionData.errors.staff).toMatch(/スタイリスト/);
+    expect(await bookingsOf(f.salon.id)).toHaveLength(0);
+
+    const done = await post(typed);
+    expect(done.response.status).toBe(302);
+    expect(done.response.headers.get("location")).toBe(
+      `/owner/salons/${f.salon.id}/bookings?date=${soon()}&done=created`,
+    );
+    const [row] = await bookingsOf(f.salon.id);
+    expect(row).toMatchObject({ source: "walk_in", customerKana: "ライテン サブロウ" });
+
+    // The same time again: a 409 naming the first booking, typed values kept.
+    const again = await post({ ...typed, name: "二人目 四郎", kana: "ふたりめ しろう" });
+    expect(again.response.status).toBe(409);
+    expect(again.body.actionData.errors.form).toContain("来店 三郎様の予約と重なっています");
+    expect(again.body.actionData.values).toMatchObject({ name: "二人目 四郎", menu: [f.menu.id] });
+  });
+
+  it("warns outside the schedule, and books once the confirmation is ticked; blocks too", async () => {
+    const f = await salonFixture();
+    const env = routeEnv();
+    const b = await ownerBrowser(env, f.salon.id);
+    const path = `/owner/salons/${f.salon.id}/bookings/new`;
+    const typed = {
+      entry: "phone",
+      staff: f.first.id,
+      date: soon(),
+      time: "20:30",
+      menu: [f.menu.id],
+      name: "遅番 五郎",
+      kana: "おそばん ごろう",
+      phone: "0312345678",
+    };
+    const warned = await b.request(path, postForm(typed));
+    expect(warned.status).toBe(422);
+    const warnedBody = (await warned.json()) as {
+      actionData: { errors: Record<string, string>; values: Record<string, unknown> };
+    };
+    expect(warnedBody.actionData.errors.outside).toContain("出勤予定がありません");
+    expect(warnedBody.actionData.values.time).toBe("20:30");
+    const booked = await b.request(path, postForm({ ...typed, outside: "on" }));
+    expect(booked.status).toBe(302);
+
+    const blocked = await b.request(
+      path,
+      postForm({
+        entry: "block",
+        staff: f.second.id,
+        date: soon(),
+        time: "12:00",
+        end: "13:00",
+        reason: "training",
+        text: "カラー講習",
+      }),
+    );
+    expect(blocked.status).toBe(302);
+    expect(blocked.headers.get("location")).toContain("done=blocked");
+    const badBlock = await b.request(
+      path,
+      postForm({
+        entry: "block",
+        staff: f.second.id,
+        date: soon(),
+        time: "15:00",
+        end: "14:00",
+        reason: "break",
+        text: "x".repeat(60),
+      }),
+    );
+    expect(badBlock.status).toBe(400);
+    const badBody = (await badBlock.json()) as { actionData: { errors: Record<string, string> } };
+    expect(badBody.actionData.errors.end).toBe("終了時刻は開始時刻より後にしてください。");
+    expect(badBody.actionData.errors.text).toMatch(/50文字/);
+    const rows = await bookingsOf(f.salon.id);
+    expect(rows.map((row) => [row.kind, row.salonNote]).sort()).toEqual([
+      ["block", "研修：カラー講習"],
+      ["booking", ""],
+    ]);
+  });
+
+  it("sends a guest to sign in and shows another salon's owner the 404 screen", async () => {
+    const f = await salonFixture();
+    const other = await salonFixture();
+    const env = routeEnv();
+    const path = `/owner/salons/${f.salon.id}/bookings/new`;
+    const guest = await browser(env.app).request(path);
+    expect(guest.status).toBe(302);
+    expect(guest.headers.get("location")).toBe(`/signin?redirect=${encodeURIComponent(path)}`);
+    const stranger = await ownerBrowser(env, other.salon.id);
+    expect((await stranger.request(path)).status).toBe(404);
+    const post = await stranger.request(
+      path,
+      postForm({
+        entry: "block",
+        staff: f.first.id,
+        date: soon(),
+        time: "12:00",
+        end: "13:00",
+        reason: "break",
+      }),
+    );
+    expect(post.status).toBe(404);
+    expect(await bookingsOf(f.salon.id)).toHaveLength(0);
+  });
+});
+
+describe("the API /api/owner/salons/{id}/bookings, …/blocks, …/customers/lookup", () => {
+  async function ownerClient(app: ReturnType<typeof createApiTestApp>["app"], salonId: string) {
+    const user = await apiUser(app);
+    await database.db
+      .update(users)
+      .set({ emailVerified: true, role: "owner" })
+      .where(eq(users.id, user.userId));
+    await database.db.insert(salonOwners).values({ salonId, userId: user.userId });
+    return user;
+  }
+
+  it("enters a booking and a block, looks customers up, and answers 401 / 404 / 400 / 409 / 422", async () => {
+    const server = createApiTestApp(database, { now: () => NOW });
+    try {
+      const f = await salonFixture();
+      const other = await salonFixture();
+      const owner = await ownerClient(server.app, f.salon.id);
+      const stranger = await ownerClient(server.app, other.salon.id);
+      const body = {
+        source: "phone",
+        staffId: f.first.id,
+        date: DAY,
+        time: "14:00",
+        menuIds: [f.menu.id],
+        customer: { name: "API 花子", kana: "エーピーアイ ハナコ", phone: "090-4444-5555" },
+      };
+      const base = `/api/owner/salons/${f.salon.id}`;
+      const guest = await apiClient(server.app).request(`${base}/bookings`, {
+        method: "POST",
+        json: body,
+      });
+      expect(guest.status).toBe(401);
+      const foreign = await stranger.request(`${base}/bookings`, { method: "POST", json: body });
+      expect(foreign.status).toBe(404);
+      const foreignLookup = await stranger.request(`${base}/customers/lookup?q=090`);
+      expect(foreignLookup.status).toBe(404);
+
+      const created = await owner.request(`${base}/bookings`, { method: "POST", json: body });
+      expect(created.status).toBe(201);
+      const { data } = (await created.json()) as {
+        data: { kind: string; source: string; customerId: string };
+      };
+      expect(data).toMatchObject({ kind: "booking", source: "phone" });
+
+      const lookup = await owner.request(
+        `${base}/customers/lookup?q=${encodeURIComponent("えーぴーあい")}`,
+      );
+      expect(lookup.status).toBe(200);
+      const found = (await lookup.json()) as { data: { id: string }[] };
+      expect(found.data.map((c) => c.id)).toEqual([data.customerId]);
+
+      const clash = await owner.request(`${base}/bookings`, {
+        method: "POST",
+        json: {
+          ...body,
+          time: "14:30",
+          source: "walk_in",
+          customer: undefined,
+          customerId: data.customerId,
+        },
+      });
+      expect(clash.status).toBe(409);
+      const clashBody = (await clash.json()) as { error: { code: string; message: string } };
+      expect(clashBody.error.code).toBe("slot_conflict");
+      expect(clashBody.error.message).toContain("14:00〜15:00のAPI 花子様の予約");
+
+      const outside = await owner.request(`${base}/bookings`, {
+        method: "POST",
+        json: { ...body, time: "07:00" },
+      });
+      expect(outside.status).toBe(422);
+      expect(((await outside.json()) as { error: { code: string } }).error.code).toBe(
+        "outside_schedule",
+      );
+
+      for (const bad of [
+        { ...body, menuIds: [] },
+        { ...body, customer: { ...body.customer, kana: "" } },
+        { ...body, customer: { ...body.customer, phone: "12" } },
+        { ...body, staffId: "nope" },
+        { ...body, time: "9時" },
+        { ...body, customer: undefined },
+      ]) {
+        const response = await owner.request(`${base}/bookings`, { method: "POST", json: bad });
+        expect(response.status).toBe(400);
+        const error = ((await response.json()) as { error: { message: string } }).error;
+        expect(error.message).toMatch(/[ぁ-んァ-ン一-龥]/);
+      }
+      const notJson = await owner.request(`${base}/bookings`, {
+        method: "POST",
+        body: "{",
+        headers: { "content-type": "application/json" },
+      });
+      expect(notJson.status).toBe(400);
+
+      const block = await owner.request(`${base}/blocks`, {
+        method: "POST",
+        json: {
+          staffId: f.second.id,
+          date: DAY,
+          from: "12:00",
+          to: "12:45",
+          reason: "break",
+          text: "ランチ",
+        },
+      });
+      expect(block.status).toBe(201);
+      expect(
+        ((await block.json()) as { data: { kind: string; salonNote: string } }).data,
+      ).toMatchObject({
+        kind: "block",
+        salonNote: "休憩：ランチ",
+      });
+      const blockClash = await owner.request(`${base}/blocks`, {
+        method: "POST",
+        json: { staffId: f.first.id, date: DAY, from: "14:30", to: "16:00", reason: "meeting" },
+      });
+      expect(blockClash.status).toBe(409);
+      const badBlock = await owner.request(`${base}/blocks`, {
+        method: "POST",
+        json: { staffId: f.first.id, date: DAY, from: "16:00", to: "15:00", reason: "nap" },
+      });
+      expect(badBlock.status).toBe(400);
+    } finally {
+      await server.close();
+    }
   });
 });
