@@ -77,6 +77,11 @@ export default [
   route("owner/salons/:id", "routes/owner.salons.$id.tsx"), // 今日: the day at a glance, notices
   route("owner/salons/:id/bookings", "routes/owner.salons.$id.bookings.tsx"), // 予約台帳: day per stylist, week; live
   route("owner/salons/:id/bookings/new", "routes/owner.salons.$id.bookings.new.tsx"), // phone / walk-in booking, blocked time (?staff=&date=&time=)
+  route("owner/salons/:id/bookings/:bookingId", "routes/owner.salons.$id.bookings.$bookingId.tsx"), // booking detail, history, actions (来店, 完了, 無断キャンセル, キャンセル, メモ); a block's 削除
+  route(
+    "owner/salons/:id/bookings/:bookingId/move",
+    "routes/owner.salons.$id.bookings.$bookingId.move.tsx",
+  ), // move: date, time, stylist, menus
   route("owner/salons/:id/customers", "routes/owner.salons.$id.customers.tsx"), // 顧客: search, counts
   route(
     "owner/salons/:id/customers/:customerId",

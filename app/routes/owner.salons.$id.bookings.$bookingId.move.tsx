@@ -1,0 +1,52 @@
+import { data, redirect } from "react-router";
+import { privatePageHeaders } from "../../common/page-cache";
+import { appContext } from "../../server/context";
+import { bookingMovePage, submitBookingForm } from "../../server/owner/booking-detail-page.server";
+import { requireSalonAccess } from "../../server/owner/salon-access.server";
+import { notFound } from "../../server/routing/not-found";
+import { BookingMoveView } from "../components/owner/booking-detail";
+import type { Route } from "./+types/owner.salons.$id.bookings.$bookingId.move";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  {
+    title: `予約の変更 | ${loaderData?.salon.name ?? "サロン"} | Salon Navi サロン管理`,
+  },
+  { name: "robots", content: "noindex" },
+];
+
+export const headers = privatePageHeaders;
+
+// Guard: requireSalonAccess with bookings.act (a guest signs in and comes
+// back; anyone else, another salon's id or booking, the 404 screen).
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const ctx = context.get(appContext);
+  const access = await requireSalonAccess(request, ctx, params.id, "bookings.act");
+  const page = await bookingMovePage(ctx.db, access, params.bookingId, new Date());
+  if (!page) throw notFound(request);
+  return page;
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const ctx = context.get(appContext);
+  const access = await requireSalonAccess(request, ctx, params.id, "bookings.act");
+  const form = await request.formData();
+  // This page only moves; any other intent belongs to the detail page.
+  if (form.get("intent") !== "move") {
+    return data(
+      {
+        errors: { form: "操作の種類が正しくありません。画面を読み込み直してください。" },
+        values: { intent: "" },
+        needsConfirmation: false,
+      },
+      { status: 400 },
+    );
+  }
+  const outcome = await submitBookingForm(ctx.db, access, params.bookingId, form, new Date());
+  if (outcome.kind === "done") return redirect(outcome.location);
+  const { status, kind: _kind, ...result } = outcome;
+  return data(result, { status });
+}
+
+export default function OwnerBookingMove({ loaderData, actionData }: Route.ComponentProps) {
+  return <BookingMoveView data={loaderData} result={actionData} />;
+}

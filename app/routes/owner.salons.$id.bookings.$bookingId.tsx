@@ -1,0 +1,56 @@
+import { data, redirect } from "react-router";
+import { privatePageHeaders } from "../../common/page-cache";
+import { appContext } from "../../server/context";
+import {
+  bookingDetailPage,
+  submitBookingForm,
+} from "../../server/owner/booking-detail-page.server";
+import { requireSalonAccess } from "../../server/owner/salon-access.server";
+import { notFound } from "../../server/routing/not-found";
+import { BookingDetailView } from "../components/owner/booking-detail";
+import type { Route } from "./+types/owner.salons.$id.bookings.$bookingId";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  {
+    title: `予約の詳細 | ${loaderData?.salon.name ?? "サロン"} | Salon Navi サロン管理`,
+  },
+  { name: "robots", content: "noindex" },
+];
+
+export const headers = privatePageHeaders;
+
+// Guard: requireSalonAccess (ledger.read to see, bookings.act to act; a guest
+// signs in and comes back; anyone else, another salon's id or another
+// salon's booking, the 404 screen).
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const ctx = context.get(appContext);
+  const access = await requireSalonAccess(request, ctx, params.id);
+  const page = await bookingDetailPage(
+    ctx.db,
+    access,
+    params.bookingId,
+    new URL(request.url),
+    new Date(),
+  );
+  if (!page) throw notFound(request);
+  return page;
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const ctx = context.get(appContext);
+  const access = await requireSalonAccess(request, ctx, params.id, "bookings.act");
+  const outcome = await submitBookingForm(
+    ctx.db,
+    access,
+    params.bookingId,
+    await request.formData(),
+    new Date(),
+  );
+  if (outcome.kind === "done") return redirect(outcome.location);
+  const { status, kind: _kind, ...result } = outcome;
+  return data(result, { status });
+}
+
+export default function OwnerBookingDetail({ loaderData, actionData }: Route.ComponentProps) {
+  return <BookingDetailView data={loaderData} result={actionData} />;
+}

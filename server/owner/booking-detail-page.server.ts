@@ -1,0 +1,433 @@
+import { formatDate, formatYen } from "../../common/format";
+import { isLocalDate, toLocal } from "../../common/local-time";
+import { salonActor } from "../bookings/booking-history.server";
+import type { Database } from "../db/client";
+import type { BookingStatus } from "../db/schema";
+import { DomainError } from "../errors/domain-error";
+import {
+  type BookingActionName,
+  bookingActionNames,
+  bookingActionSchema,
+  cancelCategoryLabels,
+} from "./booking-actions.schema";
+import {
+  applyBookingAction,
+  BookingNotFoundForSalonError,
+  getOwnerBooking,
+  moveChoices,
+  type OwnerBookingDetail,
+} from "./booking-actions.server";
+import { ownedSalons, type SalonAccess } from "./salon-access.server";
+
+/**
+ * The pages /owner/salons/{id}/bookings/{bookingId} and its /move (issue 28,
+ * point 4; decision 0040): what they show, already worded and formatted in
+ * the salon's zone, and their form posts turned into one action of
+ * booking-actions.server.ts. The route modules only guard and call these.
+ */
+
+const statusLabels: Record<BookingStatus, string> = {
+  held: "仮押さえ",
+  confirmed: "予約確定",
+  cancelled_by_user: "お客様がキャンセル",
+  cancelled_by_salon: "サロンがキャンセル",
+  completed: "施術完了",
+  no_show: "無断キャンセル",
+};
+
+const sourceLabels: Record<string, string> = { web: "ネット予約", phone: "電話", walk_in: "来店" };
+
+export const doneMessages: Record<BookingActionName, string> = {
+  arrived: "来店を記録しました。",
+  completed: "施術完了を記録しました。",
+  no_show: "無断キャンセルを記録しました。",
+  cancel:
+    "予約をキャンセルしました。お客様にはメールでお知らせします（メールアドレスがある場合）。",
+  move: "予約を変更しました。お客様にはメールでお知らせします（メールアドレスがある場合）。",
+  note: "サロンメモを保存しました。",
+  release: "ブロックを削除しました。",
+};
+
+const dateTimeLabel = (at: Date, timeZone: string) => {
+  const local = toLocal(at, timeZone);
+  return `${formatDate(local.date)} ${local.time}`;
+};
+
+const spanLabel = (start: string, end: string, timeZone: string) => {
+  const from = toLocal(new Date(start), timeZone);
+  const to = toLocal(new Date(end), timeZone);
+  return `${formatDate(from.date)} ${from.time}〜${to.time}`;
+};
+
+type Side = { startsAt?: string; endsAt?: string; staffName?: string; menus?: string[] };
+
+function historyWhat(
+  event: OwnerBookingDetail["history"][number],
+  detail: OwnerBookingDetail,
+): string {
+  const d = event.details as Record<string, unknown>;
+  const zone = detail.timeZone;
+  switch (event.kind) {
+    case "created":
+      return detail.kind === "block"
+        ? "ブロックを登録"
+        : `予約を受付（${sourceLabels[String(d.source ?? detail.source)] ?? "ネット予約"}）`;
+    case "confirmed":
+      return "予約を確定";
+    case "moved":
+    case "menus_changed": {
+      const from = (d.from ?? {}) as Side;
+      const to = (d.to ?? {}) as Side;
+      const side = (s: Side) =>
+        [
+          s.startsAt && s.endsAt ? spanLabel(s.startsAt, s.endsAt, zone) : "",
+          s.staffName ?? "",
+          (s.menus ?? []).join("、"),
+        ]
+          .filter(Boolean)
+          .join("・");
+      const verb = event.kind === "moved" ? "予約を移動" : "メニューを変更";
+      const outside = d.outsideSchedule ? "（勤務時間外を確認のうえ）" : "";
+      return `${verb}${outside}：${side(from)} → ${side(to)}`;
+    }
+    case "arrived":
+      return "来店";
+    case "completed":
+      return "施術完了";
+    case "no_show":
+      return "無断キャンセル";
+    case "cancelled": {
+      if (d.block) return "ブロックを削除";
+      if (event.actorKind === "customer") {
+        return `お客様がキャンセル${d.reason ? `（理由：${String(d.reason)}）` : ""}`;
+      }
+      const category = typeof d.categoryLabel === "string" ? d.categoryLabel : "";
+      const message =
+        typeof d.message === "string" && d.message ? `　メッセージ：${d.message}` : "";
+      return `サロンがキャンセル${category ? `（${category}）` : ""}${message}`;
+    }
+    case "note_changed":
+      return "サロンメモを更新";
+  }
+}
+
+const historyWho = (event: OwnerBookingDetail["history"][number]) =>
+  event.actorKind === "customer"
+    ? "お客様"
+    : event.actorKind === "system"
+      ? "システム"
+      : (event.actorName ?? "サロン");
+
+export type BookingPageBooking = {
+  id: string;
+  kind: "booking" | "block";
+  bookingNumber: string;
+  version: number;
+  status: BookingStatus;
+  statusLabel: string;
+  sourceLabel: string;
+  dateLabel: string;
+  timeLabel: string;
+  staffName: string;
+  staffRequested: boolean;
+  customer: { name: string; kana: string; phone: string; email: string };
+  customerHref: string | null;
+  menus: { name: string; priceLabel: string; durationMinutes: number }[];
+  couponTitle: string | null;
+  totalLabel: string;
+  notes: string;
+  salonNote: string;
+  arrivedLabel: string | null;
+  cancellation: { label: string; message: string } | null;
+  history: { id: string; what: string; who: string; when: string }[];
+  can: {
+    arrive: boolean;
+    complete: boolean;
+    noShow: boolean;
+    cancel: boolean;
+    move: boolean;
+    release: boolean;
+  };
+  /** When a no-show may be recorded (the start), for the hint before it. */
+  startTime: string;
+  /** The local date, for the ledger link. */
+  date: string;
+};
+
+function pageBooking(detail: OwnerBookingDetail, salonId: string, now: Date): BookingPageBooking {
+  const start = toLocal(detail.startsAt, detail.timeZone);
+  const end = toLocal(detail.endsAt, detail.timeZone);
+  const live = detail.status === "confirmed";
+  const isBooking = detail.kind === "booking";
+  return {
+    id: detail.id,
+    kind: detail.kind,
+    bookingNumber: detail.bookingNumber,
+    version: detail.version,
+    status: detail.status,
+    statusLabel:
+      detail.kind === "block"
+        ? live
+          ? "ブロック中"
+          : "削除済み"
+        : detail.status === "confirmed" && detail.arrivedAt
+          ? "来店済み"
+          : statusLabels[detail.status],
+    sourceLabel: sourceLabels[detail.source] ?? detail.source,
+    dateLabel: formatDate(start.date),
+    timeLabel: `${start.time}〜${end.time}`,
+    staffName: detail.staff.name,
+    staffRequested: detail.staffRequested,
+    customer: detail.customer,
+    customerHref: detail.customerId
+      ? `/owner/salons/${salonId}/customers/${detail.customerId}`
+      : null,
+    menus: detail.menus.map((menu) => ({
+      name: menu.name,
+      priceLabel: formatYen(menu.price),
+      durationMinutes: menu.durationMinutes,
+    })),
+    couponTitle: detail.coupon?.title ?? null,
+    totalLabel: formatYen(detail.totalPrice),
+    notes: detail.notes,
+    salonNote: detail.salonNote,
+    arrivedLabel: detail.arrivedAt ? dateTimeLabel(detail.arrivedAt, detail.timeZone) : null,
+    cancellation:
+      detail.cancelledAt && isBooking && detail.status.startsWith("cancelled")
+        ? {
+            label: `${dateTimeLabel(detail.cancelledAt, detail.timeZone)}${
+              detail.cancelCategory ? `・${cancelCategoryLabels[detail.cancelCategory]}` : ""
+            }`,
+            message: detail.cancelReason,
+          }
+        : null,
+    history: detail.history.map((event) => ({
+      id: event.id,
+      what: historyWhat(event, detail),
+      who: historyWho(event),
+      when: dateTimeLabel(event.at, detail.timeZone),
+    })),
+    can: {
+      arrive: isBooking && live && !detail.arrivedAt,
+      complete: isBooking && live,
+      noShow: isBooking && live && !detail.arrivedAt && now >= detail.startsAt,
+      cancel: isBooking && live,
+      move: isBooking && live,
+      release: !isBooking && live,
+    },
+    startTime: start.time,
+    date: start.date,
+  };
+}
+
+async function loadDetail(db: Database, access: SalonAccess, bookingId: string | undefined) {
+  try {
+    return await getOwnerBooking(db, { salonId: access.salon.id, bookingId: bookingId ?? "" });
+  } catch (error) {
+    if (error instanceof BookingNotFoundForSalonError) return null;
+    throw error;
+  }
+}
+
+const frameOf = async (db: Database, access: SalonAccess) => ({
+  salon: { id: access.salon.id, name: access.salon.name },
+  salons: (await ownedSalons(db, access.user)).map((s) => ({ id: s.id, name: s.name })),
+});
+
+export type BookingDetailPageData = Awaited<ReturnType<typeof frameOf>> & {
+  booking: BookingPageBooking;
+  done: string | null;
+  cancelCategories: { value: string; label: string }[];
+};
+
+/** The detail page, or null when this salon has no such booking (the route answers 404). */
+export async function bookingDetailPage(
+  db: Database,
+  access: SalonAccess,
+  bookingId: string | undefined,
+  url: URL,
+  now: Date,
+): Promise<BookingDetailPageData | null> {
+  const detail = await loadDetail(db, access, bookingId);
+  if (!detail) return null;
+  const done = url.searchParams.get("done");
+  return {
+    ...(await frameOf(db, access)),
+    booking: pageBooking(detail, access.salon.id, now),
+    done:
+      done && (bookingActionNames as readonly string[]).includes(done)
+        ? doneMessages[done as BookingActionName]
+        : null,
+    cancelCategories: Object.entries(cancelCategoryLabels).map(([value, label]) => ({
+      value,
+      label,
+    })),
+  };
+}
+
+export type MoveValues = {
+  date: string;
+  time: string;
+  staffId: string;
+  menuIds: string[];
+  confirmOutsideSchedule: boolean;
+};
+
+export type MovePageData = Awaited<ReturnType<typeof frameOf>> & {
+  booking: BookingPageBooking;
+  stylists: { value: string; label: string }[];
+  menus: { id: string; category: string; label: string }[];
+  values: MoveValues;
+};
+
+/** The move page: the booking as it is and the choices; null → 404. */
+export async function bookingMovePage(
+  db: Database,
+  access: SalonAccess,
+  bookingId: string | undefined,
+  now: Date,
+): Promise<MovePageData | null> {
+  const detail = await loadDetail(db, access, bookingId);
+  if (!detail) return null;
+  const choices = await moveChoices(db, access.salon.id);
+  const start = toLocal(detail.startsAt, detail.timeZone);
+  return {
+    ...(await frameOf(db, access)),
+    booking: pageBooking(detail, access.salon.id, now),
+    stylists: choices.stylists.map((s) => ({ value: s.id, label: s.name })),
+    menus: choices.menus.map((m) => ({
+      id: m.id,
+      category: m.category,
+      label: `${m.name}（${formatYen(m.price)}・${m.durationMinutes}分）${m.published ? "" : "（非公開）"}`,
+    })),
+    values: {
+      date: start.date,
+      time: start.time,
+      staffId: detail.staff.id,
+      menuIds: detail.menus.map((m) => m.menuId),
+      confirmOutsideSchedule: false,
+    },
+  };
+}
+
+/** What a refused post gives back: messages per field (and `form`), and what was typed. */
+export type BookingFormErrors = Record<string, string>;
+export type BookingFormValues = {
+  intent: string;
+  category?: string;
+  message?: string;
+  note?: string;
+} & Partial<MoveValues>;
+
+export type BookingFormOutcome =
+  | { kind: "done"; location: string }
+  | {
+      kind: "refused";
+      status: number;
+      errors: BookingFormErrors;
+      values: BookingFormValues;
+      /** The move left the stylist's schedule: the form shows the 「このまま移動する」 box. */
+      needsConfirmation: boolean;
+    };
+
+const text = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+};
+
+/** "3" → 3; anything else NaN (refused by the schema with its message). */
+const versionOf = (raw: string) => (/^\d{1,10}$/.test(raw) ? Number(raw) : Number.NaN);
+
+/** The form post as the action input the API takes; the field names are the API's. */
+function actionInput(form: FormData) {
+  const intent = text(form, "intent");
+  const base = { action: intent, version: versionOf(text(form, "version")) };
+  switch (intent) {
+    case "cancel":
+      return { ...base, category: text(form, "category"), message: text(form, "message") };
+    case "note":
+      return { action: intent, note: text(form, "note") };
+    case "move":
+      return {
+        ...base,
+        date: text(form, "date").trim(),
+        time: text(form, "time").trim(),
+        staffId: text(form, "staffId"),
+        menuIds: form.getAll("menuIds").filter((v): v is string => typeof v === "string"),
+        confirmOutsideSchedule: text(form, "confirmOutsideSchedule") === "on",
+      };
+    default:
+      return base;
+  }
+}
+
+function typedValues(form: FormData): BookingFormValues {
+  const date = text(form, "date");
+  return {
+    intent: text(form, "intent").slice(0, 20),
+    category: text(form, "category").slice(0, 40),
+    message: text(form, "message"),
+    note: text(form, "note"),
+    date: isLocalDate(date) ? date : date.slice(0, 20),
+    time: text(form, "time").slice(0, 10),
+    staffId: text(form, "staffId").slice(0, 40),
+    menuIds: form
+      .getAll("menuIds")
+      .filter((v): v is string => typeof v === "string")
+      .slice(0, 20),
+    confirmOutsideSchedule: text(form, "confirmOutsideSchedule") === "on",
+  };
+}
+
+/**
+ * A post of the detail or the move page: one action, or the refusal with
+ * its messages and the typed values (400 for unreadable input, the
+ * action's own status otherwise: 409 stale or in the way, 422 not allowed).
+ */
+export async function submitBookingForm(
+  db: Database,
+  access: SalonAccess,
+  bookingId: string | undefined,
+  form: FormData,
+  now: Date,
+): Promise<BookingFormOutcome> {
+  const values = typedValues(form);
+  const refused = (status: number, errors: BookingFormErrors, needsConfirmation = false) => ({
+    kind: "refused" as const,
+    status,
+    errors,
+    values,
+    needsConfirmation,
+  });
+  const parsed = bookingActionSchema.safeParse(actionInput(form));
+  if (!parsed.success) {
+    const errors: BookingFormErrors = {};
+    for (const issue of parsed.error.issues) {
+      const key = issue.path[0] === "action" ? "form" : String(issue.path[0] ?? "form");
+      errors[key] ??=
+        key === "form" && issue.path[0] === "action"
+          ? "操作の種類が正しくありません。画面を読み込み直してください。"
+          : issue.message;
+    }
+    return refused(400, errors);
+  }
+  try {
+    await applyBookingAction(
+      db,
+      { salonId: access.salon.id, bookingId: bookingId ?? "" },
+      parsed.data,
+      salonActor(access.user.id),
+      now,
+    );
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    if (error.code === "outside_schedule") {
+      return refused(error.status, { confirmOutsideSchedule: error.message }, true);
+    }
+    return refused(error.status, { form: error.message });
+  }
+  return {
+    kind: "done",
+    location: `/owner/salons/${access.salon.id}/bookings/${bookingId}?done=${parsed.data.action}`,
+  };
+}
