@@ -1,9 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { UUID_PATTERN } from "../../common/uuid";
 import { bookingSources, bookingStatuses, salonCancelCategories } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
 import {
   CUSTOMER_NOTES_MAX,
-  customerListApiQuerySchema,
+  CUSTOMER_QUERY_MAX,
   customerNotesInputSchema,
 } from "../owner/customers.schema";
 import {
@@ -40,6 +41,23 @@ const customerParams = z.object({
     description: "顧客の UUID（このサロンの顧客のみ）",
     example: "5d0f6a3e-2b1c-4e8f-9a7d-3c2b1a0f9e8d",
   }),
+});
+
+const pageMessage = "page は1以上の整数で指定してください。";
+const listQuery = z.object({
+  q: z
+    .string()
+    .trim()
+    .max(CUSTOMER_QUERY_MAX, `検索語は${CUSTOMER_QUERY_MAX}文字以内で指定してください。`)
+    .default("")
+    .openapi({ example: "やまだ", description: "お名前・フリガナ（ひらがな可）・電話番号の一部" }),
+  page: z.coerce
+    .number({ error: pageMessage })
+    .int(pageMessage)
+    .min(1, pageMessage)
+    .max(10_000, "page は10000以下で指定してください。")
+    .default(1)
+    .openapi({ example: 1, type: "integer" }),
 });
 
 const statsSchema = z
@@ -150,10 +168,7 @@ const listRoute = createRoute({
   security: signedIn,
   request: {
     params: listParams,
-    query: customerListApiQuerySchema.extend({
-      q: customerListApiQuerySchema.shape.q.openapi({ example: "やまだ" }),
-      page: customerListApiQuerySchema.shape.page.openapi({ example: 1, type: "integer" }),
-    }),
+    query: listQuery,
   },
   responses: {
     200: { description: "顧客の1ページ", ...json(envelope(listSchema)) },
@@ -180,7 +195,12 @@ const detailRoute = createRoute({
 });
 
 const otherBody = z
-  .object({ otherId: uuid("otherId").openapi({ description: "相手の顧客の UUID" }) })
+  .object({
+    otherId: z
+      .string({ error: "otherId（相手の顧客の UUID）を指定してください。" })
+      .regex(UUID_PATTERN, "otherId の形式が正しくありません（UUID で指定してください）。")
+      .openapi({ description: "相手の顧客の UUID" }),
+  })
   .openapi("OwnerCustomerOther");
 
 const mergeRoute = createRoute({

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import { normalizePhone } from "../../common/field-rules";
+import { normalizeEmail, normalizePhone } from "../../common/field-rules";
 import type { Database } from "../db/client";
 import { salonCustomers } from "../db/schema";
 
@@ -22,7 +22,13 @@ export type CustomerContact = {
 };
 
 const normalizedPhone = (phone: string) => normalizePhone(phone) ?? "";
-const normalizedEmail = (email: string) => email.trim().toLowerCase();
+const normalizedEmail = (email: string) => normalizeEmail(email).toLowerCase();
+/** Names with one space between parts; kana as katakana (common/field-rules.ts kanaName), so search meets them. */
+const normalizedName = (name: string) => name.trim().replace(/\s+/gu, " ");
+const normalizedKana = (kana: string) =>
+  normalizedName(kana.normalize("NFKC")).replace(/[\u3041-\u3096]/gu, (c) =>
+    String.fromCodePoint((c.codePointAt(0) ?? 0) + 0x60),
+  );
 
 /** Follows merged_into_id to the record that absorbed this one. */
 export async function topOfMergeChain(
@@ -98,8 +104,8 @@ export async function attachCustomer(tx: Database, contact: CustomerContact): Pr
       if (!row.userId && contact.userId) patch.userId = contact.userId;
       if (!row.phone && phone) patch.phone = phone;
       if (!row.email && email) patch.email = email;
-      if (!row.name && contact.name) patch.name = contact.name;
-      if (!row.kana && contact.kana) patch.kana = contact.kana;
+      if (!row.name && contact.name.trim()) patch.name = normalizedName(contact.name);
+      if (!row.kana && contact.kana.trim()) patch.kana = normalizedKana(contact.kana);
       if (Object.keys(patch).length > 0) {
         await tx.update(salonCustomers).set(patch).where(eq(salonCustomers.id, existing));
       }
@@ -111,8 +117,8 @@ export async function attachCustomer(tx: Database, contact: CustomerContact): Pr
     .values({
       salonId: contact.salonId,
       userId: contact.userId,
-      name: contact.name.trim(),
-      kana: contact.kana.trim(),
+      name: normalizedName(contact.name),
+      kana: normalizedKana(contact.kana),
       phone,
       email,
     })

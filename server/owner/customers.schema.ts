@@ -17,21 +17,6 @@ export const customerListQuerySchema = z.object({
 });
 export type CustomerListQuery = z.infer<typeof customerListQuerySchema>;
 
-/** The same query from the API, where a wrong value is an error the caller should see. */
-export const customerListApiQuerySchema = z.object({
-  q: z
-    .string()
-    .trim()
-    .max(CUSTOMER_QUERY_MAX, `検索語は${CUSTOMER_QUERY_MAX}文字以内で指定してください。`)
-    .default(""),
-  page: z.coerce
-    .number({ error: "page は1以上の整数で指定してください。" })
-    .int("page は1以上の整数で指定してください。")
-    .min(1, "page は1以上の整数で指定してください。")
-    .max(10_000, "page は10000以下で指定してください。")
-    .default(1),
-});
-
 const customerRef = (label: string) =>
   z
     .string({ error: `${label}を指定してください。` })
