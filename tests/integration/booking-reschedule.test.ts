@@ -1,6 +1,10 @@
 import { and, asc, eq } from "drizzle-orm";
 import ICAL from "ical.js";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as historyRoute from "../../app/routes/account.history";
+import * as confirmRoute from "../../app/routes/salons.$id.confirm";
+import { calendarDay } from "../../common/format";
+import { addDays } from "../../common/local-time";
 import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import { BookingNotFoundError, SlotTakenError } from "../../server/bookings/booking-errors";
 import { bookingJobHandlers } from "../../server/bookings/booking-jobs.server";
@@ -19,11 +23,15 @@ import {
   jobs,
   mailOutbox,
   salonOwners,
+  users,
 } from "../../server/db/schema";
 import { createJobWorker } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
+import { browser } from "../support/accounts";
+import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { bookingClient } from "../support/booking-client";
 import { buildBooking, buildMenu, buildSalonWithStaff, buildUser } from "../support/builders";
+import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
 
 const database = withTestDatabase();
@@ -504,4 +512,295 @@ describe("rescheduleBooking", () => {
       }
     },
   );
+});
+
+describe("POST /api/bookings/{id}/reschedule", () => {
+  let server: ReturnType<typeof createApiTestApp>;
+  beforeAll(() => {
+    server = createApiTestApp(database, { now: () => NOW });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  async function apiMember() {
+    const member = await apiUser(server.app);
+    await database.db.update(users).set({ emailVerified: true }).where(eq(users.id, member.userId));
+    return member;
+  }
+
+  it("moves the booking (200), refuses a taken time (409), a stale version (409), another's booking (404), bad input (400) and a guest (401)", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db, { staffCount: 2 });
+    const [first, second] = stylists;
+    const member = await apiMember();
+    const booking = await book(
+      salon.id,
+      member.userId,
+      [menu.id],
+      first?.id ?? null,
+      at("2026-12-21T10:00"),
+    );
+    await book(
+      salon.id,
+      (await buildUser(database.db)).id,
+      [menu.id],
+      second?.id ?? null,
+      at("2026-12-21T13:00"),
+    );
+    const path = `/api/bookings/${booking.id}/reschedule`;
+    const post = (client: { request: typeof member.request }, json: unknown) =>
+      client.request(path, { method: "POST", json });
+
+    const moved = await post(member, {
+      start: "2026-12-21T10:30:00+09:00",
+      version: booking.version,
+    });
+    expect(moved.status).toBe(200);
+    const body = await moved.json();
+    expect(body.changed).toBe(true);
+    expect(body.data.startsAt).toBe(at("2026-12-21T10:30").toISOString());
+    expect(body.data.bookingNumber).toBe(booking.bookingNumber);
+    expect(body.data.staff.slug).toBe(first?.slug);
+    expect(body.data.version).toBe(booking.version + 1);
+
+    const taken = await post(member, { start: "2026-12-21T13:00:00+09:00", staffId: second?.slug });
+    expect(taken.status).toBe(409);
+    expect((await taken.json()).error.code).toBe("slot_taken");
+    const stale = await post(member, {
+      start: "2026-12-21T15:00:00+09:00",
+      version: booking.version,
+    });
+    expect(stale.status).toBe(409);
+    expect((await stale.json()).error.code).toBe("booking_changed");
+    expect((await rowOf(booking.id)).startsAt).toEqual(at("2026-12-21T10:30"));
+
+    const stranger = await apiMember();
+    expect((await post(stranger, { start: "2026-12-21T15:00:00+09:00" })).status).toBe(404);
+    const bad = await post(member, { start: "明日", menuIds: ["x"] });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error.message).toMatch(/[ぁ-んァ-ン一-龥]/);
+    expect((await post(apiClient(server.app), { start: "2026-12-21T15:00:00+09:00" })).status).toBe(
+      401,
+    );
+
+    // Another stylist and menus by the API.
+    const color = await buildMenu(database.db, salon.id, {
+      name: "カラー",
+      price: 8000,
+      durationMinutes: 90,
+    });
+    const changed = await post(member, {
+      start: "2026-12-21T15:00:00+09:00",
+      staffId: second?.slug,
+      menuIds: [color.id],
+    });
+    expect(changed.status).toBe(200);
+    const after = (await changed.json()).data;
+    expect(after.staff.slug).toBe(second?.slug);
+    expect(after.totalPrice).toBe(8000);
+    expect(after.endsAt).toBe(at("2026-12-21T16:30").toISOString());
+  });
+});
+
+describe("予約変更 through the pages", () => {
+  let env: ReturnType<typeof createRouteApp>;
+  beforeAll(() => {
+    env = createRouteApp(database, [
+      { path: "/salons/:id/confirm", module: confirmRoute },
+      { path: "/account/history", module: historyRoute },
+    ]);
+  });
+
+  /** Far enough ahead to be before the cutoff, on the real clock the pages use. */
+  const inDays = (days: number, time: string) =>
+    new Date(`${addDays(calendarDay(new Date(), "Asia/Tokyo"), days)}T${time}:00+09:00`);
+
+  async function json(response: Response) {
+    return (await response.json()) as {
+      // biome-ignore lint/suspicious/noExplicitAny: the page's JSON, read field by field
+      loaderData: Record<string, any>;
+      // biome-ignore lint/suspicious/noExplicitAny: the page's JSON, read field by field
+      actionData: Record<string, any>;
+    };
+  }
+
+  it("history → the flow in change mode → the confirmation → history shows the new time, 変更済み", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db);
+    const stylist = stylists[0];
+    if (!stylist) throw new Error("stylist");
+    const { b, userId } = await signedInMember(database, env, "change");
+    const now = new Date();
+    const hold = await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      salonId: salon.id,
+      menuIds: [menu.id],
+      staffId: stylist.id,
+      start: inDays(4, "10:00"),
+      userId,
+      now,
+    });
+    const booking = await confirmBooking(database.db, {
+      ...bookingClient(database.db),
+      holdId: hold.id,
+      userId,
+      customer,
+      notes: "",
+      idempotencyKey: null,
+      now,
+    });
+
+    const history = await json(await b.request("/account/history"));
+    const [item] = history.loaderData.list.upcoming as { changeHref: string; changed: boolean }[];
+    expect(item?.changeHref).toBe(`/salons/${salon.slug}/confirm?change=${booking.id}`);
+    expect(item?.changed).toBe(false);
+
+    // The booking's own menus, stylist and day first.
+    const entry = await b.request(item?.changeHref ?? "");
+    expect(entry.status).toBe(302);
+    const pickPath = entry.headers.get("location") ?? "";
+    const pickUrl = new URL(pickPath, "http://x");
+    expect(pickUrl.searchParams.getAll("menu")).toEqual([menu.id]);
+    expect(pickUrl.searchParams.get("staff")).toBe(stylist.slug);
+    expect(pickUrl.searchParams.get("change")).toBe(booking.id);
+    const date = pickUrl.searchParams.get("date") ?? "";
+
+    const pick = await b.request(pickPath);
+    expect(pick.status).toBe(200);
+    const pickView = (await json(pick)).loaderData.view as {
+      kind: string;
+      change: { bookingId: string };
+      times: { time: string; start: string }[];
+    };
+    expect(pickView.kind).toBe("pick");
+    expect(pickView.change.bookingId).toBe(booking.id);
+    // 10:30 overlaps the booking itself on the same stylist: offered for the change.
+    const target = pickView.times.find((time) => time.time === "10:30");
+    expect(target).toBeDefined();
+
+    const picked = await b.request(
+      pickPath,
+      postForm({
+        menu: menu.id,
+        shown: menu.id,
+        staff: stylist.slug,
+        date,
+        change: booking.id,
+        start: target?.start ?? "",
+      }),
+    );
+    expect(picked.status).toBe(302);
+    const confirmPath = picked.headers.get("location") ?? "";
+    // Nothing held, nothing moved yet.
+    expect((await rowOf(booking.id)).startsAt).toEqual(inDays(4, "10:00"));
+    const held = await database.db.select().from(bookings).where(eq(bookings.userId, userId));
+    expect(held).toHaveLength(1);
+
+    const confirmPage = await json(await b.request(confirmPath));
+    const confirmView = confirmPage.loaderData.view as {
+      kind: string;
+      after: { start: string };
+      change: { current: { start: string } };
+      form: { start: string; staff: string; menuIds: string[]; version: number };
+    };
+    expect(confirmView.kind).toBe("change");
+    expect(confirmView.change.current.start).toBe(inDays(4, "10:00").toISOString());
+    expect(confirmView.after.start).toBe(inDays(4, "10:30").toISOString());
+
+    // Another customer cannot open it: the 404 screen; a guest signs in first.
+    const stranger = await signedInMember(database, env, "stranger");
+    expect((await stranger.b.request(confirmPath)).status).toBe(404);
+    const guest = await browser(env.app).request(confirmPath);
+    expect(guest.status).toBe(302);
+    expect(guest.headers.get("location")).toMatch(/^\/signin\?redirect=/);
+
+    const fields = {
+      intent: "reschedule",
+      change: booking.id,
+      start: confirmView.form.start,
+      staff: confirmView.form.staff,
+      menu: confirmView.form.menuIds,
+      version: String(confirmView.form.version),
+    };
+    expect((await stranger.b.request(confirmPath, postForm(fields))).status).toBe(404);
+    const done = await b.request(confirmPath, postForm(fields));
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe(`/account/history?booking=${booking.id}&changed=1`);
+
+    const after = await json(await b.request(done.headers.get("location") ?? ""));
+    expect(after.loaderData.changed).toBe("1");
+    const detail = (after.loaderData.detail as { booking: Record<string, unknown> }).booking;
+    expect(detail.startsAt).toBe(inDays(4, "10:30").toISOString());
+    expect(detail.bookingNumber).toBe(booking.bookingNumber);
+    expect(detail.changed).toBe(true);
+
+    // Sent again (a double click): the booking is already so, nothing more happens.
+    const twice = await b.request(confirmPath, postForm(fields));
+    expect(twice.headers.get("location")).toBe(`/account/history?booking=${booking.id}&changed=0`);
+    expect((await rowOf(booking.id)).version).toBe(booking.version + 1);
+  });
+
+  it("a taken time comes back with the Japanese message and the day's times; after the cutoff the change is refused", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db, {
+      settings: { cancellationCutoffHours: 24 },
+    });
+    const stylist = stylists[0];
+    if (!stylist) throw new Error("stylist");
+    const { b, userId } = await signedInMember(database, env, "taken");
+    const now = new Date();
+    const make = async (user: string, start: Date) => {
+      const hold = await holdSlot(database.db, {
+        ...bookingClient(database.db),
+        salonId: salon.id,
+        menuIds: [menu.id],
+        staffId: stylist.id,
+        start,
+        userId: user,
+        now,
+      });
+      return confirmBooking(database.db, {
+        ...bookingClient(database.db),
+        holdId: hold.id,
+        userId: user,
+        customer,
+        notes: "",
+        idempotencyKey: null,
+        now,
+      });
+    };
+    const booking = await make(userId, inDays(5, "10:00"));
+    const path = `/salons/${salon.slug}/confirm?menu=${menu.id}&staff=${stylist.slug}&change=${booking.id}`;
+    const fields = {
+      intent: "reschedule",
+      change: booking.id,
+      start: inDays(5, "15:00").toISOString(),
+      staff: stylist.slug,
+      menu: menu.id,
+      version: String(booking.version),
+    };
+    // Someone else takes 15:00 between the confirmation page and the button.
+    await make((await buildUser(database.db)).id, inDays(5, "15:00"));
+    const refused = await b.request(path, postForm(fields));
+    expect(refused.status).toBe(409);
+    expect((await json(refused)).actionData.error).toContain("埋まりました");
+    expect((await rowOf(booking.id)).startsAt).toEqual(inDays(5, "10:00"));
+
+    // Within the cutoff: no link in the history, and the flow says why.
+    await database.db
+      .update(bookings)
+      .set({
+        startsAt: new Date(now.getTime() + 3 * 3_600_000),
+        endsAt: new Date(now.getTime() + 4 * 3_600_000),
+        occupiedUntil: new Date(now.getTime() + 4 * 3_600_000),
+      })
+      .where(eq(bookings.id, booking.id));
+    const history = await json(await b.request(`/account/history?booking=${booking.id}`));
+    expect(
+      (history.loaderData.detail as { booking: { changeHref: null } }).booking.changeHref,
+    ).toBeNull();
+    const closed = await b.request(`/salons/${salon.slug}/confirm?change=${booking.id}`);
+    expect(closed.status).toBe(409);
+    const view = (await json(closed)).loaderData.view as { kind: string; message: string };
+    expect(view.kind).toBe("change-refused");
+    expect(view.message).toContain("変更期限");
+  });
 });
