@@ -33,10 +33,11 @@ import {
   findCustomers,
 } from "../../server/owner/salon-entries.server";
 import type { SalonEntryPageData } from "../../server/owner/salon-entry-form.server";
-import { browser, setRole } from "../support/accounts";
+import { browser, ORIGIN, setRole } from "../support/accounts";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { bookingClient } from "../support/booking-client";
 import { buildMenu, buildSalonWithStaff, buildUser } from "../support/builders";
+import { createFullApp } from "../support/full-app";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
 
@@ -921,6 +922,74 @@ describe("the API /api/owner/salons/{id}/bookings, …/blocks, …/customers/loo
       expect(badBlock.status).toBe(400);
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe("the entry page as rendered HTML", () => {
+  it("renders the form, and after a refusal the error summary, the typed values and the confirmation box", async () => {
+    const full = await createFullApp(database, {
+      PUBLIC_URL: ORIGIN,
+      TRUST_PROXY: "true",
+      E2E_LOGIN: "true",
+      RATE_LIMIT_PER_IP: "1000000",
+      RATE_LIMIT_PER_ACCOUNT: "1000000",
+    });
+    try {
+      const f = await salonFixture();
+      const b = browser(full.app);
+      const login = await b.request("/api/test/login", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ role: "owner" }),
+      });
+      expect(login.status).toBe(201);
+      const { email } = (await login.json()) as { email: string };
+      const [user] = await database.db.select().from(users).where(eq(users.email, email));
+      if (!user) throw new Error("no user");
+      await database.db.insert(salonOwners).values({ salonId: f.salon.id, userId: user.id });
+      const path = `/owner/salons/${f.salon.id}/bookings/new`;
+      const soon = toLocal(new Date(Date.now() + 2 * 86_400_000), "Asia/Tokyo").date;
+
+      const page = await b.request(`${path}?staff=${f.first.id}&date=${soon}&time=10:30`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).toContain("予約・ブロックの入力");
+      expect(html).toContain("お客様を検索");
+      expect(html).toContain('value="10:30"');
+      expect(html).not.toContain("出勤予定外でも予約する");
+
+      const refused = await b.request(
+        path,
+        postForm({
+          entry: "phone",
+          staff: f.first.id,
+          date: soon,
+          time: "21:00",
+          menu: [f.menu.id],
+          customer: "",
+          name: "夜間 六郎",
+          kana: "やかん ろくろう",
+          phone: "090-1212-3434",
+          email: "",
+        }),
+      );
+      expect(refused.status).toBe(422);
+      const again = await refused.text();
+      expect(again).toContain('role="alert"');
+      expect(again).toContain("出勤予定がありません");
+      expect(again).toContain("出勤予定外でも予約する");
+      expect(again).toContain('value="夜間 六郎"');
+      expect(again).toContain('value="090-1212-3434"');
+
+      const hostile = await b.request(
+        path,
+        postForm({ entry: "phone", date: "2026-13-45", time: "25:99", staff: "x".repeat(300) }),
+      );
+      expect(hostile.status).toBe(400);
+      expect(await hostile.text()).toContain("日付は YYYY-MM-DD の形式で入力してください");
+    } finally {
+      await full.close();
     }
   });
 });

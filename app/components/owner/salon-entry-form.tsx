@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { formatDate, formatYen } from "../../../common/format";
+import { isLocalDate } from "../../../common/local-time";
 import type {
   EntryKind,
   SalonEntryErrors,
@@ -105,7 +106,7 @@ export function SalonEntryForm({
             type="date"
             label="日付"
             required
-            hint={values.date ? formatDate(values.date) : undefined}
+            hint={isLocalDate(values.date) ? formatDate(values.date) : undefined}
             defaultValue={values.date}
             error={errors.date}
           />
