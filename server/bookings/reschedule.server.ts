@@ -372,6 +372,8 @@ export async function rescheduleBooking(
     ip: request.ip,
     userId: request.userId,
   });
+  // A race lost to the constraint is tried again in a fresh transaction: 指名なし
+  // may find another stylist free; otherwise the check itself says the time is taken.
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       const result = await db.transaction(async (tx) => {
@@ -427,13 +429,14 @@ export async function rescheduleBooking(
             durationMinutes: menu.durationMinutes,
           })),
         );
-        const timeOrStylist =
-          after.startsAt.getTime() !== before.startsAt.getTime() ||
-          after.staffId !== before.staffId;
+        const onlyMenus =
+          after.startsAt.getTime() === before.startsAt.getTime() &&
+          after.staffId === before.staffId &&
+          after.staffRequested === before.staffRequested;
         await recordBookingEvent(tx, {
           salonId: row.salonId,
           bookingId: row.id,
-          kind: timeOrStylist ? "moved" : "menus_changed",
+          kind: onlyMenus ? "menus_changed" : "moved",
           actor: customerActor(request.userId),
           details: {
             from: sideDetails(before),
