@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { NavLink } from "react-router";
 
 /** What every owner page's frame needs of its salon (from SalonAccess.salon). */
-export type OwnerFrameSalon = { id: string; name: string };
+export type OwnerFrameSalon = { id: string; name: string; slug?: string; status?: string };
 
 /** The back office's sections for one salon; each owner page adds itself here. */
 function sectionsOf(salonId: string) {
@@ -36,6 +36,14 @@ export function OwnerFrame({
     <div className="mx-auto w-full max-w-7xl px-4 py-6">
       <div className="mb-4 flex flex-wrap items-center gap-3">
         <p className="font-bold text-neutral-700">{salon.name}</p>
+        {salon.slug && salon.status === "published" ? (
+          <a
+            href={`/salons/${salon.slug}`}
+            className="text-sm font-bold text-brand-700 underline underline-offset-4"
+          >
+            公開ページを見る
+          </a>
+        ) : null}
         {salons.length > 1 ? (
           <nav aria-label="サロンの切り替え">
             <ul className="flex flex-wrap gap-2 text-sm">
