@@ -124,48 +124,69 @@ const detailSchema = z
   })
   .openapi("OwnerBooking");
 
-/** Documented loosely; the body is read by bookingActionSchema, whose messages are Japanese. */
+const ACTION_ERROR =
+  "操作の種類（action）は arrived / completed / no_show / cancel / move / note / release のいずれかです。";
+const VERSION_ERROR = "予約の版（version）は整数で指定してください。";
+const stringOf = (label: string) => z.string({ error: `${label}は文字列で指定してください。` });
+
+/** Documented loosely; the body is then read by bookingActionSchema (the page's rules too). */
 const actionBody = z
-  .object({
-    action: z.enum(bookingActionNames).openapi({
-      description:
-        "arrived（来店）/ completed（施術完了）/ no_show（無断キャンセル、開始時刻後のみ）/ cancel（サロンによるキャンセル）/ move（日時・スタイリスト・メニューの変更）/ note（サロンメモ）/ release（ブロックの削除）",
-    }),
-    version: z
-      .number()
-      .int()
-      .optional()
-      .openapi({ description: "表示した予約の version（note 以外は必須）" }),
-    category: z.enum(salonCancelCategories).optional().openapi({
-      description:
-        "cancel: salon（サロン都合）/ customer_same_day（お客様都合（当日連絡））/ no_contact（無断キャンセル）",
-    }),
-    message: z
-      .string()
-      .optional()
-      .openapi({
-        description: `cancel: お客様へのメッセージ（${CANCEL_MESSAGE_MAX}文字まで、メールに載ります）`,
+  .object(
+    {
+      action: z.enum(bookingActionNames, { error: ACTION_ERROR }).openapi({
+        description:
+          "arrived（来店）/ completed（施術完了）/ no_show（無断キャンセル、開始時刻後のみ）/ cancel（サロンによるキャンセル）/ move（日時・スタイリスト・メニューの変更）/ note（サロンメモ）/ release（ブロックの削除）",
       }),
-    date: z
-      .string()
-      .optional()
-      .openapi({ description: "move: サロンの現地日付", example: "2026-12-03" }),
-    time: z.string().optional().openapi({ description: "move: 開始時刻 HH:MM", example: "14:00" }),
-    staffId: z.string().optional().openapi({ description: "move: スタイリストの UUID" }),
-    menuIds: z
-      .array(z.string())
-      .optional()
-      .openapi({
-        description: `move: メニューの UUID（1〜${MOVE_MENUS_MAX}件、時間と料金はこれから）`,
-      }),
-    confirmOutsideSchedule: z.boolean().optional().openapi({
-      description: "move: スタイリストの勤務時間外でも移動する（なければ 422 outside_schedule）",
-    }),
-    note: z
-      .string()
-      .optional()
-      .openapi({ description: `note: サロンメモ（${SALON_NOTE_MAX}文字まで）` }),
-  })
+      version: z
+        .number({ error: VERSION_ERROR })
+        .int(VERSION_ERROR)
+        .optional()
+        .openapi({ description: "表示した予約の version（note 以外は必須）" }),
+      category: z
+        .enum(salonCancelCategories, {
+          error:
+            "キャンセルの理由（category）は salon / customer_same_day / no_contact のいずれかです。",
+        })
+        .optional()
+        .openapi({
+          description:
+            "cancel: salon（サロン都合）/ customer_same_day（お客様都合（当日連絡））/ no_contact（無断キャンセル）",
+        }),
+      message: stringOf("お客様へのメッセージ（message）")
+        .optional()
+        .openapi({
+          description: `cancel: お客様へのメッセージ（${CANCEL_MESSAGE_MAX}文字まで、メールに載ります）`,
+        }),
+      date: stringOf("日付（date）")
+        .optional()
+        .openapi({ description: "move: サロンの現地日付", example: "2026-12-03" }),
+      time: stringOf("開始時刻（time）")
+        .optional()
+        .openapi({ description: "move: 開始時刻 HH:MM", example: "14:00" }),
+      staffId: stringOf("スタイリスト（staffId）")
+        .optional()
+        .openapi({ description: "move: スタイリストの UUID" }),
+      menuIds: z
+        .array(stringOf("メニュー（menuIds）の各要素"), {
+          error: "メニュー（menuIds）は UUID の配列で指定してください。",
+        })
+        .optional()
+        .openapi({
+          description: `move: メニューの UUID（1〜${MOVE_MENUS_MAX}件、時間と料金はこれから）`,
+        }),
+      confirmOutsideSchedule: z
+        .boolean({ error: "confirmOutsideSchedule は true か false で指定してください。" })
+        .optional()
+        .openapi({
+          description:
+            "move: スタイリストの勤務時間外でも移動する（なければ 422 outside_schedule）",
+        }),
+      note: stringOf("サロンメモ（note）")
+        .optional()
+        .openapi({ description: `note: サロンメモ（${SALON_NOTE_MAX}文字まで）` }),
+    },
+    { error: "操作の内容を JSON のオブジェクトで送ってください（action と version）。" },
+  )
   .openapi("OwnerBookingAction");
 
 const detailRoute = createRoute({

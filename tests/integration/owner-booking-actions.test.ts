@@ -1,6 +1,9 @@
 import { and, asc, eq, like } from "drizzle-orm";
 import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
+import * as detailRoute from "../../app/routes/owner.salons.$id.bookings.$bookingId";
+import * as moveRoute from "../../app/routes/owner.salons.$id.bookings.$bookingId.move";
+import { toLocal } from "../../common/local-time";
 import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import { salonActor } from "../../server/bookings/booking-history.server";
 import {
@@ -15,6 +18,7 @@ import {
   mailOutbox,
   salonBookingSettings,
   salonOwners,
+  users,
 } from "../../server/db/schema";
 import { createJobWorker } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
@@ -32,6 +36,12 @@ import {
   releaseBlock,
   saveSalonNote,
 } from "../../server/owner/booking-actions.server";
+import type {
+  BookingDetailPageData,
+  MovePageData,
+} from "../../server/owner/booking-detail-page.server";
+import { browser, setRole } from "../support/accounts";
+import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { bookingClient } from "../support/booking-client";
 import {
   buildBooking,
@@ -40,6 +50,7 @@ import {
   buildUser,
   restrictMenu,
 } from "../support/builders";
+import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
 
 const database = withTestDatabase();
@@ -109,6 +120,7 @@ async function book(
   staffId: string,
   start: Date,
   name: string,
+  now = NOW,
 ) {
   const hold = await holdSlot(database.db, {
     ...bookingClient(database.db),
@@ -117,7 +129,7 @@ async function book(
     staffId,
     start,
     userId,
-    now: NOW,
+    now,
   });
   counter += 1;
   return confirmBooking(database.db, {
@@ -132,7 +144,7 @@ async function book(
     },
     notes: "",
     idempotencyKey: null,
-    now: NOW,
+    now,
   });
 }
 
@@ -832,5 +844,389 @@ describe("the salon's notice mails", () => {
         and(eq(mailOutbox.to, "yoyaku@salon.example.jp"), like(mailOutbox.subject, "%キャンセル%")),
       );
     expect(cancels).toHaveLength(1);
+  });
+});
+
+describe("the pages /owner/salons/:id/bookings/:bookingId and …/move", () => {
+  const routeEnv = () =>
+    createRouteApp(database, [
+      { path: "/owner/salons/:id/bookings/:bookingId", module: detailRoute },
+      { path: "/owner/salons/:id/bookings/:bookingId/move", module: moveRoute },
+    ]);
+  /** The pages read the real clock: two days from now, in Tokyo. */
+  const soon = () => toLocal(new Date(Date.now() + 2 * 86_400_000), "Asia/Tokyo").date;
+  const soonAt = (time: string) => new Date(`${soon()}T${time}:00+09:00`);
+
+  async function pageScene() {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db, { staffCount: 2 });
+    const [first, second] = stylists;
+    if (!first || !second) throw new Error("no stylists");
+    const env = routeEnv();
+    const member = await signedInMember(database, env, "owner");
+    await setRole(database.db, member.email, "owner");
+    await database.db.insert(salonOwners).values({ salonId: salon.id, userId: member.userId });
+    const visitor = await buildUser(database.db);
+    const booking = await book(
+      salon.id,
+      visitor.id,
+      [menu.id],
+      first.id,
+      soonAt("14:00"),
+      "予約 花子",
+      new Date(),
+    );
+    const base = `/owner/salons/${salon.id}/bookings/${booking.id}`;
+    return { salon, first, second, menu, env, b: member.b, visitor, booking, base };
+  }
+
+  type ActionBody = {
+    actionData: {
+      errors: Record<string, string>;
+      values: Record<string, unknown>;
+      needsConfirmation: boolean;
+    };
+  };
+
+  it("shows the booking with its history; another salon's booking, a bad id and a guest do not get in", async () => {
+    const s = await pageScene();
+    const response = await s.b.request(s.base);
+    expect(response.status).toBe(200);
+    const { loaderData } = (await response.json()) as { loaderData: BookingDetailPageData };
+    expect(loaderData.booking).toMatchObject({
+      bookingNumber: s.booking.bookingNumber,
+      version: s.booking.version,
+      statusLabel: "予約確定",
+      sourceLabel: "ネット予約",
+      timeLabel: "14:00〜15:00",
+      staffName: "スタイリスト1",
+      staffRequested: true,
+      customer: { name: "予約 花子", kana: "よやく はなこ", phone: "090-1234-5678" },
+      menus: [{ name: "カット", priceLabel: "￥5,500", durationMinutes: 60 }],
+      totalLabel: "￥5,500",
+      can: {
+        arrive: true,
+        complete: true,
+        noShow: false,
+        cancel: true,
+        move: true,
+        release: false,
+      },
+    });
+    expect(loaderData.booking.dateLabel).toMatch(/^\d{4}年\d{1,2}月\d{1,2}日\(.\)$/);
+    expect(loaderData.booking.history).toEqual([
+      expect.objectContaining({ what: "予約を受付（ネット予約）", who: "お客様" }),
+    ]);
+
+    const other = await scene();
+    expect(
+      (await s.b.request(`/owner/salons/${s.salon.id}/bookings/${other.booking.id}`)).status,
+    ).toBe(404);
+    expect(
+      (await s.b.request(`/owner/salons/${other.salon.id}/bookings/${other.booking.id}`)).status,
+    ).toBe(404);
+    expect((await s.b.request(`/owner/salons/${s.salon.id}/bookings/not-a-uuid`)).status).toBe(404);
+    expect((await s.b.request(`${s.base}/move`)).status).toBe(200);
+    expect(
+      (await s.b.request(`/owner/salons/${s.salon.id}/bookings/${other.booking.id}/move`)).status,
+    ).toBe(404);
+    const guest = await browser(s.env.app).request(s.base);
+    expect(guest.status).toBe(302);
+    expect(guest.headers.get("location")).toContain("/signin?redirect=");
+  });
+
+  it("records arrival and redirects with the success message; a stale form is refused (409) and not applied", async () => {
+    const s = await pageScene();
+    const arrived = await s.b.request(
+      s.base,
+      postForm({ intent: "arrived", version: String(s.booking.version) }),
+    );
+    expect(arrived.status).toBe(302);
+    expect(arrived.headers.get("location")).toBe(`${s.base}?done=arrived`);
+    const page = (await (await s.b.request(`${s.base}?done=arrived`)).json()) as {
+      loaderData: BookingDetailPageData;
+    };
+    expect(page.loaderData.done).toBe("来店を記録しました。");
+    expect(page.loaderData.booking.history.at(-1)).toMatchObject({
+      what: "来店",
+      who: "山田 花子",
+    });
+
+    const stale = await s.b.request(
+      s.base,
+      postForm({
+        intent: "cancel",
+        version: String(s.booking.version),
+        category: "salon",
+        message: "急病のため",
+      }),
+    );
+    expect(stale.status).toBe(409);
+    const body = (await stale.json()) as ActionBody;
+    expect(body.actionData.errors.form).toBe(
+      "この予約は他の操作で変更されました。最新の内容を確認してください。",
+    );
+    expect(body.actionData.values).toMatchObject({ category: "salon", message: "急病のため" });
+    expect((await rowOf(s.booking.id)).status).toBe("confirmed");
+  });
+
+  it("refuses hostile input with Japanese 4xx messages, keeping what was typed", async () => {
+    const s = await pageScene();
+    const version = String(s.booking.version);
+    const cases: [Record<string, string | string[]>, string, RegExp][] = [
+      [{ intent: "explode", version }, "form", /操作の種類/],
+      [{ intent: "arrived", version: "abc" }, "version", /version/],
+      [{ intent: "arrived", version: "-1" }, "version", /version/],
+      [
+        { intent: "cancel", version, category: "whim", message: "x" },
+        "category",
+        /キャンセルの理由/,
+      ],
+      [
+        { intent: "cancel", version, category: "salon", message: "あ".repeat(501) },
+        "message",
+        /500文字以内/,
+      ],
+      [{ intent: "note", note: "メ".repeat(1001) }, "note", /1000文字以内/],
+      [{ intent: "note", note: "ベル\u0007" }, "note", /制御文字/],
+    ];
+    for (const [fields, field, message] of cases) {
+      const response = await s.b.request(s.base, postForm(fields));
+      expect(response.status, JSON.stringify(fields).slice(0, 60)).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+      const body = (await response.json()) as ActionBody;
+      expect(body.actionData.errors[field], field).toMatch(message);
+      if (typeof fields.message === "string")
+        expect(body.actionData.values.message).toBe(fields.message);
+      if (typeof fields.note === "string") expect(body.actionData.values.note).toBe(fields.note);
+    }
+    // No-show before the start: refused with its reason.
+    const early = await s.b.request(s.base, postForm({ intent: "no_show", version }));
+    expect(early.status).toBe(422);
+    expect(((await early.json()) as ActionBody).actionData.errors.form).toMatch(
+      /開始時刻を過ぎてから/,
+    );
+    expect((await eventsOf(s.booking.id)).map((e) => e.kind)).toEqual(["created"]);
+  });
+
+  it("moves through the form: bad times and menus refused with values kept, outside the schedule after confirming, a conflict named", async () => {
+    const s = await pageScene();
+    const move = `${s.base}/move`;
+    const typed = {
+      intent: "move",
+      version: String(s.booking.version),
+      date: soon(),
+      time: "16:00",
+      staffId: s.second.id,
+      menuIds: [s.menu.id],
+    };
+    const post = async (fields: Record<string, string | string[]>) => {
+      const response = await s.b.request(move, postForm(fields));
+      return {
+        response,
+        body: response.status === 302 ? null : ((await response.json()) as ActionBody),
+      };
+    };
+    const hostile: [Record<string, string | string[]>, string, RegExp][] = [
+      [{ time: "25:00" }, "time", /HH:MM/],
+      [{ time: "" }, "time", /HH:MM/],
+      [{ date: "2026-13-45" }, "date", /YYYY-MM-DD/],
+      [{ staffId: "nobody" }, "staffId", /スタイリスト/],
+      [{ menuIds: [] }, "menuIds", /メニュー/],
+      [{ menuIds: ["not-a-uuid"] }, "menuIds", /メニュー/],
+      [{ intent: "arrived" }, "form", /操作の種類/],
+    ];
+    for (const [change, field, message] of hostile) {
+      const { response, body } = await post({ ...typed, ...change });
+      expect(response.status, field).toBeGreaterThanOrEqual(400);
+      expect(response.status, field).toBeLessThan(500);
+      expect(body?.actionData.errors[field], field).toMatch(message);
+      if (field !== "form") {
+        expect(body?.actionData.values).toMatchObject({
+          date: change.date ?? soon(),
+          staffId: change.staffId ?? s.second.id,
+        });
+      }
+    }
+
+    const outside = await post({ ...typed, time: "19:30" });
+    expect(outside.response.status).toBe(422);
+    expect(outside.body?.actionData.needsConfirmation).toBe(true);
+    expect(outside.body?.actionData.errors.confirmOutsideSchedule).toMatch(/勤務時間外/);
+    expect(outside.body?.actionData.values).toMatchObject({ time: "19:30", menuIds: [s.menu.id] });
+
+    await book(
+      s.salon.id,
+      s.visitor.id,
+      [s.menu.id],
+      s.second.id,
+      soonAt("17:00"),
+      "山田 花子",
+      new Date(),
+    );
+    const conflict = await post({ ...typed, time: "16:30" });
+    expect(conflict.response.status).toBe(409);
+    expect(conflict.body?.actionData.errors.form).toContain(
+      "17:00〜18:00 山田 花子 様の予約（カット）と重なります",
+    );
+
+    const confirmed = await post({ ...typed, time: "19:30", confirmOutsideSchedule: "on" });
+    expect(confirmed.response.status).toBe(302);
+    expect(confirmed.response.headers.get("location")).toBe(`${s.base}?done=move`);
+    const row = await rowOf(s.booking.id);
+    expect(row.startsAt).toEqual(soonAt("19:30"));
+    expect(row.staffId).toBe(s.second.id);
+
+    const page = (await (await s.b.request(move)).json()) as { loaderData: MovePageData };
+    expect(page.loaderData.values).toMatchObject({
+      time: "19:30",
+      staffId: s.second.id,
+      menuIds: [s.menu.id],
+    });
+  });
+
+  it("shows a block with its label and releases it", async () => {
+    const s = await pageScene();
+    const block = await buildBooking(database.db, {
+      salonId: s.salon.id,
+      staffId: s.first.id,
+      kind: "block",
+      startsAt: soonAt("12:00"),
+      endsAt: soonAt("13:00"),
+      totalPrice: 0,
+      source: "phone",
+      salonNote: "打ち合わせ",
+    });
+    const path = `/owner/salons/${s.salon.id}/bookings/${block.id}`;
+    const page = (await (await s.b.request(path)).json()) as { loaderData: BookingDetailPageData };
+    expect(page.loaderData.booking).toMatchObject({
+      kind: "block",
+      salonNote: "打ち合わせ",
+      statusLabel: "ブロック中",
+      can: { release: true, cancel: false, move: false, arrive: false },
+    });
+    const released = await s.b.request(
+      path,
+      postForm({ intent: "release", version: String(block.version) }),
+    );
+    expect(released.status).toBe(302);
+    expect(released.headers.get("location")).toBe(`${path}?done=release`);
+    expect((await rowOf(block.id)).status).toBe("cancelled_by_salon");
+  });
+});
+
+describe("the API /api/owner/salons/{id}/bookings/{bookingId}", () => {
+  async function ownerClient(app: ReturnType<typeof createApiTestApp>["app"], salonId: string) {
+    const user = await apiUser(app);
+    await database.db
+      .update(users)
+      .set({ emailVerified: true, role: "owner" })
+      .where(eq(users.id, user.userId));
+    await database.db.insert(salonOwners).values({ salonId, userId: user.userId });
+    return user;
+  }
+
+  it("answers the detail and the actions: 200, 400, 401, 404, 409, 422 — never 5xx", async () => {
+    const server = createApiTestApp(database, { now: () => later(1) });
+    try {
+      const s = await scene();
+      const other = await scene();
+      const owner = await ownerClient(server.app, s.salon.id);
+      const stranger = await ownerClient(server.app, other.salon.id);
+      const path = `/api/owner/salons/${s.salon.id}/bookings/${s.booking.id}`;
+
+      expect((await apiClient(server.app).request(path)).status).toBe(401);
+      expect((await stranger.request(path)).status).toBe(404);
+      expect(
+        (await owner.request(`/api/owner/salons/${s.salon.id}/bookings/${other.booking.id}`))
+          .status,
+      ).toBe(404);
+
+      const detail = await owner.request(path);
+      expect(detail.status).toBe(200);
+      const { data } = (await detail.json()) as {
+        data: { version: number; startTime: string; history: { kind: string }[] };
+      };
+      expect(data).toMatchObject({ startTime: "14:00", history: [{ kind: "created" }] });
+
+      const act = (json: unknown) => owner.request(`${path}/actions`, { method: "POST", json });
+      const arrived = await act({ action: "arrived", version: data.version });
+      expect(arrived.status).toBe(200);
+      const after = (await arrived.json()) as {
+        data: { version: number; arrivedAt: string | null };
+      };
+      expect(after.data.arrivedAt).not.toBeNull();
+      expect(after.data.version).toBe(data.version + 1);
+
+      const stale = await act({ action: "completed", version: data.version });
+      expect(stale.status).toBe(409);
+      expect(((await stale.json()) as { error: { message: string } }).error.message).toBe(
+        "この予約は他の操作で変更されました。最新の内容を確認してください。",
+      );
+      const early = await act({ action: "no_show", version: after.data.version });
+      expect(early.status).toBe(422);
+
+      const hostile: unknown[] = [
+        { action: "explode", version: 1 },
+        { action: "arrived" },
+        { action: "arrived", version: "1" },
+        {
+          action: "cancel",
+          version: after.data.version,
+          category: "salon",
+          message: "あ".repeat(501),
+        },
+        {
+          action: "move",
+          version: after.data.version,
+          date: "2026-12-03",
+          time: "24:00",
+          staffId: s.second.id,
+          menuIds: [s.menu.id],
+        },
+        {
+          action: "move",
+          version: after.data.version,
+          date: "2026-12-03",
+          time: "15:00",
+          staffId: "x",
+          menuIds: [s.menu.id],
+        },
+        { action: "note", note: "x".repeat(1001) },
+        [],
+        "text",
+      ];
+      for (const body of hostile) {
+        const response = await act(body);
+        expect(response.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+        const { error } = (await response.json()) as { error: { message: string } };
+        expect(error.message).toMatch(/[ぁ-んァ-ン一-龥]/);
+      }
+      const malformed = await owner.request(`${path}/actions`, {
+        method: "POST",
+        body: "{not json",
+        headers: { "content-type": "application/json" },
+      });
+      expect(malformed.status).toBe(400);
+      expect(
+        (await owner.request(`/api/owner/salons/${s.salon.id}/bookings/not-a-uuid`)).status,
+      ).toBe(400);
+
+      const moved = await act({
+        action: "move",
+        version: after.data.version,
+        date: "2026-12-03",
+        time: "16:00",
+        staffId: s.second.id,
+        menuIds: [s.menu.id],
+      });
+      expect(moved.status).toBe(200);
+      const note = await act({ action: "note", note: "アレルギーあり" });
+      expect(note.status).toBe(200);
+      expect(((await note.json()) as { data: { salonNote: string } }).data.salonNote).toBe(
+        "アレルギーあり",
+      );
+    } finally {
+      server.close();
+    }
   });
 });
