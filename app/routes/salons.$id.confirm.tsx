@@ -27,7 +27,9 @@ import type { Route } from "./+types/salons.$id.confirm";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => [
   ...pageMeta({
-    title: loaderData ? `ご予約（${loaderData.salon.name}）` : "ご予約",
+    title: loaderData
+      ? `${"change" in loaderData.view || loaderData.view.kind === "change-refused" ? "予約変更" : "ご予約"}（${loaderData.salon.name}）`
+      : "ご予約",
     description: "メニュー・スタッフ・日時を選んでネット予約",
     path: loaderData ? `/salons/${loaderData.salon.slug}/confirm` : "/",
     origin: originFromMatches(matches),
