@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link, useLocation, useNavigation } from "react-router";
 import { formatDate, formatDateTime, formatYen } from "../../../common/format";
 import { staffBookingStatusLabels } from "../../../common/status-labels";
 import type { CustomerFormOutcome } from "../../../server/owner/customer-forms.server";
@@ -74,10 +74,17 @@ function Contact({
   );
 }
 
+/** The category inside the status's parentheses, short: サロンキャンセル（無断・連絡なし）. */
+const categoryShort: Record<string, string> = {
+  salon: "サロン都合",
+  customer_same_day: "お客様都合・当日連絡",
+  no_contact: "無断・連絡なし",
+};
+
 function statusLabel(status: string, cancelCategory: string | null) {
   const label = staffBookingStatusLabels[status] ?? status;
   if (status === "cancelled_by_salon" && cancelCategory) {
-    return `${label}（${cancelLabels[cancelCategory as keyof typeof cancelLabels] ?? cancelCategory}）`;
+    return `${label}（${categoryShort[cancelCategory] ?? cancelCategory}）`;
   }
   return label;
 }
@@ -100,9 +107,15 @@ export function CustomerDetailView({
   const self = `${base}/customers/${customer.id}`;
   const busy = useNavigation().state === "submitting";
   const errorRef = useRef<HTMLDivElement>(null);
+  const doneRef = useRef<HTMLDivElement>(null);
+  const { key } = useLocation();
+  // After a post the button pressed may be gone (a merged suggestion): focus goes to what happened.
   useEffect(() => {
     if (refused) errorRef.current?.focus();
   }, [refused]);
+  useEffect(() => {
+    if (done && key !== "default") doneRef.current?.focus();
+  }, [done, key]);
   const notesValue =
     refused?.intent === "notes" ? (refused.notes ?? customer.notes) : customer.notes;
   return (
@@ -117,7 +130,11 @@ export function CustomerDetailView({
           <Notice tone="error">{refused.error}</Notice>
         </div>
       ) : null}
-      {done ? <Notice>{doneMessages[done]}</Notice> : null}
+      {done && !refused ? (
+        <div ref={doneRef} tabIndex={-1} className="outline-none">
+          <Notice>{doneMessages[done]}</Notice>
+        </div>
+      ) : null}
       {detail.mergedInto ? (
         <Notice>
           この記録は{" "}

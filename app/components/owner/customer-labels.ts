@@ -30,12 +30,3 @@ export const cancelLabels = {
   no_contact: "無断キャンセル（連絡なし）",
   noShow: "来店なし（ノーショー）",
 } as const;
-
-/** The cancellations and no-shows of a customer's stats, added up. */
-export function cancelTotal(stats: {
-  cancelledByCustomer: number;
-  cancelledBySalon: { salon: number; customer_same_day: number; no_contact: number };
-}): number {
-  const bySalon = stats.cancelledBySalon;
-  return stats.cancelledByCustomer + bySalon.salon + bySalon.customer_same_day + bySalon.no_contact;
-}

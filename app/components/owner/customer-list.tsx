@@ -8,6 +8,22 @@ import { OwnerFrame } from "./owner-frame";
 
 type CustomerListData = Awaited<ReturnType<typeof customerListPage>>;
 
+/** A total, and below it the kinds that are not zero (お客様1・当日連絡1). */
+function CountWithBreakdown({ parts }: { parts: readonly (readonly [string, number])[] }) {
+  const total = parts.reduce((sum, [, n]) => sum + n, 0);
+  const shown = parts.filter(([, n]) => n > 0);
+  return (
+    <>
+      {total}件
+      {shown.length > 0 ? (
+        <span className="block text-xs">
+          {shown.map(([label, n]) => `${label}${n}`).join("・")}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
 /**
  * /owner/salons/{id}/customers: the search (name, kana, phone), the count
  * announced to screen readers, one page of customers with their visits,
@@ -118,11 +134,15 @@ export function CustomerList({ data }: { data: CustomerListData }) {
             <tbody>
               {customers.map((customer) => {
                 const s = customer.stats;
-                const cancels =
-                  s.cancelledByCustomer +
-                  s.cancelledBySalon.salon +
-                  s.cancelledBySalon.customer_same_day;
-                const noShows = s.noShows + s.cancelledBySalon.no_contact;
+                const cancels = [
+                  ["お客様", s.cancelledByCustomer],
+                  ["サロン都合", s.cancelledBySalon.salon],
+                  ["当日連絡", s.cancelledBySalon.customer_same_day],
+                ] as const;
+                const noShows = [
+                  ["連絡なし", s.cancelledBySalon.no_contact],
+                  ["来店なし", s.noShows],
+                ] as const;
                 return (
                   <tr key={customer.id}>
                     <th scope="row" className={`${cellClass} font-normal`}>
@@ -137,8 +157,12 @@ export function CustomerList({ data }: { data: CustomerListData }) {
                     <td className={`${cellClass} text-right`}>{s.visits}回</td>
                     <td className={cellClass}>{formatLocalDay(s.lastVisitAt, data.timeZone)}</td>
                     <td className={`${cellClass} text-right`}>{formatYen(s.totalSpent)}</td>
-                    <td className={`${cellClass} text-right`}>{cancels}件</td>
-                    <td className={`${cellClass} text-right`}>{noShows}件</td>
+                    <td className={`${cellClass} text-right`}>
+                      <CountWithBreakdown parts={cancels} />
+                    </td>
+                    <td className={`${cellClass} text-right`}>
+                      <CountWithBreakdown parts={noShows} />
+                    </td>
                   </tr>
                 );
               })}
