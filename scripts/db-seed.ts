@@ -1,6 +1,11 @@
 import { getTableName } from "drizzle-orm";
 import { createAccountServices } from "../server/accounts/account-services";
-import { describeDemoAccounts, seedDemoAccounts } from "../server/accounts/demo-accounts";
+import {
+  demoOwnerSalonSummary,
+  describeDemoAccounts,
+  describeDemoOwnerSalons,
+  seedDemoAccounts,
+} from "../server/accounts/demo-accounts";
 import { loadConfig } from "../server/config";
 import { openDatabase } from "../server/db/client";
 import { areas, prefectures, stations } from "../server/db/schema/areas";
@@ -24,7 +29,8 @@ import { prepareDatabase } from "../server/prepare-database.server";
  * deterministic demo data set (SEED_SALONS salons, default 300). With
  * --if-empty it does nothing when salons already exist. Outside production
  * it then adds the demo accounts that are missing (a user, an owner of the
- * first salon, an administrator) and prints their addresses and password.
+ * first three salons, an administrator) and prints their addresses and
+ * password, and the owner's salons with their back-office addresses.
  */
 const started = performance.now();
 const ifEmpty = process.argv.slice(2).includes("--if-empty");
@@ -80,6 +86,11 @@ try {
     else {
       console.log("demo accounts (email / password):");
       for (const line of describeDemoAccounts()) console.log(`  ${line}`);
+      console.log("demo owner's salons (back office, today's bookings):");
+      const ownerSalons = await demoOwnerSalonSummary(handle.db, new Date());
+      for (const line of describeDemoOwnerSalons(ownerSalons, config.PUBLIC_URL)) {
+        console.log(`  ${line}`);
+      }
     }
   } finally {
     await accounts.close();

@@ -2,7 +2,12 @@ import type { ServerType } from "@hono/node-server";
 import { serve } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import { type AccountServices, createAccountServices } from "./accounts/account-services";
-import { DEMO_PASSWORD, demoAccounts, presentDemoAccounts } from "./accounts/demo-accounts";
+import {
+  DEMO_PASSWORD,
+  demoAccounts,
+  demoOwnerSalonSummary,
+  presentDemoAccounts,
+} from "./accounts/demo-accounts";
 
 import { type FreeDaysRefresh, startFreeDaysRefresh } from "./bookings/free-days.server";
 import { loadConfig } from "./config";
@@ -101,7 +106,7 @@ export async function start(
     log,
     config.SHUTDOWN_TIMEOUT,
   );
-  if (!config.isProduction) await logDemoAccounts(database, log);
+  if (!config.isProduction) await logDemoAccounts(database, log, config.PUBLIC_URL);
   return server;
 }
 
@@ -122,12 +127,19 @@ function keepConnectionsOpen(server: ServerType) {
 }
 
 /** With the development seed's demo accounts present, how to sign in as each (never in production). */
-async function logDemoAccounts(database: DatabaseHandle, log: Logger) {
+async function logDemoAccounts(database: DatabaseHandle, log: Logger, origin: string) {
   const present = await presentDemoAccounts(database.db);
   if (present.length === 0) return;
+  // The demo owner's salons, each with its 今日 page and today's bookings (as of start-up).
+  const ownerSalons = await demoOwnerSalonSummary(database.db, new Date());
   log.info("demo accounts", {
     password: DEMO_PASSWORD,
     accounts: present.map((account) => ({ role: account.role, email: account.email })),
+    ownerSalons: ownerSalons.map((salon) => ({
+      name: salon.name,
+      url: `${origin}${salon.path}`,
+      bookingsToday: salon.bookingsToday,
+    })),
   });
 }
 

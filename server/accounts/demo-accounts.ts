@@ -2,9 +2,12 @@ import { asc, eq, inArray } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { salonOwners, salons, users } from "../db/schema";
+import { bookingsToday, demoOwnerSalons } from "../db/seed/demo-week";
 import type { AccountServices } from "./account-services";
 import type { Role } from "./current-user";
 import { createReadyAccount } from "./ready-account";
+
+const DEMO_OWNER_EMAIL = "demo-owner@example.jp";
 
 /** One password for every demo account, printed by the seed, the start-up log and the README. */
 export const DEMO_PASSWORD = "demo-pass-123";
@@ -29,7 +32,7 @@ export const demoAccounts = [
   {
     role: "owner",
     label: "サロンオーナー",
-    email: "demo-owner@example.jp",
+    email: DEMO_OWNER_EMAIL,
     profile: {
       name: "佐藤 美咲",
       nameKana: "サトウ ミサキ",
@@ -52,8 +55,9 @@ export const demoAccounts = [
 
 /**
  * Creates the demo accounts that do not exist yet (safe to re-run) and links
- * the owner to the first published salon. Never in production: fixed
- * passwords printed in a README must not open a real site.
+ * the owner to the first three published salons by slug (the seed's busy
+ * week). Never in production: fixed passwords printed in a README must not
+ * open a real site.
  */
 export async function seedDemoAccounts(
   db: Database,
@@ -77,22 +81,45 @@ export async function seedDemoAccounts(
   return { created, skipped: false };
 }
 
+/** The demo owner runs the first published salons by slug, the ones the seed gives a busy week. */
 async function linkDemoOwner(db: Database) {
   const [owner] = await db
     .select({ id: users.id })
     .from(users)
-    .where(eq(users.email, "demo-owner@example.jp"));
-  const [salon] = await db
-    .select({ id: salons.id })
-    .from(salons)
-    .where(eq(salons.status, "published"))
-    .orderBy(asc(salons.slug))
-    .limit(1);
-  if (!owner || !salon) return;
+    .where(eq(users.email, DEMO_OWNER_EMAIL));
+  const list = await demoOwnerSalons(db);
+  if (!owner || list.length === 0) return;
   await db
     .insert(salonOwners)
-    .values({ salonId: salon.id, userId: owner.id })
+    .values(list.map((salon) => ({ salonId: salon.id, userId: owner.id })))
     .onConflictDoNothing();
+}
+
+/** The demo owner's salons with their 今日 page and today's bookings: printed at start-up. */
+export async function demoOwnerSalonSummary(db: Database, now: Date) {
+  const list = await db
+    .select({ id: salons.id, name: salons.name, timeZone: salons.timeZone })
+    .from(salonOwners)
+    .innerJoin(users, eq(users.id, salonOwners.userId))
+    .innerJoin(salons, eq(salons.id, salonOwners.salonId))
+    .where(eq(users.email, DEMO_OWNER_EMAIL))
+    .orderBy(asc(salons.slug));
+  const counts = await bookingsToday(db, list, now);
+  return list.map((salon) => ({
+    name: salon.name,
+    path: `/owner/salons/${salon.id}`,
+    bookingsToday: counts.get(salon.id) ?? 0,
+  }));
+}
+
+/** One line per demo owner's salon: its 今日 address and today's bookings. */
+export function describeDemoOwnerSalons(
+  list: Awaited<ReturnType<typeof demoOwnerSalonSummary>>,
+  origin = "",
+) {
+  return list.map(
+    (salon) => `${origin}${salon.path}  ${salon.name}（本日の予約 ${salon.bookingsToday}件）`,
+  );
 }
 
 /** The demo accounts in this database, for the start-up log. */

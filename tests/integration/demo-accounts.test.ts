@@ -63,14 +63,19 @@ describe("demo accounts", () => {
     expect(await database.db.$count(mailOutbox)).toBe(0);
   });
 
-  it("link the owner to a published salon, and a second run changes nothing", async () => {
+  it("link the owner to the three published salons of the seed, and a second run changes nothing", async () => {
     const owned = await database.db
       .select({ status: salons.status })
       .from(salonOwners)
       .innerJoin(users, eq(users.id, salonOwners.userId))
       .innerJoin(salons, eq(salons.id, salonOwners.salonId))
       .where(eq(users.email, "demo-owner@example.jp"));
-    expect(owned).toEqual([{ status: "published" }]);
+    // The demo owner runs three salons (decision 0043); the seed here has exactly three.
+    expect(owned).toEqual([
+      { status: "published" },
+      { status: "published" },
+      { status: "published" },
+    ]);
 
     const usersBefore = await database.db.$count(users);
     expect(await seedDemoAccounts(database.db, env.accounts, env.config)).toEqual({
@@ -78,6 +83,6 @@ describe("demo accounts", () => {
       skipped: false,
     });
     expect(await database.db.$count(users)).toBe(usersBefore);
-    expect(await database.db.$count(salonOwners)).toBe(1);
+    expect(await database.db.$count(salonOwners)).toBe(3);
   });
 });

@@ -34,9 +34,9 @@ const BOOKING_CHANCE = 0.22;
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const MINUTE = 60_000;
 
-type Span = [number, number];
+export type Span = [number, number];
 
-const minutesOf = (time: string) => {
+export const minutesOf = (time: string) => {
   const [h, m] = time.split(":").map(Number);
   return (h ?? 0) * 60 + (m ?? 0);
 };
@@ -53,10 +53,79 @@ function clip(spans: readonly Span[], within: readonly Span[]): Span[] {
   return out;
 }
 
-function bookingNumber(rng: Random) {
+export function bookingNumber(rng: Random) {
   let text = "";
   for (let i = 0; i < 8; i++) text += CROCKFORD[rng.int(0, CROCKFORD.length - 1)];
   return `${text.slice(0, 4)}-${text.slice(4)}`;
+}
+
+/** The seed's schedule exceptions of one date: now and then a short day for the salon, a day off for a stylist. */
+export function exceptionsOn(bundle: SalonBundle, index: number, date: LocalDate): ExceptionRow[] {
+  const salonId = bundle.salon.id ?? "";
+  const rows: ExceptionRow[] = [];
+  const rng = new Random(`exceptions:${index}:${date}`);
+  // Shorter hours only on a day the salon opens: on its closed weekday they would open it.
+  const opens = bundle.openingHours.some((hours) => hours.weekday === weekdayOf(date));
+  if (rng.chance(0.04) && opens) {
+    rows.push({
+      id: seedId(`exception:${index}:${date}:salon`),
+      salonId,
+      staffId: null,
+      date,
+      kind: "hours",
+      startsAt: "10:00",
+      endsAt: "16:00",
+      note: "設備点検のため16時まで営業",
+    });
+  }
+  bundle.staff.forEach((member, i) => {
+    if (rng.chance(0.05)) {
+      rows.push({
+        id: seedId(`exception:${index}:${date}:${i}`),
+        salonId,
+        staffId: member.id ?? "",
+        date,
+        kind: "closed",
+        note: "研修のためお休み",
+      });
+    }
+  });
+  return rows;
+}
+
+/**
+ * Each working stylist's local spans (minutes after midnight) on `date`,
+ * inside the salon's hours and the exceptions given; null when the salon
+ * is closed. A stylist with the day off is missing from the map.
+ */
+export function workingSpans(
+  bundle: SalonBundle,
+  exceptions: readonly ExceptionRow[],
+  date: LocalDate,
+  holidays: ReadonlyMap<string, unknown>,
+): Map<string, Span[]> | null {
+  const weekday = weekdayOf(date);
+  if (bundle.bookingSettings?.closedOnPublicHolidays && holidays.has(date)) return null;
+  const salonException = exceptions.find((e) => e.staffId === null && e.date === date);
+  const salonSpans: Span[] = salonException
+    ? [[minutesOf(salonException.startsAt ?? "00:00"), minutesOf(salonException.endsAt ?? "00:00")]]
+    : bundle.openingHours
+        .filter((h) => h.weekday === weekday)
+        .map((h): Span => [minutesOf(h.opens), minutesOf(h.closes)]);
+  if (salonSpans.length === 0) return null;
+  const result = new Map<string, Span[]>();
+  for (const member of bundle.staff) {
+    const staffId = member.id ?? "";
+    if (exceptions.some((e) => e.staffId === staffId && e.date === date)) continue;
+    const own = bundle.schedules
+      .filter((s) => s.staffId === staffId && s.weekday === weekday)
+      .map((s): Span => [minutesOf(s.startsAt), minutesOf(s.endsAt)]);
+    result.set(
+      staffId,
+      clip(own, salonSpans).sort((a, b) => a[0] - b[0]),
+    );
+  }
+  return result;
 }
 
 /** Exceptions and bookings of one salon from `today` (the salon's local date) on. */
@@ -75,36 +144,8 @@ export function generateDatedRows(
   const menuRows: BookingMenuRow[] = [];
   const staffIds = bundle.staff.map((member) => member.id ?? "");
 
-  // Exceptions: now and then a short day for the salon, a day off for a stylist.
   for (let offset = 0; offset < EXCEPTION_DAYS; offset++) {
-    const date = addDays(today, offset);
-    const rng = new Random(`exceptions:${index}:${date}`);
-    // Shorter hours only on a day the salon opens: on its closed weekday they would open it.
-    const opens = bundle.openingHours.some((hours) => hours.weekday === weekdayOf(date));
-    if (rng.chance(0.04) && opens) {
-      exceptions.push({
-        id: seedId(`exception:${index}:${date}:salon`),
-        salonId,
-        staffId: null,
-        date,
-        kind: "hours",
-        startsAt: "10:00",
-        endsAt: "16:00",
-        note: "設備点検のため16時まで営業",
-      });
-    }
-    staffIds.forEach((staffId, i) => {
-      if (rng.chance(0.05)) {
-        exceptions.push({
-          id: seedId(`exception:${index}:${date}:${i}`),
-          salonId,
-          staffId,
-          date,
-          kind: "closed",
-          note: "研修のためお休み",
-        });
-      }
-    });
+    exceptions.push(...exceptionsOn(bundle, index, addDays(today, offset)));
   }
 
   const restricted = new Map<string, Set<string>>();
@@ -118,28 +159,13 @@ export function generateDatedRows(
 
   for (let offset = 0; offset < BOOKING_DAYS; offset++) {
     const date = addDays(today, offset);
-    const weekday = weekdayOf(date);
-    if (settings?.closedOnPublicHolidays && holidays.has(date)) continue;
-    const salonException = exceptions.find((e) => e.staffId === null && e.date === date);
-    const salonSpans: Span[] = salonException
-      ? [
-          [
-            minutesOf(salonException.startsAt ?? "00:00"),
-            minutesOf(salonException.endsAt ?? "00:00"),
-          ],
-        ]
-      : bundle.openingHours
-          .filter((h) => h.weekday === weekday)
-          .map((h): Span => [minutesOf(h.opens), minutesOf(h.closes)]);
-    if (salonSpans.length === 0) continue;
+    const working = workingSpans(bundle, exceptions, date, holidays);
+    if (!working) continue;
     const localDay = new LocalDay(date, timeZone);
 
     staffIds.forEach((staffId, i) => {
-      if (exceptions.some((e) => e.staffId === staffId && e.date === date)) return;
-      const own = bundle.schedules
-        .filter((s) => s.staffId === staffId && s.weekday === weekday)
-        .map((s): Span => [minutesOf(s.startsAt), minutesOf(s.endsAt)]);
-      const spans = clip(own, salonSpans).sort((a, b) => a[0] - b[0]);
+      const spans = working.get(staffId);
+      if (!spans) return;
       const capable = bundle.menus.filter((menu) => {
         const allowed = restricted.get(menu.id ?? "");
         return !allowed || allowed.has(staffId);

@@ -21,6 +21,7 @@ import { areaSeeds } from "./data/areas";
 import { articleSeeds } from "./data/articles";
 import { featureSeeds } from "./data/features";
 import { prefectureSeeds } from "./data/prefectures";
+import { demoOwnerSalons, generateDemoWeek, writeDemoWeek } from "./demo-week";
 import { areaId, generateSalon, type ResolvedArea, type SalonBundle, stationId } from "./generate";
 import { seedId } from "./ids";
 
@@ -201,6 +202,8 @@ export async function seedDatabase(
     `reference data: ${prefectureSeeds.length} prefectures, ${resolved.length} areas, ${featureSeeds.length} features, ${articleSeeds.length} articles`,
   );
 
+  // Published salons' slugs, to find the demo owner's salons among them afterwards.
+  const indexBySlug = new Map<string, number>();
   for (let start = 1; start <= salonCount; start += SALONS_PER_CHUNK) {
     const end = Math.min(salonCount, start + SALONS_PER_CHUNK - 1);
     const bundles: SalonBundle[] = [];
@@ -208,6 +211,7 @@ export async function seedDatabase(
     for (let index = start; index <= end; index++) {
       const bundle = generateSalon(index, resolved);
       bundles.push(bundle);
+      if (bundle.salon.status === "published") indexBySlug.set(bundle.salon.slug, index);
       const today = toLocal(now, bundle.salon.timeZone ?? "Asia/Tokyo").date;
       dated.push(generateDatedRows(bundle, index, today, now));
     }
@@ -224,6 +228,19 @@ export async function seedDatabase(
     }
     if (end === salonCount || end % 1000 === 0) log(`salons ${end}/${salonCount}`);
   }
+
+  // The demo owner's salons (the first published by slug) get a busy, varied week.
+  let demoBookings = 0;
+  for (const salon of await demoOwnerSalons(db)) {
+    const index = indexBySlug.get(salon.slug);
+    if (index === undefined) continue;
+    demoBookings += await writeDemoWeek(
+      db,
+      generateDemoWeek(generateSalon(index, resolved), index, now),
+    );
+    await refreshSalonHorizon(db, salon.id, now);
+  }
+  if (demoBookings > 0) log(`demo owner's week: ${demoBookings} bookings`);
 
   return { salons: salonCount };
 }
