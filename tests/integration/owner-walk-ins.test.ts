@@ -14,6 +14,7 @@ import {
   jobs,
   mailOutbox,
   salonCustomers,
+  salonFreeDays,
   salonOwners,
   scheduleExceptions,
   users,
@@ -33,11 +34,13 @@ import {
   findCustomers,
 } from "../../server/owner/salon-entries.server";
 import type { SalonEntryPageData } from "../../server/owner/salon-entry-form.server";
+import { createSlotEvents, type SlotEvent } from "../../server/realtime/slot-events.server";
 import { browser, ORIGIN, setRole } from "../support/accounts";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { bookingClient } from "../support/booking-client";
 import { buildMenu, buildSalonWithStaff, buildUser } from "../support/builders";
 import { createFullApp } from "../support/full-app";
+import { Inbox } from "../support/inbox";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
 
@@ -990,6 +993,49 @@ describe("the entry page as rendered HTML", () => {
       expect(await hostile.text()).toContain("日付は YYYY-MM-DD の形式で入力してください");
     } finally {
       await full.close();
+    }
+  });
+});
+
+describe("the search's free-time summary", () => {
+  it("loses the time a block takes once every stylist is blocked then", async () => {
+    const f = await salonFixture();
+    const summary = async () => {
+      const [row] = await database.db
+        .select({ freeMinutes: salonFreeDays.freeMinutes })
+        .from(salonFreeDays)
+        .where(and(eq(salonFreeDays.salonId, f.salon.id), eq(salonFreeDays.date, DAY)));
+      return row?.freeMinutes ?? [];
+    };
+    const noon = 12 * 60;
+    await blockTime(database.db, f.salon.id, blockInput(f), f.actor, NOW);
+    // One stylist is still free at noon (指名なし).
+    expect(await summary()).toContain(noon);
+    await blockTime(database.db, f.salon.id, blockInput(f, { staffId: f.second.id }), f.actor, NOW);
+    const minutes = await summary();
+    expect(minutes).not.toContain(noon);
+    expect(minutes).toContain(13 * 60);
+  });
+});
+
+describe("the live channel", () => {
+  it("tells the open ledger of a salon entry and of a block, with their date", async () => {
+    const f = await salonFixture();
+    const events = createSlotEvents(database);
+    const inbox = new Inbox<SlotEvent>();
+    const stop = await events.subscribe(f.salon.id, inbox.push);
+    try {
+      await enterSalonBooking(database.db, f.salon.id, bookingInput(f), f.actor, NOW);
+      expect(await inbox.next()).toEqual({ salonId: f.salon.id, dates: [DAY] });
+      await blockTime(database.db, f.salon.id, blockInput(f, { date: "2026-12-04" }), f.actor, NOW);
+      expect(await inbox.next()).toEqual({ salonId: f.salon.id, dates: ["2026-12-04"] });
+      // A refused entry tells nobody.
+      await outcome(enterSalonBooking(database.db, f.salon.id, bookingInput(f), f.actor, NOW));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(inbox.pending()).toEqual([]);
+    } finally {
+      stop();
+      await events.close();
     }
   });
 });
