@@ -18,6 +18,7 @@ import type {
   LedgerWeek,
 } from "../../server/owner/ledger.server";
 import { buildLedger } from "../../server/owner/ledger.server";
+import { browser } from "../support/accounts";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { bookingClient } from "../support/booking-client";
 import {
@@ -30,6 +31,7 @@ import {
   buildUser,
 } from "../support/builders";
 import { createRouteApp, signedInMember } from "../support/route-app";
+import { createRouterApp } from "../support/router-app";
 import { readEventStream } from "../support/sse";
 import { withTestDatabase } from "../support/test-database";
 
@@ -538,5 +540,47 @@ describe("the ledger API and its live stream", () => {
       `/api/owner/salons/${fixture.salon.id}/ledger/stream?from=2026-11-01&to=2026-12-31`,
     );
     expect(tooLong.status).toBe(400);
+  });
+});
+
+describe("the ledger as the server sends it", () => {
+  let site: Awaited<ReturnType<typeof createRouterApp>>;
+  beforeAll(async () => {
+    site = await createRouterApp(database, { E2E_LOGIN: "true" });
+  }, 120_000);
+  afterAll(async () => {
+    await site?.close();
+  });
+
+  it("is a page whose HTML holds a list per stylist with every booking linked, for a reader without JavaScript", async () => {
+    const b = browser(site.app);
+    const login = await b.request("/api/test/login", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ role: "owner" }),
+    });
+    expect(login.status).toBe(201);
+    const { email } = (await login.json()) as { email: string };
+    const [owner] = await db().select().from(users).where(eq(users.email, email));
+    if (!owner) throw new Error("no owner");
+    await db().insert(salonOwners).values({ salonId: f.salon.id, userId: owner.id });
+
+    const base = `/owner/salons/${f.salon.id}/bookings`;
+    const response = await b.request(`${base}?date=${HOLIDAY}`);
+    expect(response.status).toBe(200);
+    const html = (await response.text()).replaceAll("<!-- -->", "");
+    expect(html).toContain("<title>予約台帳 | Hair Salon TEST | Salon Navi サロン管理</title>");
+    expect(html.match(/<ol /g)).toHaveLength(2);
+    for (const id of [f.booked.id, f.hold.id, f.block.id, f.free.id, f.cancelled.id]) {
+      expect(html).toContain(`href="${base}/${id}"`);
+    }
+    expect(html).toContain("山田 花子様");
+    expect(html).toContain("祝日：勤労感謝の日");
+
+    const bad = await b.request(`${base}?date=2026-13-01`);
+    expect(bad.status).toBe(400);
+    const badHtml = await bad.text();
+    expect(badHtml).toContain("日付は YYYY-MM-DD の形式で");
+    expect(badHtml).toContain('value="2026-13-01"');
   });
 });
