@@ -1,0 +1,106 @@
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import { describe, expect, it } from "vitest";
+import type {
+  BookingDetailPageData,
+  BookingPageBooking,
+  MovePageData,
+} from "../../../server/owner/booking-detail-page.server";
+import { BookingDetailView, BookingMoveView } from "./booking-detail";
+
+const booking: BookingPageBooking = {
+  id: "5d0f3c8e-9a1b-4c2d-8e7f-0a1b2c3d4e5f",
+  kind: "booking",
+  bookingNumber: "7K3M-Q9TX",
+  version: 3,
+  status: "confirmed",
+  statusLabel: "予約確定",
+  sourceLabel: "電話",
+  dateLabel: "2026年12月3日(木)",
+  timeLabel: "14:00〜15:00",
+  staffName: "スタイリスト1",
+  staffRequested: false,
+  customer: { name: "山田 花子", kana: "ヤマダ ハナコ", phone: "090-1234-5678", email: "" },
+  customerHref: null,
+  menus: [{ name: "カット", priceLabel: "￥5,500", durationMinutes: 60 }],
+  couponTitle: null,
+  totalLabel: "￥5,500",
+  notes: "",
+  salonNote: "",
+  arrivedLabel: null,
+  cancellation: null,
+  history: [
+    { id: "e1", what: "予約を受付（電話）", who: "山田 太郎", when: "2026年12月1日(火) 09:00" },
+  ],
+  can: { arrive: true, complete: true, noShow: false, cancel: true, move: true, release: false },
+  startTime: "14:00",
+  date: "2026-12-03",
+};
+const frame = { salon: { id: "s1", name: "Hair TEST" }, salons: [] };
+
+/** Server-renders a view inside a data router, as the page would be. */
+function render(component: () => ReturnType<typeof createElement>) {
+  const Stub = createRoutesStub([{ path: "/", Component: component }]);
+  // React marks the seams between text pieces with empty comments; the page reads as one text.
+  return renderToString(createElement(Stub, { initialEntries: ["/"] })).replaceAll("<!-- -->", "");
+}
+
+describe("the booking detail and move views", () => {
+  it("render the booking, its actions with the version, the no-show hint and the history", () => {
+    const data: BookingDetailPageData = {
+      ...frame,
+      booking,
+      done: "来店を記録しました。",
+      cancelCategories: [{ value: "salon", label: "サロン都合" }],
+    };
+    const html = render(() => createElement(BookingDetailView, { data, result: undefined }));
+    expect(html).toContain("予約 7K3M-Q9TX");
+    expect(html).toContain('href="tel:09012345678"');
+    expect(html).toContain("指名なし");
+    expect(html).toContain('name="version" value="3"');
+    expect(html).toContain("無断キャンセルは開始時刻（14:00）を過ぎると記録できます。");
+    expect(html).toContain('role="status"');
+    expect(html).toContain("山田 太郎");
+    expect(html).toContain(
+      'href="/owner/salons/s1/bookings/5d0f3c8e-9a1b-4c2d-8e7f-0a1b2c3d4e5f/move"',
+    );
+  });
+
+  it("the move form keeps what was typed and offers 「このまま移動する」 after the warning", () => {
+    const data: MovePageData = {
+      ...frame,
+      booking,
+      stylists: [{ value: "a", label: "スタイリスト1" }],
+      menus: [{ id: "m1", category: "カット", label: "カット（￥5,500・60分）" }],
+      values: {
+        date: "2026-12-03",
+        time: "14:00",
+        staffId: "a",
+        menuIds: ["m1"],
+        confirmOutsideSchedule: false,
+      },
+    };
+    const html = render(() =>
+      createElement(BookingMoveView, {
+        data,
+        result: {
+          errors: { confirmOutsideSchedule: "この時間は スタイリスト1 の勤務時間外です。" },
+          values: {
+            intent: "move",
+            date: "2026-12-04",
+            time: "19:30",
+            staffId: "a",
+            menuIds: ["m1"],
+          },
+          needsConfirmation: true,
+        },
+      }),
+    );
+    expect(html).toContain('value="2026-12-04"');
+    expect(html).toContain('value="19:30"');
+    expect(html).toContain("このまま移動する");
+    expect(html).toContain('name="confirmOutsideSchedule"');
+    expect(html).toContain('role="alert"');
+  });
+});
