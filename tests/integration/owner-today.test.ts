@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OwnerToday } from "../../app/components/owner/owner-today";
 import * as ownerRoute from "../../app/routes/owner";
 import * as todayRoute from "../../app/routes/owner.salons.$id";
+import * as signinRoute from "../../app/routes/signin";
 import type { BookingActorKind, BookingEventKind, BookingStatus } from "../../server/db/schema";
 import { bookingEvents, salonOwners, scheduleExceptions, users } from "../../server/db/schema";
 import { todayView } from "../../server/owner/today.server";
@@ -250,6 +251,7 @@ describe("the 今日 pages", () => {
     site = createRouteApp(database, [
       { path: "/owner", module: ownerRoute },
       { path: "/owner/salons/:id", module: todayRoute },
+      { path: "/signin", module: signinRoute },
     ]);
   });
   afterAll(async () => {
@@ -276,6 +278,26 @@ describe("the 今日 pages", () => {
       expect(answer.status, path).toBe(302);
       expect(answer.headers.get("location")).toBe(`/signin?redirect=${encodeURIComponent(path)}`);
     }
+  });
+
+  it("brings an owner who signs in from there back to the page", async () => {
+    const owner = await signedIn("owner", [a]);
+    const guest = browser(site.app);
+    const path = pageOf(a);
+    const toSignIn = await guest.request(path);
+    const signInPath = toSignIn.headers.get("location") ?? "";
+    const signIn = await guest.request(signInPath, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        email: owner.email,
+        password: "secret1",
+        redirect: new URL(signInPath, "http://x").searchParams.get("redirect") ?? "",
+      }).toString(),
+    });
+    expect(signIn.status).toBe(302);
+    expect(signIn.headers.get("location")).toBe(path);
+    expect((await guest.request(path)).status).toBe(200);
   });
 
   it("gives a member the 404 screen and another salon's owner the same", async () => {
