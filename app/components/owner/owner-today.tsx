@@ -143,7 +143,12 @@ function NoticeList({ salonId, notices }: { salonId: string; notices: readonly B
 
 function CapacityTable({ capacity }: { capacity: readonly StylistCapacity[] }) {
   return (
-    <div className="relative overflow-x-auto">
+    <section
+      aria-label="スタッフ別の今日の残り時間"
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolled region must be reachable by keyboard
+      tabIndex={0}
+      className="relative overflow-x-auto rounded-lg focus-visible:outline-2 focus-visible:outline-brand-700"
+    >
       <table className={tableClass}>
         <caption className="sr-only">スタッフ別の今日の残り時間</caption>
         <thead>
@@ -177,7 +182,7 @@ function CapacityTable({ capacity }: { capacity: readonly StylistCapacity[] }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </section>
   );
 }
 
