@@ -35,7 +35,11 @@ const params = z.object({
 });
 
 const dateParam = (description: string) =>
-  z.string().max(40).optional().openapi({ description, example: "2026-12-01" });
+  z
+    .string({ error: "日付は YYYY-MM-DD の形式で指定してください。" })
+    .max(40, "日付は YYYY-MM-DD の形式で指定してください。")
+    .optional()
+    .openapi({ description, example: "2026-12-01" });
 
 const ledgerQuery = z.object({
   date: dateParam("表示する日（YYYY-MM-DD、サロンの現地日付）。省略すると今日"),

@@ -466,8 +466,12 @@ describe("the ledger API and its live stream", () => {
     expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(
       /YYYY-MM-DD/,
     );
-    const badView = await owner.request(`/api/owner/salons/${f.salon.id}/ledger?view=month`);
-    expect(badView.status).toBe(400);
+    for (const query of ["view=month", `date=${"9".repeat(100)}`, "date=a&date=b"]) {
+      const refused = await owner.request(`/api/owner/salons/${f.salon.id}/ledger?${query}`);
+      expect(refused.status, query).toBe(400);
+      const { error } = (await refused.json()) as { error: { message: string } };
+      expect(error.message, query).toMatch(/[ぁ-んァ-ン一-龥]/);
+    }
 
     const stranger = await apiOwner(other.salon.id);
     expect((await stranger.request(`/api/owner/salons/${f.salon.id}/ledger`)).status).toBe(404);
