@@ -248,23 +248,24 @@ function matchCondition(q: string): SQL | null {
 function listedTops(salonId: string, q: string) {
   const match = matchCondition(q);
   if (!match) {
-    return sql`select c.* from salon_customers c
+    return sql`select c.id, c.name, c.kana, c.phone, c.email, c.user_id
+                 from salon_customers c
                 where c.salon_id = ${salonId} and c.merged_into_id is null`;
   }
+  // From each matching record up its chain to the top (by primary key: a
+  // few index lookups per match); UNION drops repeats and ends any loop.
   return sql`
-    with recursive tops(id, top_id, depth) as (
-      select c.id, c.id, 0 from salon_customers c
-       where c.salon_id = ${salonId} and c.merged_into_id is null
-      union all
-      select c.id, tops.top_id, tops.depth + 1
-        from salon_customers c join tops on c.merged_into_id = tops.id
-       where c.salon_id = ${salonId} and tops.depth < ${MAX_CHAIN_DEPTH}
+    with recursive up(id, merged_into_id, name, kana, phone, email, user_id) as (
+      select m.id, m.merged_into_id, m.name, m.kana, m.phone, m.email, m.user_id
+        from salon_customers m
+       where m.salon_id = ${salonId} and (${match})
+      union
+      select p.id, p.merged_into_id, p.name, p.kana, p.phone, p.email, p.user_id
+        from salon_customers p join up on p.id = up.merged_into_id
+       where p.salon_id = ${salonId}
     )
-    select c.* from salon_customers c
-     where c.salon_id = ${salonId} and c.merged_into_id is null
-       and c.id in (select tops.top_id from tops
-                      join salon_customers m on m.id = tops.id
-                     where m.salon_id = ${salonId} and (${match}))`;
+    select up.id, up.name, up.kana, up.phone, up.email, up.user_id
+      from up where up.merged_into_id is null`;
 }
 
 export type CustomerList = {
