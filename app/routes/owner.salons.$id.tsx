@@ -1,13 +1,19 @@
+import { useEffect, useRef } from "react";
+import { useRevalidator } from "react-router";
 import { appContext } from "../../server/context";
 import { requireSalonAccess } from "../../server/owner/salon-access.server";
 import { todayPage } from "../../server/owner/today.server";
 import { OwnerToday } from "../components/owner/owner-today";
+import { useLedgerLive } from "../components/owner/use-ledger-live";
 import type { Route } from "./+types/owner.salons.$id";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `今日の予約 | ${loaderData?.view.salon.name ?? "サロン"} | Salon Navi サロン管理` },
   { name: "robots", content: "noindex" },
 ];
+
+/** A reception screen stays open all day: arrivals due and free time follow the clock. */
+const REFRESH_MS = 60_000;
 
 // Guard: requireSalonAccess (the salon's owner or an administrator; a guest
 // signs in and comes back; anyone else, or another salon's id, the 404 screen).
@@ -18,5 +24,24 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export default function OwnerTodayPage({ loaderData }: Route.ComponentProps) {
-  return <OwnerToday data={loaderData} />;
+  const { salon, date } = loaderData.view;
+  // Today's bookings changed anywhere (the ledger's live stream): read the day again.
+  const announcement = useLedgerLive(salon.id, date, date);
+  const revalidator = useRevalidator();
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible") void revalidate.current();
+    }, REFRESH_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <>
+      <OwnerToday data={loaderData} />
+      <p className="sr-only" aria-live="polite">
+        {announcement ? "今日の予約を更新しました" : ""}
+      </p>
+    </>
+  );
 }

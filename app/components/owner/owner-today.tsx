@@ -22,7 +22,7 @@ const noticeLabels: Record<BookingNotice["kind"], string> = {
 };
 
 const linkClass = "font-bold text-brand-700 underline underline-offset-4";
-const tableClass = "w-full min-w-[36rem] border-collapse text-left text-sm";
+const tableClass = "w-full border-collapse text-left text-sm";
 const headCellClass = "border-b-2 border-neutral-400 px-2 py-2 font-bold";
 const cellClass = "border-b border-neutral-300 px-2 py-2 align-top";
 
