@@ -17,7 +17,7 @@ import {
   moveChoices,
   type OwnerBookingDetail,
 } from "./booking-actions.server";
-import { ownedSalons, type SalonAccess } from "./salon-access.server";
+import { can, ownedSalons, type SalonAccess } from "./salon-access.server";
 
 /**
  * The pages /owner/salons/{id}/bookings/{bookingId} and its /move (issue 28,
@@ -147,6 +147,8 @@ export type BookingPageBooking = {
     cancel: boolean;
     move: boolean;
     release: boolean;
+    /** Edit the salon's note (any state). */
+    note: boolean;
   };
   /** When a no-show may be recorded (the start), for the hint before it. */
   startTime: string;
@@ -214,6 +216,7 @@ function pageBooking(detail: OwnerBookingDetail, salonId: string, now: Date): Bo
       cancel: isBooking && live,
       move: isBooking && live,
       release: !isBooking && live,
+      note: true,
     },
     startTime: start.time,
     date: start.date,
@@ -251,9 +254,22 @@ export async function bookingDetailPage(
   const detail = await loadDetail(db, access, bookingId);
   if (!detail) return null;
   const done = url.searchParams.get("done");
+  const booking = pageBooking(detail, access.salon.id, now);
+  // A role that may read but not act (part 2's staff roles) sees no action forms.
+  if (!can(access, "bookings.act")) {
+    booking.can = {
+      arrive: false,
+      complete: false,
+      noShow: false,
+      cancel: false,
+      move: false,
+      release: false,
+      note: false,
+    };
+  }
   return {
     ...(await frameOf(db, access)),
-    booking: pageBooking(detail, access.salon.id, now),
+    booking,
     done:
       done && (bookingActionNames as readonly string[]).includes(done)
         ? doneMessages[done as BookingActionName]

@@ -33,7 +33,15 @@ const booking: BookingPageBooking = {
   history: [
     { id: "e1", what: "予約を受付（電話）", who: "山田 太郎", when: "2026年12月1日(火) 09:00" },
   ],
-  can: { arrive: true, complete: true, noShow: false, cancel: true, move: true, release: false },
+  can: {
+    arrive: true,
+    complete: true,
+    noShow: false,
+    cancel: true,
+    move: true,
+    release: false,
+    note: true,
+  },
   startTime: "14:00",
   date: "2026-12-03",
 };

@@ -288,30 +288,34 @@ export function BookingDetailView({
           <h2 id="note-heading" className={headingClass}>
             {booking.kind === "block" ? "ブロックの名前" : "サロンメモ"}
           </h2>
-          <Form method="post" aria-label="サロンメモ">
-            <input type="hidden" name="intent" value="note" />
-            <div className="flex flex-col gap-3">
-              <TextAreaField
-                id="note"
-                name="note"
-                label={
-                  booking.kind === "block"
-                    ? "名前（休憩・研修など）"
-                    : "メモ（お客様には見えません）"
-                }
-                hint="1000文字まで。"
-                rows={4}
-                defaultValue={typed?.intent === "note" ? typed.note : booking.salonNote}
-                error={errors.note}
-                key={`note-${booking.salonNote}-${typed?.note ?? ""}`}
-              />
-              <div>
-                <button type="submit" className={secondaryButtonClass} disabled={busy}>
-                  メモを保存
-                </button>
+          {booking.can.note ? (
+            <Form method="post" aria-label="サロンメモ">
+              <input type="hidden" name="intent" value="note" />
+              <div className="flex flex-col gap-3">
+                <TextAreaField
+                  id="note"
+                  name="note"
+                  label={
+                    booking.kind === "block"
+                      ? "名前（休憩・研修など）"
+                      : "メモ（お客様には見えません）"
+                  }
+                  hint="1000文字まで。"
+                  rows={4}
+                  defaultValue={typed?.intent === "note" ? typed.note : booking.salonNote}
+                  error={errors.note}
+                  key={`note-${booking.salonNote}-${typed?.note ?? ""}`}
+                />
+                <div>
+                  <button type="submit" className={secondaryButtonClass} disabled={busy}>
+                    メモを保存
+                  </button>
+                </div>
               </div>
-            </div>
-          </Form>
+            </Form>
+          ) : (
+            <p className="whitespace-pre-wrap">{booking.salonNote || "なし"}</p>
+          )}
         </section>
 
         <section className={sectionClass} aria-labelledby="history-heading">
