@@ -23,7 +23,7 @@ import {
  * to (?staff=&date=&time=). The customer lookup is a GET of the same page
  * carrying everything typed so far (its button submits the whole form with
  * formmethod=get), so it works without JavaScript and nothing typed is lost;
- * the submit is a POST answered by the ledger's day or by the form again.
+ * the submit is a POST answered by the new row's page or by the form again.
  */
 
 export const entryKinds = ["phone", "walk_in", "block"] as const;
@@ -267,8 +267,8 @@ export async function submitSalonEntryForm(
         text: values.text,
       });
       if (!parsed.success) return refused(errorsOf(parsed.error), 400);
-      await blockTime(db, salonId, parsed.data, actor, now);
-      return { kind: "done", location: ledgerDay(salonId, parsed.data.date, "blocked") };
+      const block = await blockTime(db, salonId, parsed.data, actor, now);
+      return { kind: "done", location: detailOf(salonId, block.id, "blocked") };
     }
     const known = values.customer !== "";
     const parsed = salonBookingSchema.safeParse({
@@ -286,8 +286,8 @@ export async function submitSalonEntryForm(
       allowOutsideSchedule: values.outside,
     });
     if (!parsed.success) return refused(errorsOf(parsed.error), 400);
-    await enterSalonBooking(db, salonId, parsed.data, actor, now);
-    return { kind: "done", location: ledgerDay(salonId, parsed.data.date, "created") };
+    const booking = await enterSalonBooking(db, salonId, parsed.data, actor, now);
+    return { kind: "done", location: detailOf(salonId, booking.id, "created") };
   } catch (error) {
     if (error instanceof DomainError) {
       return refused({ [fieldOfCode(error.code)]: error.message }, error.status);
@@ -296,6 +296,10 @@ export async function submitSalonEntryForm(
   }
 }
 
-function ledgerDay(salonId: string, date: string, done: string) {
-  return `/owner/salons/${salonId}/bookings?${new URLSearchParams({ date, done })}`;
+/**
+ * The new row's own page: what was saved (number, time, customer) is the
+ * confirmation, and its actions and the ledger's day are one step away.
+ */
+function detailOf(salonId: string, bookingId: string, done: "created" | "blocked") {
+  return `/owner/salons/${salonId}/bookings/${bookingId}?done=${done}`;
 }
