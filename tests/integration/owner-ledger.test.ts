@@ -235,6 +235,31 @@ describe("the ledger's read model", () => {
     expect(holiday.holiday).toBe("勤労感謝の日");
   });
 
+  it("follows a stylist's dated exceptions: a day off, other hours", async () => {
+    const fixture = await buildSalonWithStaff(db(), { staffCount: 2 });
+    const [first, second] = fixture.stylists;
+    if (!first || !second) throw new Error("no stylists");
+    await db()
+      .insert(scheduleExceptions)
+      .values([
+        { salonId: fixture.salon.id, staffId: first.id, date: "2026-11-24", kind: "closed" },
+        {
+          salonId: fixture.salon.id,
+          staffId: second.id,
+          date: "2026-11-24",
+          kind: "hours",
+          startsAt: "12:00",
+          endsAt: "16:00",
+        },
+      ]);
+    const day = (await buildLedger(db(), fixture.salon, "2026-11-24", new Date())) as LedgerDay;
+    expect(day.columns.map((c) => c.working.map((s) => `${s.startTime}-${s.endTime}`))).toEqual([
+      [],
+      ["12:00-16:00"],
+    ]);
+    expect(day.columns[0]?.free).toEqual([]);
+  });
+
   it("widens the axis to a booking outside the opening hours", async () => {
     const late = await buildSalonWithStaff(db());
     const stylist = late.stylists[0];
