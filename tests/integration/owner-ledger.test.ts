@@ -18,6 +18,7 @@ import type {
   LedgerWeek,
 } from "../../server/owner/ledger.server";
 import { buildLedger } from "../../server/owner/ledger.server";
+import { notifySlotChange } from "../../server/realtime/slot-events.server";
 import { browser } from "../support/accounts";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { bookingClient } from "../support/booking-client";
@@ -605,6 +606,19 @@ describe("the ledger as the server sends it", () => {
     }
     expect(html).toContain("山田 花子様");
     expect(html).toContain("祝日：勤労感謝の日");
+
+    // The page's live stream, with the browser's session cookie, through the whole server.
+    const live = await b.request(
+      `/api/owner/salons/${f.salon.id}/ledger/stream?from=${HOLIDAY}&to=${HOLIDAY}`,
+    );
+    expect(live.status).toBe(200);
+    expect(live.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const stream = readEventStream(live);
+    await stream.inbox.next((m) => m.event === "ledger");
+    await notifySlotChange(db(), f.salon.id, [HOLIDAY]);
+    const changed = await stream.inbox.next((m) => m.event === "ledger");
+    expect(JSON.parse(changed.data ?? "null").changedDates).toEqual([HOLIDAY]);
+    await stream.close();
 
     const bad = await b.request(`${base}?date=2026-13-01`);
     expect(bad.status).toBe(400);
