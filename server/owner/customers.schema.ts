@@ -10,9 +10,17 @@ export const CUSTOMERS_PER_PAGE = 30;
 export const CUSTOMER_QUERY_MAX = 100;
 export const CUSTOMER_NOTES_MAX = 2000;
 
-/** The list's GET form: a bad page is read as the first, as the admin lists do. */
+/**
+ * The list's GET form: a bad page is read as the first, as the admin lists
+ * do; an overlong query (the field stops at 100) is cut, not dropped, so the
+ * page still searches what was typed.
+ */
 export const customerListQuerySchema = z.object({
-  q: z.string().trim().max(CUSTOMER_QUERY_MAX).catch("").default(""),
+  q: z
+    .string()
+    .transform((text) => text.trim().slice(0, CUSTOMER_QUERY_MAX).trim())
+    .catch("")
+    .default(""),
   page: z.coerce.number().int().min(1).max(10_000).catch(1).default(1),
 });
 export type CustomerListQuery = z.infer<typeof customerListQuerySchema>;

@@ -732,8 +732,16 @@ describe("hostile input", () => {
     ]) {
       expect((await ownerA.request(path)).status, path).toBe(404);
     }
+    // An overlong query (the field stops at 100) is cut and searched, not an error.
     const hugeQuery = await ownerA.request(`${customersPath(salonA)}?q=${"%27".repeat(500)}`);
     expect(hugeQuery.status).toBe(200);
+    expect(await hugeQuery.text()).toContain("に一致する顧客はいません");
+    const longName = await ownerA.request(
+      `${customersPath(salonA)}?q=${encodeURIComponent(`にゅうりょく${"x".repeat(200)}`)}`,
+    );
+    expect(await longName.text()).toContain("に一致する顧客はいません");
+    const cut = await listOf(ownerA, salonA, `?q=${encodeURIComponent("にゅうりょく")}`);
+    expect(cut.customers.map((c) => c.id)).toEqual([customerId]);
   });
 
   it("answers 4xx with a Japanese message on the API", async () => {
