@@ -261,6 +261,25 @@ describe("the ledger's read model", () => {
     expect(day.columns[0]?.free).toEqual([]);
   });
 
+  it("still lists a draft salon's bookings, without shading (the schedule reader reads published salons)", async () => {
+    const draft = await buildSalonWithStaff(db(), { salon: { status: "draft" } });
+    const stylist = draft.stylists[0];
+    if (!stylist) throw new Error("no stylist");
+    await buildBooking(db(), {
+      salonId: draft.salon.id,
+      staffId: stylist.id,
+      startsAt: at("2026-11-24", "11:00"),
+      endsAt: at("2026-11-24", "12:00"),
+      status: "confirmed",
+      source: "phone",
+      customerName: "下書き 太郎",
+    });
+    const day = (await buildLedger(db(), draft.salon, "2026-11-24", new Date())) as LedgerDay;
+    expect(day.scheduleKnown).toBe(false);
+    expect(day.columns[0]?.working).toEqual([]);
+    expect(day.columns[0]?.entries.map((e) => e.customerName)).toEqual(["下書き 太郎"]);
+  });
+
   it("widens the axis to a booking outside the opening hours", async () => {
     const late = await buildSalonWithStaff(db());
     const stylist = late.stylists[0];
