@@ -394,6 +394,10 @@ describe("the ledger page", () => {
     expect(html).toContain("祝日：勤労感謝の日");
     // The scrolled grid is a named, focusable region.
     expect(html).toMatch(/<section aria-label="2026年11月23日\(月\)の予約台帳" tabindex="0"/);
+    // A keyboard can jump to any stylist's list.
+    expect(html).toContain('<nav aria-label="スタイリストへ移動">');
+    expect(html).toContain(`href="#ledger-staff-${f.b.id}"`);
+    expect(html).toContain(`id="ledger-staff-${f.b.id}"`);
     // One heading and one ordered list per stylist.
     expect(html.match(/<h3 /g)).toHaveLength(2);
     expect(html.match(/<ol /g)).toHaveLength(2);

@@ -358,10 +358,11 @@ function DayView({ day, salonName }: { day: LedgerDay; salonName: string }) {
           </p>
         ) : null}
       </div>
-      <section aria-labelledby="ledger-staff-heading">
+      <section aria-labelledby="ledger-staff-heading" className="flex flex-col gap-3">
         <h2 id="ledger-staff-heading" className="sr-only">
           スタイリスト別の予約
         </h2>
+        <StaffJumps day={day} />
         {day.columns.length === 0 ? (
           <p className="rounded-lg bg-neutral-100 p-4">スタイリストが登録されていません。</p>
         ) : (
@@ -516,12 +517,56 @@ function WeekView({ week }: { week: LedgerWeek }) {
   );
 }
 
-function Live({ salonId, from, to }: { salonId: string; from: string; to: string }) {
-  const message = useLedgerLive(salonId, from, to);
+function Live({
+  salonId,
+  from,
+  to,
+  nextExpiry,
+}: {
+  salonId: string;
+  from: string;
+  to: string;
+  nextExpiry: string | null;
+}) {
+  const message = useLedgerLive(salonId, from, to, nextExpiry);
   return (
     <p aria-live="polite" className="sr-only">
       {message}
     </p>
+  );
+}
+
+/** When the first hold shown lapses (ISO 8601), or null. */
+function firstHoldExpiry(day: LedgerDay): string | null {
+  let first: string | null = null;
+  for (const column of day.columns) {
+    for (const entry of column.entries) {
+      if (entry.holdExpiresAt && (first === null || entry.holdExpiresAt < first)) {
+        first = entry.holdExpiresAt;
+      }
+    }
+  }
+  return first;
+}
+
+/** In-page links to each stylist's list: a keyboard need not tab through every column before. */
+function StaffJumps({ day }: { day: LedgerDay }) {
+  if (day.columns.length < 2) return null;
+  return (
+    <nav aria-label="スタイリストへ移動">
+      <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+        {day.columns.map((column) => (
+          <li key={column.staff.id}>
+            <a href={`#ledger-staff-${column.staff.id}`} className={linkClass}>
+              {column.staff.name}
+              <span className="sr-only">
+                （{column.entries.length}件{column.working.length === 0 ? "、休み" : ""}）
+              </span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
@@ -557,6 +602,7 @@ export function LedgerPage({ data }: { data: LedgerPageData }) {
           salonId={data.salon.id}
           from={day ? ledger.date : ledger.from}
           to={day ? ledger.date : ledger.to}
+          nextExpiry={day ? firstHoldExpiry(ledger) : null}
         />
         <Nav
           salonId={data.salon.id}

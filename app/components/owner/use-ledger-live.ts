@@ -16,7 +16,13 @@ export const LEDGER_UPDATED = "予約台帳を更新しました";
  *
  * Returns the polite announcement for an aria-live region.
  */
-export function useLedgerLive(salonId: string, from: string, to: string): string {
+export function useLedgerLive(
+  salonId: string,
+  from: string,
+  to: string,
+  /** The first shown hold's end (ISO 8601): it lapses without any write, so nothing is sent. */
+  nextExpiry: string | null = null,
+): string {
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
@@ -44,6 +50,16 @@ export function useLedgerLive(salonId: string, from: string, to: string): string
       source.close();
     };
   }, [salonId, from, to]);
+
+  // A hold that lapses changes nothing in the database until it is cleared,
+  // so no message comes: read the day again just after it lapsed.
+  useEffect(() => {
+    if (!nextExpiry) return;
+    const wait = Date.parse(nextExpiry) - Date.now() + 1_000;
+    if (!(wait > 0) || wait > 3_600_000) return;
+    const timer = setTimeout(() => void revalidate.current(), wait);
+    return () => clearTimeout(timer);
+  }, [nextExpiry]);
 
   return message;
 }
