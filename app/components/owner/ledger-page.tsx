@@ -280,7 +280,11 @@ function StaffColumn({ day, column }: { day: LedgerDay; column: LedgerColumn }) 
         </div>
         <div aria-hidden="true" className="absolute inset-0 hidden md:block" style={hourLines} />
         {items.length === 0 ? (
-          <p className="text-sm text-neutral-700 md:relative md:p-2">予約はありません</p>
+          <>
+            <p className="text-sm text-neutral-700 md:sr-only">予約はありません</p>
+            {/* Keeps an empty column as tall as the others in the grid. */}
+            <div aria-hidden="true" className="hidden md:grid" style={gridRows} />
+          </>
         ) : (
           <ol className="relative flex flex-col gap-2 md:grid md:gap-0 md:px-1" style={gridRows}>
             {items.map((item) => {
