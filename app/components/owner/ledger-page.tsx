@@ -16,7 +16,8 @@ import { useLedgerLive } from "./use-ledger-live";
 /**
  * /owner/salons/{id}/bookings (issue 28, point 3; decision 0038). The day is
  * one ordered list per stylist: without CSS or JavaScript, and on a phone,
- * it reads as lists of times; from 768 px the same DOM is laid out as
+ * it reads as lists of times; from 600 px (the site's sm breakpoint, so on a
+ * 768 px tablet) the same DOM is laid out as
  * columns on a 15-minute time axis (CSS grid rows set per item), scrolled
  * sideways inside a labelled, focusable region. Every booking, hold and
  * block is a link to its page, every free spot a link to enter a booking.
@@ -153,7 +154,7 @@ function Times({ span }: { span: LedgerSpan }) {
   );
 }
 
-/** Where an item sits on the grid (ignored by the list layout below 768 px). */
+/** Where an item sits on the grid (ignored by the list layout below 600 px). */
 function rows(day: LedgerDay, span: { startMinutes: number; endMinutes: number }): CSSProperties {
   const step = day.axis.stepMinutes;
   const first = Math.floor((span.startMinutes - day.axis.startMinutes) / step) + 1;
@@ -185,34 +186,34 @@ const entryStyle = (entry: LedgerEntry) =>
 
 function EntryLink({ salonId, entry }: { salonId: string; entry: LedgerEntry }) {
   const block = entry.kind === "block";
+  // Most telling first, so a 30-minute block still shows time, status and
+  // name; what does not fit is clipped in the grid (the list shows it all).
   return (
     <Link
       to={bookingPath(salonId, entry.id)}
-      className={`block h-full overflow-hidden rounded-md border-2 px-2 py-1 text-sm leading-snug hover:underline focus-visible:relative focus-visible:z-10 focus-visible:overflow-visible ${entryStyle(entry)}`}
+      className={`block h-full overflow-hidden rounded-md border-2 px-1.5 py-0.5 text-xs leading-snug hover:underline focus-visible:relative focus-visible:z-10 focus-visible:overflow-visible ${entryStyle(entry)}`}
     >
       <span className="font-bold">
         <time dateTime={entry.startsAt}>{entry.startTime}</time>〜
         <time dateTime={entry.endsAt}>{entry.endTime}</time>
       </span>{" "}
       {block ? (
-        <span className="font-bold">ブロック：{entry.label || "予定あり"}</span>
+        <span className="block text-sm font-bold">ブロック：{entry.label || "予定あり"}</span>
       ) : (
         <>
-          <span className="inline-block rounded bg-white px-1 text-xs font-bold">
+          <span className="inline-block rounded bg-white px-1 font-bold">
             {entry.statusLabel}
             {entry.arrived && entry.status === "confirmed" ? "・来店" : ""}
-          </span>{" "}
-          <StaffMark requested={entry.staffRequested} />
-          <span className="block font-bold">
-            {customerOf(entry)}
-            {entry.customerKana ? (
-              <span className="ml-1 text-xs font-normal">（{entry.customerKana}）</span>
-            ) : null}
           </span>
-          {entry.menus.length > 0 ? <span className="block">{entry.menus.join("、")}</span> : null}
+          <span className="block">
+            <span className="text-sm font-bold">{customerOf(entry)}</span>{" "}
+            <StaffMark requested={entry.staffRequested} />
+          </span>
+          {entry.customerKana ? <span className="block">{entry.customerKana}</span> : null}
           <span className="block">
             {formatYen(entry.totalPrice)}・{sourceLabels[entry.source] ?? entry.source}
           </span>
+          {entry.menus.length > 0 ? <span className="block">{entry.menus.join("、")}</span> : null}
         </>
       )}
     </Link>
@@ -252,7 +253,7 @@ function StaffColumn({ day, column }: { day: LedgerDay; column: LedgerColumn }) 
         : "勤務時間は表示できません";
   return (
     <section aria-labelledby={headingId} className="min-w-0">
-      <div className="mb-2 md:h-24 md:overflow-hidden md:border-b md:border-neutral-400">
+      <div className="mb-2 sm:h-24 sm:overflow-hidden sm:border-b sm:border-neutral-400">
         <h3 id={headingId} className="text-base font-bold">
           {column.staff.name}
         </h3>
@@ -267,7 +268,7 @@ function StaffColumn({ day, column }: { day: LedgerDay; column: LedgerColumn }) 
         {/* The shading: working time white on grey; hour lines. Decoration only. */}
         <div
           aria-hidden="true"
-          className="absolute inset-0 hidden bg-neutral-200 md:grid"
+          className="absolute inset-0 hidden bg-neutral-200 sm:grid"
           style={gridRows}
         >
           {column.working.map((span) => (
@@ -278,21 +279,21 @@ function StaffColumn({ day, column }: { day: LedgerDay; column: LedgerColumn }) 
             />
           ))}
         </div>
-        <div aria-hidden="true" className="absolute inset-0 hidden md:block" style={hourLines} />
+        <div aria-hidden="true" className="absolute inset-0 hidden sm:block" style={hourLines} />
         {items.length === 0 ? (
           <>
-            <p className="text-sm text-neutral-700 md:sr-only">予約はありません</p>
+            <p className="text-sm text-neutral-700 sm:sr-only">予約はありません</p>
             {/* Keeps an empty column as tall as the others in the grid. */}
-            <div aria-hidden="true" className="hidden md:grid" style={gridRows} />
+            <div aria-hidden="true" className="hidden sm:grid" style={gridRows} />
           </>
         ) : (
-          <ol className="relative flex flex-col gap-2 md:grid md:gap-0 md:px-1" style={gridRows}>
+          <ol className="relative flex flex-col gap-2 sm:grid sm:gap-0 sm:px-1" style={gridRows}>
             {items.map((item) => {
               if (item.type === "entry") {
                 return (
                   <li
                     key={item.entry.id}
-                    className="col-start-1 min-h-0 md:py-px"
+                    className="col-start-1 min-h-0 sm:py-px"
                     style={rows(day, item.entry)}
                   >
                     <EntryLink salonId={day.salonId} entry={item.entry} />
@@ -303,7 +304,7 @@ function StaffColumn({ day, column }: { day: LedgerDay; column: LedgerColumn }) 
                 return (
                   <li
                     key={`f${item.span.startMinutes}`}
-                    className="col-start-1 min-h-0 md:py-px"
+                    className="col-start-1 min-h-0 sm:py-px"
                     style={rows(day, item.span)}
                   >
                     <Link
@@ -313,7 +314,7 @@ function StaffColumn({ day, column }: { day: LedgerDay; column: LedgerColumn }) 
                         day.date,
                         item.span.startTime,
                       )}
-                      className="block h-full overflow-hidden rounded-md border border-dashed border-neutral-400 px-2 py-1 text-sm text-neutral-700 hover:bg-brand-50 hover:text-neutral-900"
+                      className="block h-full overflow-hidden rounded-md border border-dashed border-neutral-400 px-1.5 py-0.5 text-xs text-neutral-700 hover:bg-brand-50 hover:text-neutral-900"
                     >
                       空き <Times span={item.span} />
                       <span className="sr-only">（{column.staff.name}に予約を入力）</span>
@@ -324,7 +325,7 @@ function StaffColumn({ day, column }: { day: LedgerDay; column: LedgerColumn }) 
               return (
                 <li
                   key={`b${item.span.startMinutes}`}
-                  className="col-start-1 min-h-0 overflow-hidden px-2 py-1 text-sm text-neutral-700"
+                  className="col-start-1 min-h-0 overflow-hidden px-1.5 py-0.5 text-xs text-neutral-700"
                   style={rows(day, item.span)}
                 >
                   休憩 <Times span={item.span} />
@@ -377,13 +378,13 @@ function DayView({ day, salonName }: { day: LedgerDay; salonName: string }) {
             className="overflow-x-auto rounded-lg focus-visible:outline-2 focus-visible:outline-brand-700"
           >
             <div
-              className="flex flex-col gap-6 md:grid md:gap-x-1 md:gap-y-0"
+              className="flex flex-col gap-6 sm:grid sm:gap-x-1 sm:gap-y-0"
               style={{
-                gridTemplateColumns: `3.5rem repeat(${day.columns.length}, minmax(11rem, 1fr))`,
+                gridTemplateColumns: `3.5rem repeat(${day.columns.length}, minmax(12rem, 1fr))`,
               }}
             >
               {/* The time axis: the list states every time itself, so this is decoration. */}
-              <div aria-hidden="true" className="hidden md:block">
+              <div aria-hidden="true" className="hidden sm:block">
                 <div className="h-24 border-b border-neutral-400" />
                 <div
                   className="mt-2 grid"
