@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { addDays, LocalDay, toLocal } from "../../common/local-time";
 import type { Database } from "../db/client";
 import type { MailAttachment } from "../db/schema";
@@ -7,6 +7,7 @@ import {
   bookingMenus,
   bookings,
   coupons,
+  jobs,
   salonBookingSettings,
   salonOwners,
   salons,
@@ -147,6 +148,29 @@ export async function enqueueMovedJobs(
     dedupeKey: `moved:${booking.id}:${sequence}`,
     salonId: booking.salonId,
   });
+}
+
+/**
+ * The day-before reminder follows the booking: its job (enqueued with the
+ * confirmation, `reminder:{id}`) runs the day before the NEW start. Not yet
+ * sent only; a reminder already sent is not sent again.
+ */
+export async function moveReminder(
+  tx: Database,
+  booking: Pick<BookingRow, "id" | "startsAt">,
+  timeZone: string,
+  now: Date,
+) {
+  await tx
+    .update(jobs)
+    .set({ runAt: reminderTime(booking.startsAt, timeZone, now) })
+    .where(
+      and(
+        // The key enqueueConfirmationJobs gives it.
+        eq(jobs.dedupeKey, `reminder:${booking.id}`),
+        isNull(jobs.doneAt),
+      ),
+    );
 }
 
 /**

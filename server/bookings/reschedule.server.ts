@@ -1,8 +1,8 @@
-import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, lte, sql } from "drizzle-orm";
 import { toLocal } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
-import { bookingMenus, bookings, coupons, jobs, salons, staff } from "../db/schema";
+import { bookingMenus, bookings, coupons, salons, staff } from "../db/schema";
 import { EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
 import { DomainError } from "../errors/domain-error";
 import { notifySlotChange } from "../realtime/slot-events.server";
@@ -16,7 +16,7 @@ import {
   SlotUnavailableError,
 } from "./booking-errors";
 import { customerActor, recordBookingEvent } from "./booking-history.server";
-import { enqueueMovedJobs, reminderTime } from "./booking-jobs.server";
+import { enqueueMovedJobs, moveReminder } from "./booking-jobs.server";
 import { limitBookingAttempt } from "./booking-rate-limit";
 import { refreshAfterBookingChange } from "./free-days.server";
 import { bookingSettingsFor } from "./settings";
@@ -494,22 +494,4 @@ function sideDetails(side: BookingSide) {
     totalPrice: side.totalPrice,
     couponTitle: side.couponTitle,
   };
-}
-
-/**
- * The day-before reminder follows the booking: its job (enqueued with the
- * confirmation, `reminder:{id}`) runs the day before the NEW start. Not yet
- * sent only; a reminder already sent is not sent again.
- */
-async function moveReminder(tx: Database, booking: Booking, timeZone: string, now: Date) {
-  await tx
-    .update(jobs)
-    .set({ runAt: reminderTime(booking.startsAt, timeZone, now) })
-    .where(
-      and(
-        // The key enqueueConfirmationJobs gives it.
-        eq(jobs.dedupeKey, `reminder:${booking.id}`),
-        isNull(jobs.doneAt),
-      ),
-    );
 }

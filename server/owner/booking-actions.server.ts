@@ -10,7 +10,11 @@ import {
   listBookingEvents,
   recordBookingEvent,
 } from "../bookings/booking-history.server";
-import { enqueueCancellationJobs, enqueueMovedJobs } from "../bookings/booking-jobs.server";
+import {
+  enqueueCancellationJobs,
+  enqueueMovedJobs,
+  moveReminder,
+} from "../bookings/booking-jobs.server";
 import { refreshAfterBookingChange } from "../bookings/free-days.server";
 import { bookingSettingsFor } from "../bookings/settings";
 import type { Database } from "../db/client";
@@ -645,6 +649,7 @@ export async function moveBooking(
         },
         now,
       });
+      await moveReminder(tx, updated, timeZone, now);
       await notifySlotChange(tx, row.salonId, [
         toLocal(row.startsAt, timeZone).date,
         toLocal(start, timeZone).date,

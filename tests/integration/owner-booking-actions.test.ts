@@ -15,6 +15,7 @@ import {
   bookingEvents,
   bookingMenus,
   bookings,
+  jobs,
   mailOutbox,
   salonBookingSettings,
   salonOwners,
@@ -464,6 +465,12 @@ describe("moving a booking", () => {
       actor,
       later(2),
     );
+    // The day-before reminder follows the booking to its new day.
+    const [reminder] = await database.db
+      .select({ runAt: jobs.runAt, doneAt: jobs.doneAt })
+      .from(jobs)
+      .where(eq(jobs.dedupeKey, `reminder:${booking.id}`));
+    expect(reminder).toEqual({ runAt: at("2026-12-03T10:00"), doneAt: null });
     await runJobs(later(2));
     const mails = await mailsTo(booking.customerEmail);
     expect(mails.map((m) => m.subject)).toEqual([
