@@ -48,6 +48,12 @@ export const doneMessages: Record<BookingActionName, string> = {
   release: "ブロックを削除しました。",
 };
 
+/** What the entry form (/bookings/new) reports when it lands here with ?done=. */
+const entryDoneMessages: Record<string, string> = {
+  created: "予約を登録しました。メールアドレスがあれば、お客様に確認メールをお送りします。",
+  blocked: "ブロックを登録しました。この時間はネット予約で選べなくなります。",
+};
+
 const dateTimeLabel = (at: Date, timeZone: string) => {
   const local = toLocal(at, timeZone);
   return `${formatDate(local.date)} ${local.time}`;
@@ -273,7 +279,9 @@ export async function bookingDetailPage(
     done:
       done && (bookingActionNames as readonly string[]).includes(done)
         ? doneMessages[done as BookingActionName]
-        : null,
+        : done
+          ? (entryDoneMessages[done] ?? null)
+          : null,
     cancelCategories: Object.entries(cancelCategoryLabels).map(([value, label]) => ({
       value,
       label,

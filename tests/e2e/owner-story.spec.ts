@@ -197,8 +197,10 @@ test("a visitor's booking reaches the salon's ledger live; the owner moves it, c
         ),
         owner.getByRole("button", { name: "登録する" }).click(),
       ]);
-      // Entered: the ledger of that day; refused: the form again with its error summary.
-      await owner.waitForURL(/\/bookings\?/, { timeout: 3_000 }).catch(() => {});
+      // Entered: the new booking's page; refused: the form again with its error summary.
+      await owner
+        .waitForURL(/\/bookings\/[0-9a-f-]{36}\?done=created$/, { timeout: 3_000 })
+        .catch(() => {});
     };
     await submit();
     const outside = owner.getByLabel("出勤予定外でも予約する");
@@ -209,8 +211,8 @@ test("a visitor's booking reaches the salon's ledger live; the owner moves it, c
     }
     // In the way of another booking: the next stylist.
     if (owner.url().includes("/bookings/new")) continue;
-    const link = owner.locator('a[href*="/bookings/"]').filter({ hasText: "来店 太郎様" }).first();
-    walkInId = (await link.getAttribute("href"))?.split("/").pop() ?? "";
+    await expect(owner.getByRole("status").filter({ hasText: "予約を登録しました" })).toBeVisible();
+    walkInId = new URL(owner.url()).pathname.split("/").pop() ?? "";
     break;
   }
   expect(walkInId).toMatch(/^[0-9a-f-]{36}$/);
