@@ -44,6 +44,11 @@ export type AvailabilityRequest = {
    * occupies for a few minutes and then lapses without any write.
    */
   ignoreHolds?: boolean;
+  /**
+   * Read the salon whatever its status: the salon's own back office (a
+   * walk-in at a draft salon); every visitor's path reads published salons only.
+   */
+  anyStatus?: boolean;
 };
 
 export type ChosenMenu = { id: string; name: string; price: number; durationMinutes: number };
@@ -201,8 +206,8 @@ const availabilityData = z.object({
   // Epoch milliseconds, and the local date of the start (migration 0014).
   busy: list(
     z
-      .tuple([z.number(), z.number(), z.number(), z.string()])
-      .transform(([member, start, end, date]) => ({ member, start, end, date })),
+      .tuple([z.number(), z.number(), z.number(), z.string(), z.boolean()])
+      .transform(([member, start, end, date, block]) => ({ member, start, end, date, block })),
   ),
 });
 
@@ -225,7 +230,8 @@ async function readSalonData(db: Reader, request: AvailabilityRequest) {
     select booking_availability_data(
       ${salonId}::uuid, ${pgArray(request.menuIds)}::uuid[], ${from}::date, ${to}::date,
       ${now.toISOString()}::timestamptz, ${request.ignoreHolds === true},
-      ${pgArray(occupyingStatuses)}::text[], ${bookingSettingsDefaults.bufferAfterMinutes}::int
+      ${pgArray(occupyingStatuses)}::text[], ${bookingSettingsDefaults.bufferAfterMinutes}::int,
+      ${request.anyStatus === true}
     ) as data`);
   const [row] = (result as unknown as { rows: { data: unknown }[] }).rows;
   const data = typeof row?.data === "string" ? JSON.parse(row.data) : row?.data;
@@ -277,8 +283,8 @@ export type SalonDay = Pick<
  * blocks, live holds) on one local date, through the same one-call function
  * as the availability engine, with no menus chosen (so everyone is a
  * candidate): the back office's free capacity per stylist (issue 28,
- * point 2). Null when the salon is not published (the function reads
- * published salons only; nobody books a draft from the web).
+ * point 2), for the salon in any status (its back office runs a draft
+ * salon too). Null when there is no such salon.
  */
 export async function loadSalonDay(
   db: Reader,
@@ -304,6 +310,7 @@ export async function loadSalonDays(
     from,
     to,
     now,
+    anyStatus: true,
   });
   if (!row.salon) return null;
   const members = row.members;
@@ -321,6 +328,7 @@ export async function loadSalonDays(
       staffId: memberId(item.member),
       start: new Date(item.start),
       end: new Date(item.end),
+      ...(item.block ? { block: true } : {}),
     })),
   };
 }
@@ -373,11 +381,14 @@ export async function loadAvailabilityInput(
     staffId: memberId(item.member),
     start: new Date(item.start),
     end: new Date(item.end),
+    ...(item.block ? { block: true } : {}),
   }));
   // The local date of each start comes from the database (one Intl call per
   // booking was the loader's largest cost).
   const bookingsPerStaffDay = new Map<string, number>();
-  for (const { member, date } of busyRows) {
+  for (const { member, date, block } of busyRows) {
+    // The salon's blocked time is not a booking the daily limit counts.
+    if (block) continue;
     const key = `${memberId(member)}|${date}`;
     bookingsPerStaffDay.set(key, (bookingsPerStaffDay.get(key) ?? 0) + 1);
   }

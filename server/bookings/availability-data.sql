@@ -7,7 +7,8 @@
 -- migration (hand-written, registered in meta/_journal.json):
 -- availability-data-sql.test.ts fails while the latest migration that
 -- defines the function differs from this file (whitespace aside). Migrations
--- 0010, 0014 and 0015 each redefined it; 0015's is the one below.
+-- 0010, 0014, 0015 and 0020 each redefined it; 0020's is the one below
+-- (0020 added p_any_status, so it drops the old signature first).
 --
 -- Keep the answer's fields in step with the schema in
 -- availability-data.server.ts: schedules and busy time are arrays (no keys
@@ -21,7 +22,10 @@ CREATE OR REPLACE FUNCTION booking_availability_data(
   p_now timestamptz,
   p_ignore_holds boolean,
   p_statuses text[],
-  p_default_buffer integer
+  p_default_buffer integer,
+  -- The salon's back office reads its salon in any status (a draft salon
+  -- still has stylists and bookings); visitors' paths read published ones.
+  p_any_status boolean
 ) RETURNS json
 LANGUAGE plpgsql STABLE
 -- PL/pgSQL kept choosing a custom plan, i.e. planned the statement on every
@@ -34,7 +38,7 @@ DECLARE
 BEGIN
   WITH salon AS (
     SELECT id, name, slug, time_zone FROM salons
-    WHERE id = p_salon AND status = 'published'
+    WHERE id = p_salon AND (status = 'published' OR p_any_status)
   ),
   settings AS (
     SELECT * FROM salon_booking_settings WHERE salon_id = (SELECT id FROM salon)
@@ -93,12 +97,15 @@ BEGIN
     -- The engine adds today's buffer around the end; a booking made under
     -- a longer buffer keeps the time it was given. A hold counts while it
     -- lives, unless the caller (the search summary) leaves holds out.
-    -- [member idx, start ms, end ms, local date of the start]; unordered.
+    -- A block (bookings.kind, the salon's 休憩 or 研修) has no buffer after it
+    -- and is not a booking the daily limit counts.
+    -- [member idx, start ms, end ms, local date of the start, is a block]; unordered.
     'busy', (SELECT json_agg(json_build_array(t.idx,
         (date_part('epoch', b.starts_at) * 1000)::bigint,
         (date_part('epoch', greatest(b.ends_at, b.occupied_until - (SELECT buffer FROM bounds)))
           * 1000)::bigint,
-        (b.starts_at AT TIME ZONE (SELECT time_zone FROM salon))::date))
+        (b.starts_at AT TIME ZONE (SELECT time_zone FROM salon))::date,
+        b.kind = 'block'))
       FROM bookings b JOIN members t ON t.id = b.staff_id
       WHERE b.salon_id = (SELECT id FROM salon)
         AND b.status = ANY (p_statuses)

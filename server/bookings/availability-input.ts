@@ -63,7 +63,8 @@ export type StaffAvailability = {
 };
 
 /** Time a stylist is already occupied: bookings and live holds. `end` excludes the buffer. */
-export type BusyInterval = { staffId: string; start: Date; end: Date };
+/** Occupied time of a stylist; `block`: the salon's blocked time (休憩…), no buffer after it. */
+export type BusyInterval = { staffId: string; start: Date; end: Date; block?: boolean };
 
 export type AvailabilityInput = {
   now: Date;

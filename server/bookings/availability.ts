@@ -337,7 +337,7 @@ function toInstants(rows: readonly Row[], date: LocalDate, local: LocalDay): Int
  * Per stylist, the time a new booking's service may not touch: [start −
  * buffer, end + buffer) around each busy interval, merged. The buffer BEFORE
  * is the new booking's own buffer, which must end before the next booking;
- * the buffer after is the existing booking's.
+ * the buffer after is the existing booking's (none after a block).
  */
 function blockedIntervals(
   busy: readonly BusyInterval[],
@@ -345,7 +345,9 @@ function blockedIntervals(
 ): Map<string, Interval[]> {
   const raw = new Map<string, Interval[]>();
   for (const b of busy) {
-    const interval = { start: b.start.getTime() - bufferMs, end: b.end.getTime() + bufferMs };
+    // No clean-up follows the salon's blocked time (a break, a meeting).
+    const after = b.block ? 0 : bufferMs;
+    const interval = { start: b.start.getTime() - bufferMs, end: b.end.getTime() + after };
     const list = raw.get(b.staffId);
     if (list) list.push(interval);
     else raw.set(b.staffId, [interval]);

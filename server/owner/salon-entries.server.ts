@@ -79,11 +79,11 @@ class EntryDateError extends DomainError {
   }
 }
 
-class SalonNotOpenForEntriesError extends DomainError {
+class SalonSuspendedError extends DomainError {
   constructor() {
     super(
-      "salon_not_published",
-      "公開中でないサロンには予約を入力できません（ブロックは入力できます）。",
+      "salon_suspended",
+      "利用停止中のサロンには予約を入力できません（ブロックは入力できます）。",
       422,
     );
   }
@@ -303,7 +303,9 @@ export async function enterSalonBooking(
   now: Date,
 ): Promise<Booking> {
   const salon = await salonOf(db, salonId);
-  if (salon.status !== "published") throw new SalonNotOpenForEntriesError();
+  // A draft salon takes its regulars' calls before it opens on the web; a
+  // salon the administrators suspended takes no bookings at all.
+  if (salon.status === "suspended") throw new SalonSuspendedError();
   checkDate(input.date, salon.timeZone, now);
   const start = localToInstant(input.date, input.time, salon.timeZone);
   // The time the row would occupy, known once the menus are read in the transaction.
@@ -319,6 +321,7 @@ export async function enterSalonBooking(
         from: input.date,
         to: input.date,
         now,
+        anyStatus: true,
       });
       const endsAt = new Date(start.getTime() + loaded.durationMinutes * MINUTE);
       if (!input.allowOutsideSchedule && !withinSchedule(loaded, input.staffId, start, endsAt)) {

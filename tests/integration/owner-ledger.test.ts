@@ -261,7 +261,7 @@ describe("the ledger's read model", () => {
     expect(day.columns[0]?.free).toEqual([]);
   });
 
-  it("still lists a draft salon's bookings, without shading (the schedule reader reads published salons)", async () => {
+  it("shows a draft salon's day like any other: its bookings and its stylists' hours", async () => {
     const draft = await buildSalonWithStaff(db(), { salon: { status: "draft" } });
     const stylist = draft.stylists[0];
     if (!stylist) throw new Error("no stylist");
@@ -275,8 +275,8 @@ describe("the ledger's read model", () => {
       customerName: "下書き 太郎",
     });
     const day = (await buildLedger(db(), draft.salon, "2026-11-24", new Date())) as LedgerDay;
-    expect(day.scheduleKnown).toBe(false);
-    expect(day.columns[0]?.working).toEqual([]);
+    expect(day.scheduleKnown).toBe(true);
+    expect(day.columns[0]?.working).toMatchObject([{ startTime: "10:00", endTime: "20:00" }]);
     expect(day.columns[0]?.entries.map((e) => e.customerName)).toEqual(["下書き 太郎"]);
   });
 

@@ -16,6 +16,7 @@ import {
   salonCustomers,
   salonFreeDays,
   salonOwners,
+  salons,
   scheduleExceptions,
   users,
 } from "../../server/db/schema";
@@ -109,6 +110,41 @@ async function webTimes(f: Fixture, staffId: string) {
   });
   return findAvailability(loaded.input).flatMap((day) => day.slots.map((slot) => slot.time));
 }
+
+describe("blocks and salon status in the web's free times", () => {
+  it("a block takes its own time only: no buffer after it, and it uses none of the daily limit", async () => {
+    const f = await salonFixture({ bufferAfterMinutes: 30, dailyLimitPerStaff: 1 });
+    await blockTime(database.db, f.salon.id, blockInput(f), f.actor, NOW);
+    const times = await webTimes(f, f.first.id);
+    // Right after the 12:00–13:00 break: no clean-up follows a break…
+    expect(times).toContain("13:00");
+    // …while a booking still keeps its own buffer before the break.
+    expect(times).not.toContain("11:00");
+    expect(times).toContain("10:30");
+    // One booking that day reaches the limit of one: the block did not.
+    await enterSalonBooking(
+      database.db,
+      f.salon.id,
+      bookingInput(f, { time: "15:00" }),
+      f.actor,
+      NOW,
+    );
+    expect(await webTimes(f, f.first.id)).toEqual([]);
+  });
+
+  it("takes a phone booking at a draft salon, and none at a suspended one", async () => {
+    const f = await salonFixture();
+    await database.db.update(salons).set({ status: "draft" }).where(eq(salons.id, f.salon.id));
+    const booking = await enterSalonBooking(database.db, f.salon.id, bookingInput(f), f.actor, NOW);
+    expect(booking).toMatchObject({ status: "confirmed", source: "phone" });
+    await database.db.update(salons).set({ status: "suspended" }).where(eq(salons.id, f.salon.id));
+    const refused = await outcome(
+      enterSalonBooking(database.db, f.salon.id, bookingInput(f, { time: "16:00" }), f.actor, NOW),
+    );
+    expect(refused.error?.status).toBe(422);
+    expect(refused.error?.message).toContain("利用停止中");
+  });
+});
 
 describe("enterSalonBooking", () => {
   it("enters a phone booking for a new customer: record, snapshot, menus, history, version 1", async () => {
