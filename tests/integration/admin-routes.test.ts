@@ -177,9 +177,9 @@ describe("adding an owner through the pages", () => {
       "/account/invitation",
       form({ token, password: "owner-pass-1", passwordConfirm: "owner-pass-1" }),
     );
-    // Signed in at once, onto their own page (their account until the owner pages exist).
+    // Signed in at once, onto their back office.
     expect(set.status).toBe(302);
-    expect(set.headers.get("location")).toBe("/account/edit");
+    expect(set.headers.get("location")).toBe("/owner");
     expect((await owner.request("/api/accounts")).status).toBe(200);
     const signIn = await owner.request("/api/auth/sign-in/email", {
       method: "POST",
