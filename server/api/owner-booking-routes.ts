@@ -222,7 +222,7 @@ const actionRoute = createRoute({
     200: { description: "操作後の予約", ...json(envelope(detailSchema)) },
     404: errorResponse("予約またはサロンが見つかりません（not_found）"),
     409: errorResponse(
-      "他の操作で変更済み（booking_changed）、または移動先が他の予約・ブロックと重なる（booking_overlap）",
+      "他の操作で変更済み（booking_changed）、または移動先が他の予約・仮押さえ・ブロックと重なる（slot_conflict。message が重なる相手を挙げ、conflicts に同じ内容）",
     ),
     422: errorResponse(
       "この状態ではできない操作（booking_not_confirmed など）、開始前の無断キャンセル（no_show_too_early）、勤務時間外で確認なし（outside_schedule）、担当外のメニュー（staff_cannot_do_menu）",

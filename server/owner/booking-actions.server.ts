@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, lte, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
 import { localToInstant, toLocal } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
 import { workingIntervals } from "../bookings/availability";
@@ -26,7 +26,6 @@ import {
   coupons,
   menuStaff,
   menus,
-  occupyingStatuses,
   type SalonCancelCategory,
   salons,
   staff,
@@ -40,6 +39,7 @@ import {
   cancelCategoryLabels,
   type MoveInput,
 } from "./booking-actions.schema";
+import { overlapError } from "./overlaps.server";
 
 /**
  * The salon's actions on one booking (issue 28, point 4; decision 0040).
@@ -84,12 +84,6 @@ export class OutsideScheduleError extends DomainError {
 }
 
 /** What stands in the way of a move, named. */
-export class BookingOverlapError extends DomainError {
-  constructor(message: string) {
-    super("booking_overlap", message, 409);
-  }
-}
-
 export class BookingNotFoundForSalonError extends NotFoundError {
   constructor() {
     super("予約が見つかりません。");
@@ -402,66 +396,6 @@ async function withinSchedule(
   );
 }
 
-/**
- * What occupies the stylist over [start, occupiedUntil) besides the booking
- * being moved, named for the refusal: "14:00〜15:00 山田 花子 様の予約（カット）と重なります。"
- */
-export async function describeOverlap(
-  db: Pick<Database, "select">,
-  args: {
-    salonId: string;
-    staffId: string;
-    exceptBookingId: string;
-    start: Date;
-    occupiedUntil: Date;
-    timeZone: string;
-  },
-): Promise<string> {
-  const [other] = await db
-    .select({
-      id: bookings.id,
-      kind: bookings.kind,
-      status: bookings.status,
-      startsAt: bookings.startsAt,
-      endsAt: bookings.endsAt,
-      customerName: bookings.customerName,
-      salonNote: bookings.salonNote,
-      staffName: staff.name,
-    })
-    .from(bookings)
-    .innerJoin(staff, and(eq(staff.id, bookings.staffId), eq(staff.salonId, bookings.salonId)))
-    .where(
-      and(
-        eq(bookings.salonId, args.salonId),
-        eq(bookings.staffId, args.staffId),
-        ne(bookings.id, args.exceptBookingId),
-        inArray(bookings.status, [...occupyingStatuses]),
-        lt(bookings.startsAt, args.occupiedUntil),
-        gt(bookings.occupiedUntil, args.start),
-      ),
-    )
-    .orderBy(asc(bookings.startsAt))
-    .limit(1);
-  if (!other) {
-    return "この時間は他の予約と重なります。台帳を確認して、別の時間かスタイリストを選んでください。";
-  }
-  const span = `${toLocal(other.startsAt, args.timeZone).time}〜${toLocal(other.endsAt, args.timeZone).time}`;
-  if (other.kind === "block") {
-    return `${span} ${other.staffName} のブロック（${other.salonNote || "予定あり"}）と重なります。別の時間かスタイリストを選んでください。`;
-  }
-  if (other.status === "held") {
-    return `${span} はお客様が予約手続き中の時間（仮押さえ）と重なります。別の時間かスタイリストを選んでください。`;
-  }
-  const names = await db
-    .select({ name: bookingMenus.name })
-    .from(bookingMenus)
-    .where(and(eq(bookingMenus.salonId, args.salonId), eq(bookingMenus.bookingId, other.id)))
-    .orderBy(asc(bookingMenus.position));
-  const who = other.customerName ? `${other.customerName} 様` : "お客様";
-  const menusText = names.length > 0 ? `（${names.map((m) => m.name).join("、")}）` : "";
-  return `${span} ${who}の予約${menusText}と重なります。別の時間かスタイリストを選んでください。`;
-}
-
 export type MoveRequest = VersionedTarget &
   Pick<MoveInput, "date" | "time" | "staffId" | "menuIds" | "confirmOutsideSchedule">;
 
@@ -668,15 +602,17 @@ export async function moveBooking(
         occupiedUntil: Date;
         timeZone: string;
       };
-      throw new BookingOverlapError(
-        await describeOverlap(db, {
+      throw await overlapError(
+        db,
+        {
           salonId: input.salonId,
           staffId: a.staffId,
-          exceptBookingId: input.bookingId,
           start: a.start,
-          occupiedUntil: a.occupiedUntil,
-          timeZone: a.timeZone,
-        }),
+          until: a.occupiedUntil,
+          now,
+          exceptBookingId: input.bookingId,
+        },
+        a.timeZone,
       );
     }
     throw error;

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lte, sql } from "drizzle-orm";
 import { addDays, localToInstant, toLocal } from "../../common/local-time";
 import { workingIntervals } from "../bookings/availability";
 import {
@@ -11,17 +11,11 @@ import { newBookingNumber } from "../bookings/booking-number";
 import { refreshAfterBookingChange } from "../bookings/free-days.server";
 import { attachCustomer, topOfMergeChain } from "../bookings/salon-customers.server";
 import type { Database } from "../db/client";
-import {
-  bookingMenus,
-  bookings,
-  occupyingStatuses,
-  salonCustomers,
-  salons,
-  staff,
-} from "../db/schema";
+import { bookingMenus, bookings, salonCustomers, salons, staff } from "../db/schema";
 import { EXCLUSION_VIOLATION, sqlState, UNIQUE_VIOLATION } from "../db/sql-state";
 import { DomainError } from "../errors/domain-error";
 import { notifySlotChange } from "../realtime/slot-events.server";
+import { overlapError } from "./overlaps.server";
 import { type BlockInput, blockLabel, type SalonBookingInput } from "./salon-entries.schema";
 
 /**
@@ -51,21 +45,6 @@ export class OutsideScheduleError extends DomainError {
       `${staffName}さんは${when}の出勤予定がありません。スタッフの予定外でも予約を入れる場合は、「出勤予定外でも予約する」にチェックを入れて、もう一度登録してください。`,
       422,
     );
-  }
-}
-
-export type EntryConflict = {
-  kind: "booking" | "hold" | "block";
-  startsAt: string;
-  endsAt: string;
-  /** The customer's name, or the block's label; "" for a hold. */
-  label: string;
-};
-
-/** Something of the stylist is in the way; the message names it. */
-export class EntryConflictError extends DomainError {
-  constructor(message: string, conflicts: EntryConflict[]) {
-    super("slot_conflict", message, 409, { conflicts });
   }
 }
 
@@ -164,57 +143,6 @@ async function clearExpiredHolds(
 }
 
 /**
- * What stands in the way of [start, until) for the stylist, read after the
- * constraint refused the row, as a 409 whose message names each thing.
- */
-async function conflictError(
-  db: Database,
-  where: { salonId: string; staffId: string; start: Date; until: Date; now: Date },
-  timeZone: string,
-): Promise<EntryConflictError> {
-  const rows = await db
-    .select({
-      kind: bookings.kind,
-      status: bookings.status,
-      startsAt: bookings.startsAt,
-      endsAt: bookings.endsAt,
-      customerName: bookings.customerName,
-      salonNote: bookings.salonNote,
-    })
-    .from(bookings)
-    .where(
-      and(
-        eq(bookings.salonId, where.salonId),
-        eq(bookings.staffId, where.staffId),
-        inArray(bookings.status, [...occupyingStatuses]),
-        or(sql`${bookings.status} <> 'held'`, gt(bookings.holdExpiresAt, where.now)),
-        sql`tstzrange(${bookings.startsAt}, ${bookings.occupiedUntil}, '[)') && tstzrange(${where.start}, ${where.until}, '[)')`,
-      ),
-    )
-    .orderBy(asc(bookings.startsAt))
-    .limit(5);
-  const conflicts: EntryConflict[] = rows.map((row) => ({
-    kind: row.kind === "block" ? "block" : row.status === "held" ? "hold" : "booking",
-    startsAt: row.startsAt.toISOString(),
-    endsAt: row.endsAt.toISOString(),
-    label: row.kind === "block" ? row.salonNote || "ブロック" : row.customerName,
-  }));
-  const described = rows.map((row, index) => {
-    const span = `${hhmm(row.startsAt, timeZone)}〜${hhmm(row.endsAt, timeZone)}`;
-    const conflict = conflicts[index];
-    if (conflict?.kind === "block") return `${span}のブロック「${conflict.label}」`;
-    if (conflict?.kind === "hold") return `${span}のWeb予約の仮押さえ（お客様が手続き中）`;
-    return `${span}の${row.customerName || "お客様"}様の予約`;
-  });
-  const what =
-    described.length > 0 ? `${described.join("、")}と重なっています` : "ほかの予定と重なっています";
-  return new EntryConflictError(
-    `この時間は、${what}。時間かスタイリストを変えてください。`,
-    conflicts,
-  );
-}
-
-/**
  * Runs one insert attempt, turning the constraint's refusal into a 409 that
  * names what is in the way, and drawing a new booking number on the
  * (1 in 10^12) chance it is already used in this salon.
@@ -230,7 +158,7 @@ async function insertWithConstraint<T>(
       return await attempt();
     } catch (error) {
       const state = sqlState(error);
-      if (state === EXCLUSION_VIOLATION) throw await conflictError(db, where, timeZone);
+      if (state === EXCLUSION_VIOLATION) throw await overlapError(db, where, timeZone);
       if (state === UNIQUE_VIOLATION) continue;
       throw error;
     }

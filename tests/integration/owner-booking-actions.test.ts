@@ -25,7 +25,6 @@ import { createJobWorker } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
 import {
   BookingActionRefusedError,
-  BookingOverlapError,
   BookingVersionConflictError,
   cancelBySalon,
   getOwnerBooking,
@@ -41,6 +40,7 @@ import type {
   BookingDetailPageData,
   MovePageData,
 } from "../../server/owner/booking-detail-page.server";
+import { OverlapError } from "../../server/owner/overlaps.server";
 import { browser, setRole } from "../support/accounts";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { bookingClient } from "../support/booking-client";
@@ -586,10 +586,10 @@ describe("moving a booking", () => {
         later(1),
       ),
     );
-    expect(refused.error).toBeInstanceOf(BookingOverlapError);
-    expect((refused.error as BookingOverlapError).status).toBe(409);
+    expect(refused.error).toBeInstanceOf(OverlapError);
+    expect((refused.error as OverlapError).status).toBe(409);
     expect((refused.error as Error).message).toContain(
-      "16:00〜17:00 山田 花子 様の予約（カット）と重なります",
+      "16:00〜17:00の山田 花子様の予約（カット）と重なっています",
     );
     expect((await rowOf(booking.id)).startsAt).toEqual(at("2026-12-03T14:00"));
 
@@ -621,7 +621,7 @@ describe("moving a booking", () => {
       ),
     );
     expect((onBlock.error as Error).message).toContain(
-      "12:00〜13:00 スタイリスト2 のブロック（研修）と重なります",
+      "12:00〜13:00のブロック「研修」と重なっています",
     );
     expect((await eventsOf(booking.id)).map((e) => e.kind)).toEqual(["created"]);
   });
@@ -723,9 +723,9 @@ describe("moving a booking", () => {
         const [a, b] = await Promise.all([move(booking), move(other)]);
         expect([a.value, b.value].filter(Boolean)).toHaveLength(1);
         const loser = (a.error ?? b.error) as Error;
-        expect(loser).toBeInstanceOf(BookingOverlapError);
+        expect(loser).toBeInstanceOf(OverlapError);
         expect(loser.message).toMatch(
-          /^18:00〜19:00 予約 花子 様の予約（カット）と重なります|^18:00〜19:00 山田 花子 様の予約（カット）と重なります/,
+          /18:00〜19:00の(予約 花子|山田 花子)様の予約（カット）と重なっています/,
         );
         const atSix = await database.db
           .select()
@@ -1073,7 +1073,7 @@ describe("the pages /owner/salons/:id/bookings/:bookingId and …/move", () => {
     const conflict = await post({ ...typed, time: "16:30" });
     expect(conflict.response.status).toBe(409);
     expect(conflict.body?.actionData.errors.form).toContain(
-      "17:00〜18:00 山田 花子 様の予約（カット）と重なります",
+      "17:00〜18:00の山田 花子様の予約（カット）と重なっています",
     );
 
     const confirmed = await post({ ...typed, time: "19:30", confirmOutsideSchedule: "on" });
