@@ -364,7 +364,9 @@ describe("enterSalonBooking", () => {
       enterSalonBooking(database.db, f.salon.id, bookingInput(f, { time: "14:30" }), f.actor, NOW),
     );
     expect(overBooking.error?.status).toBe(409);
-    expect(overBooking.error?.message).toContain("14:00〜15:00の先客 一郎様の予約（カット）と重なっています");
+    expect(overBooking.error?.message).toContain(
+      "14:00〜15:00の先客 一郎様の予約（カット）と重なっています",
+    );
 
     const visitor = await buildUser(database.db);
     await holdSlot(database.db, {
@@ -744,7 +746,9 @@ describe("the entry page /owner/salons/:id/bookings/new", () => {
     // The same time again: a 409 naming the first booking, typed values kept.
     const again = await post({ ...typed, name: "二人目 四郎", kana: "ふたりめ しろう" });
     expect(again.response.status).toBe(409);
-    expect(again.body.actionData.errors.form).toContain("来店 三郎様の予約（カット）と重なっています");
+    expect(again.body.actionData.errors.form).toContain(
+      "来店 三郎様の予約（カット）と重なっています",
+    );
     expect(again.body.actionData.values).toMatchObject({ name: "二人目 四郎", menu: [f.menu.id] });
   });
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { NavLink } from "react-router";
 import { formatDateTime as japaneseDateTime } from "../../../common/format";
+import { BackOfficeBody, BackOfficeNav } from "../back-office-nav";
 
 const sections = [
   { to: "/admin", label: "管理ホーム", end: true },
@@ -23,32 +23,10 @@ export function AdminFrame({
 }) {
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-8">
-      <nav aria-label="管理メニュー" className="mb-6">
-        <ul className="flex flex-wrap gap-2">
-          {sections.map((section) => (
-            <li key={section.to}>
-              <NavLink
-                to={section.to}
-                end={section.end}
-                className={({ isActive }) =>
-                  `inline-block rounded-lg border px-3 py-1.5 font-bold ${
-                    isActive
-                      ? "border-brand-700 bg-brand-700 text-white"
-                      : "border-neutral-400 text-neutral-800 hover:bg-neutral-100"
-                  }`
-                }
-              >
-                {section.label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold">{title}</h1>
-        {actions}
-      </div>
-      <div className="mt-6 flex flex-col gap-8">{children}</div>
+      <BackOfficeNav label="管理メニュー" sections={sections} />
+      <BackOfficeBody title={title} actions={actions}>
+        {children}
+      </BackOfficeBody>
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { NavLink } from "react-router";
+import { BackOfficeBody, BackOfficeNav } from "../back-office-nav";
 
 /** What every owner page's frame needs of its salon (from SalonAccess.salon). */
 export type OwnerFrameSalon = { id: string; name: string; slug?: string; status?: string };
@@ -63,32 +64,10 @@ export function OwnerFrame({
           </nav>
         ) : null}
       </div>
-      <nav aria-label="サロン管理メニュー" className="mb-6">
-        <ul className="flex flex-wrap gap-2">
-          {sectionsOf(salon.id).map((section) => (
-            <li key={section.to}>
-              <NavLink
-                to={section.to}
-                end={section.end}
-                className={({ isActive }) =>
-                  `inline-block rounded-lg border px-3 py-1.5 font-bold ${
-                    isActive
-                      ? "border-brand-700 bg-brand-700 text-white"
-                      : "border-neutral-400 text-neutral-800 hover:bg-neutral-100"
-                  }`
-                }
-              >
-                {section.label}
-              </NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-bold">{title}</h1>
-        {actions}
-      </div>
-      <div className="mt-6 flex flex-col gap-8">{children}</div>
+      <BackOfficeNav label="サロン管理メニュー" sections={sectionsOf(salon.id)} />
+      <BackOfficeBody title={title} actions={actions}>
+        {children}
+      </BackOfficeBody>
     </div>
   );
 }
