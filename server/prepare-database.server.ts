@@ -1,3 +1,4 @@
+import { backfillSalonCustomers } from "./bookings/salon-customers.server";
 import type { DatabaseHandle } from "./db/client";
 import type { Logger } from "./logger";
 import { ensureSearchTermsCurrent } from "./salons/search-terms-state.server";
@@ -11,6 +12,9 @@ import { ensureSearchTermsCurrent } from "./salons/search-terms-state.server";
  */
 export async function prepareDatabase(database: DatabaseHandle, log?: Logger): Promise<number> {
   await database.migrate();
+  // Bookings made before salons had customer records (migration 0019) get theirs once.
+  const linked = await backfillSalonCustomers(database.db);
+  if (linked > 0) log?.info("customer records linked", { bookings: linked });
   const recomputed = await ensureSearchTermsCurrent(database.db);
   if (recomputed > 0) log?.info("search terms recomputed", { salons: recomputed });
   return recomputed;

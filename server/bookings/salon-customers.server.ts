@@ -126,3 +126,53 @@ export async function attachCustomer(tx: Database, contact: CustomerContact): Pr
   if (!created) throw new Error("customer not inserted");
   return created.id;
 }
+
+/**
+ * Gives every booking made before customer records existed (migration 0019)
+ * or written in bulk (the seed) its salon's customer record, as
+ * attachCustomer would have: by account, then phone, then address, an
+ * existing record first, else one new record per person. Set-based, in one
+ * transaction; run at start (prepareDatabase) and after the seed. Does
+ * nothing, in one indexed look, when every booking has its record.
+ */
+export async function backfillSalonCustomers(db: Database): Promise<number> {
+  const pending = sql`b.customer_id IS NULL AND b.kind = 'booking' AND b.status <> 'held'`;
+  const [first] = (
+    (await db.execute(
+      sql`SELECT count(*)::int AS n FROM bookings b WHERE ${pending}`,
+    )) as unknown as {
+      rows: { n: number }[];
+    }
+  ).rows;
+  if (!first || first.n === 0) return 0;
+  const phone = sql`regexp_replace(b.customer_phone, '[^0-9]', '', 'g')`;
+  const email = sql`lower(trim(b.customer_email))`;
+  // Each key: how a booking names its person, and how a record matches it.
+  const keys = [
+    { booking: sql`b.user_id`, record: sql`c.user_id`, has: sql`b.user_id IS NOT NULL` },
+    { booking: phone, record: sql`c.phone`, has: sql`b.user_id IS NULL AND ${phone} <> ''` },
+    { booking: email, record: sql`c.email`, has: sql`b.user_id IS NULL AND ${email} <> ''` },
+  ];
+  await db.transaction(async (tx) => {
+    for (const key of keys) {
+      const link = sql`
+        UPDATE bookings b SET customer_id = (
+          SELECT c.id FROM salon_customers c
+          WHERE c.salon_id = b.salon_id AND ${key.record} = ${key.booking}
+            AND c.merged_into_id IS NULL
+          ORDER BY c.created_at, c.id LIMIT 1)
+        WHERE ${pending} AND ${key.has}`;
+      await tx.execute(link);
+      // The people still without a record: one each, from their latest booking.
+      await tx.execute(sql`
+        INSERT INTO salon_customers (salon_id, user_id, name, kana, phone, email)
+        SELECT DISTINCT ON (b.salon_id, ${key.booking})
+          b.salon_id, b.user_id, b.customer_name, b.customer_kana, ${phone}, ${email}
+        FROM bookings b
+        WHERE ${pending} AND ${key.has}
+        ORDER BY b.salon_id, ${key.booking}, b.created_at DESC`);
+      await tx.execute(link);
+    }
+  });
+  return first.n;
+}

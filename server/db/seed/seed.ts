@@ -1,6 +1,7 @@
 import type { PgTable } from "drizzle-orm/pg-core";
 import { toLocal } from "../../../common/local-time";
 import { refreshSalonHorizon } from "../../bookings/free-days.server";
+import { backfillSalonCustomers } from "../../bookings/salon-customers.server";
 import { recomputeSalonsDerived } from "../../salons/derived.server";
 import type { Database } from "../client";
 import { areas, prefectures, stations } from "../schema/areas";
@@ -241,6 +242,9 @@ export async function seedDatabase(
     await refreshSalonHorizon(db, salon.id, now);
   }
   if (demoBookings > 0) log(`demo owner's week: ${demoBookings} bookings`);
+  // Every other seeded booking gets its salon's customer record, as a booking made in the app does.
+  const linked = await backfillSalonCustomers(db);
+  if (linked > 0) log(`customer records: ${linked} bookings linked`);
 
   return { salons: salonCount };
 }
