@@ -4,7 +4,12 @@ import { toLocal } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
 import { bookingMenus, bookings, couponMenus, coupons, salons, staff, users } from "../db/schema";
-import { EXCLUSION_VIOLATION, sqlState, UNIQUE_VIOLATION } from "../db/sql-state";
+import {
+  DEADLOCK_DETECTED,
+  EXCLUSION_VIOLATION,
+  sqlState,
+  UNIQUE_VIOLATION,
+} from "../db/sql-state";
 import { notifySlotChange } from "../realtime/slot-events.server";
 import { findAvailability, pickStaff } from "./availability";
 import { loadAvailabilityInput, publishedSalon } from "./availability-data.server";
@@ -259,8 +264,9 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
         lostRace = true;
         continue;
       }
-      // A booking number already used in this salon (1 in 10^12 a pair): draw again.
-      if (state === UNIQUE_VIOLATION) continue;
+      // A booking number already used in this salon (1 in 10^12 a pair), or a
+      // deadlock with a simultaneous hold of the same time: try again.
+      if (state === UNIQUE_VIOLATION || state === DEADLOCK_DETECTED) continue;
       throw error;
     }
   }

@@ -3,7 +3,7 @@ import { toLocal } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
 import { bookingMenus, bookings, coupons, salons, staff } from "../db/schema";
-import { EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
+import { DEADLOCK_DETECTED, EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
 import { DomainError } from "../errors/domain-error";
 import { notifySlotChange } from "../realtime/slot-events.server";
 import { findAvailability, pickStaff } from "./availability";
@@ -475,7 +475,8 @@ export async function rescheduleBooking(
       }
       return result;
     } catch (error) {
-      if (sqlState(error) === EXCLUSION_VIOLATION) continue;
+      const state = sqlState(error);
+      if (state === EXCLUSION_VIOLATION || state === DEADLOCK_DETECTED) continue;
       throw error;
     }
   }

@@ -1,6 +1,13 @@
 /** SQLSTATEs the code reacts to. */
 export const EXCLUSION_VIOLATION = "23P01";
 export const UNIQUE_VIOLATION = "23505";
+/**
+ * Two transactions that each wait on the other's row: exclusion constraints
+ * can end that way when both write an overlapping row at once (PostgreSQL
+ * documents it). One is aborted; run again, it meets the winner's committed
+ * row and gets EXCLUSION_VIOLATION like any other loser.
+ */
+export const DEADLOCK_DETECTED = "40P01";
 
 /** The SQLSTATE of a database error (both drivers), looking through Drizzle's wrapper. */
 export function sqlState(error: unknown): string | undefined {

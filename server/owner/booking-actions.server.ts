@@ -30,7 +30,7 @@ import {
   salons,
   staff,
 } from "../db/schema";
-import { EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
+import { DEADLOCK_DETECTED, EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import { notifySlotChange } from "../realtime/slot-events.server";
 import {
@@ -406,6 +406,23 @@ export type MoveRequest = VersionedTarget &
  * transaction). Outside the stylist's schedule only with the confirmation.
  */
 export async function moveBooking(
+  db: Database,
+  input: MoveRequest,
+  actor: BookingActor,
+  now: Date,
+): Promise<Booking> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await moveOnce(db, input, actor, now);
+    } catch (error) {
+      // Two moves onto the same time at once may deadlock on the constraint: the loser tries again.
+      if (sqlState(error) === DEADLOCK_DETECTED && attempt < 2) continue;
+      throw error;
+    }
+  }
+}
+
+async function moveOnce(
   db: Database,
   input: MoveRequest,
   actor: BookingActor,

@@ -12,7 +12,12 @@ import { refreshAfterBookingChange } from "../bookings/free-days.server";
 import { attachCustomer, topOfMergeChain } from "../bookings/salon-customers.server";
 import type { Database } from "../db/client";
 import { bookingMenus, bookings, salonCustomers, salons, staff } from "../db/schema";
-import { EXCLUSION_VIOLATION, sqlState, UNIQUE_VIOLATION } from "../db/sql-state";
+import {
+  DEADLOCK_DETECTED,
+  EXCLUSION_VIOLATION,
+  sqlState,
+  UNIQUE_VIOLATION,
+} from "../db/sql-state";
 import { DomainError } from "../errors/domain-error";
 import { notifySlotChange } from "../realtime/slot-events.server";
 import { overlapError } from "./overlaps.server";
@@ -159,7 +164,8 @@ async function insertWithConstraint<T>(
     } catch (error) {
       const state = sqlState(error);
       if (state === EXCLUSION_VIOLATION) throw await overlapError(db, where, timeZone);
-      if (state === UNIQUE_VIOLATION) continue;
+      // Another booking number, or a deadlock with a simultaneous writer of the same time.
+      if (state === UNIQUE_VIOLATION || state === DEADLOCK_DETECTED) continue;
       throw error;
     }
   }
