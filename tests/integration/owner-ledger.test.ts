@@ -531,7 +531,7 @@ describe("the ledger API and its live stream", () => {
     expect((await admin.request(`/api/owner/salons/${f.salon.id}/ledger`)).status).toBe(200);
   });
 
-  it("tells the owner's open stream when a booking is confirmed; another salon's owner gets 404", async () => {
+  it("tells the owner's open stream when a booking is held and confirmed, also through another app server; another salon's owner gets 404", async () => {
     const fixture = await buildSalonWithStaff(db());
     const owner = await apiOwner(fixture.salon.id);
     const date = "2026-11-24";
@@ -571,15 +571,21 @@ describe("the ledger API and its live stream", () => {
     });
     const held = await stream.inbox.next((m) => m.event === "ledger");
     expect(JSON.parse(held.data ?? "null").changedDates).toEqual([date]);
-    await confirmBooking(db(), {
-      ...client,
-      holdId: hold.id,
-      userId: visitor.userId,
-      customer: { name: "予約 花子", kana: "ヨヤク ハナコ", phone: "09012345678", email: "" },
-      notes: "",
-      idempotencyKey: null,
-      now: NOW,
-    });
+    // Confirmed on a second app server (its own pool and LISTEN on PostgreSQL).
+    const secondServer = await database.openAnother();
+    try {
+      await confirmBooking(secondServer.db, {
+        ...client,
+        holdId: hold.id,
+        userId: visitor.userId,
+        customer: { name: "予約 花子", kana: "ヨヤク ハナコ", phone: "09012345678", email: "" },
+        notes: "",
+        idempotencyKey: null,
+        now: NOW,
+      });
+    } finally {
+      await secondServer.close();
+    }
     const confirmed = await stream.inbox.next((m) => m.event === "ledger");
     expect(JSON.parse(confirmed.data ?? "null").changedDates).toEqual([date]);
     await stream.close();
