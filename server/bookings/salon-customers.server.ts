@@ -9,7 +9,9 @@ import { salonCustomers } from "../db/schema";
  * booking. One person is one record per salon: the account's record if the
  * customer booked with one, else the record with the same phone number,
  * else the same address; a new record otherwise. The record found is the
- * top of its merge chain, so a booking never lands on a merged-away row.
+ * top of its merge chain, so a booking never lands on a merged-away row;
+ * a phone or address match under another name gets a record of its own,
+ * merged into the one found, which the salon can undo.
  */
 
 export type CustomerContact = {
@@ -29,6 +31,13 @@ const normalizedKana = (kana: string) =>
   normalizedName(kana.normalize("NFKC")).replace(/[\u3041-\u3096]/gu, (c) =>
     String.fromCodePoint((c.codePointAt(0) ?? 0) + 0x60),
   );
+
+/** The same name as read, or one the start of the other (a surname alone: ヤマダ, ヤマダ ハナコ). */
+function sameReading(a: string, b: string) {
+  const x = a.replace(/\s/gu, "");
+  const y = b.replace(/\s/gu, "");
+  return x.startsWith(y) || y.startsWith(x);
+}
 
 /** Follows merged_into_id to the record that absorbed this one. */
 export async function topOfMergeChain(
@@ -63,7 +72,7 @@ async function findExisting(
   contact: CustomerContact,
   phone: string,
   email: string,
-): Promise<string | null> {
+): Promise<{ id: string; byAccount: boolean } | null> {
   const bySalon = eq(salonCustomers.salonId, contact.salonId);
   const tries = [
     contact.userId ? eq(salonCustomers.userId, contact.userId) : null,
@@ -82,7 +91,8 @@ async function findExisting(
     const fits = rows.find(
       (row) => index === 0 || !contact.userId || !row.userId || row.userId === contact.userId,
     );
-    if (fits) return topOfMergeChain(tx, contact.salonId, fits.id);
+    if (fits)
+      return { id: await topOfMergeChain(tx, contact.salonId, fits.id), byAccount: index === 0 };
   }
   return null;
 }
@@ -91,7 +101,35 @@ async function findExisting(
 export async function attachCustomer(tx: Database, contact: CustomerContact): Promise<string> {
   const phone = normalizedPhone(contact.phone);
   const email = normalizedEmail(contact.email);
-  const existing = await findExisting(tx, contact, phone, email);
+  const found = await findExisting(tx, contact, phone, email);
+  const existing = found?.id ?? null;
+  if (found && !found.byAccount) {
+    // The same phone or address under another name (a family's landline, a
+    // typo, a married name): merged into the person the salon knows, as its
+    // own record, so the karte lists it with 統合を取り消す (decision 0039).
+    const [known] = await tx
+      .select({ kana: salonCustomers.kana })
+      .from(salonCustomers)
+      .where(and(eq(salonCustomers.salonId, contact.salonId), eq(salonCustomers.id, found.id)));
+    const kana = normalizedKana(contact.kana);
+    if (known?.kana && kana && !sameReading(known.kana, kana)) {
+      const [merged] = await tx
+        .insert(salonCustomers)
+        .values({
+          salonId: contact.salonId,
+          userId: contact.userId,
+          name: normalizedName(contact.name),
+          kana,
+          phone,
+          email,
+          mergedIntoId: found.id,
+          mergedAt: sql`now()`,
+        })
+        .returning({ id: salonCustomers.id });
+      if (!merged) throw new Error("customer not inserted");
+      return merged.id;
+    }
+  }
   if (existing) {
     // Fill in what the record lacked (an account on a walk-in's record, a new phone…);
     // never overwrite what the salon already knows.

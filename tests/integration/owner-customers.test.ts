@@ -13,7 +13,7 @@ import {
   salonOwners,
   users,
 } from "../../server/db/schema";
-import { mergeCustomers } from "../../server/owner/customers.server";
+import { mergeCustomers, unmergeCustomer } from "../../server/owner/customers.server";
 import { browser, ORIGIN } from "../support/accounts";
 import { bookingClient } from "../support/booking-client";
 import { buildBooking, buildSalonWithStaff } from "../support/builders";
@@ -333,6 +333,46 @@ describe("customer records", () => {
       .from(salonCustomers)
       .where(eq(salonCustomers.id, idAtB));
     expect(recordB?.salonId).toBe(salonB.salon.id);
+  });
+});
+
+describe("the same phone under another name", () => {
+  it("is its own record merged into the known one, listed on the karte, and the undo splits the bookings", async () => {
+    const known = await salonEntry(salonA, {
+      name: "鈴木 一子",
+      kana: "スズキ イチコ",
+      phone: "080-7777-1111",
+    });
+    // Her husband calls from the same number.
+    const husband = await salonEntry(salonA, {
+      name: "鈴木 二郎",
+      kana: "すずき じろう",
+      phone: "08077771111",
+    });
+    expect(husband.customerId).not.toBe(known.customerId);
+    const [row] = await database.db
+      .select()
+      .from(salonCustomers)
+      .where(eq(salonCustomers.id, husband.customerId));
+    expect(row).toMatchObject({ mergedIntoId: known.customerId, kana: "スズキ ジロウ" });
+    // Her surname alone is still her.
+    const again = await salonEntry(salonA, { name: "鈴木", kana: "スズキ", phone: "08077771111" });
+    expect(again.customerId).toBe(known.customerId);
+
+    const detail = await detailOf(ownerA, salonA, known.customerId);
+    expect(detail.merged.map((m) => m.id)).toEqual([husband.customerId]);
+    expect(detail.visits.map((v) => v.id)).toEqual(
+      expect.arrayContaining([known.booking.id, husband.booking.id, again.booking.id]),
+    );
+    await unmergeCustomer(database.db, salonA.salon.id, {
+      customerId: known.customerId,
+      otherId: husband.customerId,
+    });
+    const split = await detailOf(ownerA, salonA, known.customerId);
+    expect(split.merged).toEqual([]);
+    expect(split.visits.map((v) => v.id)).not.toContain(husband.booking.id);
+    const his = await detailOf(ownerA, salonA, husband.customerId);
+    expect(his.visits.map((v) => v.id)).toEqual([husband.booking.id]);
   });
 });
 
