@@ -113,6 +113,19 @@ export async function attachCustomer(tx: Database, contact: CustomerContact): Pr
       .where(and(eq(salonCustomers.salonId, contact.salonId), eq(salonCustomers.id, found.id)));
     const kana = normalizedKana(contact.kana);
     if (known?.kana && kana && !sameReading(known.kana, kana)) {
+      // Called before: the record already merged in for this name.
+      const children = await tx
+        .select({ id: salonCustomers.id, kana: salonCustomers.kana })
+        .from(salonCustomers)
+        .where(
+          and(
+            eq(salonCustomers.salonId, contact.salonId),
+            eq(salonCustomers.mergedIntoId, found.id),
+          ),
+        )
+        .orderBy(asc(salonCustomers.createdAt));
+      const again = children.find((child) => child.kana && sameReading(child.kana, kana));
+      if (again) return again.id;
       const [merged] = await tx
         .insert(salonCustomers)
         .values({

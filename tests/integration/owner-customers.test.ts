@@ -355,6 +355,13 @@ describe("the same phone under another name", () => {
       .from(salonCustomers)
       .where(eq(salonCustomers.id, husband.customerId));
     expect(row).toMatchObject({ mergedIntoId: known.customerId, kana: "スズキ ジロウ" });
+    // He calls again: his record, not another one.
+    const secondCall = await salonEntry(salonA, {
+      name: "鈴木 二郎",
+      kana: "スズキ ジロウ",
+      phone: "080-7777-1111",
+    });
+    expect(secondCall.customerId).toBe(husband.customerId);
     // Her surname alone is still her.
     const again = await salonEntry(salonA, { name: "鈴木", kana: "スズキ", phone: "08077771111" });
     expect(again.customerId).toBe(known.customerId);
@@ -362,7 +369,12 @@ describe("the same phone under another name", () => {
     const detail = await detailOf(ownerA, salonA, known.customerId);
     expect(detail.merged.map((m) => m.id)).toEqual([husband.customerId]);
     expect(detail.visits.map((v) => v.id)).toEqual(
-      expect.arrayContaining([known.booking.id, husband.booking.id, again.booking.id]),
+      expect.arrayContaining([
+        known.booking.id,
+        husband.booking.id,
+        secondCall.booking.id,
+        again.booking.id,
+      ]),
     );
     await unmergeCustomer(database.db, salonA.salon.id, {
       customerId: known.customerId,
@@ -372,7 +384,9 @@ describe("the same phone under another name", () => {
     expect(split.merged).toEqual([]);
     expect(split.visits.map((v) => v.id)).not.toContain(husband.booking.id);
     const his = await detailOf(ownerA, salonA, husband.customerId);
-    expect(his.visits.map((v) => v.id)).toEqual([husband.booking.id]);
+    expect(his.visits.map((v) => v.id).sort()).toEqual(
+      [husband.booking.id, secondCall.booking.id].sort(),
+    );
   });
 });
 
