@@ -86,7 +86,9 @@ test("an admin adds a salon by keyboard; publishing lists what is missing", asyn
 
   // Found in the admin list by its kana.
   await page.goto("/admin/salons?q=いーつーいー");
-  await expect(page.getByRole("link", { name: "Hair E2E テスト" })).toBeVisible();
+  await expect(
+    page.getByRole("link", { name: "Hair E2E テスト", exact: true }).first(),
+  ).toBeVisible();
 });
 
 test("an admin publishes a seeded salon, renames its slug (the old URL redirects) and suspends it", async ({
@@ -100,7 +102,8 @@ test("an admin publishes a seeded salon, renames its slug (the old URL redirects
   // Salon number 287 of the demo seed: no other spec uses it.
   await page.goto("/admin/salons?q=0287");
   const row = page.getByRole("row").nth(1);
-  const nameLink = row.getByRole("link");
+  // The row's first link is the salon's editor (the second, its 予約台帳).
+  const nameLink = row.getByRole("link").first();
   const name = (await nameLink.textContent()) ?? "";
   await nameLink.click();
   await expect(page.getByRole("heading", { name: `${name}の編集`, level: 1 })).toBeVisible();
@@ -158,7 +161,7 @@ test("an admin publishes a seeded salon, renames its slug (the old URL redirects
     expect((await anonymous.get(path)).headers()["x-cache"], path).toBe("HIT");
   }
   await page.goto("/admin/salons?q=0287");
-  await page.getByRole("link", { name }).click();
+  await page.getByRole("link", { name, exact: true }).click();
   await page.getByRole("button", { name: "利用停止にする" }).click();
   await expect(page.getByText("サロンを利用停止にしました。")).toBeVisible();
   await expect(page.getByText("公開状態：利用停止中")).toBeVisible();

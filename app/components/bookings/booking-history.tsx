@@ -45,7 +45,7 @@ function ChangeLink({ booking }: { booking: HistoryBooking }) {
     <Link
       to={booking.changeHref}
       className={linkClass}
-      aria-label={`予約番号${booking.bookingNumber}の日時・メニューを変更する`}
+      aria-label={`予約番号${booking.bookingNumber}の予約を変更する`}
     >
       予約を変更する
     </Link>
