@@ -87,6 +87,7 @@ export default [
     "owner/salons/:id/customers/:customerId",
     "routes/owner.salons.$id.customers.$customerId.tsx",
   ), // 顧客カルテ: notes, merge
+  route("owner/salons/:id/settings", "routes/owner.salons.$id.settings.tsx"), // 設定: where booking notices go
   // Not in SPEC.md §2: the owner invitation link (?token=) sets the password
   // or confirms becoming an owner (issue 16). none: the token is the proof.
   route("account/invitation", "routes/account.invitation.tsx"),

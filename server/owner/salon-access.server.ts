@@ -32,6 +32,8 @@ export const salonCapabilities = [
   "bookings.enter",
   /** The customers (顧客カルテ): read, note, merge. */
   "customers.manage",
+  /** The salon's settings (where booking notices go; part 2 adds the rest). */
+  "settings.manage",
 ] as const;
 export type SalonCapability = (typeof salonCapabilities)[number];
 

@@ -236,6 +236,11 @@ test("a visitor's booking reaches the salon's ledger live; the owner moves it, c
   await expect(owner.getByRole("heading", { level: 1 })).toContainText("来店 太郎");
   await axeAtEveryWidth(owner);
 
+  // Where the salon hears of its bookings.
+  await owner.goto(`/owner/salons/${salonId}/settings`);
+  await expect(owner.getByRole("checkbox", { name: "予約通知メールを送る" })).toBeChecked();
+  await axeAtEveryWidth(owner);
+
   // An owner of another salon opens none of it.
   const strangerContext = await browser.newContext();
   const stranger = await strangerContext.newPage();

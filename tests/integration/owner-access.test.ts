@@ -153,6 +153,7 @@ describe("the salon back office's access matrix", () => {
         `${base}/bookings/${ids.bookingId}/move`,
         `${base}/customers`,
         `${base}/customers/${ids.customerId}`,
+        `${base}/settings`,
       ]),
     );
     expect(ownerApi().map(({ method, path }) => `${method} ${path}`)).toEqual(

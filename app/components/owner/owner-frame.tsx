@@ -12,6 +12,7 @@ function sectionsOf(salonId: string) {
     { to: base, label: "今日", end: true },
     { to: `${base}/bookings`, label: "予約台帳", end: false },
     { to: `${base}/customers`, label: "顧客", end: false },
+    { to: `${base}/settings`, label: "設定", end: true },
   ];
 }
 

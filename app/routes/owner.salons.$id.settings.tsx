@@ -1,0 +1,37 @@
+import { data, redirect } from "react-router";
+import { privatePageHeaders } from "../../common/page-cache";
+import { appContext } from "../../server/context";
+import {
+  noticeSettingsPage,
+  submitNoticeSettings,
+} from "../../server/owner/notice-settings.server";
+import { requireSalonAccess } from "../../server/owner/salon-access.server";
+import { NoticeSettingsPage } from "../components/owner/notice-settings";
+import type { Route } from "./+types/owner.salons.$id.settings";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `設定 | ${loaderData?.salon.name ?? "サロン"} | Salon Navi サロン管理` },
+  { name: "robots", content: "noindex" },
+];
+
+export const headers = privatePageHeaders;
+
+// Guard: requireSalonAccess with settings.manage (a guest signs in and comes back; anyone else
+// and another salon's id, the 404 screen).
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const ctx = context.get(appContext);
+  const access = await requireSalonAccess(request, ctx, params.id, "settings.manage");
+  return noticeSettingsPage(ctx.db, access, new URL(request.url));
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const ctx = context.get(appContext);
+  const access = await requireSalonAccess(request, ctx, params.id, "settings.manage");
+  const outcome = await submitNoticeSettings(ctx.db, access, await request.formData(), new Date());
+  if (outcome.ok) return redirect(`/owner/salons/${access.salon.id}/settings?saved=1`);
+  return data({ errors: outcome.errors, values: outcome.values }, { status: 400 });
+}
+
+export default function OwnerSettings({ loaderData, actionData }: Route.ComponentProps) {
+  return <NoticeSettingsPage data={loaderData} result={actionData} />;
+}
