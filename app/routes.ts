@@ -83,6 +83,7 @@ export default [
     "routes/owner.salons.$id.bookings.$bookingId.move.tsx",
   ), // move: date, time, stylist, menus
   route("owner/salons/:id/customers", "routes/owner.salons.$id.customers.tsx"), // 顧客: search, counts
+  route("owner/salons/:id/customers.csv", "routes/owner.salons.$id.customers.csv.ts"), // the customers as CSV (Excel: BOM, CRLF), audited
   route(
     "owner/salons/:id/customers/:customerId",
     "routes/owner.salons.$id.customers.$customerId.tsx",

@@ -32,6 +32,8 @@ export const salonCapabilities = [
   "bookings.enter",
   /** The customers (顧客カルテ): read, note, merge. */
   "customers.manage",
+  /** Take the salon's customer list away as CSV (part 2: owner and manager only). */
+  "customers.export",
   /** The salon's settings (where booking notices go; part 2 adds the rest). */
   "settings.manage",
 ] as const;

@@ -63,8 +63,17 @@ export function createRouteApp(
         ({ path: pattern, module }) => !module.default && matchPath(pattern, path),
       );
       if (resource) {
-        const answer = await handler.queryRoute(request, { requestContext: context });
-        return answer instanceof Response ? answer : Response.json(answer);
+        try {
+          const answer = await handler.queryRoute(request, { requestContext: context });
+          return answer instanceof Response ? answer : Response.json(answer);
+        } catch (thrown) {
+          // A guard's redirect or 404 thrown by a resource route, as the server answers it.
+          if (thrown instanceof Response) return thrown;
+          if (isDataWithResponseInit(thrown)) {
+            return Response.json(thrown.data, { status: thrown.init?.status ?? 500 });
+          }
+          throw thrown;
+        }
       }
       const result = await handler.query(request, { requestContext: context });
       if (result instanceof Response) return result;
@@ -90,6 +99,17 @@ export function createRouteApp(
     },
   });
   return { app, accounts, config };
+}
+
+/** What `data(value, { status })` throws (React Router's DataWithResponseInit). */
+function isDataWithResponseInit(
+  value: unknown,
+): value is { data: unknown; init: { status?: number } | null } {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { type?: unknown }).type === "DataWithResponseInit"
+  );
 }
 
 /** A verified user with a completed profile, signed in on a new browser of `app`. */

@@ -43,7 +43,20 @@ export function CustomerList({ data }: { data: CustomerListData }) {
   const first = (page - 1) * pageSize + 1;
   const last = Math.min(page * pageSize, total);
   return (
-    <OwnerFrame salon={salon} salons={salons} title="顧客">
+    <OwnerFrame
+      salon={salon}
+      salons={salons}
+      title="顧客"
+      actions={
+        <a
+          href={`/owner/salons/${salon.id}/customers.csv`}
+          download
+          className="font-bold text-brand-700 underline underline-offset-4"
+        >
+          顧客一覧をCSVで書き出す
+        </a>
+      }
+    >
       <Form
         method="get"
         action={base}
