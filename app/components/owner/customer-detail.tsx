@@ -14,6 +14,7 @@ import {
   secondaryButtonClass,
   tableClass,
 } from "../admin/admin-frame";
+import { ScrollRegion } from "../scroll-region";
 import { cancelLabels, formatLocalDay, formatPhone } from "./customer-labels";
 import { OwnerFrame } from "./owner-frame";
 
@@ -295,11 +296,9 @@ export function CustomerDetailView({
         {detail.visits.length === 0 ? (
           <p>まだ予約はありません。</p>
         ) : (
-          <section
+          <ScrollRegion
             aria-labelledby="customer-visits-caption"
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
-            tabIndex={0}
-            className="overflow-x-auto rounded-lg border border-neutral-200 focus-visible:outline-2 focus-visible:outline-brand-700"
+            className="border border-neutral-200"
           >
             <table className={`${tableClass} min-w-[44rem]`}>
               <caption id="customer-visits-caption" className="sr-only">
@@ -348,7 +347,7 @@ export function CustomerDetailView({
                 ))}
               </tbody>
             </table>
-          </section>
+          </ScrollRegion>
         )}
       </section>
     </OwnerFrame>

@@ -3,6 +3,7 @@ import { formatYen } from "../../../common/format";
 import type { customerListPage } from "../../../server/owner/pages/customer-pages.server";
 import { buttonClass, cellClass, headCellClass, linkClass, tableClass } from "../admin/admin-frame";
 import { Pagination } from "../pagination";
+import { ScrollRegion } from "../scroll-region";
 import { formatLocalDay, formatPhone } from "./customer-labels";
 import { OwnerFrame } from "./owner-frame";
 
@@ -108,12 +109,9 @@ export function CustomerList({ data }: { data: CustomerListData }) {
           )}
         </div>
       ) : (
-        <section
+        <ScrollRegion
           aria-labelledby="customer-table-caption"
-          // Scrolls inside itself on a phone; focusable so the keyboard can scroll it.
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
-          tabIndex={0}
-          className="overflow-x-auto rounded-lg border border-neutral-200 focus-visible:outline-2 focus-visible:outline-brand-700"
+          className="border border-neutral-200"
         >
           <table className={`${tableClass} min-w-[44rem]`}>
             <caption id="customer-table-caption" className="sr-only">
@@ -181,7 +179,7 @@ export function CustomerList({ data }: { data: CustomerListData }) {
               })}
             </tbody>
           </table>
-        </section>
+        </ScrollRegion>
       )}
       <Pagination
         page={page}

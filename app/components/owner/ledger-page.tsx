@@ -10,6 +10,7 @@ import type {
   LedgerView,
   LedgerWeek,
 } from "../../../server/owner/ledger.server";
+import { ScrollRegion } from "../scroll-region";
 import { OwnerFrame } from "./owner-frame";
 import { useLedgerLive } from "./use-ledger-live";
 
@@ -371,12 +372,7 @@ function DayView({ day, salonName }: { day: LedgerDay; salonName: string }) {
         {day.columns.length === 0 ? (
           <p className="rounded-lg bg-neutral-100 p-4">スタイリストが登録されていません。</p>
         ) : (
-          <section
-            aria-label={`${formatDate(day.date)}の予約台帳`}
-            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolled region must be reachable by keyboard
-            tabIndex={0}
-            className="overflow-x-auto rounded-lg focus-visible:outline-2 focus-visible:outline-brand-700"
-          >
+          <ScrollRegion aria-label={`${formatDate(day.date)}の予約台帳`}>
             <div
               className="flex flex-col gap-6 sm:grid sm:gap-x-1 sm:gap-y-0"
               style={{
@@ -405,7 +401,7 @@ function DayView({ day, salonName }: { day: LedgerDay; salonName: string }) {
                 <StaffColumn key={column.staff.id} day={day} column={column} />
               ))}
             </div>
-          </section>
+          </ScrollRegion>
         )}
       </section>
       <section aria-labelledby="ledger-cancelled-heading">
@@ -444,12 +440,7 @@ function WeekView({ week }: { week: LedgerWeek }) {
       <h2 id="ledger-week-heading" className="text-xl font-bold">
         {formatMonthDayWeekday(week.from)}〜{formatMonthDayWeekday(week.to)}の週
       </h2>
-      <section
-        aria-label="週の予約台帳"
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolled region must be reachable by keyboard
-        tabIndex={0}
-        className="mt-3 overflow-x-auto rounded-lg focus-visible:outline-2 focus-visible:outline-brand-700"
-      >
+      <ScrollRegion aria-label="週の予約台帳" className="mt-3">
         <table className="w-full min-w-[48rem] border-collapse text-sm">
           <caption className="sr-only">スタイリスト別・日別の予約</caption>
           <thead>
@@ -517,7 +508,7 @@ function WeekView({ week }: { week: LedgerWeek }) {
             ))}
           </tbody>
         </table>
-      </section>
+      </ScrollRegion>
     </section>
   );
 }

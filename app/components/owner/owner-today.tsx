@@ -7,6 +7,7 @@ import type {
   TodayBooking,
   TodayView,
 } from "../../../server/owner/today.server";
+import { ScrollRegion } from "../scroll-region";
 import { OwnerFrame, type OwnerFrameSalon } from "./owner-frame";
 
 const sourceLabels: Record<string, string> = {
@@ -143,12 +144,7 @@ function NoticeList({ salonId, notices }: { salonId: string; notices: readonly B
 
 function CapacityTable({ capacity }: { capacity: readonly StylistCapacity[] }) {
   return (
-    <section
-      aria-label="スタッフ別の今日の残り時間"
-      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolled region must be reachable by keyboard
-      tabIndex={0}
-      className="relative overflow-x-auto rounded-lg focus-visible:outline-2 focus-visible:outline-brand-700"
-    >
+    <ScrollRegion aria-label="スタッフ別の今日の残り時間" className="relative">
       <table className={tableClass}>
         <caption className="sr-only">スタッフ別の今日の残り時間</caption>
         <thead>
@@ -182,7 +178,7 @@ function CapacityTable({ capacity }: { capacity: readonly StylistCapacity[] }) {
           ))}
         </tbody>
       </table>
-    </section>
+    </ScrollRegion>
   );
 }
 
