@@ -17,7 +17,7 @@ import {
   moveChoices,
   type OwnerBookingDetail,
 } from "./booking-actions.server";
-import { can, ownedSalons, type SalonAccess } from "./salon-access.server";
+import { can, ownerFrame, type SalonAccess } from "./salon-access.server";
 
 /**
  * The pages /owner/salons/{id}/bookings/{bookingId} and its /move (issue 28,
@@ -238,12 +238,7 @@ async function loadDetail(db: Database, access: SalonAccess, bookingId: string |
   }
 }
 
-const frameOf = async (db: Database, access: SalonAccess) => ({
-  salon: { id: access.salon.id, name: access.salon.name },
-  salons: (await ownedSalons(db, access.user)).map((s) => ({ id: s.id, name: s.name })),
-});
-
-export type BookingDetailPageData = Awaited<ReturnType<typeof frameOf>> & {
+export type BookingDetailPageData = Awaited<ReturnType<typeof ownerFrame>> & {
   booking: BookingPageBooking;
   done: string | null;
   cancelCategories: { value: string; label: string }[];
@@ -274,7 +269,7 @@ export async function bookingDetailPage(
     };
   }
   return {
-    ...(await frameOf(db, access)),
+    ...(await ownerFrame(db, access)),
     booking,
     done:
       done && (bookingActionNames as readonly string[]).includes(done)
@@ -297,7 +292,7 @@ export type MoveValues = {
   confirmOutsideSchedule: boolean;
 };
 
-export type MovePageData = Awaited<ReturnType<typeof frameOf>> & {
+export type MovePageData = Awaited<ReturnType<typeof ownerFrame>> & {
   booking: BookingPageBooking;
   stylists: { value: string; label: string }[];
   menus: { id: string; category: string; label: string }[];
@@ -316,7 +311,7 @@ export async function bookingMovePage(
   const choices = await moveChoices(db, access.salon.id);
   const start = toLocal(detail.startsAt, detail.timeZone);
   return {
-    ...(await frameOf(db, access)),
+    ...(await ownerFrame(db, access)),
     booking: pageBooking(detail, access.salon.id, now),
     stylists: choices.stylists.map((s) => ({ value: s.id, label: s.name })),
     menus: choices.menus.map((m) => ({

@@ -28,7 +28,7 @@ import {
   staff,
 } from "../db/schema";
 import { BadRequestError } from "../errors/domain-error";
-import { ownedSalons, type SalonAccess } from "./salon-access.server";
+import { ownerFrame, type SalonAccess } from "./salon-access.server";
 
 /**
  * The salon's ledger (予約台帳, issue 28, point 3; decision 0038): one local
@@ -540,26 +540,23 @@ export async function ledgerPage(
   now: Date,
 ): Promise<LedgerPage> {
   const view: LedgerView = query.view === "week" ? "week" : "day";
-  const salon = { id: access.salon.id, name: access.salon.name };
   let date: LocalDate;
   try {
     date = ledgerDate(query.date, access.salon, now);
   } catch (error) {
     if (!(error instanceof InvalidLedgerDateError)) throw error;
-    const salons = await ownedSalons(db, access.user);
     return {
       kind: "invalid",
-      salon,
-      salons: salons.map((s) => ({ id: s.id, name: s.name })),
+      ...(await ownerFrame(db, access)),
       message: error.message,
       typed: (query.date ?? "").slice(0, 40),
       view,
       today: toLocal(now, access.salon.timeZone).date,
     };
   }
-  const [ledger, salons] = await Promise.all([
+  const [ledger, frame] = await Promise.all([
     buildLedger(db, access.salon, date, now, view),
-    ownedSalons(db, access.user),
+    ownerFrame(db, access),
   ]);
-  return { kind: "ledger", salon, salons: salons.map((s) => ({ id: s.id, name: s.name })), ledger };
+  return { kind: "ledger", ...frame, ledger };
 }

@@ -3,7 +3,7 @@ import { emailAddress, type FieldErrors } from "../../common/field-rules";
 import { changedFields, recordAudit } from "../admin/audit";
 import type { Database } from "../db/client";
 import { salonBookingSettings, salonOwners, users } from "../db/schema";
-import { ownedSalons, type SalonAccess } from "./salon-access.server";
+import { ownerFrame, type SalonAccess } from "./salon-access.server";
 
 /**
  * Where the salon hears of its bookings (issue 28, point 7): whether new
@@ -104,14 +104,13 @@ async function ownerAddresses(db: Database, salonId: string): Promise<string[]> 
 
 /** The settings page: the frame, the current settings and where mails go by default. */
 export async function noticeSettingsPage(db: Database, access: SalonAccess, url: URL) {
-  const [settings, ownerEmails, salons] = await Promise.all([
+  const [settings, ownerEmails, frame] = await Promise.all([
     noticeSettingsOf(db, access.salon.id),
     ownerAddresses(db, access.salon.id),
-    ownedSalons(db, access.user),
+    ownerFrame(db, access),
   ]);
   return {
-    salon: { id: access.salon.id, name: access.salon.name },
-    salons: salons.map((s) => ({ id: s.id, name: s.name })),
+    ...frame,
     settings,
     ownerEmails,
     saved: url.searchParams.get("saved") === "1",

@@ -102,6 +102,15 @@ export async function ownedSalons(db: Database, user: CurrentUser): Promise<Owne
     .orderBy(asc(salons.name), asc(salons.id));
 }
 
+/** What every owner page's frame shows: this salon, and the owner's salons for the switcher. */
+export async function ownerFrame(db: Database, access: SalonAccess) {
+  const salons = await ownedSalons(db, access.user);
+  return {
+    salon: { id: access.salon.id, name: access.salon.name },
+    salons: salons.map(({ id, name }) => ({ id, name })),
+  };
+}
+
 type GuardContext = { db: Database; accounts: AccountServices };
 
 /**

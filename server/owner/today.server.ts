@@ -15,7 +15,7 @@ import {
   bookings,
   staff,
 } from "../db/schema";
-import { ownedSalons, type SalonAccess } from "./salon-access.server";
+import { ownedSalons, ownerFrame, type SalonAccess } from "./salon-access.server";
 
 /**
  * The back office's 今日 (issue 28, point 2; decision 0043): what a salon
@@ -382,9 +382,9 @@ export async function backOfficeStart(db: Database, user: CurrentUser): Promise<
 
 /** The 今日 page: the view, and the owner's salons for the switcher. */
 export async function todayPage(db: Database, access: SalonAccess, now: Date) {
-  const [view, salons] = await Promise.all([
+  const [view, frame] = await Promise.all([
     todayView(db, access.salon, now),
-    ownedSalons(db, access.user),
+    ownerFrame(db, access),
   ]);
-  return { view, salons: salons.map((salon) => ({ id: salon.id, name: salon.name })) };
+  return { view, salons: frame.salons };
 }

@@ -1,7 +1,7 @@
 import type { Database } from "../../db/client";
 import { customerListQuerySchema } from "../customers.schema";
 import { customerDetail, listCustomers } from "../customers.server";
-import { ownedSalons, type SalonAccess } from "../salon-access.server";
+import { ownerFrame, type SalonAccess } from "../salon-access.server";
 
 /**
  * What the customers pages (/owner/salons/{id}/customers[/{customerId}])
@@ -9,18 +9,13 @@ import { ownedSalons, type SalonAccess } from "../salon-access.server";
  * answer.
  */
 
-const frameOf = async (db: Database, access: SalonAccess) => ({
-  salon: { id: access.salon.id, name: access.salon.name },
-  salons: (await ownedSalons(db, access.user)).map((salon) => ({ id: salon.id, name: salon.name })),
-});
-
 export async function customerListPage(db: Database, access: SalonAccess, url: URL, now: Date) {
   const query = customerListQuerySchema.parse({
     q: url.searchParams.get("q") ?? undefined,
     page: url.searchParams.get("page") ?? undefined,
   });
   const [frame, list] = await Promise.all([
-    frameOf(db, access),
+    ownerFrame(db, access),
     listCustomers(db, access.salon.id, query, now),
   ]);
   return { ...frame, timeZone: access.salon.timeZone, list };
@@ -36,7 +31,7 @@ export async function customerDetailPage(
   now: Date,
 ) {
   const [frame, detail] = await Promise.all([
-    frameOf(db, access),
+    ownerFrame(db, access),
     customerDetail(db, access.salon, customerId, now),
   ]);
   const done = url.searchParams.get("done");
