@@ -5,7 +5,7 @@ import type { AccountServices } from "../accounts/account-services";
 import { type CurrentUser, getCurrentUser } from "../accounts/current-user";
 import { pathOf } from "../accounts/request-info";
 import type { Database } from "../db/client";
-import { type SalonStatus, salonOwners, salons } from "../db/schema";
+import { type SalonMemberRole, type SalonStatus, salonOwners, salons } from "../db/schema";
 import { NotFoundError, UnauthenticatedError } from "../errors/domain-error";
 import { notFound } from "../routing/not-found";
 
@@ -21,10 +21,11 @@ import { notFound } from "../routing/not-found";
  * reception, stylist) add rows here instead of checks in every route.
  */
 
-export type SalonAccessRole = "owner" | "admin";
+/** The salon's owner, an administrator, or one of the salon's staff roles (decision 0045). */
+export type SalonAccessRole = "owner" | "admin" | SalonMemberRole;
 
 export const salonCapabilities = [
-  /** Read the day, the ledger, bookings and their history. */
+  /** Read the day, the ledger, bookings and their history (a stylist: their own column). */
   "ledger.read",
   /** Mark arrived / completed / no-show, cancel, move, note. */
   "bookings.act",
@@ -32,16 +33,36 @@ export const salonCapabilities = [
   "bookings.enter",
   /** The customers (顧客カルテ): read, note, merge. */
   "customers.manage",
-  /** Take the salon's customer list away as CSV (part 2: owner and manager only). */
+  /** Take the salon's customer list away as CSV (owner and manager only). */
   "customers.export",
-  /** The salon's settings (where booking notices go; part 2 adds the rest). */
+  /** Take the salon's bookings away as CSV for the accountant (owner and manager only). */
+  "bookings.export",
+  /** The reports page: amounts, utilisation, cancellations, customers. */
+  "reports.read",
+  /** The salon's settings: booking rules, approval, where notices go. */
   "settings.manage",
+  /** The editor's tabs: 基本情報, stylists, menus, coupons, photos. */
+  "salon.edit",
+  /** Every stylist's weekly schedule, exceptions and the salon's closures. */
+  "schedules.manage",
+  /** A stylist's own schedule: read it and ask for a change. */
+  "schedules.request",
+  /** Invite people, change their role, remove them (ownership: the owner only). */
+  "members.manage",
 ] as const;
 export type SalonCapability = (typeof salonCapabilities)[number];
 
-const capabilitiesOf: Record<SalonAccessRole, readonly SalonCapability[]> = {
-  owner: salonCapabilities,
-  admin: salonCapabilities,
+const managerCapabilities: readonly SalonCapability[] = salonCapabilities.filter(
+  (capability) => capability !== "members.manage" && capability !== "schedules.request",
+);
+
+/** The one table of who may do what (decision 0045); a test walks it against every route. */
+export const capabilitiesOf: Record<SalonAccessRole, readonly SalonCapability[]> = {
+  owner: [...managerCapabilities, "members.manage"],
+  admin: [...managerCapabilities, "members.manage"],
+  manager: managerCapabilities,
+  reception: ["ledger.read", "bookings.act", "bookings.enter", "customers.manage"],
+  stylist: ["ledger.read", "schedules.request"],
 };
 
 export type OwnerSalon = {

@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { check, index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
-import { createdAt, id } from "./common";
+import { createdAt, id, sqlList } from "./common";
+import { type SalonMemberRole, salonMemberRoles } from "./members";
 import { salons } from "./salons";
 
 /**
@@ -58,6 +59,14 @@ export const ownerInvitations = pgTable(
     /** Salons linked when an "upgrade" is confirmed (a new owner's are linked at once). */
     salonIds: uuid("salon_ids").array().notNull().default(sql`'{}'::uuid[]`),
     invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    /**
+     * A salon's staff invitation (issue 29, decision 0045): the role the
+     * person gets at salon_ids[0] (a salon_members row) instead of becoming
+     * an owner; null for an owner's invitation.
+     */
+    memberRole: text("member_role").$type<SalonMemberRole>(),
+    /** The stylist a "stylist" invitation links to. */
+    memberStaffId: uuid("member_staff_id"),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
     createdAt: createdAt(),
@@ -69,5 +78,13 @@ export const ownerInvitations = pgTable(
       .on(t.invitedBy)
       .where(sql`${t.invitedBy} is not null`),
     check("owner_invitations_kind_valid", sql`${t.kind} in ('new_owner', 'upgrade')`),
+    check(
+      "owner_invitations_member_role_valid",
+      sql`${t.memberRole} is null or ${t.memberRole} in (${sqlList(salonMemberRoles)})`,
+    ),
+    check(
+      "owner_invitations_member_stylist_has_staff",
+      sql`(${t.memberRole} is not distinct from 'stylist') = (${t.memberStaffId} is not null)`,
+    ),
   ],
 );

@@ -49,6 +49,10 @@ export type BookingSource = (typeof bookingSources)[number];
 export const cancelledByValues = ["user", "salon", "system"] as const;
 export type CancelledBy = (typeof cancelledByValues)[number];
 
+/** Approval mode's states of a web booking (issue 29, point 4; decision 0048). */
+export const bookingApprovals = ["pending", "approved", "refused"] as const;
+export type BookingApproval = (typeof bookingApprovals)[number];
+
 /**
  * A row of the ledger is a customer's booking, or time the salon blocked
  * for a stylist (休憩, 打ち合わせ, 研修): a block has no customer and no
@@ -89,6 +93,19 @@ export const bookings = pgTable(
     endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
     /** ends_at plus the salon's buffer at booking time; the exclusion constraint uses it. */
     occupiedUntil: timestamp("occupied_until", { withTimezone: true }).notNull(),
+    /**
+     * starts_at minus the salon's buffer before at booking time (issue 29,
+     * point 4); null means starts_at. The exclusion constraint uses it.
+     */
+    occupiedFrom: timestamp("occupied_from", { withTimezone: true }),
+    /** 指名料 in yen included in total_price, fixed at booking time. */
+    nominationFee: integer("nomination_fee").notNull().default(0),
+    /**
+     * Approval mode (仮予約): "pending" while a web booking waits for the
+     * salon, then "approved" or "refused" (refused bookings are cancelled by
+     * the salon); null when the salon did not ask for approval.
+     */
+    approval: text("approval").$type<BookingApproval>(),
     /** Yen charged, fixed at booking time so later menu price changes do not alter it. */
     totalPrice: integer("total_price").notNull(),
     status: text("status").$type<BookingStatus>().notNull().default("confirmed"),
@@ -182,6 +199,19 @@ export const bookings = pgTable(
     index("bookings_guest_hold_ip_idx").on(t.holderIp).where(sql`${t.holderIp} is not null`),
     check("bookings_time_order", sql`${t.endsAt} > ${t.startsAt}`),
     check("bookings_occupied_after_end", sql`${t.occupiedUntil} >= ${t.endsAt}`),
+    check(
+      "bookings_occupied_from_before_start",
+      sql`${t.occupiedFrom} is null or (${t.occupiedFrom} <= ${t.startsAt} and ${t.occupiedFrom} >= ${t.startsAt} - interval '4 hours')`,
+    ),
+    check("bookings_nomination_fee_nonnegative", sql`${t.nominationFee} >= 0`),
+    check(
+      "bookings_approval_valid",
+      sql`${t.approval} is null or ${t.approval} in (${sqlList(bookingApprovals)})`,
+    ),
+    // Pending approval bookings are confirmed rows that occupy the time; only the salon's answer changes them.
+    index("bookings_pending_approval_idx")
+      .on(t.salonId, t.startsAt)
+      .where(sql`${t.approval} = 'pending'`),
     // Lets a query bound a stylist's bookings from below by start time (the
     // availability function, migration 0015): without it, every booking
     // ever made could still reach into the range. A service fits one day's

@@ -6,6 +6,7 @@ export * from "./bookings";
 export * from "./content";
 export * from "./jobs";
 export * from "./mail";
+export * from "./members";
 export * from "./menus";
 export * from "./reviews";
 export * from "./salons";

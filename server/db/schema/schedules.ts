@@ -60,6 +60,12 @@ export const salonBookingSettings = pgTable(
     bookingWindowDays: integer("booking_window_days").notNull().default(60),
     cancellationCutoffHours: integer("cancellation_cutoff_hours").notNull().default(24),
     bufferAfterMinutes: integer("buffer_after_minutes").notNull().default(0),
+    /** Preparation time kept free before each booking (issue 29, point 4). */
+    bufferBeforeMinutes: integer("buffer_before_minutes").notNull().default(0),
+    /** The most confirmed future bookings one customer may hold here; null = no limit. */
+    maxLiveBookingsPerCustomer: integer("max_live_bookings_per_customer"),
+    /** New web bookings wait for the salon's approval (仮予約) before they are final. */
+    requiresApproval: boolean("requires_approval").notNull().default(false),
     dailyLimitPerStaff: integer("daily_limit_per_staff"),
     sameDayCutoff: time("same_day_cutoff"),
     closedOnPublicHolidays: boolean("closed_on_public_holidays").notNull().default(false),
@@ -81,6 +87,14 @@ export const salonBookingSettings = pgTable(
     check("salon_booking_settings_buffer_nonnegative", sql`${t.bufferAfterMinutes} >= 0`),
     // The admin form's bound; bookings_span_bounded relies on it.
     check("salon_booking_settings_buffer_at_most_4h", sql`${t.bufferAfterMinutes} <= 240`),
+    check(
+      "salon_booking_settings_buffer_before_range",
+      sql`${t.bufferBeforeMinutes} between 0 and 240`,
+    ),
+    check(
+      "salon_booking_settings_max_live_range",
+      sql`${t.maxLiveBookingsPerCustomer} is null or ${t.maxLiveBookingsPerCustomer} between 1 and 50`,
+    ),
     check(
       "salon_booking_settings_daily_limit_positive",
       sql`${t.dailyLimitPerStaff} is null or ${t.dailyLimitPerStaff} > 0`,

@@ -19,6 +19,8 @@ export const staff = pgTable(
     yearsOfExperience: integer("years_of_experience").notNull().default(0),
     specialties: text("specialties").array().notNull().default(sql`'{}'::text[]`),
     sortOrder: integer("sort_order").notNull().default(0),
+    /** 指名料: yen added to the price when a visitor chooses this stylist (issue 29, point 3). */
+    nominationFee: integer("nomination_fee").notNull().default(0),
     active: boolean("active").notNull().default(true),
     createdAt: createdAt(),
   },
@@ -28,5 +30,6 @@ export const staff = pgTable(
     // stylist of one salon can never be booked or scheduled for another.
     unique("staff_id_salon_unique").on(t.id, t.salonId),
     check("staff_years_nonnegative", sql`${t.yearsOfExperience} >= 0`),
+    check("staff_nomination_fee_range", sql`${t.nominationFee} between 0 and 100000`),
   ],
 );
