@@ -26,6 +26,7 @@ export const auditActions = {
   // The salon's own back office (server/owner/).
   "salon.notice_settings": "予約通知メールの設定",
   "customers.export": "顧客一覧の書き出し（CSV）",
+  "bookings.export": "予約一覧の書き出し（CSV）",
   "salon_photo.add": "写真の追加",
   "salon_photo.update": "写真の説明の変更",
   "salon_photo.reorder": "写真の並べ替え",
