@@ -49,6 +49,8 @@ export type AvailabilityRequest = {
    * walk-in at a draft salon); every visitor's path reads published salons only.
    */
   anyStatus?: boolean;
+  /** The statuses that make busy time (default occupyingStatuses; none: no busy time read). */
+  busyStatuses?: readonly string[];
 };
 
 export type ChosenMenu = { id: string; name: string; price: number; durationMinutes: number };
@@ -230,7 +232,7 @@ async function readSalonData(db: Reader, request: AvailabilityRequest) {
     select booking_availability_data(
       ${salonId}::uuid, ${pgArray(request.menuIds)}::uuid[], ${from}::date, ${to}::date,
       ${now.toISOString()}::timestamptz, ${request.ignoreHolds === true},
-      ${pgArray(occupyingStatuses)}::text[], ${bookingSettingsDefaults.bufferAfterMinutes}::int,
+      ${pgArray(request.busyStatuses ?? occupyingStatuses)}::text[], ${bookingSettingsDefaults.bufferAfterMinutes}::int,
       ${request.anyStatus === true}
     ) as data`);
   const [row] = (result as unknown as { rows: { data: unknown }[] }).rows;
@@ -330,6 +332,46 @@ export async function loadSalonDays(
       end: new Date(item.end),
       ...(item.block ? { block: true } : {}),
     })),
+  };
+}
+
+/** A salon's schedules without its busy time (see loadSalonSchedule). */
+export type SalonSchedule = Omit<SalonDay, "busy">;
+
+/**
+ * The schedules, exceptions, closures and holidays of every active stylist
+ * from `from` to `to` (inclusive, any length), WITHOUT busy time: the same
+ * one-call function with no busy statuses, so a long range (the reports'
+ * year, issue 29 point 6) reads no bookings. Feed it to workingIntervals
+ * day by day: the engine's own reading of who works when. Null when there
+ * is no such salon or the range is malformed.
+ */
+export async function loadSalonSchedule(
+  db: Reader,
+  { salonId, from, to }: { salonId: string; from: LocalDate; to: LocalDate },
+): Promise<SalonSchedule | null> {
+  if (!isUuid(salonId) || !isLocalDate(from) || !isLocalDate(to) || to < from) return null;
+  const row = await readSalonData(db, {
+    salonId,
+    menuIds: [],
+    staffId: null,
+    from,
+    to,
+    now: new Date(0),
+    anyStatus: true,
+    busyStatuses: [],
+  });
+  if (!row.salon) return null;
+  const members = row.members;
+  const rules = row.settings ?? { ...bookingSettingsDefaults };
+  const { cancellationCutoffHours: _cutoff, holdMinutes: _hold, ...settings } = rules;
+  return {
+    timeZone: row.salon.timeZone,
+    settings,
+    salonHours: row.hours,
+    salonExceptions: row.exceptions.filter((item) => item.staffId === null).map(toException),
+    holidays: new Set(japaneseHolidaysBetween(from, to).keys()),
+    staff: staffAvailabilityOf(members, row.schedules, row.exceptions, (i) => members[i] ?? ""),
   };
 }
 
