@@ -45,6 +45,12 @@ export const auditActions = {
   "staff.schedule_delete": "勤務パターンの削除",
   "staff.exception_add": "勤務の例外の追加",
   "staff.exception_delete": "勤務の例外の削除",
+  // Schedules of the whole salon (server/owner/schedules.server.ts, decision 0046).
+  "salon.closure_add": "臨時休業の追加",
+  "salon.closure_remove": "臨時休業の削除",
+  "salon.opening_hours": "営業時間・定休日の変更",
+  "salon.holiday_rule": "祝日の休業設定の変更",
+  "schedule.stranding_override": "予約が残る勤務変更の適用",
   "menu.create": "メニューの追加",
   "menu.update": "メニューの変更",
   "menu.reorder": "メニューの並べ替え",
