@@ -3,15 +3,16 @@ import { toLocal } from "../../common/local-time";
 import { recordAudit } from "../admin/audit";
 import type { Database } from "../db/client";
 import { salonCustomers } from "../db/schema";
+import { csvStream } from "./csv.server";
 import { customerStats } from "./customers.server";
 import type { SalonAccess } from "./salon-access.server";
 
 /**
  * The salon's customers as CSV for its own CRM (issue 29, point 5, the
  * customers' half): one row per person (top records; merged records counted
- * in), opened correctly by Japanese Excel (UTF-8 with BOM, CRLF). Streamed
- * in pages of 500 by id, so memory does not grow with the salon. The export
- * is audited: who took the salon's customer list, and when.
+ * in), opened correctly by Japanese Excel (UTF-8 with BOM, CRLF; csv.server.ts).
+ * Streamed in pages of 500 by id, so memory does not grow with the salon. The
+ * export is audited: who took the salon's customer list, and when.
  */
 
 const PAGE = 500;
@@ -34,18 +35,6 @@ const header = [
   "メモ",
 ];
 
-/**
- * One CSV field: quoted when it must be, and a text that a spreadsheet would
- * run as a formula (=, +, -, @, tab, CR) is given a leading apostrophe.
- */
-export function csvField(value: string | number): string {
-  let text = String(value);
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
-
-const line = (fields: (string | number)[]) => `${fields.map(csvField).join(",")}\r\n`;
-
 /** The CSV as a stream of UTF-8 bytes, with the audit entry written first. */
 export async function customersCsv(
   db: Database,
@@ -66,61 +55,47 @@ export async function customersCsv(
       now,
     ),
   );
-  const encoder = new TextEncoder();
   let after: string | null = null;
-  let started = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        controller.enqueue(encoder.encode(`\uFEFF${line(header)}`));
-        return;
-      }
-      const rows = await db
-        .select()
-        .from(salonCustomers)
-        .where(
-          and(
-            eq(salonCustomers.salonId, salonId),
-            isNull(salonCustomers.mergedIntoId),
-            after ? gt(salonCustomers.id, after) : undefined,
-          ),
-        )
-        .orderBy(asc(salonCustomers.id))
-        .limit(PAGE);
-      if (rows.length === 0) {
-        controller.close();
-        return;
-      }
-      after = rows.at(-1)?.id ?? null;
-      const stats = await customerStats(
-        db,
-        salonId,
-        rows.map((row) => row.id),
-        now,
-      );
-      let chunk = "";
-      for (const row of rows) {
-        const s = stats.get(row.id);
-        chunk += line([
-          row.name,
-          row.kana,
-          row.phone,
-          row.email,
-          row.userId ? "会員" : "",
-          s?.visits ?? 0,
-          s?.lastVisitAt ? toLocal(new Date(s.lastVisitAt), access.salon.timeZone).date : "",
-          s?.totalSpent ?? 0,
-          s?.upcoming ?? 0,
-          s?.cancelledByCustomer ?? 0,
-          s?.cancelledBySalon.salon ?? 0,
-          s?.cancelledBySalon.customer_same_day ?? 0,
-          s?.cancelledBySalon.no_contact ?? 0,
-          s?.noShows ?? 0,
-          row.notes,
-        ]);
-      }
-      controller.enqueue(encoder.encode(chunk));
-    },
+  return csvStream(header, async () => {
+    const rows = await db
+      .select()
+      .from(salonCustomers)
+      .where(
+        and(
+          eq(salonCustomers.salonId, salonId),
+          isNull(salonCustomers.mergedIntoId),
+          after ? gt(salonCustomers.id, after) : undefined,
+        ),
+      )
+      .orderBy(asc(salonCustomers.id))
+      .limit(PAGE);
+    if (rows.length === 0) return null;
+    after = rows.at(-1)?.id ?? null;
+    const stats = await customerStats(
+      db,
+      salonId,
+      rows.map((row) => row.id),
+      now,
+    );
+    return rows.map((row) => {
+      const s = stats.get(row.id);
+      return [
+        row.name,
+        row.kana,
+        row.phone,
+        row.email,
+        row.userId ? "会員" : "",
+        s?.visits ?? 0,
+        s?.lastVisitAt ? toLocal(new Date(s.lastVisitAt), access.salon.timeZone).date : "",
+        s?.totalSpent ?? 0,
+        s?.upcoming ?? 0,
+        s?.cancelledByCustomer ?? 0,
+        s?.cancelledBySalon.salon ?? 0,
+        s?.cancelledBySalon.customer_same_day ?? 0,
+        s?.cancelledBySalon.no_contact ?? 0,
+        s?.noShows ?? 0,
+        row.notes,
+      ];
+    });
   });
 }

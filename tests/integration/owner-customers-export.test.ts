@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import * as csvRoute from "../../app/routes/owner.salons.$id.customers.csv";
 import { attachCustomer } from "../../server/bookings/salon-customers.server";
 import { auditLog, salonCustomers, salonOwners } from "../../server/db/schema";
-import { csvField } from "../../server/owner/customers-export.server";
+import { csvField } from "../../server/owner/csv.server";
 import { setRole } from "../support/accounts";
 import { buildBooking, buildSalonWithStaff } from "../support/builders";
 import { createRouteApp, signedInMember } from "../support/route-app";
