@@ -31,6 +31,23 @@ export const staffBookingStatusLabels: Record<string, string> = {
   no_show: "無断キャンセル",
 };
 
+/** A web booking waiting for the salon's approval (approval mode, decision 0051). */
+export const pendingApprovalLabel = "仮予約（サロンの承認待ち）";
+/** The back office's short name for it (ledger, 今日). */
+export const staffPendingApprovalLabel = "仮予約（承認待ち）";
+
+/** A booking's status as its visitor reads it, a pending approval named as such. */
+export function visitorStatusLabel(status: string, approval: string | null | undefined): string {
+  if (status === "confirmed" && approval === "pending") return pendingApprovalLabel;
+  return bookingStatusLabels[status] ?? status;
+}
+
+/** A booking's status as the back office reads it, a pending approval named as such. */
+export function staffStatusLabel(status: string, approval: string | null | undefined): string {
+  if (status === "confirmed" && approval === "pending") return staffPendingApprovalLabel;
+  return staffBookingStatusLabels[status] ?? status;
+}
+
 /** An account's role. */
 export const roleLabels: Record<string, string> = {
   user: "会員",

@@ -211,6 +211,14 @@ export const bookingSchema = z
       description:
         "held / confirmed / cancelled_by_user / cancelled_by_salon / completed / no_show",
     }),
+    approval: z.enum(["pending", "approved", "refused"]).nullable().openapi({
+      description:
+        "承認制のサロン（仮予約）: pending（サロンの承認待ち。status は confirmed で時間は確保済み）/ approved（承認済み）/ refused（お断り。status は cancelled_by_salon）。承認制でなければ null",
+    }),
+    statusLabel: z.string().openapi({
+      description: "状態の表示名。承認待ちの間は「仮予約（サロンの承認待ち）」",
+      example: "予約確定",
+    }),
     startsAt: z.string(),
     endsAt: z.string(),
     totalPrice: z.number().int(),

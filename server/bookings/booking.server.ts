@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { priceWithCoupon } from "../../common/coupon-pricing";
 import { toLocal } from "../../common/local-time";
+import { visitorStatusLabel } from "../../common/status-labels";
 import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
 import { bookingMenus, bookings, couponMenus, coupons, salons, staff, users } from "../db/schema";
@@ -11,6 +12,7 @@ import {
   UNIQUE_VIOLATION,
 } from "../db/sql-state";
 import { notifySlotChange } from "../realtime/slot-events.server";
+import { approvalAtConfirm } from "./approval.server";
 import { findAvailability, pickStaff } from "./availability";
 import { loadAvailabilityInput, publishedSalon } from "./availability-data.server";
 import {
@@ -314,6 +316,8 @@ async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booki
       phone: request.customer.phone,
       email: request.customer.email,
     });
+    // Approval mode (decision 0051): a confirmed row that waits for the salon's answer.
+    const approval = await approvalAtConfirm(tx, row.salonId);
     const [confirmed] = await tx
       .update(bookings)
       .set({
@@ -327,6 +331,7 @@ async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booki
         customerEmail: request.customer.email,
         notes: request.notes,
         idempotencyKey: request.idempotencyKey,
+        approval,
       })
       .where(eq(bookings.id, row.id))
       .returning();
@@ -344,7 +349,7 @@ async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booki
       bookingId: confirmed.id,
       kind: "created",
       actor: customerActor(request.userId),
-      details: { source: confirmed.source },
+      details: { source: confirmed.source, ...(approval ? { approval } : {}) },
       at: request.now,
     });
     // The salon's open ledger shows the hold turned booking (the free times did not change).
@@ -490,6 +495,10 @@ export type BookingSummary = {
   id: string;
   bookingNumber: string;
   status: Booking["status"];
+  /** Approval mode: "pending" while the salon has not answered (decision 0051); else its answer or null. */
+  approval: Booking["approval"];
+  /** The status in the visitor's words (仮予約（サロンの承認待ち） while pending). */
+  statusLabel: string;
   startsAt: Date;
   endsAt: Date;
   totalPrice: number;
@@ -508,6 +517,7 @@ const summaryColumns = {
   id: bookings.id,
   bookingNumber: bookings.bookingNumber,
   status: bookings.status,
+  approval: bookings.approval,
   startsAt: bookings.startsAt,
   endsAt: bookings.endsAt,
   totalPrice: bookings.totalPrice,
@@ -568,6 +578,8 @@ async function summaries(
     id: row.id,
     bookingNumber: row.bookingNumber,
     status: row.status,
+    approval: row.approval,
+    statusLabel: visitorStatusLabel(row.status, row.approval),
     startsAt: row.startsAt,
     endsAt: row.endsAt,
     totalPrice: row.totalPrice,
