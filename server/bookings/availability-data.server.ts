@@ -168,6 +168,7 @@ const availabilityData = z.object({
       leadTimeMinutes: z.number(),
       bookingWindowDays: z.number(),
       bufferAfterMinutes: z.number(),
+      bufferBeforeMinutes: z.number(),
       dailyLimitPerStaff: z.number().nullable(),
       sameDayCutoff: z.string().nullable(),
       closedOnHolidays: z.boolean(),

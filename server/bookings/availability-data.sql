@@ -7,8 +7,9 @@
 -- migration (hand-written, registered in meta/_journal.json):
 -- availability-data-sql.test.ts fails while the latest migration that
 -- defines the function differs from this file (whitespace aside). Migrations
--- 0010, 0014, 0015 and 0020 each redefined it; 0020's is the one below
--- (0020 added p_any_status, so it drops the old signature first).
+-- 0010, 0014, 0015, 0020 and 0022 each redefined it; 0022's is the one
+-- below (0020 added p_any_status, so it dropped the old signature first;
+-- 0022 adds the buffer before, issue 29 point 4, same signature).
 --
 -- Keep the answer's fields in step with the schema in
 -- availability-data.server.ts: schedules and busy time are arrays (no keys
@@ -54,7 +55,9 @@ BEGIN
     SELECT ((p_from - 1)::timestamp AT TIME ZONE s.time_zone) AS starts,
            ((p_to + 2)::timestamp AT TIME ZONE s.time_zone) AS ends,
            make_interval(mins => coalesce((SELECT buffer_after_minutes FROM settings),
-             p_default_buffer)) AS buffer
+             p_default_buffer)) AS buffer,
+           make_interval(mins => coalesce((SELECT buffer_before_minutes FROM settings), 0))
+             AS buffer_before
     FROM salon s
   )
   SELECT json_build_object(
@@ -70,6 +73,7 @@ BEGIN
     'settings', (SELECT json_build_object(
         'slotStepMinutes', r.slot_step_minutes, 'leadTimeMinutes', r.lead_time_minutes,
         'bookingWindowDays', r.booking_window_days, 'bufferAfterMinutes', r.buffer_after_minutes,
+        'bufferBeforeMinutes', r.buffer_before_minutes,
         'dailyLimitPerStaff', r.daily_limit_per_staff,
         'sameDayCutoff', to_char(r.same_day_cutoff, 'HH24:MI'),
         'closedOnHolidays', r.closed_on_public_holidays,
@@ -94,14 +98,17 @@ BEGIN
         ORDER BY e.date, e.starts_at)
       FROM schedule_exceptions e
       WHERE e.salon_id = (SELECT id FROM salon) AND e.date BETWEEN p_from AND p_to),
-    -- The engine adds today's buffer around the end; a booking made under
-    -- a longer buffer keeps the time it was given. A hold counts while it
-    -- lives, unless the caller (the search summary) leaves holds out.
-    -- A block (bookings.kind, the salon's 休憩 or 研修) has no buffer after it
+    -- The engine adds today's buffers around the start and the end; a
+    -- booking made under a longer buffer keeps the time it was given
+    -- (occupied_from, null = starts_at, and occupied_until). A hold counts
+    -- while it lives, unless the caller (the search summary) leaves holds out.
+    -- A block (bookings.kind, the salon's 休憩 or 研修) has no buffers
     -- and is not a booking the daily limit counts.
     -- [member idx, start ms, end ms, local date of the start, is a block]; unordered.
     'busy', (SELECT json_agg(json_build_array(t.idx,
-        (date_part('epoch', b.starts_at) * 1000)::bigint,
+        (date_part('epoch', least(b.starts_at,
+          coalesce(b.occupied_from, b.starts_at) + (SELECT buffer_before FROM bounds)))
+          * 1000)::bigint,
         (date_part('epoch', greatest(b.ends_at, b.occupied_until - (SELECT buffer FROM bounds)))
           * 1000)::bigint,
         (b.starts_at AT TIME ZONE (SELECT time_zone FROM salon))::date,

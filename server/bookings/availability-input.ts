@@ -25,6 +25,11 @@ export type BookingSettings = {
   bookingWindowDays: number;
   /** Time the stylist stays occupied after each booking ends (cleaning, prep). Default 0. */
   bufferAfterMinutes: number;
+  /**
+   * Time the stylist is kept free before each booking starts (preparation;
+   * issue 29, point 4). Default 0 (absent: 0).
+   */
+  bufferBeforeMinutes?: number;
   /** At most this many bookings per stylist per local day; null: no limit. */
   dailyLimitPerStaff: number | null;
   /** After this local time, no more bookings for the same day; null: none. */
@@ -62,8 +67,12 @@ export type StaffAvailability = {
   exceptions: DatedException[];
 };
 
-/** Time a stylist is already occupied: bookings and live holds. `end` excludes the buffer. */
-/** Occupied time of a stylist; `block`: the salon's blocked time (休憩…), no buffer after it. */
+/**
+ * Time a stylist is already occupied: bookings and live holds, [start, end)
+ * without today's buffers (the engine adds them; a booking made under longer
+ * buffers starts earlier or ends later by what it kept). `block`: the
+ * salon's blocked time (休憩…), no buffers around it.
+ */
 export type BusyInterval = { staffId: string; start: Date; end: Date; block?: boolean };
 
 export type AvailabilityInput = {

@@ -49,10 +49,12 @@ import { type Interval, intersect, merge, subtract } from "./intervals";
  *    whose bookings that day (bookingsPerStaffDay) reached
  *    dailyLimitPerStaff has none.
  * 4. Busy: each booking or live hold of the stylist takes
- *    [start − buffer, end + buffer) out of their working intervals; what is
- *    left are the free parts. So a new booking may neither begin before the
- *    earlier one's buffer is over nor run, with its own buffer, into the
- *    next booking. The new booking's service must end by the end of the
+ *    [start − before − after, end + after + before) out of their working
+ *    intervals (before, after: bufferBeforeMinutes, bufferAfterMinutes); what
+ *    is left are the free parts. So a booking occupies [start − before,
+ *    end + after) (the exclusion constraint's range, migration 0022), and a
+ *    new booking's occupied time may not touch an existing one's. A block
+ *    has no buffers of its own: it takes [start − after, end + before). The new booking's service must end by the end of the
  *    working interval (closing, a break); its own buffer may run past
  *    closing or into a break, since tidying up after the last client is
  *    normal.
@@ -80,6 +82,7 @@ export function findAvailability(input: AvailabilityInput): DayAvailability[] {
   const stepMs = step * 60_000;
   const durationMs = input.durationMinutes * 60_000;
   const bufferMs = settings.bufferAfterMinutes * 60_000;
+  const beforeMs = (settings.bufferBeforeMinutes ?? 0) * 60_000;
 
   const nowMs = input.now.getTime();
   const earliestStart = nowMs + settings.leadTimeMinutes * 60_000;
@@ -91,7 +94,7 @@ export function findAvailability(input: AvailabilityInput): DayAvailability[] {
 
   const candidates =
     input.staffId === null ? input.staff : input.staff.filter((s) => s.id === input.staffId);
-  const blockedByStaff = blockedIntervals(input.busy, bufferMs);
+  const blockedByStaff = blockedIntervals(input.busy, bufferMs, beforeMs);
   // Parse every "HH:MM" once, not once per day and stylist.
   const salon = { weekly: byWeekday(input.salonHours), exceptions: byDate(input.salonExceptions) };
   const stylists = candidates.map((s) => ({
@@ -334,20 +337,24 @@ function toInstants(rows: readonly Row[], date: LocalDate, local: LocalDay): Int
 }
 
 /**
- * Per stylist, the time a new booking's service may not touch: [start −
- * buffer, end + buffer) around each busy interval, merged. The buffer BEFORE
- * is the new booking's own buffer, which must end before the next booking;
- * the buffer after is the existing booking's (none after a block).
+ * Per stylist, the time a new booking's service may not touch, merged: the
+ * existing booking's occupied time [start − before, end + after) widened by
+ * the new booking's own buffers (its buffer after must end by the existing
+ * one's occupied start, its buffer before begin after the occupied end). The
+ * salon's blocked time (a break, a meeting) has no buffers of its own.
  */
 function blockedIntervals(
   busy: readonly BusyInterval[],
-  bufferMs: number,
+  afterMs: number,
+  beforeMs: number,
 ): Map<string, Interval[]> {
   const raw = new Map<string, Interval[]>();
   for (const b of busy) {
-    // No clean-up follows the salon's blocked time (a break, a meeting).
-    const after = b.block ? 0 : bufferMs;
-    const interval = { start: b.start.getTime() - bufferMs, end: b.end.getTime() + after };
+    const own = b.block ? 0 : 1;
+    const interval = {
+      start: b.start.getTime() - own * beforeMs - afterMs,
+      end: b.end.getTime() + own * afterMs + beforeMs,
+    };
     const list = raw.get(b.staffId);
     if (list) list.push(interval);
     else raw.set(b.staffId, [interval]);

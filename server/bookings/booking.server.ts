@@ -15,6 +15,7 @@ import { notifySlotChange } from "../realtime/slot-events.server";
 import { approvalAtConfirm } from "./approval.server";
 import { findAvailability, pickStaff } from "./availability";
 import { loadAvailabilityInput, publishedSalon } from "./availability-data.server";
+import { occupiedRange, occupiedSpan } from "./occupied-time";
 import {
   BookingNotCancellableError,
   BookingNotFoundError,
@@ -203,7 +204,7 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
           ? await couponPrice(tx, salon.id, request.couponId, date, request.userId, loaded.menus)
           : loaded.totalPrice;
         const endsAt = new Date(start + loaded.durationMinutes * MINUTE);
-        const occupiedUntil = new Date(endsAt.getTime() + loaded.rules.bufferAfterMinutes * MINUTE);
+        const { occupiedFrom, occupiedUntil } = occupiedSpan(request.start, endsAt, loaded.rules);
 
         // Expired holds no longer occupy anyone, but their rows would still
         // trip the exclusion constraint: clear those in the way first.
@@ -215,7 +216,7 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
               eq(bookings.staffId, staffId),
               eq(bookings.status, "held"),
               lte(bookings.holdExpiresAt, request.now),
-              sql`tstzrange(${bookings.startsAt}, ${bookings.occupiedUntil}, '[)') && tstzrange(${request.start}, ${occupiedUntil}, '[)')`,
+              sql`${occupiedRange} && tstzrange(${occupiedFrom}, ${occupiedUntil}, '[)')`,
             ),
           );
         const [held] = await tx
@@ -228,6 +229,7 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
             bookingNumber: newBookingNumber(),
             startsAt: request.start,
             endsAt,
+            occupiedFrom,
             occupiedUntil,
             totalPrice,
             couponId: request.couponId ?? null,

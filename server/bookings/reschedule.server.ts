@@ -19,6 +19,7 @@ import { customerActor, recordBookingEvent } from "./booking-history.server";
 import { enqueueMovedJobs, moveReminder } from "./booking-jobs.server";
 import { limitBookingAttempt } from "./booking-rate-limit";
 import { refreshAfterBookingChange } from "./free-days.server";
+import { occupiedRange, occupiedSpan } from "./occupied-time";
 import { bookingSettingsFor } from "./settings";
 
 /**
@@ -99,7 +100,7 @@ export type BookingSide = {
 
 export type ReschedulePlan = {
   before: BookingSide;
-  after: BookingSide & { occupiedUntil: Date };
+  after: BookingSide & { occupiedFrom: Date; occupiedUntil: Date };
   /** The booking's coupon does not apply to the new menus or date: the new price is without it. */
   couponDropped: boolean;
   /** Nothing would change (the same time, stylist and menus). */
@@ -179,9 +180,15 @@ export function withoutBooking(
   booking: { staffId: string; startsAt: Date },
 ): LoadedAvailability {
   const { input } = loaded;
+  // Busy time starts earlier when the booking kept a longer buffer before
+  // than today's (availability-data.sql): the one holding the start is it.
+  const at = booking.startsAt.getTime();
   const index = input.busy.findIndex(
     (item) =>
-      item.staffId === booking.staffId && item.start.getTime() === booking.startsAt.getTime(),
+      item.staffId === booking.staffId &&
+      !item.block &&
+      item.start.getTime() <= at &&
+      item.end.getTime() > at,
   );
   if (index === -1) return loaded;
   const busy = input.busy.filter((_, position) => position !== index);
@@ -271,7 +278,7 @@ async function plan(
   const after = {
     startsAt: request.start,
     endsAt,
-    occupiedUntil: new Date(endsAt.getTime() + loaded.rules.bufferAfterMinutes * MINUTE),
+    ...occupiedSpan(request.start, endsAt, loaded.rules),
     staffId,
     staffName: who?.name ?? "",
     staffRequested: requestedStaff !== null,
@@ -397,7 +404,7 @@ export async function rescheduleBooking(
               eq(bookings.staffId, after.staffId),
               eq(bookings.status, "held"),
               lte(bookings.holdExpiresAt, request.now),
-              sql`tstzrange(${bookings.startsAt}, ${bookings.occupiedUntil}, '[)') && tstzrange(${after.startsAt}, ${after.occupiedUntil}, '[)')`,
+              sql`${occupiedRange} && tstzrange(${after.occupiedFrom}, ${after.occupiedUntil}, '[)')`,
             ),
           );
         const [moved] = await tx
@@ -405,6 +412,7 @@ export async function rescheduleBooking(
           .set({
             startsAt: after.startsAt,
             endsAt: after.endsAt,
+            occupiedFrom: after.occupiedFrom,
             occupiedUntil: after.occupiedUntil,
             staffId: after.staffId,
             staffRequested: after.staffRequested,

@@ -6,6 +6,8 @@ import type { BookingSettings } from "./availability-input";
 
 /** A salon's booking rules: what the engine needs plus what the booking transactions need. */
 export type SalonBookingRules = BookingSettings & {
+  /** Kept free before each booking (0..240). */
+  bufferBeforeMinutes: number;
   /** Web cancellation is allowed until this many hours before the start. */
   cancellationCutoffHours: number;
   /** How long a picked time stays held for the visitor. */
@@ -22,6 +24,7 @@ export const bookingSettingsDefaults: Readonly<SalonBookingRules> = Object.freez
   leadTimeMinutes: 60,
   bookingWindowDays: 60,
   bufferAfterMinutes: 0,
+  bufferBeforeMinutes: 0,
   dailyLimitPerStaff: null,
   sameDayCutoff: null,
   closedOnHolidays: false,
@@ -40,6 +43,7 @@ export async function bookingSettingsFor(
       leadTimeMinutes: salonBookingSettings.leadTimeMinutes,
       bookingWindowDays: salonBookingSettings.bookingWindowDays,
       bufferAfterMinutes: salonBookingSettings.bufferAfterMinutes,
+      bufferBeforeMinutes: salonBookingSettings.bufferBeforeMinutes,
       dailyLimitPerStaff: salonBookingSettings.dailyLimitPerStaff,
       sameDayCutoff: localTime(salonBookingSettings.sameDayCutoff),
       closedOnHolidays: salonBookingSettings.closedOnPublicHolidays,

@@ -16,6 +16,7 @@ import {
   moveReminder,
 } from "../bookings/booking-jobs.server";
 import { refreshAfterBookingChange } from "../bookings/free-days.server";
+import { occupiedRange, occupiedSpan } from "../bookings/occupied-time";
 import { bookingSettingsFor } from "../bookings/settings";
 import type { Database } from "../db/client";
 import {
@@ -464,8 +465,8 @@ async function moveOnce(
       }
       const duration = chosen.reduce((sum, menu) => sum + menu.durationMinutes, 0);
       const end = new Date(start.getTime() + duration * MINUTE);
-      const { bufferAfterMinutes } = await bookingSettingsFor(tx, row.salonId);
-      const occupiedUntil = new Date(end.getTime() + bufferAfterMinutes * MINUTE);
+      const rules = await bookingSettingsFor(tx, row.salonId);
+      const { occupiedFrom, occupiedUntil } = occupiedSpan(start, end, rules);
       const before = await tx
         .select({ menuId: bookingMenus.menuId, name: bookingMenus.name })
         .from(bookingMenus)
@@ -528,16 +529,17 @@ async function moveOnce(
             eq(bookings.staffId, member.id),
             eq(bookings.status, "held"),
             lte(bookings.holdExpiresAt, now),
-            sql`tstzrange(${bookings.startsAt}, ${bookings.occupiedUntil}, '[)') && tstzrange(${start}, ${occupiedUntil}, '[)')`,
+            sql`${occupiedRange} && tstzrange(${occupiedFrom}, ${occupiedUntil}, '[)')`,
           ),
         );
-      attempted = { staffId: member.id, start, occupiedUntil, timeZone };
+      attempted = { staffId: member.id, start: occupiedFrom, occupiedUntil, timeZone };
       const [updated] = await tx
         .update(bookings)
         .set({
           staffId: member.id,
           startsAt: start,
           endsAt: end,
+          occupiedFrom,
           occupiedUntil,
           totalPrice,
           couponId,

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, ne, or, sql } from "drizzle-orm";
 import { toLocal } from "../../common/local-time";
+import { occupiedRange } from "../bookings/occupied-time";
 import type { Database } from "../db/client";
 import { bookingMenus, bookings, occupyingStatuses } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
@@ -31,6 +32,7 @@ export class OverlapError extends DomainError {
 export type OverlapWindow = {
   salonId: string;
   staffId: string;
+  /** The start of the time the new row would occupy (its buffer before included). */
   start: Date;
   /** The end of the time the new row would occupy (its buffer included). */
   until: Date;
@@ -62,7 +64,7 @@ export async function findOverlaps(
         window.exceptBookingId ? ne(bookings.id, window.exceptBookingId) : undefined,
         inArray(bookings.status, [...occupyingStatuses]),
         or(sql`${bookings.status} <> 'held'`, gt(bookings.holdExpiresAt, window.now)),
-        sql`tstzrange(${bookings.startsAt}, ${bookings.occupiedUntil}, '[)') && tstzrange(${window.start}, ${window.until}, '[)')`,
+        sql`${occupiedRange} && tstzrange(${window.start}, ${window.until}, '[)')`,
       ),
     )
     .orderBy(asc(bookings.startsAt))

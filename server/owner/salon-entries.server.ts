@@ -9,6 +9,7 @@ import { recordBookingEvent, salonActor } from "../bookings/booking-history.serv
 import { enqueueConfirmationJobs } from "../bookings/booking-jobs.server";
 import { newBookingNumber } from "../bookings/booking-number";
 import { refreshAfterBookingChange } from "../bookings/free-days.server";
+import { occupiedRange, occupiedSpan } from "../bookings/occupied-time";
 import { attachCustomer, topOfMergeChain } from "../bookings/salon-customers.server";
 import type { Database } from "../db/client";
 import { bookingMenus, bookings, salonCustomers, salons, staff } from "../db/schema";
@@ -142,7 +143,7 @@ async function clearExpiredHolds(
         eq(bookings.staffId, where.staffId),
         eq(bookings.status, "held"),
         lte(bookings.holdExpiresAt, where.now),
-        sql`tstzrange(${bookings.startsAt}, ${bookings.occupiedUntil}, '[)') && tstzrange(${where.start}, ${where.until}, '[)')`,
+        sql`${occupiedRange} && tstzrange(${where.start}, ${where.until}, '[)')`,
       ),
     );
 }
@@ -268,7 +269,8 @@ export async function enterSalonBooking(
           `${input.time}〜${hhmm(endsAt, salon.timeZone)}`,
         );
       }
-      const occupiedUntil = new Date(endsAt.getTime() + loaded.rules.bufferAfterMinutes * MINUTE);
+      const { occupiedFrom, occupiedUntil } = occupiedSpan(start, endsAt, loaded.rules);
+      span.start = occupiedFrom;
       span.until = occupiedUntil;
       await clearExpiredHolds(tx, span);
       const customer = await customerFor(tx, salonId, input);
@@ -283,6 +285,7 @@ export async function enterSalonBooking(
           bookingNumber: newBookingNumber(),
           startsAt: start,
           endsAt,
+          occupiedFrom,
           occupiedUntil,
           totalPrice: loaded.totalPrice,
           status: "confirmed",
@@ -370,6 +373,8 @@ export async function blockTime(
           bookingNumber: newBookingNumber(),
           startsAt: start,
           endsAt: end,
+          // A block has no buffers (migration 0020): it occupies just its time.
+          occupiedFrom: start,
           occupiedUntil: end,
           totalPrice: 0,
           status: "confirmed",

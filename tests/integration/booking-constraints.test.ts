@@ -226,7 +226,9 @@ describe("booking integrity", () => {
     const definition = result.rows[0]?.definition ?? "";
     expect(definition).toContain("salon_id WITH =");
     expect(definition).toContain("staff_id WITH =");
-    expect(definition).toContain("tstzrange(starts_at, occupied_until, '[)'::text) WITH &&");
+    expect(definition).toContain(
+      "tstzrange(COALESCE(occupied_from, starts_at), occupied_until, '[)'::text) WITH &&",
+    );
     // PostgreSQL prints IN (…) as = ANY (ARRAY['held'::text, …]).
     const listed = [...(definition.match(/ARRAY\[(.*?)\]/)?.[1] ?? "").matchAll(/'([^']+)'/g)].map(
       (match) => match[1],

@@ -319,6 +319,7 @@ export async function buildBooking(
     .insert(bookings)
     .values({
       bookingNumber: newBookingNumber(),
+      occupiedFrom: values.startsAt,
       occupiedUntil: values.endsAt,
       totalPrice: 5500,
       ...values,

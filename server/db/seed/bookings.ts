@@ -204,6 +204,8 @@ export function generateDatedRows(
             bookingNumber: bookingNumber(rng),
             startsAt,
             endsAt,
+            // The seed's salons keep no buffer before (decision 0048).
+            occupiedFrom: startsAt,
             occupiedUntil: new Date(endsAt.getTime() + buffer * MINUTE),
             totalPrice: chosen.reduce((sum, menu) => sum + menu.price, 0),
             status: "confirmed",

@@ -325,6 +325,8 @@ export function generateDemoWeek(bundle: SalonBundle, index: number, now: Date):
               bookingNumber: bookingNumber(rng),
               startsAt,
               endsAt,
+              // The seed's salons keep no buffer before (decision 0048).
+              occupiedFrom: startsAt,
               occupiedUntil: new Date(endsAt.getTime() + buffer * MINUTE),
               totalPrice: first.price,
             },
