@@ -1,0 +1,215 @@
+import { and, asc, eq, gte, lt, ne, sql } from "drizzle-orm";
+import { addDays, localToInstant, toLocal } from "../../common/local-time";
+import { staffBookingStatusLabels } from "../../common/status-labels";
+import { recordAudit } from "../admin/audit";
+import type { Database } from "../db/client";
+import { type BookingSource, bookingMenus, bookings, coupons, staff } from "../db/schema";
+import { cancelCategoryLabels } from "./booking-actions.schema";
+import { type BookingsExportRange, parseBookingsExportQuery } from "./bookings-export.schema";
+import { type CsvValue, csvStream } from "./csv.server";
+import type { SalonAccess } from "./salon-access.server";
+
+/**
+ * The salon's bookings of a period as CSV for its accountant (issue 29,
+ * point 5; decision 0049): one row per booking (not blocked time, not a
+ * visitor's hold) whose start falls on the period's local dates in the
+ * salon's zone, opened correctly by Japanese Excel (csv.server.ts: UTF-8
+ * with BOM, CRLF, formulas defused). Streamed in keyset pages of 500 by
+ * (starts_at, id), so memory does not grow with the period. Audited with
+ * the period: who took which bookings, and when.
+ *
+ * The menus are the booking's own copy (booking_menus: name and price as
+ * booked), so a menu renamed or retired since shows what was booked.
+ * 定価 is those prices plus the 指名料; 割引 is 定価 − 金額 (a coupon's
+ * discount), so 定価 − 割引 = 金額 on every row. Prices are tax included
+ * (総額表示); the tax inside is floor(金額 × 10 / 110), rounded down as the
+ * receipt's 内消費税 usually is.
+ */
+
+const PAGE = 500;
+
+export const bookingsCsvHeader = [
+  "日付",
+  "開始",
+  "終了",
+  "予約番号",
+  "お客様名",
+  "フリガナ",
+  "予約経路",
+  "メニュー",
+  "スタッフ",
+  "指名",
+  "クーポン",
+  "定価",
+  "割引",
+  "金額",
+  "税込金額のうち消費税（10%）",
+  "ステータス",
+  "キャンセル区分",
+] as const;
+
+const sourceLabels: Record<BookingSource, string> = {
+  web: "ネット",
+  phone: "電話",
+  walk_in: "来店",
+};
+
+/** The booking's menus as booked, in order, joined with 「、」 (null without menus). */
+const menuNames = sql<string | null>`(
+  select string_agg(${bookingMenus.name}, '、' order by ${bookingMenus.position})
+  from ${bookingMenus}
+  where ${bookingMenus.salonId} = ${bookings.salonId} and ${bookingMenus.bookingId} = ${bookings.id}
+)`;
+
+/** The sum of the booking's menus' prices as booked. */
+const menuListPrice = sql<number>`(
+  select coalesce(sum(${bookingMenus.price}), 0)::integer
+  from ${bookingMenus}
+  where ${bookingMenus.salonId} = ${bookings.salonId} and ${bookingMenus.bookingId} = ${bookings.id}
+)`.mapWith(Number);
+
+/** The consumption tax inside a tax-included amount at 10 %, rounded down (integer arithmetic). */
+export function taxIncluded(amount: number): number {
+  return Math.floor((amount * 10) / 110);
+}
+
+/** bookings-20261101-20261130.csv */
+export function bookingsCsvFilename(range: BookingsExportRange): string {
+  return `bookings-${range.from.replaceAll("-", "")}-${range.to.replaceAll("-", "")}.csv`;
+}
+
+/**
+ * The file as a stream of UTF-8 bytes, with the audit entry (and the
+ * period) written first: the entry stays even if the download is abandoned.
+ */
+export async function bookingsCsv(
+  db: Database,
+  access: SalonAccess,
+  range: BookingsExportRange,
+  now: Date,
+): Promise<ReadableStream<Uint8Array>> {
+  const salonId = access.salon.id;
+  const timeZone = access.salon.timeZone;
+  await db.transaction((tx) =>
+    recordAudit(
+      tx,
+      {
+        actorUserId: access.user.id,
+        action: "bookings.export",
+        targetType: "salon",
+        targetId: salonId,
+        salonId,
+        after: { from: range.from, to: range.to },
+      },
+      now,
+    ),
+  );
+  // Local midnight of the first day up to local midnight after the last.
+  const start = localToInstant(range.from, "00:00", timeZone);
+  const end = localToInstant(addDays(range.to, 1), "00:00", timeZone);
+  // The last row's (starts_at, id); starts_at as PostgreSQL's own text (with
+  // its offset and microseconds), so the next page starts exactly after it.
+  let after: { at: string; id: string } | null = null;
+  let done = false;
+
+  return csvStream(bookingsCsvHeader, async () => {
+    if (done) return null;
+    const rows = await db
+      .select({
+        id: bookings.id,
+        cursor: sql<string>`${bookings.startsAt}::text`,
+        startsAt: bookings.startsAt,
+        endsAt: bookings.endsAt,
+        bookingNumber: bookings.bookingNumber,
+        customerName: bookings.customerName,
+        customerKana: bookings.customerKana,
+        source: bookings.source,
+        staffName: staff.name,
+        staffRequested: bookings.staffRequested,
+        coupon: coupons.title,
+        nominationFee: bookings.nominationFee,
+        totalPrice: bookings.totalPrice,
+        status: bookings.status,
+        cancelCategory: bookings.cancelCategory,
+        menus: menuNames,
+        menuPrice: menuListPrice,
+      })
+      .from(bookings)
+      .innerJoin(staff, eq(staff.id, bookings.staffId))
+      .leftJoin(coupons, eq(coupons.id, bookings.couponId))
+      .where(
+        and(
+          eq(bookings.salonId, salonId),
+          eq(bookings.kind, "booking"),
+          ne(bookings.status, "held"),
+          after
+            ? sql`${bookings.startsAt} >= ${after.at}::timestamptz and (${bookings.startsAt}, ${bookings.id}) > (${after.at}::timestamptz, ${after.id}::uuid)`
+            : gte(bookings.startsAt, start),
+          lt(bookings.startsAt, end),
+        ),
+      )
+      .orderBy(asc(bookings.startsAt), asc(bookings.id))
+      .limit(PAGE);
+    const last = rows.at(-1);
+    if (!last) return null;
+    after = { at: last.cursor, id: last.id };
+    if (rows.length < PAGE) done = true;
+    return rows.map((row): CsvValue[] => {
+      const begins = toLocal(row.startsAt, timeZone);
+      const listPrice = row.menuPrice + row.nominationFee;
+      return [
+        begins.date,
+        begins.time,
+        toLocal(row.endsAt, timeZone).time,
+        row.bookingNumber,
+        row.customerName,
+        row.customerKana,
+        sourceLabels[row.source] ?? row.source,
+        row.menus ?? "",
+        row.staffName,
+        row.staffRequested ? "指名あり" : "指名なし",
+        row.coupon ?? "",
+        listPrice,
+        listPrice - row.totalPrice,
+        row.totalPrice,
+        taxIncluded(row.totalPrice),
+        staffBookingStatusLabels[row.status] ?? row.status,
+        row.status === "cancelled_by_user"
+          ? "お客様"
+          : row.status === "cancelled_by_salon" && row.cancelCategory
+            ? cancelCategoryLabels[row.cancelCategory]
+            : "",
+      ];
+    });
+  });
+}
+
+/**
+ * What the route answers: the file, or a 400 in Japanese plain text saying
+ * what is wrong with the period and how to write it (never a 5xx).
+ */
+export async function bookingsExportResponse(
+  db: Database,
+  access: SalonAccess,
+  url: URL,
+  now: Date,
+): Promise<Response> {
+  const parsed = parseBookingsExportQuery(url.searchParams);
+  if (!parsed.ok) {
+    return new Response(`${parsed.messages.join("\n")}\n`, {
+      status: 400,
+      headers: {
+        "content-type": "text/plain; charset=utf-8",
+        "cache-control": "private, no-store",
+      },
+    });
+  }
+  const body = await bookingsCsv(db, access, parsed.range, now);
+  return new Response(body, {
+    headers: {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="${bookingsCsvFilename(parsed.range)}"`,
+      "cache-control": "private, no-store",
+    },
+  });
+}
