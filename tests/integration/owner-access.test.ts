@@ -119,10 +119,15 @@ function filled(pattern: string) {
   });
 }
 
+/** The query a page cannot answer 200 without (a 400 names what is missing). */
+const pageQueries: Record<string, string> = {
+  "owner/salons/:id/bookings.csv": "?from=2026-11-01&to=2026-11-30",
+};
+
 const ownerPages = () =>
   flatten(routes)
     .filter((path) => path === "owner" || path.startsWith("owner/"))
-    .map((pattern) => `/${filled(pattern)}`);
+    .map((pattern) => `/${filled(pattern)}${pageQueries[pattern] ?? ""}`);
 
 /** Every /api/owner operation the app answers, from the route list Hono keeps. */
 const ownerApi = () => {
