@@ -90,6 +90,13 @@ export default [
     "routes/owner.salons.$id.customers.$customerId.tsx",
   ), // 顧客カルテ: notes, merge
   route("owner/salons/:id/settings", "routes/owner.salons.$id.settings.tsx"), // 設定: where booking notices go
+  // The salon editor's owner door (issue 29, point 3; decision 0047): the admin editor's tabs
+  // for the salon's own people, requireSalonAccess with salon.edit (owner, manager, admin).
+  route("owner/salons/:id/details", "routes/owner.salons.$id.details.tsx"), // 基本情報 (status, slug, owners: admin only)
+  route("owner/salons/:id/staff", "routes/owner.salons.$id.staff.tsx"), // スタッフ: stylists, 指名料, menus they do
+  route("owner/salons/:id/menus", "routes/owner.salons.$id.menus.tsx"), // メニュー
+  route("owner/salons/:id/coupons", "routes/owner.salons.$id.coupons.tsx"), // クーポン
+  route("owner/salons/:id/photos", "routes/owner.salons.$id.photos.tsx"), // 写真
   // Not in SPEC.md §2: the owner invitation link (?token=) sets the password
   // or confirms becoming an owner (issue 16). none: the token is the proof.
   route("account/invitation", "routes/account.invitation.tsx"),

@@ -1,30 +1,34 @@
 import { data, redirect } from "react-router";
-import { requireAdmin } from "../accounts/guards";
 import type { AppContext } from "../context";
 import type { Database } from "../db/client";
-import { type EditorSalon, findSalonForEditor } from "./salon-editor.server";
+import type { EditorSalon } from "./salon-editor.server";
+import type { OpenEditorDoor } from "./salon-editor-door.server";
 import { type PartResult, salonTimeZone } from "./salon-parts.server";
+import { listSalonPhotos } from "./salon-photos.server";
+import { submitSalonPhotoForm } from "./salon-photos-form.server";
 
 /**
  * What the loaders and actions of the スタッフ, メニュー and クーポン tab pages
- * share (decision 0018): the admin guard (auth-full, admin-only, SPEC.md §2),
- * the salon from the URL (a malformed or unknown id is the 404 screen), and
- * for a POST the one form action of the tab, then a redirect or the refusal.
+ * share (decision 0018), behind either door of the editor (decision 0047):
+ * the door's guard (an administrator, or the salon's owner or manager) and
+ * the salon from the URL (a malformed, unknown or foreign id is the 404
+ * screen), and for a POST the one form action of the tab, then a redirect
+ * to the tab behind the same door, or the refusal.
  */
 
 export type SalonPartTab = "staff" | "menus" | "coupons";
 
-/** A tab's page data: the salon, what `load` reads for it, and the outcome of the last save. */
+/** A tab's page data: the door, the salon, what `load` reads for it, and the outcome of the last save. */
 export async function salonPartLoader<T extends object>(
   ctx: AppContext,
   request: Request,
-  idParam: string,
+  idParam: string | undefined,
+  openDoor: OpenEditorDoor,
   load: (salon: EditorSalon, query: URLSearchParams) => Promise<T>,
 ) {
-  await requireAdmin(request, ctx);
-  const salon = await findSalonForEditor(ctx.db, idParam);
+  const { view: door, salon } = await openDoor(request, ctx, idParam);
   const query = new URL(request.url).searchParams;
-  return { salon, ...(await load(salon, query)), done: query.get("done") };
+  return { door, salon, ...(await load(salon, query)), done: query.get("done") };
 }
 
 type PartFormAction = (
@@ -43,16 +47,16 @@ type PartFormAction = (
 export async function salonPartAction(
   ctx: AppContext,
   request: Request,
-  idParam: string,
+  idParam: string | undefined,
+  openDoor: OpenEditorDoor,
   tab: SalonPartTab,
   formAction: PartFormAction,
 ) {
-  const admin = await requireAdmin(request, ctx);
-  const salon = await findSalonForEditor(ctx.db, idParam);
+  const { view: door, salon, actor } = await openDoor(request, ctx, idParam);
   const timeZone = await salonTimeZone(ctx.db, salon.id);
   const form = await request.formData();
-  const result = await formAction(ctx.db, { id: salon.id, timeZone }, form, admin, new Date());
-  if (result.ok) return redirect(partLocation(`/admin/salons/edit/${salon.id}/${tab}`, result));
+  const result = await formAction(ctx.db, { id: salon.id, timeZone }, form, actor, new Date());
+  if (result.ok) return redirect(partLocation(door.paths[tab], result));
   return data(result, { status: result.status });
 }
 
@@ -63,4 +67,31 @@ export function partLocation(
 ) {
   const params = new URLSearchParams({ ...(result.query ?? {}), done: result.done });
   return `${path}?${params}`;
+}
+
+/** The 写真 tab's page data behind either door. */
+export async function salonPhotosLoader(
+  ctx: AppContext,
+  request: Request,
+  idParam: string | undefined,
+  openDoor: OpenEditorDoor,
+) {
+  const { view: door, salon } = await openDoor(request, ctx, idParam);
+  const photos = await listSalonPhotos(ctx.db, salon.id);
+  return { door, salon, photos, done: new URL(request.url).searchParams.get("done") };
+}
+
+/** The 写真 tab's posts behind either door: a redirect to the tab, or the refusal. */
+export async function salonPhotosAction(
+  ctx: AppContext,
+  request: Request,
+  idParam: string | undefined,
+  openDoor: OpenEditorDoor,
+) {
+  const { view: door, salon, actor } = await openDoor(request, ctx, idParam);
+  const form = await request.formData();
+  const outcome = await submitSalonPhotoForm(ctx, salon, form, actor, new Date());
+  if (outcome.kind === "done") return redirect(`${door.paths.photos}?done=${outcome.intent}`);
+  const { errors, photoId, alt } = outcome;
+  return data({ errors, photoId, alt }, { status: outcome.status });
 }

@@ -1,29 +1,30 @@
+import type { ReactNode } from "react";
 import { NavLink } from "react-router";
+import { type EditorTab, editorTabLabels, editorTabs } from "../../../common/salon-editor-door";
+import type { EditorDoorView } from "../../../server/admin/salon-editor-door.server";
+import { OwnerFrame } from "../owner/owner-frame";
+import { AdminFrame } from "./admin-frame";
 
 /**
  * The salon editor is one salon seen through tabs, as a salon back office
  * shows it: each tab is its own page (and form), so a save touches one part
- * and works without JavaScript.
+ * and works without JavaScript. The tabs' addresses are the door's
+ * (decision 0047): /admin/salons/edit/{id}/… or /owner/salons/{id}/….
  */
-export function salonEditorTabs(salonId: string) {
-  const base = `/admin/salons/edit/${salonId}`;
-  return [
-    { to: base, label: "基本情報" },
-    { to: `${base}/staff`, label: "スタッフ" },
-    { to: `${base}/menus`, label: "メニュー" },
-    { to: `${base}/coupons`, label: "クーポン" },
-    { to: `${base}/photos`, label: "写真" },
-  ];
-}
-
-export function SalonEditorTabs({ salonId, salonName }: { salonId: string; salonName: string }) {
+export function SalonEditorTabs({
+  paths,
+  salonName,
+}: {
+  paths: Record<EditorTab, string>;
+  salonName: string;
+}) {
   return (
     <nav aria-label={`${salonName}の編集メニュー`}>
       <ul className="flex flex-wrap gap-1 border-b border-neutral-300">
-        {salonEditorTabs(salonId).map((tab) => (
-          <li key={tab.to}>
+        {editorTabs.map((tab) => (
+          <li key={tab}>
             <NavLink
-              to={tab.to}
+              to={paths[tab]}
               end
               className={({ isActive }) =>
                 `-mb-px inline-block rounded-t-lg border px-3 py-1.5 font-bold ${
@@ -33,11 +34,49 @@ export function SalonEditorTabs({ salonId, salonName }: { salonId: string; salon
                 }`
               }
             >
-              {tab.label}
+              {editorTabLabels[tab]}
             </NavLink>
           </li>
         ))}
       </ul>
     </nav>
+  );
+}
+
+/**
+ * Every editor page's frame behind its door: the admin frame, or the
+ * salon's back-office frame (its name, the switcher, its sections), with
+ * the editor's tabs first.
+ */
+export function SalonEditorFrame({
+  door,
+  salon,
+  actions,
+  children,
+}: {
+  door: EditorDoorView;
+  salon: { id: string; name: string };
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
+  const tabs = <SalonEditorTabs paths={door.paths} salonName={salon.name} />;
+  if (door.kind === "owner" && door.frame) {
+    return (
+      <OwnerFrame
+        salon={door.frame.salon}
+        salons={door.frame.salons}
+        title="サロン情報の編集"
+        actions={actions}
+      >
+        {tabs}
+        {children}
+      </OwnerFrame>
+    );
+  }
+  return (
+    <AdminFrame title={`${salon.name}の編集`} actions={actions}>
+      {tabs}
+      {children}
+    </AdminFrame>
   );
 }

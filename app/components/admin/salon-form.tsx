@@ -1,11 +1,11 @@
 import { type MouseEvent, type ReactNode, useId, useState } from "react";
 import { Form } from "react-router";
 import { genreLabels, salonGenres } from "../../../common/genres";
+import type { EditorDoorKind } from "../../../common/salon-editor-door";
 import {
   closureField,
   hoursField,
   INTERVALS_PER_DAY,
-  slotStepChoices,
   WEEKDAYS,
   weekdayLabels,
 } from "../../../common/salon-form-fields";
@@ -13,6 +13,7 @@ import type { SalonFormOptions } from "../../../server/admin/salon-basic-info-re
 import type { SalonFormValues } from "../../../server/admin/salon-form";
 import { ErrorSummary, SelectField, TextAreaField, TextField } from "../form/field";
 import { buttonClass, secondaryButtonClass } from "./admin-frame";
+import { BookingRulesFields } from "./booking-rules-fields";
 
 /**
  * The 基本情報 form of the salon editor (add and edit). Uncontrolled inputs
@@ -60,9 +61,24 @@ type Props = {
   busy: boolean;
   /** The notice of a postal-code lookup done by the server (no JavaScript). */
   notice?: string;
+  /**
+   * The owner door (decision 0047) hides what only an administrator changes
+   * (URL name, owners) and looks postal codes up by submitting the form
+   * (the lookup API is the admin area's).
+   */
+  door?: EditorDoorKind;
 };
 
-export function SalonForm({ values, errors, options, version, submitLabel, busy, notice }: Props) {
+export function SalonForm({
+  values,
+  errors,
+  options,
+  version,
+  submitLabel,
+  busy,
+  notice,
+  door = "admin",
+}: Props) {
   const f = values.fields;
   const uid = useId();
   const [lookupMessage, setLookupMessage] = useState(notice ?? "");
@@ -72,7 +88,7 @@ export function SalonForm({ values, errors, options, version, submitLabel, busy,
   // button submits the form with intent=lookup and the server fills them.
   async function lookup(event: MouseEvent<HTMLButtonElement>) {
     const form = event.currentTarget.form;
-    if (!form) return;
+    if (!form || door !== "admin") return;
     event.preventDefault();
     const postal = form.elements.namedItem("postalCode") as HTMLInputElement | null;
     const code = (postal?.value ?? "").normalize("NFKC").replace(/[^0-9]/g, "");
@@ -162,16 +178,18 @@ export function SalonForm({ values, errors, options, version, submitLabel, busy,
           defaultValue={f.nameKana}
           error={errors.nameKana}
         />
-        <TextField
-          id="salon-slug"
-          name="slug"
-          label="URL名（スラッグ）"
-          required
-          maxLength={80}
-          hint="サロンページのURL（/salons/URL名）になります。半角英小文字・数字・ハイフン。公開中に変えると、古いURLは新しいURLへ転送されます。"
-          defaultValue={f.slug}
-          error={errors.slug}
-        />
+        {door === "admin" ? (
+          <TextField
+            id="salon-slug"
+            name="slug"
+            label="URL名（スラッグ）"
+            required
+            maxLength={80}
+            hint="サロンページのURL（/salons/URL名）になります。半角英小文字・数字・ハイフン。公開中に変えると、古いURLは新しいURLへ転送されます。"
+            defaultValue={f.slug}
+            error={errors.slug}
+          />
+        ) : null}
         <SelectField
           id="salon-genre"
           name="genre"
@@ -410,15 +428,6 @@ export function SalonForm({ values, errors, options, version, submitLabel, busy,
           defaultValue={f.holidayNote}
           error={errors.holidayNote}
         />
-        <label className="flex items-center gap-2">
-          <input
-            type="checkbox"
-            name="closedOnPublicHolidays"
-            defaultChecked={f.closedOnPublicHolidays === "on"}
-            className="size-5"
-          />
-          祝日は休業する
-        </label>
         <div className="flex flex-col gap-2">
           <p className="font-bold" id={`${uid}-closures`}>
             臨時休業日（今日以降）
@@ -460,77 +469,7 @@ export function SalonForm({ values, errors, options, version, submitLabel, busy,
       </Section>
 
       <Section title="予約の設定">
-        <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField
-            id="salon-slot-step"
-            name="slotStepMinutes"
-            label="予約の時間間隔"
-            defaultValue={f.slotStepMinutes}
-            error={errors.slotStepMinutes}
-            options={slotStepChoices.map((step) => ({
-              value: String(step),
-              label: `${step}分ごと`,
-            }))}
-          />
-          <TextField
-            id="salon-lead-time"
-            name="leadTimeMinutes"
-            label="予約締切（開始の何分前まで）"
-            inputMode="numeric"
-            defaultValue={f.leadTimeMinutes}
-            error={errors.leadTimeMinutes}
-          />
-          <TextField
-            id="salon-window"
-            name="bookingWindowDays"
-            label="予約受付期間（何日先まで）"
-            inputMode="numeric"
-            defaultValue={f.bookingWindowDays}
-            error={errors.bookingWindowDays}
-          />
-          <TextField
-            id="salon-cancel"
-            name="cancellationCutoffHours"
-            label="キャンセル期限（開始の何時間前まで）"
-            inputMode="numeric"
-            defaultValue={f.cancellationCutoffHours}
-            error={errors.cancellationCutoffHours}
-          />
-          <TextField
-            id="salon-buffer"
-            name="bufferAfterMinutes"
-            label="施術後の準備時間（分）"
-            inputMode="numeric"
-            defaultValue={f.bufferAfterMinutes}
-            error={errors.bufferAfterMinutes}
-          />
-          <TextField
-            id="salon-daily-limit"
-            name="dailyLimitPerStaff"
-            label="スタッフ1人あたりの1日の予約上限"
-            inputMode="numeric"
-            hint="空欄は上限なし"
-            defaultValue={f.dailyLimitPerStaff}
-            error={errors.dailyLimitPerStaff}
-          />
-          <TextField
-            id="salon-same-day"
-            name="sameDayCutoff"
-            type="time"
-            label="当日予約の締切時刻"
-            hint="空欄は締切なし"
-            defaultValue={f.sameDayCutoff}
-            error={errors.sameDayCutoff}
-          />
-          <TextField
-            id="salon-hold"
-            name="holdMinutes"
-            label="仮押さえの時間（分）"
-            inputMode="numeric"
-            defaultValue={f.holdMinutes}
-            error={errors.holdMinutes}
-          />
-        </div>
+        <BookingRulesFields values={f} errors={errors} />
       </Section>
 
       <Section title="特徴">
@@ -553,47 +492,49 @@ export function SalonForm({ values, errors, options, version, submitLabel, busy,
         </ul>
       </Section>
 
-      <Section title="オーナー">
-        <FieldError id={`${uid}-owners-error`} error={errors.ownerIds} />
-        {values.ownerIds.length > 0 ? (
-          <ul className="flex flex-col gap-1" aria-label="このサロンのオーナー">
-            {values.ownerIds.map((id) => {
-              const owner = ownersById.get(id);
-              return (
-                <li key={id}>
-                  <label className="flex items-center gap-2">
-                    <input
-                      type="checkbox"
-                      name="ownerIds"
-                      value={id}
-                      defaultChecked
-                      className="size-5"
-                    />
-                    {owner ? `${owner.name}（${owner.email}）` : id}
-                  </label>
-                </li>
-              );
-            })}
-          </ul>
-        ) : (
-          <p className="text-sm">オーナーはまだいません。</p>
-        )}
-        <p className="text-sm text-neutral-700">
-          チェックを外して保存すると、そのオーナーの担当から外れます。
-        </p>
-        <SelectField
-          id="salon-add-owner"
-          name="addOwnerId"
-          label="オーナーを追加"
-          placeholder="追加しない"
-          defaultValue={f.addOwnerId ?? ""}
-          error={errors.addOwnerId}
-          options={otherOwners.map((owner) => ({
-            value: owner.id,
-            label: `${owner.name}（${owner.email}）`,
-          }))}
-        />
-      </Section>
+      {door === "admin" ? (
+        <Section title="オーナー">
+          <FieldError id={`${uid}-owners-error`} error={errors.ownerIds} />
+          {values.ownerIds.length > 0 ? (
+            <ul className="flex flex-col gap-1" aria-label="このサロンのオーナー">
+              {values.ownerIds.map((id) => {
+                const owner = ownersById.get(id);
+                return (
+                  <li key={id}>
+                    <label className="flex items-center gap-2">
+                      <input
+                        type="checkbox"
+                        name="ownerIds"
+                        value={id}
+                        defaultChecked
+                        className="size-5"
+                      />
+                      {owner ? `${owner.name}（${owner.email}）` : id}
+                    </label>
+                  </li>
+                );
+              })}
+            </ul>
+          ) : (
+            <p className="text-sm">オーナーはまだいません。</p>
+          )}
+          <p className="text-sm text-neutral-700">
+            チェックを外して保存すると、そのオーナーの担当から外れます。
+          </p>
+          <SelectField
+            id="salon-add-owner"
+            name="addOwnerId"
+            label="オーナーを追加"
+            placeholder="追加しない"
+            defaultValue={f.addOwnerId ?? ""}
+            error={errors.addOwnerId}
+            options={otherOwners.map((owner) => ({
+              value: owner.id,
+              label: `${owner.name}（${owner.email}）`,
+            }))}
+          />
+        </Section>
+      ) : null}
 
       <div>
         <button type="submit" name="intent" value="save" disabled={busy} className={buttonClass}>

@@ -1,15 +1,15 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { Form, Link } from "react-router";
+import type { EditorDoorView } from "../../../server/admin/salon-editor-door.server";
 import { ErrorSummary } from "../form/field";
 import {
-  AdminFrame,
   buttonClass,
   headCellClass,
   linkClass,
   secondaryButtonClass,
   tableClass,
 } from "./admin-frame";
-import { SalonEditorTabs } from "./salon-editor-tabs";
+import { SalonEditorFrame } from "./salon-editor-tabs";
 
 /**
  * Pieces shared by the salon editor's スタッフ, メニュー and クーポン tabs.
@@ -262,12 +262,15 @@ export function PublicPageLink({ salon }: { salon: { slug: string; status: strin
 
 /** The frame of a tab's page: the editor's tabs, then the outcome of the last save or refusal. */
 export function SalonPartPage({
+  door,
   salon,
   base,
   done,
   actionData,
   children,
 }: {
+  /** Which door the editor was opened through (decision 0047): its frame and tab addresses. */
+  door: EditorDoorView;
   salon: { id: string; name: string; slug: string; status: string };
   /** The tab's own address, opened again after a conflict. */
   base: string;
@@ -276,13 +279,12 @@ export function SalonPartPage({
   children: ReactNode;
 }) {
   return (
-    <AdminFrame title={`${salon.name}の編集`} actions={<PublicPageLink salon={salon} />}>
-      <SalonEditorTabs salonId={salon.id} salonName={salon.name} />
+    <SalonEditorFrame door={door} salon={salon} actions={<PublicPageLink salon={salon} />}>
       <DoneNotice done={done} />
       <ListErrors actionData={actionData} />
       <ConflictReload actionData={actionData} href={base} />
       {children}
-    </AdminFrame>
+    </SalonEditorFrame>
   );
 }
 

@@ -1,11 +1,12 @@
 import { Form, Link, useNavigation } from "react-router";
 import { photoSrcSet } from "../../../common/photo-variants";
+import type { EditorDoorView } from "../../../server/admin/salon-editor-door.server";
 import type { listSalonPhotos } from "../../../server/admin/salon-photos.server";
 import { Notice } from "../accounts/account-frame";
 import { ErrorSummary } from "../form/field";
-import { AdminFrame, buttonClass, linkClass, secondaryButtonClass } from "./admin-frame";
+import { buttonClass, linkClass, secondaryButtonClass } from "./admin-frame";
 import { PhotoDropZone } from "./photo-drop-zone";
-import { SalonEditorTabs } from "./salon-editor-tabs";
+import { SalonEditorFrame } from "./salon-editor-tabs";
 
 type SalonPhotoRow = Awaited<ReturnType<typeof listSalonPhotos>>[number];
 
@@ -18,11 +19,14 @@ const doneMessages: Record<string, string> = {
 
 /** The salon editor's 写真 tab: upload, then each photo's description, order and removal. */
 export function SalonPhotosPage({
+  door,
   salon,
   photos,
   done,
   actionData,
 }: {
+  /** Which door the editor was opened through (decision 0047). */
+  door: EditorDoorView;
   salon: { id: string; name: string; slug: string; status: string; version: number };
   photos: SalonPhotoRow[];
   done: string | null;
@@ -34,10 +38,9 @@ export function SalonPhotosPage({
   const busy = navigation.state === "submitting";
   const uploading = busy && navigation.formData?.get("intent") === "upload";
   const errors: Record<string, string | undefined> = actionData?.errors ?? {};
-  const base = `/admin/salons/edit/${salon.id}/photos`;
+  const base = door.paths.photos;
   return (
-    <AdminFrame title={`${salon.name}の編集`}>
-      <SalonEditorTabs salonId={salon.id} salonName={salon.name} />
+    <SalonEditorFrame door={door} salon={salon}>
       {salon.status === "published" ? (
         <p>
           <Link to={`/salons/${salon.slug}`} className={linkClass}>
@@ -175,6 +178,6 @@ export function SalonPhotosPage({
           </ol>
         )}
       </section>
-    </AdminFrame>
+    </SalonEditorFrame>
   );
 }

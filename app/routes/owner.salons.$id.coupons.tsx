@@ -1,0 +1,34 @@
+import { privatePageHeaders } from "../../common/page-cache";
+import { couponsTab } from "../../server/admin/salon-coupons.server";
+import { ownerDoor } from "../../server/admin/salon-editor-door.server";
+import { salonPartAction, salonPartLoader } from "../../server/admin/salon-part-routes.server";
+import { couponFormAction } from "../../server/admin/salon-parts-forms.server";
+import { appContext } from "../../server/context";
+import { SalonCouponsPage } from "../components/admin/salon-part-pages";
+import type { Route } from "./+types/owner.salons.$id.coupons";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `クーポン | ${loaderData?.salon.name ?? "サロン"} | Salon Navi サロン管理` },
+  { name: "robots", content: "noindex" },
+];
+
+export const headers = privatePageHeaders;
+
+// Guard: the owner door of the salon editor (decision 0047), requireSalonAccess with
+// salon.edit: the owner, a manager, an admin; anyone else and another salon's id, the 404 screen.
+// ?coupon=<id> edits one coupon.
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const ctx = context.get(appContext);
+  return salonPartLoader(ctx, request, params.id, ownerDoor, (salon, query) =>
+    couponsTab(ctx.db, salon.id, query.get("coupon"), new Date()),
+  );
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const ctx = context.get(appContext);
+  return salonPartAction(ctx, request, params.id, ownerDoor, "coupons", couponFormAction);
+}
+
+export default function OwnerSalonCoupons({ loaderData, actionData }: Route.ComponentProps) {
+  return <SalonCouponsPage loaderData={loaderData} actionData={actionData} />;
+}

@@ -1,0 +1,34 @@
+import { privatePageHeaders } from "../../common/page-cache";
+import { ownerDoor } from "../../server/admin/salon-editor-door.server";
+import { menusTab } from "../../server/admin/salon-menus.server";
+import { salonPartAction, salonPartLoader } from "../../server/admin/salon-part-routes.server";
+import { menuFormAction } from "../../server/admin/salon-parts-forms.server";
+import { appContext } from "../../server/context";
+import { SalonMenusPage } from "../components/admin/salon-part-pages";
+import type { Route } from "./+types/owner.salons.$id.menus";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `メニュー | ${loaderData?.salon.name ?? "サロン"} | Salon Navi サロン管理` },
+  { name: "robots", content: "noindex" },
+];
+
+export const headers = privatePageHeaders;
+
+// Guard: the owner door of the salon editor (decision 0047), requireSalonAccess with
+// salon.edit: the owner, a manager, an admin; anyone else and another salon's id, the 404 screen.
+// ?menu=<id> edits one menu.
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const ctx = context.get(appContext);
+  return salonPartLoader(ctx, request, params.id, ownerDoor, (salon, query) =>
+    menusTab(ctx.db, salon.id, query.get("menu")),
+  );
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const ctx = context.get(appContext);
+  return salonPartAction(ctx, request, params.id, ownerDoor, "menus", menuFormAction);
+}
+
+export default function OwnerSalonMenus({ loaderData, actionData }: Route.ComponentProps) {
+  return <SalonMenusPage loaderData={loaderData} actionData={actionData} />;
+}

@@ -1,0 +1,27 @@
+import { privatePageHeaders } from "../../common/page-cache";
+import { ownerDoor } from "../../server/admin/salon-editor-door.server";
+import { salonPhotosAction, salonPhotosLoader } from "../../server/admin/salon-part-routes.server";
+import { appContext } from "../../server/context";
+import { SalonPhotosPage } from "../components/admin/salon-photos-page";
+import type { Route } from "./+types/owner.salons.$id.photos";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: `写真 | ${loaderData?.salon.name ?? "サロン"} | Salon Navi サロン管理` },
+  { name: "robots", content: "noindex" },
+];
+
+export const headers = privatePageHeaders;
+
+// Guard: the owner door of the salon editor (decision 0047), requireSalonAccess with
+// salon.edit: the owner, a manager, an admin; anyone else and another salon's id, the 404 screen.
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  return salonPhotosLoader(context.get(appContext), request, params.id, ownerDoor);
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  return salonPhotosAction(context.get(appContext), request, params.id, ownerDoor);
+}
+
+export default function OwnerSalonPhotos({ loaderData, actionData }: Route.ComponentProps) {
+  return <SalonPhotosPage {...loaderData} actionData={actionData} />;
+}
