@@ -113,6 +113,7 @@ const staffFields = [
   "profile",
   "photoUrl",
   "yearsOfExperience",
+  "nominationFee",
   "specialties",
 ] as const;
 

@@ -99,6 +99,15 @@ export const staffSchema = z.object({
     .catch("")
     .transform((text) => (text.trim() === "" ? "0" : text))
     .pipe(integerText("経験年数", 0, 70, "年")),
+  /**
+   * 指名料: what choosing this stylist adds to a booking (decision 0047),
+   * whole yen 0–100,000 (the column's check); empty is none.
+   */
+  nominationFee: z
+    .string()
+    .catch("")
+    .transform((text) => (text.trim() === "" ? "0" : text))
+    .pipe(integerText("指名料", 0, 100_000, "円")),
   /** Comma- or 、-separated. */
   specialties: z
     .string()

@@ -75,6 +75,7 @@ async function staffDetails(
       profile: staff.profile,
       photoUrl: staff.photoUrl,
       yearsOfExperience: staff.yearsOfExperience,
+      nominationFee: staff.nominationFee,
       specialties: staff.specialties,
       active: staff.active,
       timeZone: salons.timeZone,

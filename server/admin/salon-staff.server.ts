@@ -48,6 +48,7 @@ const profileOf = (row: typeof staff.$inferSelect | StaffInput) => ({
   profile: row.profile,
   photoUrl: row.photoUrl,
   yearsOfExperience: row.yearsOfExperience,
+  nominationFee: row.nominationFee,
   specialties: row.specialties,
 });
 

@@ -34,6 +34,7 @@ import { type BookingLimits, limitBookingAttempt } from "./booking-rate-limit";
 import { refreshAfterBookingChange } from "./free-days.server";
 import { hashHoldBrowserKey } from "./hold-browser.server";
 import { limitLiveHolds } from "./live-hold-limit.server";
+import { nominationFeeFor } from "./nomination-fee";
 import { attachCustomer } from "./salon-customers.server";
 import { bookingSettingsFor } from "./settings";
 
@@ -200,9 +201,12 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
         const staffId =
           request.staffId ?? pickStaff(slot.staffIds, loaded.input.bookingsPerStaffDay, date);
         if (!staffId) throw new SlotTakenError();
-        const totalPrice = request.couponId
-          ? await couponPrice(tx, salon.id, request.couponId, date, request.userId, loaded.menus)
-          : loaded.totalPrice;
+        // 指名料 of a chosen stylist, after the coupon: it discounts the menus only (0047).
+        const nominationFee = await nominationFeeFor(tx, salon.id, request.staffId);
+        const totalPrice =
+          (request.couponId
+            ? await couponPrice(tx, salon.id, request.couponId, date, request.userId, loaded.menus)
+            : loaded.totalPrice) + nominationFee;
         const endsAt = new Date(start + loaded.durationMinutes * MINUTE);
         const { occupiedFrom, occupiedUntil } = occupiedSpan(request.start, endsAt, loaded.rules);
 
@@ -232,6 +236,7 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
             occupiedFrom,
             occupiedUntil,
             totalPrice,
+            nominationFee,
             couponId: request.couponId ?? null,
             status: "held",
             holdExpiresAt: new Date(request.now.getTime() + loaded.rules.holdMinutes * MINUTE),

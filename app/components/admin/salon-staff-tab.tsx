@@ -51,6 +51,7 @@ export type SelectedStaff = {
   profile: string;
   photoUrl: string;
   yearsOfExperience: number;
+  nominationFee: number;
   specialties: string[];
   active: boolean;
   today: string;
@@ -204,6 +205,16 @@ export function StaffForm({
         hint="年数を半角数字で（空欄は0年）"
         defaultValue={v("yearsOfExperience", member?.yearsOfExperience)}
         error={errors.yearsOfExperience}
+      />
+      <TextField
+        id={`${prefix}-nomination-fee`}
+        name="nominationFee"
+        label="指名料（円）"
+        inputMode="numeric"
+        autoComplete="off"
+        hint="お客様がこのスタッフを指名したときに料金に加わります。0〜100,000円（空欄は0円・指名料なし）"
+        defaultValue={v("nominationFee", member?.nominationFee)}
+        error={errors.nominationFee}
       />
       <TextField
         id={`${prefix}-specialties`}
