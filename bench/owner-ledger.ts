@@ -180,6 +180,7 @@ async function measure(engineName: string, url: string) {
     const access: SalonAccess = {
       user: admin,
       role: "admin",
+      staffId: null,
       salon: {
         id: salon.id,
         slug: salon.slug,

@@ -2,7 +2,10 @@ import { data, redirect } from "react-router";
 import { privatePageHeaders } from "../../common/page-cache";
 import { appContext } from "../../server/context";
 import { bookingMovePage, submitBookingForm } from "../../server/owner/booking-detail-page.server";
-import { requireSalonAccess } from "../../server/owner/salon-access.server";
+import {
+  type OwnerRouteCapability,
+  requireSalonAccess,
+} from "../../server/owner/salon-access.server";
 import { notFound } from "../../server/routing/not-found";
 import { BookingMoveView } from "../components/owner/booking-detail";
 import type { Route } from "./+types/owner.salons.$id.bookings.$bookingId.move";
@@ -16,11 +19,20 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export const headers = privatePageHeaders;
 
+/**
+ * What the page needs (loader) and its form posts (action): its guard uses it, and the
+ * role matrix test checks it against capabilitiesOf (decision 0045).
+ */
+export const capability = {
+  loader: "bookings.act",
+  action: "bookings.act",
+} as const satisfies OwnerRouteCapability;
+
 // Guard: requireSalonAccess with bookings.act (a guest signs in and comes
 // back; anyone else, another salon's id or booking, the 404 screen).
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const access = await requireSalonAccess(request, ctx, params.id, "bookings.act");
+  const access = await requireSalonAccess(request, ctx, params.id, capability.loader);
   const page = await bookingMovePage(ctx.db, access, params.bookingId, new Date());
   if (!page) throw notFound(request);
   return page;
@@ -28,7 +40,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const ctx = context.get(appContext);
-  const access = await requireSalonAccess(request, ctx, params.id, "bookings.act");
+  const access = await requireSalonAccess(request, ctx, params.id, capability.action);
   const form = await request.formData();
   // This page only moves; any other intent belongs to the detail page.
   if (form.get("intent") !== "move") {

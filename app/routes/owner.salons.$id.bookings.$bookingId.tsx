@@ -5,7 +5,10 @@ import {
   bookingDetailPage,
   submitBookingForm,
 } from "../../server/owner/booking-detail-page.server";
-import { requireSalonAccess } from "../../server/owner/salon-access.server";
+import {
+  type OwnerRouteCapability,
+  requireSalonAccess,
+} from "../../server/owner/salon-access.server";
 import { notFound } from "../../server/routing/not-found";
 import { BookingDetailView } from "../components/owner/booking-detail";
 import type { Route } from "./+types/owner.salons.$id.bookings.$bookingId";
@@ -19,12 +22,21 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export const headers = privatePageHeaders;
 
+/**
+ * What the page needs (loader) and its form posts (action): its guard uses it, and the
+ * role matrix test checks it against capabilitiesOf (decision 0045).
+ */
+export const capability = {
+  loader: "ledger.read",
+  action: "bookings.act",
+} as const satisfies OwnerRouteCapability;
+
 // Guard: requireSalonAccess (ledger.read to see, bookings.act to act; a guest
 // signs in and comes back; anyone else, another salon's id or another
 // salon's booking, the 404 screen).
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const access = await requireSalonAccess(request, ctx, params.id);
+  const access = await requireSalonAccess(request, ctx, params.id, capability.loader);
   const page = await bookingDetailPage(
     ctx.db,
     access,
@@ -38,7 +50,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const ctx = context.get(appContext);
-  const access = await requireSalonAccess(request, ctx, params.id, "bookings.act");
+  const access = await requireSalonAccess(request, ctx, params.id, capability.action);
   const outcome = await submitBookingForm(
     ctx.db,
     access,

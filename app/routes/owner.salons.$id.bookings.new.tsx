@@ -1,7 +1,10 @@
 import { data, redirect } from "react-router";
 import { privatePageHeaders } from "../../common/page-cache";
 import { appContext } from "../../server/context";
-import { requireSalonAccess } from "../../server/owner/salon-access.server";
+import {
+  type OwnerRouteCapability,
+  requireSalonAccess,
+} from "../../server/owner/salon-access.server";
 import {
   parseSalonEntryQuery,
   salonEntryPage,
@@ -17,11 +20,20 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export const headers = privatePageHeaders;
 
+/**
+ * What the page needs (loader) and its form posts (action): its guard uses it, and the
+ * role matrix test checks it against capabilitiesOf (decision 0045).
+ */
+export const capability = {
+  loader: "bookings.enter",
+  action: "bookings.enter",
+} as const satisfies OwnerRouteCapability;
+
 // Guard: requireSalonAccess with bookings.enter (a guest signs in and comes
 // back; anyone else, or another salon's id, the 404 screen).
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const access = await requireSalonAccess(request, ctx, params.id, "bookings.enter");
+  const access = await requireSalonAccess(request, ctx, params.id, capability.loader);
   const query = parseSalonEntryQuery(
     new URL(request.url).searchParams,
     access.salon.timeZone,
@@ -32,7 +44,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const ctx = context.get(appContext);
-  const access = await requireSalonAccess(request, ctx, params.id, "bookings.enter");
+  const access = await requireSalonAccess(request, ctx, params.id, capability.action);
   const outcome = await submitSalonEntryForm(ctx.db, access, await request.formData(), new Date());
   if (outcome.kind === "done") return redirect(outcome.location);
   const { errors, values } = outcome;

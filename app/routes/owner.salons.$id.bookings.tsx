@@ -1,7 +1,10 @@
 import { data } from "react-router";
 import { appContext } from "../../server/context";
 import { ledgerPage } from "../../server/owner/ledger.server";
-import { requireSalonAccess } from "../../server/owner/salon-access.server";
+import {
+  type OwnerRouteCapability,
+  requireSalonAccess,
+} from "../../server/owner/salon-access.server";
 import { LedgerPage } from "../components/owner/ledger-page";
 import type { Route } from "./+types/owner.salons.$id.bookings";
 
@@ -10,11 +13,17 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { name: "robots", content: "noindex" },
 ];
 
+/**
+ * What the page needs (loader): its guard uses it, and the
+ * role matrix test checks it against capabilitiesOf (decision 0045).
+ */
+export const capability = { loader: "ledger.read" } as const satisfies OwnerRouteCapability;
+
 // Guard: requireSalonAccess (the salon's owner or an administrator; a guest
 // signs in and comes back; anyone else, or another salon's id, the 404 screen).
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const access = await requireSalonAccess(request, ctx, params.id);
+  const access = await requireSalonAccess(request, ctx, params.id, capability.loader);
   const url = new URL(request.url);
   const page = await ledgerPage(
     ctx.db,

@@ -1,7 +1,10 @@
 import { useEffect, useRef } from "react";
 import { useRevalidator } from "react-router";
 import { appContext } from "../../server/context";
-import { requireSalonAccess } from "../../server/owner/salon-access.server";
+import {
+  type OwnerRouteCapability,
+  requireSalonAccess,
+} from "../../server/owner/salon-access.server";
 import { todayPage } from "../../server/owner/today.server";
 import { OwnerToday } from "../components/owner/owner-today";
 import { useLedgerLive } from "../components/owner/use-ledger-live";
@@ -15,11 +18,17 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 /** A reception screen stays open all day: arrivals due and free time follow the clock. */
 const REFRESH_MS = 60_000;
 
+/**
+ * What the page needs (loader): its guard uses it, and the
+ * role matrix test checks it against capabilitiesOf (decision 0045).
+ */
+export const capability = { loader: "ledger.read" } as const satisfies OwnerRouteCapability;
+
 // Guard: requireSalonAccess (the salon's owner or an administrator; a guest
 // signs in and comes back; anyone else, or another salon's id, the 404 screen).
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const access = await requireSalonAccess(request, ctx, params.id);
+  const access = await requireSalonAccess(request, ctx, params.id, capability.loader);
   return todayPage(ctx.db, access, new Date());
 }
 

@@ -4,6 +4,7 @@ import { bookingKinds, bookingSources, bookingStatuses } from "../db/schema";
 import { BadRequestError } from "../errors/domain-error";
 import { buildLedger, ledgerDate } from "../owner/ledger.server";
 import { requireSalonAccessApi } from "../owner/salon-access.server";
+import { viewScope } from "../owner/scope.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
 import { openAvailabilityStream } from "./availability-stream";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
@@ -238,7 +239,14 @@ export function registerOwnerLedgerRoutes(app: BookingApiApp, deps: ResolvedBook
     const query = c.req.valid("query");
     const now = deps.now();
     const date = ledgerDate(query.date, access.salon, now);
-    const ledger = await buildLedger(deps.db, access.salon, date, now, query.view ?? "day");
+    const ledger = await buildLedger(
+      deps.db,
+      access.salon,
+      date,
+      now,
+      query.view ?? "day",
+      viewScope(access),
+    );
     return c.json({ data: ledger }, 200);
   });
 

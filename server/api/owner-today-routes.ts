@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { bookingSources, bookingStatuses } from "../db/schema";
 import { requireSalonAccessApi } from "../owner/salon-access.server";
+import { viewScope } from "../owner/scope.server";
 import { todayView } from "../owner/today.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
@@ -122,6 +123,7 @@ const todayRoute = createRoute({
 export function registerOwnerTodayRoutes(app: BookingApiApp, deps: ResolvedBookingApiDeps) {
   app.openapi(todayRoute, async (c) => {
     const access = await requireSalonAccessApi(c.req.raw, deps, c.req.valid("param").id);
-    return c.json({ data: await todayView(deps.db, access.salon, deps.now()) }, 200);
+    const view = await todayView(deps.db, access.salon, deps.now(), viewScope(access));
+    return c.json({ data: view }, 200);
   });
 }

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
   addDays,
@@ -29,6 +29,7 @@ import {
 } from "../db/schema";
 import { BadRequestError } from "../errors/domain-error";
 import { ownerFrame, type SalonAccess } from "./salon-access.server";
+import { type ViewScope, viewScope } from "./scope.server";
 
 /**
  * The salon's ledger (予約台帳, issue 28, point 3; decision 0038): one local
@@ -172,25 +173,32 @@ export function ledgerDate(raw: string | null | undefined, salon: LedgerSalon, n
   return raw;
 }
 
-/** The ledger of `date` (day) or of its week from Monday (week). */
+/**
+ * The ledger of `date` (day) or of its week from Monday (week), as the
+ * person's scope may see it (scope.server.ts): a stylist's own column only.
+ */
 export async function buildLedger(
   db: Database,
   salon: LedgerSalon,
   date: LocalDate,
   now: Date,
   view: LedgerView = "day",
+  scope: Pick<ViewScope, "staffId"> = { staffId: null },
 ): Promise<Ledger> {
   if (!isLocalDate(date)) throw new InvalidLedgerDateError();
-  if (view === "week") return buildWeek(db, salon, date, now);
-  return buildDay(db, salon, date, now);
+  if (view === "week") return buildWeek(db, salon, date, now, scope.staffId);
+  return buildDay(db, salon, date, now, scope.staffId);
 }
 
-/** Every stylist of the salon (retired ones too: an old booking may name them), in the salon's order. */
-function readStaff(db: Database, salonId: string) {
+/**
+ * Every stylist of the salon (retired ones too: an old booking may name
+ * them), in the salon's order; only `only` when given (a stylist's own).
+ */
+function readStaff(db: Database, salonId: string, only: string | null) {
   return db
     .select({ id: staff.id, name: staff.name, active: staff.active })
     .from(staff)
-    .where(eq(staff.salonId, salonId))
+    .where(and(eq(staff.salonId, salonId), only === null ? undefined : eq(staff.id, only)))
     .orderBy(asc(staff.sortOrder), asc(staff.id));
 }
 
@@ -261,7 +269,14 @@ type Row = z.infer<typeof rowSchema>;
  * 15 typed columns (a third of the time on PGlite, bench/README.md). An
  * expired hold is gone for the ledger.
  */
-async function readBookings(db: Database, salonId: string, from: Date, to: Date, now: Date) {
+async function readBookings(
+  db: Database,
+  salonId: string,
+  from: Date,
+  to: Date,
+  now: Date,
+  only: string | null,
+) {
   const result = await db.execute(sql`
     select coalesce(json_agg(json_build_array(b.id, b.staff_id, b.kind, b.status,
         (extract(epoch from b.starts_at) * 1000)::bigint,
@@ -276,7 +291,8 @@ async function readBookings(db: Database, salonId: string, from: Date, to: Date,
     where b.salon_id = ${salonId}
       and b.starts_at >= ${from.toISOString()}::timestamptz
       and b.starts_at < ${to.toISOString()}::timestamptz
-      and (b.status <> 'held' or b.hold_expires_at > ${now.toISOString()}::timestamptz)`);
+      and (b.status <> 'held' or b.hold_expires_at > ${now.toISOString()}::timestamptz)
+      ${only === null ? sql`` : sql`and b.staff_id = ${only}`}`);
   const [row] = (result as unknown as { rows: { rows: string }[] }).rows;
   return rowsSchema.parse(JSON.parse(row?.rows ?? "[]"));
 }
@@ -339,13 +355,14 @@ async function buildDay(
   salon: LedgerSalon,
   date: LocalDate,
   now: Date,
+  only: string | null,
 ): Promise<LedgerDay> {
   const local = new LocalDay(date, salon.timeZone);
   const dayStart = new Date(local.instantMs(0));
   const dayEnd = new Date(local.instantMs(1440));
   const [members, rows, schedule] = await Promise.all([
-    readStaff(db, salon.id),
-    readBookings(db, salon.id, dayStart, dayEnd, now),
+    readStaff(db, salon.id, only),
+    readBookings(db, salon.id, dayStart, dayEnd, now, only),
     loadSalonDays(db, { salonId: salon.id, from: date, to: date, now }),
   ]);
   const holiday = japaneseHolidaysBetween(date, date).get(date) ?? null;
@@ -442,6 +459,7 @@ async function buildWeek(
   salon: LedgerSalon,
   date: LocalDate,
   now: Date,
+  only: string | null,
 ): Promise<LedgerWeek> {
   const from = mondayOf(date);
   const to = addDays(from, 6);
@@ -452,8 +470,8 @@ async function buildWeek(
   const bounds = locals.map((local) => local.instantMs(0));
   const end = (locals[6] as LocalDay).instantMs(1440);
   const [members, rows, schedule] = await Promise.all([
-    readStaff(db, salon.id),
-    readBookings(db, salon.id, new Date(bounds[0] ?? 0), new Date(end), now),
+    readStaff(db, salon.id, only),
+    readBookings(db, salon.id, new Date(bounds[0] ?? 0), new Date(end), now, only),
     loadSalonDays(db, { salonId: salon.id, from, to, now }),
   ]);
   const holidays = japaneseHolidaysBetween(from, to);
@@ -510,23 +528,21 @@ async function buildWeek(
   };
 }
 
+type Frame = Awaited<ReturnType<typeof ownerFrame>>;
+
 export type LedgerPage =
-  | {
+  | (Frame & {
       kind: "ledger";
-      salon: { id: string; name: string };
-      salons: { id: string; name: string }[];
       ledger: Ledger;
-    }
-  | {
+    })
+  | (Frame & {
       kind: "invalid";
-      salon: { id: string; name: string };
-      salons: { id: string; name: string }[];
       /** The Japanese message, and the date as typed (kept in the form). */
       message: string;
       typed: string;
       view: LedgerView;
       today: LocalDate;
-    };
+    });
 
 /**
  * /owner/salons/{id}/bookings: the ledger of ?date= (today by default) in
@@ -555,7 +571,7 @@ export async function ledgerPage(
     };
   }
   const [ledger, frame] = await Promise.all([
-    buildLedger(db, access.salon, date, now, view),
+    buildLedger(db, access.salon, date, now, view, viewScope(access)),
     ownerFrame(db, access),
   ]);
   return { kind: "ledger", ...frame, ledger };

@@ -1,24 +1,31 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { redirect } from "react-router";
 import { isUuid } from "../../common/uuid";
 import type { AccountServices } from "../accounts/account-services";
 import { type CurrentUser, getCurrentUser } from "../accounts/current-user";
 import { pathOf } from "../accounts/request-info";
 import type { Database } from "../db/client";
-import { type SalonMemberRole, type SalonStatus, salonOwners, salons } from "../db/schema";
+import {
+  type SalonMemberRole,
+  type SalonStatus,
+  salonMembers,
+  salonOwners,
+  salons,
+} from "../db/schema";
 import { NotFoundError, UnauthenticatedError } from "../errors/domain-error";
 import { notFound } from "../routing/not-found";
 
 /**
- * Who may open a salon's back office (issue 28, point 1; decision 0037).
- * One check, called by every owner page, action and /api/owner call: an
- * owner for the salons linked to them (salon_owners), an administrator for
- * any salon. Anyone else, and any other salon's id, gets the same 404 as a
- * salon that does not exist, so ids reveal nothing. A suspended (banned)
- * account has no session at all (current-user.ts), so it is a guest here.
- *
- * Roles are a list of what each may do, so part 2's staff roles (manager,
- * reception, stylist) add rows here instead of checks in every route.
+ * Who may open a salon's back office (issue 28, point 1; decision 0037;
+ * staff roles: issue 29, point 1, decision 0045). One check, called by
+ * every owner page, action and /api/owner call: an administrator for any
+ * salon, an owner for the salons linked to them (salon_owners), and the
+ * salon's staff (salon_members: manager, reception, stylist) for theirs,
+ * with what their role may do. Membership is read on every request, so a
+ * removed person or a changed role takes effect on their next request.
+ * Anyone else, and any other salon's id, gets the same 404 as a salon that
+ * does not exist, so ids reveal nothing. A suspended (banned) account has no
+ * session at all (current-user.ts), so it is a guest here.
  */
 
 /** The salon's owner, an administrator, or one of the salon's staff roles (decision 0045). */
@@ -65,6 +72,13 @@ export const capabilitiesOf: Record<SalonAccessRole, readonly SalonCapability[]>
   stylist: ["ledger.read", "schedules.request"],
 };
 
+/**
+ * What an owner route module declares and its guard uses (`export const
+ * capability`): the capability of the page (loader) and of its form posts
+ * (action). The role matrix test reads it from every /owner/salons route.
+ */
+export type OwnerRouteCapability = { loader: SalonCapability; action?: SalonCapability };
+
 export type OwnerSalon = {
   id: string;
   slug: string;
@@ -77,6 +91,8 @@ export type SalonAccess = {
   user: CurrentUser;
   salon: OwnerSalon;
   role: SalonAccessRole;
+  /** The stylist this account is (role stylist: their own column); null for every other role. */
+  staffId: string | null;
 };
 
 const salonColumns = {
@@ -87,7 +103,11 @@ const salonColumns = {
   status: salons.status,
 };
 
-/** The user's access to the salon, or null (no such salon, or not theirs). */
+/**
+ * The user's access to the salon, or null (no such salon, or not theirs).
+ * An owner's link wins over a membership of the same salon; a person may
+ * own one salon and work at another.
+ */
 export async function salonAccessFor(
   db: Database,
   user: CurrentUser,
@@ -96,15 +116,33 @@ export async function salonAccessFor(
   if (!isUuid(salonId)) return null;
   if (user.role === "admin") {
     const [salon] = await db.select(salonColumns).from(salons).where(eq(salons.id, salonId));
-    return salon ? { user, salon, role: "admin" } : null;
+    return salon ? { user, salon, role: "admin", staffId: null } : null;
   }
-  if (user.role !== "owner") return null;
-  const [salon] = await db
-    .select(salonColumns)
-    .from(salonOwners)
-    .innerJoin(salons, eq(salons.id, salonOwners.salonId))
-    .where(and(eq(salonOwners.userId, user.id), eq(salonOwners.salonId, salonId)));
-  return salon ? { user, salon, role: "owner" } : null;
+  const [row] = await db
+    .select({
+      salon: salonColumns,
+      owns: sql<boolean>`${salonOwners.userId} is not null`,
+      memberRole: salonMembers.role,
+      staffId: salonMembers.staffId,
+    })
+    .from(salons)
+    .leftJoin(salonOwners, and(eq(salonOwners.salonId, salons.id), eq(salonOwners.userId, user.id)))
+    .leftJoin(
+      salonMembers,
+      and(eq(salonMembers.salonId, salons.id), eq(salonMembers.userId, user.id)),
+    )
+    .where(eq(salons.id, salonId));
+  if (!row) return null;
+  if (row.owns && user.role === "owner") {
+    return { user, salon: row.salon, role: "owner", staffId: null };
+  }
+  if (!row.memberRole) return null;
+  return {
+    user,
+    salon: row.salon,
+    role: row.memberRole,
+    staffId: row.memberRole === "stylist" ? row.staffId : null,
+  };
 }
 
 /** Whether this access allows the capability. */
@@ -112,36 +150,79 @@ export function can(access: SalonAccess, capability: SalonCapability): boolean {
   return capabilitiesOf[access.role].includes(capability);
 }
 
-/** The salons an owner runs, by name; an administrator picks a salon from /admin/salons instead. */
-export async function ownedSalons(db: Database, user: CurrentUser): Promise<OwnerSalon[]> {
-  if (user.role !== "owner") return [];
-  return db
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The salons a person can open from the back office, by name: the ones
+ * they own and the ones they work at. An administrator picks a salon from
+ * /admin/salons instead (empty here).
+ */
+export async function reachableSalons(db: Database, user: CurrentUser): Promise<OwnerSalon[]> {
+  if (user.role === "admin") return [];
+  const owned =
+    user.role === "owner"
+      ? db
+          .select(salonColumns)
+          .from(salonOwners)
+          .innerJoin(salons, eq(salons.id, salonOwners.salonId))
+          .where(eq(salonOwners.userId, user.id))
+      : Promise.resolve([]);
+  const member = db
     .select(salonColumns)
-    .from(salonOwners)
-    .innerJoin(salons, eq(salons.id, salonOwners.salonId))
-    .where(eq(salonOwners.userId, user.id))
-    .orderBy(asc(salons.name), asc(salons.id));
+    .from(salonMembers)
+    .innerJoin(salons, eq(salons.id, salonMembers.salonId))
+    .where(eq(salonMembers.userId, user.id));
+  const byId = new Map<string, OwnerSalon>();
+  for (const salon of [...(await owned), ...(await member)]) byId.set(salon.id, salon);
+  return [...byId.values()].sort((a, b) => compare(a.name, b.name) || compare(a.id, b.id));
 }
 
-/** What every owner page's frame shows: this salon, and the owner's salons for the switcher. */
-export async function ownerFrame(db: Database, access: SalonAccess) {
-  const salons = await ownedSalons(db, access.user);
+export type OwnerFrameData = {
+  salon: { id: string; name: string };
+  salons: { id: string; name: string }[];
+  /** What the role may open here (the frame's menu); absent: only what every role may read. */
+  capabilities?: SalonCapability[];
+};
+
+/**
+ * What every owner page's frame shows: this salon, every salon the person
+ * can reach (the switcher), and what their role may open here (the menu).
+ */
+export async function ownerFrame(db: Database, access: SalonAccess): Promise<OwnerFrameData> {
+  const salons = await reachableSalons(db, access.user);
   return {
     salon: { id: access.salon.id, name: access.salon.name },
     salons: salons.map(({ id, name }) => ({ id, name })),
+    capabilities: [...capabilitiesOf[access.role]],
   };
 }
 
 type GuardContext = { db: Database; accounts: AccountServices };
 
+async function isMemberAnywhere(db: Database, userId: string) {
+  const [row] = await db
+    .select({ salonId: salonMembers.salonId })
+    .from(salonMembers)
+    .where(eq(salonMembers.userId, userId))
+    .limit(1);
+  return row !== undefined;
+}
+
 /**
- * The back office's door, for /owner itself: an owner or an administrator.
- * A guest signs in and comes back; anyone else gets the 404 screen.
+ * The back office's door, for /owner itself: an owner, an administrator, or
+ * anyone with a membership of at least one salon. A guest signs in and comes
+ * back; anyone else gets the 404 screen.
  */
 export async function requireBackOffice(request: Request, ctx: GuardContext) {
   const user = await getCurrentUser(request, ctx);
   if (!user) throw redirect(`/signin?redirect=${encodeURIComponent(pathOf(request))}`);
-  if (user.role !== "owner" && user.role !== "admin") throw notFound(request);
+  if (
+    user.role !== "owner" &&
+    user.role !== "admin" &&
+    !(await isMemberAnywhere(ctx.db, user.id))
+  ) {
+    throw notFound(request);
+  }
   if (!user.emailVerified) throw redirect("/mail_not_confirm");
   return user;
 }
@@ -172,10 +253,7 @@ export async function requireSalonAccessApi(
 ): Promise<SalonAccess> {
   const user = await getCurrentUser(request, ctx);
   if (!user) throw new UnauthenticatedError();
-  const access =
-    user.emailVerified && (user.role === "owner" || user.role === "admin")
-      ? await salonAccessFor(ctx.db, user, salonId)
-      : null;
+  const access = user.emailVerified ? await salonAccessFor(ctx.db, user, salonId) : null;
   if (!access || !can(access, capability)) {
     throw new NotFoundError("サロンが見つかりません。");
   }

@@ -4,7 +4,12 @@ import { isLocalDate, toLocal } from "../../common/local-time";
 import type { Database } from "../db/client";
 import { menuStaff, menus, staff } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
-import { type OwnerSalon, ownedSalons, type SalonAccess } from "./salon-access.server";
+import {
+  type OwnerSalon,
+  ownerFrame,
+  type SalonAccess,
+  type SalonCapability,
+} from "./salon-access.server";
 import {
   blockReasons,
   blockSchema,
@@ -116,7 +121,8 @@ export type EntryMenu = {
 
 export type SalonEntryPageData = {
   salon: OwnerSalon;
-  salons: OwnerSalon[];
+  salons: { id: string; name: string }[];
+  capabilities?: SalonCapability[];
   stylists: EntryStylist[];
   menus: EntryMenu[];
   values: SalonEntryValues;
@@ -167,14 +173,15 @@ export async function salonEntryPage(
   access: SalonAccess,
   query: ReturnType<typeof parseSalonEntryQuery>,
 ): Promise<SalonEntryPageData> {
-  const [parts, salons, results] = await Promise.all([
+  const [parts, frame, results] = await Promise.all([
     stylistsAndMenus(db, access.salon.id),
-    ownedSalons(db, access.user),
+    ownerFrame(db, access),
     findCustomers(db, access.salon.id, query.q),
   ]);
   return {
     salon: access.salon,
-    salons,
+    salons: frame.salons,
+    capabilities: frame.capabilities,
     ...parts,
     values: query.values,
     lookup: { q: query.q, searched: query.searched, results },

@@ -15,7 +15,8 @@ import {
   bookings,
   staff,
 } from "../db/schema";
-import { ownedSalons, ownerFrame, type SalonAccess } from "./salon-access.server";
+import { ownerFrame, reachableSalons, type SalonAccess } from "./salon-access.server";
+import { type ViewScope, viewScope } from "./scope.server";
 
 /**
  * The back office's 今日 (issue 28, point 2; decision 0043): what a salon
@@ -124,7 +125,13 @@ function localLabel(instant: Date, timeZone: string) {
   return `${formatMonthDayWeekday(local.date)} ${local.time}`;
 }
 
-async function dayBookings(db: Reader, salon: TodaySalon, from: Date, to: Date) {
+async function dayBookings(
+  db: Reader,
+  salon: TodaySalon,
+  from: Date,
+  to: Date,
+  only: string | null,
+) {
   const rows = await db
     .select({
       id: bookings.id,
@@ -150,6 +157,7 @@ async function dayBookings(db: Reader, salon: TodaySalon, from: Date, to: Date) 
         ne(bookings.status, "held"),
         gte(bookings.startsAt, from),
         lt(bookings.startsAt, to),
+        only === null ? undefined : eq(bookings.staffId, only),
       ),
     )
     .orderBy(asc(bookings.startsAt), asc(staff.sortOrder), asc(bookings.id));
@@ -217,6 +225,7 @@ async function capacityOf(
   salon: TodaySalon,
   date: LocalDate,
   now: Date,
+  only: string | null,
 ): Promise<StylistCapacity[] | null> {
   const day = await loadSalonDay(db, { salonId: salon.id, date, now });
   if (!day) return null;
@@ -230,24 +239,26 @@ async function capacityOf(
     ).map((row) => [row.id, row.name]),
   );
   const fromNow: Interval[] = [{ start: now.getTime(), end: Number.POSITIVE_INFINITY }];
-  return day.staff.map((member) => {
-    const left = intersect(working.get(member.id) ?? [], fromNow);
-    const busy = merge(
-      day.busy
-        .filter((b) => b.staffId === member.id)
-        .map((b) => ({ start: b.start.getTime(), end: b.end.getTime() })),
-    );
-    const free = subtract(left, busy);
-    const workingMinutesLeft = minutesIn(left);
-    const freeMinutesLeft = minutesIn(free);
-    return {
-      staffId: member.id,
-      staffName: names.get(member.id) ?? "",
-      workingMinutesLeft,
-      bookedMinutesLeft: workingMinutesLeft - freeMinutesLeft,
-      freeMinutesLeft,
-    };
-  });
+  return day.staff
+    .filter((member) => only === null || member.id === only)
+    .map((member) => {
+      const left = intersect(working.get(member.id) ?? [], fromNow);
+      const busy = merge(
+        day.busy
+          .filter((b) => b.staffId === member.id)
+          .map((b) => ({ start: b.start.getTime(), end: b.end.getTime() })),
+      );
+      const free = subtract(left, busy);
+      const workingMinutesLeft = minutesIn(left);
+      const freeMinutesLeft = minutesIn(free);
+      return {
+        staffId: member.id,
+        staffName: names.get(member.id) ?? "",
+        workingMinutesLeft,
+        bookedMinutesLeft: workingMinutesLeft - freeMinutesLeft,
+        freeMinutesLeft,
+      };
+    });
 }
 
 const noticeKinds = ["created", "cancelled", "moved"] as const satisfies readonly NoticeKind[];
@@ -257,6 +268,7 @@ async function customerNotices(
   salon: TodaySalon,
   where: ReturnType<typeof and>,
   limit: number,
+  only: string | null,
 ): Promise<BookingNotice[]> {
   const rows = await db
     .select({
@@ -280,6 +292,7 @@ async function customerNotices(
         eq(bookingEvents.actorKind, "customer"),
         inArray(bookingEvents.kind, [...noticeKinds]),
         eq(bookings.kind, "booking"),
+        only === null ? undefined : eq(bookings.staffId, only),
         where,
       ),
     )
@@ -299,7 +312,7 @@ async function customerNotices(
 }
 
 /** The back office's notices: the customers' bookings, cancellations and moves of the last week. */
-export function listNotices(db: Reader, salon: TodaySalon, now: Date) {
+export function listNotices(db: Reader, salon: TodaySalon, now: Date, only: string | null = null) {
   return customerNotices(
     db,
     salon,
@@ -308,11 +321,12 @@ export function listNotices(db: Reader, salon: TodaySalon, now: Date) {
       lt(bookingEvents.createdAt, new Date(now.getTime() + MINUTE)),
     ),
     NOTICE_LIMIT,
+    only,
   );
 }
 
 /** 要確認: a booking made in the last hour, a cancellation or move of the last 24 hours. */
-function listAttention(db: Reader, salon: TodaySalon, now: Date) {
+function listAttention(db: Reader, salon: TodaySalon, now: Date, only: string | null) {
   const since = (minutes: number) => new Date(now.getTime() - minutes * MINUTE);
   return customerNotices(
     db,
@@ -331,21 +345,32 @@ function listAttention(db: Reader, salon: TodaySalon, now: Date) {
       lt(bookingEvents.createdAt, new Date(now.getTime() + MINUTE)),
     ),
     50,
+    only,
   );
 }
 
-/** Everything the 今日 page and GET /api/owner/salons/{id}/today show, at `now`. */
-export async function todayView(db: Reader, salon: TodaySalon, now: Date): Promise<TodayView> {
+/**
+ * Everything the 今日 page and GET /api/owner/salons/{id}/today show, at
+ * `now`, as the person's scope may see it (a stylist: their own bookings,
+ * capacity and notices; scope.server.ts).
+ */
+export async function todayView(
+  db: Reader,
+  salon: TodaySalon,
+  now: Date,
+  scope: Pick<ViewScope, "staffId"> = { staffId: null },
+): Promise<TodayView> {
+  const only = scope.staffId;
   const local = toLocal(now, salon.timeZone);
   const date = local.date;
   const day = new LocalDay(date, salon.timeZone);
   const dayStart = new Date(day.instantMs(0));
   const dayEnd = new Date(new LocalDay(addDays(date, 1), salon.timeZone).instantMs(0));
   const [list, capacity, attention, notices] = await Promise.all([
-    dayBookings(db, salon, dayStart, dayEnd),
-    capacityOf(db, salon, date, now),
-    listAttention(db, salon, now),
-    listNotices(db, salon, now),
+    dayBookings(db, salon, dayStart, dayEnd, only),
+    capacityOf(db, salon, date, now, only),
+    listAttention(db, salon, now, only),
+    listNotices(db, salon, now, only),
   ]);
   const nowMs = now.getTime();
   const confirmed = list.filter((booking) => booking.status === "confirmed");
@@ -368,7 +393,7 @@ export async function todayView(db: Reader, salon: TodaySalon, now: Date): Promi
   };
 }
 
-/** Where /owner opens: the owner's first salon's 今日, or why there is none. */
+/** Where /owner opens: the first salon the person can reach (owned or staff), or why there is none. */
 export type BackOfficeStart =
   | { kind: "salon"; href: string }
   | { kind: "no_salons" }
@@ -376,15 +401,15 @@ export type BackOfficeStart =
 
 export async function backOfficeStart(db: Database, user: CurrentUser): Promise<BackOfficeStart> {
   if (user.role === "admin") return { kind: "admin" };
-  const [first] = await ownedSalons(db, user);
+  const [first] = await reachableSalons(db, user);
   return first ? { kind: "salon", href: `/owner/salons/${first.id}` } : { kind: "no_salons" };
 }
 
-/** The 今日 page: the view, and the owner's salons for the switcher. */
+/** The 今日 page: the view, and the frame (the switcher's salons, what the role may open). */
 export async function todayPage(db: Database, access: SalonAccess, now: Date) {
   const [view, frame] = await Promise.all([
-    todayView(db, access.salon, now),
+    todayView(db, access.salon, now, viewScope(access)),
     ownerFrame(db, access),
   ]);
-  return { view, salons: frame.salons };
+  return { view, salons: frame.salons, capabilities: frame.capabilities };
 }

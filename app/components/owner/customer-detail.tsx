@@ -102,7 +102,7 @@ export function CustomerDetailView({
   data: DetailData;
   refused: Refused | undefined;
 }) {
-  const { salon, salons, detail, timeZone, done } = data;
+  const { salon, salons, capabilities, detail, timeZone, done } = data;
   const { customer } = detail;
   const base = `/owner/salons/${salon.id}`;
   const self = `${base}/customers/${customer.id}`;
@@ -120,7 +120,12 @@ export function CustomerDetailView({
   const notesValue =
     refused?.intent === "notes" ? (refused.notes ?? customer.notes) : customer.notes;
   return (
-    <OwnerFrame salon={salon} salons={salons} title={`${customer.name || "（お名前なし）"} 様`}>
+    <OwnerFrame
+      salon={salon}
+      salons={salons}
+      capabilities={capabilities}
+      title={`${customer.name || "（お名前なし）"} 様`}
+    >
       <p>
         <Link to={`${base}/customers`} className={linkClass}>
           顧客一覧に戻る

@@ -31,7 +31,7 @@ function CountWithBreakdown({ parts }: { parts: readonly (readonly [string, numb
  * spending, cancellations and no-shows, and the pages.
  */
 export function CustomerList({ data }: { data: CustomerListData }) {
-  const { salon, salons, list } = data;
+  const { salon, salons, capabilities, list } = data;
   const { customers, total, page, pageSize, q } = list;
   const base = `/owner/salons/${salon.id}/customers`;
   const hrefFor = (n: number) => {
@@ -47,6 +47,7 @@ export function CustomerList({ data }: { data: CustomerListData }) {
     <OwnerFrame
       salon={salon}
       salons={salons}
+      capabilities={capabilities}
       title="顧客"
       actions={
         <a

@@ -617,7 +617,12 @@ export function LedgerPage({ data }: { data: LedgerPageData }) {
     );
   }
   return (
-    <OwnerFrame salon={data.salon} salons={data.salons} title="予約台帳">
+    <OwnerFrame
+      salon={data.salon}
+      salons={data.salons}
+      capabilities={data.capabilities}
+      title="予約台帳"
+    >
       {body}
     </OwnerFrame>
   );

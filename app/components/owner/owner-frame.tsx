@@ -1,20 +1,29 @@
 import type { ReactNode } from "react";
 import { NavLink } from "react-router";
-import { BackOfficeBody, BackOfficeNav } from "../back-office-nav";
+import type { SalonCapability } from "../../../server/owner/salon-access.server";
+import { BackOfficeBody, BackOfficeNav, type BackOfficeSection } from "../back-office-nav";
 
 /** What every owner page's frame needs of its salon (from SalonAccess.salon). */
 export type OwnerFrameSalon = { id: string; name: string; slug?: string; status?: string };
 
-/** The back office's sections for one salon; each owner page adds itself here. */
+/**
+ * The back office's sections for one salon; each owner page adds itself
+ * here with the capability its route requires (decision 0045), so a role
+ * sees only what it may open.
+ */
 function sectionsOf(salonId: string) {
   const base = `/owner/salons/${salonId}`;
   return [
-    { to: base, label: "今日", end: true },
-    { to: `${base}/bookings`, label: "予約台帳", end: false },
-    { to: `${base}/customers`, label: "顧客", end: false },
-    { to: `${base}/settings`, label: "設定", end: true },
-  ];
+    { to: base, label: "今日", end: true, capability: "ledger.read" },
+    { to: `${base}/bookings`, label: "予約台帳", end: false, capability: "ledger.read" },
+    { to: `${base}/customers`, label: "顧客", end: false, capability: "customers.manage" },
+    { to: `${base}/settings`, label: "設定", end: true, capability: "settings.manage" },
+    { to: `${base}/members`, label: "メンバー", end: true, capability: "members.manage" },
+  ] satisfies (BackOfficeSection & { capability: SalonCapability })[];
 }
+
+/** Without the role's capabilities, only what every role may read. */
+const everyRole: readonly SalonCapability[] = ["ledger.read"];
 
 /**
  * The salon back office's frame: the salon's name (and a switcher when the
@@ -23,17 +32,23 @@ function sectionsOf(salonId: string) {
 export function OwnerFrame({
   salon,
   salons = [],
+  capabilities = everyRole,
   title,
   actions,
   children,
 }: {
   salon: OwnerFrameSalon;
-  /** The owner's other salons, for the switcher; empty for an administrator. */
+  /** Every salon the person can reach (owned or staff), for the switcher; empty for an administrator. */
   salons?: readonly OwnerFrameSalon[];
+  /** What the role may open here (ownerFrame()'s `capabilities`): the menu shows only those. */
+  capabilities?: readonly SalonCapability[];
   title: string;
   actions?: ReactNode;
   children: ReactNode;
 }) {
+  const sections = sectionsOf(salon.id).filter((section) =>
+    capabilities.includes(section.capability),
+  );
   return (
     <div className="mx-auto w-full max-w-7xl px-4 py-6">
       <div className="mb-4 flex flex-wrap items-center gap-3">
@@ -65,7 +80,7 @@ export function OwnerFrame({
           </nav>
         ) : null}
       </div>
-      <BackOfficeNav label="サロン管理メニュー" sections={sectionsOf(salon.id)} />
+      <BackOfficeNav label="サロン管理メニュー" sections={sections} />
       <BackOfficeBody title={title} actions={actions}>
         {children}
       </BackOfficeBody>

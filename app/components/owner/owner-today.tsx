@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { staffBookingStatusLabels } from "../../../common/status-labels";
+import type { SalonCapability } from "../../../server/owner/salon-access.server";
 import type {
   BookingNotice,
   StylistCapacity,
@@ -190,9 +191,13 @@ function CapacityTable({ capacity }: { capacity: readonly StylistCapacity[] }) {
 export function OwnerToday({
   data,
 }: {
-  data: { view: TodayView; salons: readonly OwnerFrameSalon[] };
+  data: {
+    view: TodayView;
+    salons: readonly OwnerFrameSalon[];
+    capabilities?: readonly SalonCapability[];
+  };
 }) {
-  const { view, salons } = data;
+  const { view, salons, capabilities } = data;
   const salonId = view.salon.id;
   const [next, ...later] = view.upcoming;
   const tiles = [
@@ -202,7 +207,7 @@ export function OwnerToday({
     { label: "無断キャンセル", value: view.counts.noShow },
   ];
   return (
-    <OwnerFrame salon={view.salon} salons={salons} title="今日の予約">
+    <OwnerFrame salon={view.salon} salons={salons} capabilities={capabilities} title="今日の予約">
       <p className="-mt-4 text-neutral-800">
         {view.dateLabel}（{view.nowTime} 現在）
       </p>

@@ -64,7 +64,12 @@ export function SalonEntryForm({
   const showOutside = Boolean(errors.outside) || values.outside;
   const key = result ? `result-${JSON.stringify(result.errors)}` : `initial-${data.lookup.q}`;
   return (
-    <OwnerFrame salon={data.salon} salons={data.salons} title="予約・ブロックの入力">
+    <OwnerFrame
+      salon={data.salon}
+      salons={data.salons}
+      capabilities={data.capabilities}
+      title="予約・ブロックの入力"
+    >
       <p className="mb-4 text-sm text-neutral-700">
         電話や来店のご予約、スタッフの休憩などのブロックを台帳に入れます。Web予約の受付時間の制限はかかりませんが、ほかの予約やブロックと重なる時間には入れられません。
       </p>
