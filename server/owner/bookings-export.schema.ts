@@ -34,6 +34,8 @@ const dateField = (label: string, name: string) =>
 export const bookingsExportQuerySchema = z
   .object({ from: dateField("開始日", "from"), to: dateField("終了日", "to") })
   .superRefine((range, context) => {
+    // Zod runs this even when a date above was refused: compare real dates only.
+    if (!isLocalDate(range.from) || !isLocalDate(range.to)) return;
     if (range.to < range.from) {
       context.addIssue({
         code: "custom",
