@@ -6,10 +6,10 @@ import { BookingThanks } from "../components/bookings/booking-thanks";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/salons.$id.confirm.thanks";
 
-export const meta: Route.MetaFunction = ({ matches, params }) => [
+export const meta: Route.MetaFunction = ({ matches, params, loaderData }) => [
   ...pageMeta({
-    title: "ご予約が確定しました",
-    description: "ご予約の確定",
+    title: loaderData?.view.pending ? "仮予約を受け付けました" : "ご予約が確定しました",
+    description: loaderData?.view.pending ? "仮予約（サロンの承認待ち）" : "ご予約の確定",
     path: `/salons/${params.id}/confirm/thanks`,
     origin: originFromMatches(matches),
   }),
@@ -34,6 +34,7 @@ export default function ConfirmThanks({ loaderData }: Route.ComponentProps) {
       number={view.number}
       summary={view.summary}
       email={view.email}
+      pending={view.pending}
       icsHref={`/salons/${slug}/confirm/thanks.ics?booking=${view.id}`}
     />
   );

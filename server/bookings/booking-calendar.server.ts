@@ -37,6 +37,12 @@ export function bookingCalendar(
     sequence?: number;
     now: Date;
     /**
+     * A booking waiting for the salon's approval (decision 0051): the event
+     * is STATUS:TENTATIVE until the approval's REQUEST (same UID, a higher
+     * SEQUENCE) makes it CONFIRMED.
+     */
+    tentative?: boolean;
+    /**
      * REQUEST and CANCEL (RFC 5546) name an organizer and an attendee:
      * the salon, under the site's sending address (salons have none of
      * their own), and the visitor, already accepted and asked for no reply.
@@ -75,7 +81,12 @@ export function bookingCalendar(
     ].join("\n"),
     location: `${booking.salonName} ${booking.salonAddress}`,
     url: booking.salonUrl,
-    status: method === "CANCEL" ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    status:
+      method === "CANCEL"
+        ? ICalEventStatus.CANCELLED
+        : options.tentative
+          ? ICalEventStatus.TENTATIVE
+          : ICalEventStatus.CONFIRMED,
     organizer: options.organizer ?? null,
     attendees: options.attendee
       ? [

@@ -38,6 +38,8 @@ export const bookingJobKinds = {
   cancelled: "booking_cancelled",
   reminder: "booking_reminder",
   moved: "booking_moved",
+  /** The salon approved a pending booking (decision 0051). */
+  approved: "booking_approved",
 } as const;
 
 type BookingRow = typeof bookings.$inferSelect;
@@ -94,7 +96,9 @@ export async function enqueueCancellationJobs(tx: Database, booking: BookingRow,
  * cancellation one more than the last move. Counted from the booking's
  * history: one move is one transaction, whose entries share its time, so a
  * caller that records 'moved' and 'menus_changed' for one change still
- * counts once.
+ * counts once. The salon's approval of a pending booking (a 'confirmed'
+ * entry, decision 0051) is a revision too: it turns the TENTATIVE event
+ * CONFIRMED.
  */
 export async function movesSoFar(tx: Pick<Database, "select">, bookingId: string) {
   const [row] = await tx
@@ -103,7 +107,7 @@ export async function movesSoFar(tx: Pick<Database, "select">, bookingId: string
     .where(
       and(
         eq(bookingEvents.bookingId, bookingId),
-        inArray(bookingEvents.kind, ["moved", "menus_changed"]),
+        inArray(bookingEvents.kind, ["moved", "menus_changed", "confirmed"]),
       ),
     );
   return Number(row?.moves ?? 0);
@@ -146,6 +150,27 @@ export async function enqueueMovedJobs(
     },
     runAt: options.now,
     dedupeKey: `moved:${booking.id}:${sequence}`,
+    salonId: booking.salonId,
+  });
+}
+
+/**
+ * Inside the transaction that approved a pending booking, AFTER its
+ * 'confirmed' history entry: the customer's mail (the booking is now
+ * confirmed) with an .ics that updates the tentative event (REQUEST, same
+ * UID, the next SEQUENCE). Once per booking.
+ */
+export async function enqueueApprovalJobs(
+  tx: Database,
+  booking: Pick<BookingRow, "id" | "salonId">,
+  now: Date,
+) {
+  const sequence = Math.max(1, await movesSoFar(tx, booking.id));
+  await enqueue(tx, {
+    kind: bookingJobKinds.approved,
+    payload: { bookingId: booking.id, sequence },
+    runAt: now,
+    dedupeKey: `approved:${booking.id}`,
     salonId: booking.salonId,
   });
 }
@@ -258,6 +283,7 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
       cancellationCutoffHours,
       cancelReason: booking.cancelReason,
       cancelledBySalon: booking.status === "cancelled_by_salon",
+      approval: booking.approval,
     },
   };
 }
@@ -305,6 +331,7 @@ function calendarAttachment(
       method,
       sequence,
       now,
+      tentative: booking.status === "confirmed" && booking.approval === "pending",
       organizer: { name: details.salonName, email: addressOf(options.mailFrom) },
       attendee: booking.customerEmail
         ? { name: booking.customerName || booking.customerEmail, email: booking.customerEmail }
@@ -353,7 +380,14 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
           attachments: [ics],
         },
         ...notice.map((to) => ({
-          ...renderOwnerBookingNotice("confirmed", loaded.details, to),
+          ...renderOwnerBookingNotice(
+            "confirmed",
+            {
+              ...loaded.details,
+              ownerBookingUrl: `${options.publicUrl}/owner/salons/${loaded.booking.salonId}/bookings/${loaded.booking.id}`,
+            },
+            to,
+          ),
           attachments: [ics],
         })),
       ]);
@@ -387,6 +421,8 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
       const { booking } = loaded;
       // Cancelled since, already reminded, or already begun: nothing to send.
       if (booking.status !== "confirmed" || booking.reminderSentAt) return;
+      // Still waiting for the salon's approval (decision 0051): no "see you tomorrow" yet.
+      if (booking.approval === "pending") return;
       if (booking.startsAt.getTime() <= now.getTime()) return;
       await sendAll(tx, [
         {
@@ -397,6 +433,27 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
         },
       ]);
       await tx.update(bookings).set({ reminderSentAt: now }).where(eq(bookings.id, booking.id));
+    },
+    async [bookingJobKinds.approved]({ tx, job, now }) {
+      const bookingId = bookingIdOf(job.payload);
+      const loaded = bookingId ? await loadBooking(tx, bookingId) : null;
+      if (!loaded) return;
+      // Cancelled since: the cancellation's file (a higher SEQUENCE) says the rest.
+      if (loaded.booking.status !== "confirmed" && loaded.booking.status !== "completed") return;
+      const sequence = Number(job.payload.sequence);
+      const ics = calendarAttachment(
+        loaded,
+        "REQUEST",
+        Number.isInteger(sequence) && sequence > 0 ? sequence : 1,
+        options,
+        now,
+      );
+      await sendAll(tx, [
+        {
+          ...renderVisitorBookingMail("approved", loaded.details, options.publicUrl),
+          attachments: [ics],
+        },
+      ]);
     },
     async [bookingJobKinds.moved]({ tx, job, now }) {
       const bookingId = bookingIdOf(job.payload);

@@ -32,6 +32,13 @@ export type BookingMailDetails = {
   cancelReason: string;
   /** The salon cancelled (cancelled_by_salon): the visitor's mail says so, with its message. */
   cancelledBySalon?: boolean;
+  /**
+   * Approval mode (decision 0051): "pending" while the salon has not
+   * answered (the mails say 仮予約), "refused" when it declined; else null.
+   */
+  approval?: "pending" | "approved" | "refused" | null;
+  /** The booking's page in the back office, for the salon's notice of a pending booking. */
+  ownerBookingUrl?: string;
 };
 
 /** Where a moved booking was before (the mail's 変更前 lines). */
@@ -42,7 +49,10 @@ export type PreviousBookingTime = {
   menuNames: string[];
 };
 
-export type BookingMailKind = "confirmed" | "cancelled" | "reminder";
+export type BookingMailKind = "confirmed" | "cancelled" | "reminder" | "approved";
+
+/** The visitor's words for a booking that waits for the salon's approval. */
+const PENDING_STATUS = "仮予約（サロンの承認待ち）";
 
 /**
  * "2026年11月23日(月) 10:00〜11:30" in the salon's zone, whatever the server's
@@ -116,29 +126,54 @@ export function renderVisitorBookingMail(
 ): Mail {
   const history = { label: "予約履歴を見る", url: `${publicUrl}/account/history` };
   const name = b.customerName ? `${b.customerName} 様` : "お客様";
+  const pending = b.approval === "pending";
   const parts: Record<BookingMailKind, Parts> = {
-    confirmed: {
-      subject: `【Salon Navi】ご予約が確定しました（${b.salonName}）`,
-      lead: `${name}\n\nSalon Naviをご利用いただきありがとうございます。以下の内容でご予約が確定しました。添付のカレンダーファイル（.ics）で、予定をカレンダーに追加できます。`,
-      lines: bookingLines(b),
-      note: `キャンセルポリシー：${policy(b)}`,
-      link: history,
-    },
-    cancelled: b.cancelledBySalon
+    confirmed: pending
       ? {
-          subject: `【Salon Navi】サロンがご予約をキャンセルしました（${b.salonName}）`,
-          lead: `${name}\n\n${b.salonName} より、以下のご予約をキャンセルしたとのご連絡がありました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。${b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
-          lines: bookingLines(b),
-          note: `ご不明な点は ${b.salonName} へ直接お問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
+          subject: `【Salon Navi】仮予約を受け付けました・サロンの承認待ち（${b.salonName}）`,
+          lead: `${name}\n\nSalon Naviをご利用いただきありがとうございます。以下の内容で仮予約を受け付けました。このサロンではご予約にサロンの承認が必要です。承認されるとご予約が確定し、改めてメールでお知らせします。それまでこのお時間はお客様のために確保されています。添付のカレンダーファイル（.ics）は仮の予定として追加されます。`,
+          lines: [`状態：${PENDING_STATUS}`, ...bookingLines(b)],
+          note: `キャンセルポリシー：${policy(b)}`,
           link: history,
         }
       : {
-          subject: `【Salon Navi】ご予約をキャンセルしました（${b.salonName}）`,
-          lead: `${name}\n\n以下のご予約のキャンセルを承りました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。`,
+          subject: `【Salon Navi】ご予約が確定しました（${b.salonName}）`,
+          lead: `${name}\n\nSalon Naviをご利用いただきありがとうございます。以下の内容でご予約が確定しました。添付のカレンダーファイル（.ics）で、予定をカレンダーに追加できます。`,
           lines: bookingLines(b),
-          note: "またのご利用をお待ちしております。",
+          note: `キャンセルポリシー：${policy(b)}`,
           link: history,
         },
+    approved: {
+      subject: `【Salon Navi】ご予約が確定しました・サロンが承認しました（${b.salonName}）`,
+      lead: `${name}\n\n${b.salonName} が仮予約を承認し、以下の内容でご予約が確定しました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も確定に変わります。`,
+      lines: [`状態：予約確定`, ...bookingLines(b)],
+      note: `キャンセルポリシー：${policy(b)}`,
+      link: history,
+    },
+    cancelled:
+      b.approval === "refused"
+        ? {
+            subject: `【Salon Navi】ご予約をお受けできませんでした（${b.salonName}）`,
+            lead: `${name}\n\n${b.salonName} より、以下の仮予約をお受けできないとのご連絡がありました。このご予約は取り消されました。添付のカレンダーファイル（.ics）を開くと、カレンダーの仮の予定も取り消されます。${b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
+            lines: bookingLines(b),
+            note: `別の日時でのご予約や、ご不明な点は ${b.salonName} へお問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
+            link: history,
+          }
+        : b.cancelledBySalon
+          ? {
+              subject: `【Salon Navi】サロンがご予約をキャンセルしました（${b.salonName}）`,
+              lead: `${name}\n\n${b.salonName} より、以下のご予約をキャンセルしたとのご連絡がありました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。${b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
+              lines: bookingLines(b),
+              note: `ご不明な点は ${b.salonName} へ直接お問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
+              link: history,
+            }
+          : {
+              subject: `【Salon Navi】ご予約をキャンセルしました（${b.salonName}）`,
+              lead: `${name}\n\n以下のご予約のキャンセルを承りました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。`,
+              lines: bookingLines(b),
+              note: "またのご利用をお待ちしております。",
+              link: history,
+            },
     reminder: {
       subject: `【Salon Navi】明日のご予約のお知らせ（${b.salonName}）`,
       lead: `${name}\n\n明日のご予約のお知らせです。ご来店をお待ちしております。`,
@@ -191,7 +226,7 @@ export function renderVisitorMovedMail(
 
 /** The notice to the salon (its booking address or owners) of a new, cancelled or moved booking. */
 export function renderOwnerBookingNotice(
-  kind: Exclude<BookingMailKind, "reminder"> | "moved",
+  kind: Exclude<BookingMailKind, "reminder" | "approved"> | "moved",
   b: BookingMailDetails,
   to: string,
   previous: PreviousBookingTime | null = null,
@@ -207,6 +242,16 @@ export function renderOwnerBookingNotice(
       subject: `【Salon Navi】お客様がご予約を変更しました（${b.salonName}・${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}）`,
       lead: `${b.salonName} のご予約を、お客様が以下のとおり変更しました。変更前の時間は再び予約を受け付けています。`,
       lines: [...bookingLines(b), ...previousLines(previous, b.timeZone), ...customer],
+    });
+  }
+  if (kind === "confirmed" && b.approval === "pending") {
+    return compose(to, {
+      subject: `【Salon Navi】承認待ちの新しいご予約（${b.salonName}・${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}）`,
+      lead: `${b.salonName} に、承認が必要な新しいご予約（仮予約）が入りました。このお時間は確保されています。予約の詳細ページで「承認する」か「承認しない」を選んでください。お客様にはその結果をメールでお知らせします。`,
+      lines: [`状態：仮予約（承認待ち）`, ...bookingLines(b), ...customer],
+      ...(b.ownerBookingUrl
+        ? { link: { label: "予約の詳細を開く（承認・お断り）", url: b.ownerBookingUrl } }
+        : {}),
     });
   }
   if (kind === "confirmed") {

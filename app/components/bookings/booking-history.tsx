@@ -9,6 +9,10 @@ export type HistoryBooking = {
   id: string;
   bookingNumber: string;
   status: string;
+  /** The status in words (仮予約（サロンの承認待ち） while pending; decision 0051). */
+  statusLabel?: string;
+  /** Waiting for the salon's approval. */
+  pending?: boolean;
   /** ISO instants. */
   startsAt: string;
   endsAt: string;
@@ -52,16 +56,18 @@ function ChangeLink({ booking }: { booking: HistoryBooking }) {
   );
 }
 
-function StatusBadge({ status }: { status: string }) {
+function StatusBadge({ status, label }: { status: string; label?: string }) {
   const tone =
-    status === "confirmed"
-      ? "bg-brand-700 text-white"
-      : status === "completed"
-        ? "bg-neutral-200 text-neutral-900"
-        : "border border-red-700 text-red-700";
+    label && label !== bookingStatusLabels[status]
+      ? "border-2 border-amber-700 bg-amber-50 text-amber-900"
+      : status === "confirmed"
+        ? "bg-brand-700 text-white"
+        : status === "completed"
+          ? "bg-neutral-200 text-neutral-900"
+          : "border border-red-700 text-red-700";
   return (
     <span className={`inline-block rounded px-2 py-0.5 text-xs font-bold ${tone}`}>
-      {bookingStatusLabels[status] ?? status}
+      {label ?? bookingStatusLabels[status] ?? status}
     </span>
   );
 }
@@ -71,7 +77,7 @@ export function BookingCard({ booking }: { booking: HistoryBooking }) {
   return (
     <article className="flex flex-col gap-1 rounded-lg border border-neutral-300 p-4">
       <p className="flex flex-wrap items-center gap-2 text-sm">
-        <StatusBadge status={booking.status} />
+        <StatusBadge status={booking.status} label={booking.statusLabel} />
         <ChangedBadge changed={booking.changed} />
         <span>予約番号 {booking.bookingNumber}</span>
       </p>
@@ -126,8 +132,13 @@ export function BookingDetail({
       <dl className="grid grid-cols-1 gap-x-4 gap-y-2 rounded-lg border border-neutral-300 p-4 sm:grid-cols-[8rem_1fr]">
         <dt className="font-bold">状態</dt>
         <dd className="flex flex-wrap gap-2">
-          <StatusBadge status={booking.status} />
+          <StatusBadge status={booking.status} label={booking.statusLabel} />
           <ChangedBadge changed={booking.changed} />
+          {booking.pending ? (
+            <span className="w-full text-sm text-neutral-700">
+              サロンが承認するとご予約が確定し、メールでお知らせします。承認を待つ間もキャンセルできます。
+            </span>
+          ) : null}
         </dd>
         <dt className="font-bold">サロン</dt>
         <dd>

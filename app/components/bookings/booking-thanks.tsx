@@ -8,15 +8,25 @@ type Props = {
   summary: BookingSummaryData;
   icsHref: string;
   email: string;
+  /** Approval mode (decision 0051): the salon has yet to approve this 仮予約. */
+  pending?: boolean;
 };
 
 /** The end of the flow: the booking number large, what was booked, calendar file, history. */
-export function BookingThanks({ number, summary, icsHref, email }: Props) {
+export function BookingThanks({ number, summary, icsHref, email, pending = false }: Props) {
   return (
     <div className="mx-auto w-full max-w-2xl px-4 py-10">
       <h1 id="thanks-heading" tabIndex={-1} className="text-2xl font-bold">
-        ご予約が確定しました
+        {pending ? "仮予約を受け付けました" : "ご予約が確定しました"}
       </h1>
+      {pending ? (
+        <div className="mt-4 rounded-lg border-2 border-amber-700 bg-amber-50 p-4">
+          <p className="font-bold">状態：仮予約（サロンの承認待ち）</p>
+          <p className="mt-1">
+            このサロンではご予約にサロンの承認が必要です。承認されるとご予約が確定し、メールでお知らせします。それまでこのお時間はお客様のために確保されています。承認されなかった場合もメールでお知らせします。
+          </p>
+        </div>
+      ) : null}
       <p className="mt-4">予約番号</p>
       <p className="text-4xl font-bold tracking-widest" data-testid="booking-number">
         {number}
@@ -30,7 +40,9 @@ export function BookingThanks({ number, summary, icsHref, email }: Props) {
       <ul className="mt-6 flex flex-col gap-3">
         <li>
           <a href={icsHref} download className={linkClass}>
-            カレンダーに追加する（.ics ファイル）
+            {pending
+              ? "カレンダーに仮の予定として追加する（.ics ファイル）"
+              : "カレンダーに追加する（.ics ファイル）"}
           </a>
         </li>
         <li>

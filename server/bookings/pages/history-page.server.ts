@@ -12,6 +12,9 @@ function historyItem(booking: BookingSummary, cancellable: boolean, changed: Rea
     id: booking.id,
     bookingNumber: booking.bookingNumber,
     status: booking.status,
+    /** The status in words: 仮予約（サロンの承認待ち） while the salon has not approved it (decision 0051). */
+    statusLabel: booking.statusLabel,
+    pending: booking.status === "confirmed" && booking.approval === "pending",
     startsAt: booking.startsAt.toISOString(),
     endsAt: booking.endsAt.toISOString(),
     totalPrice: booking.totalPrice,

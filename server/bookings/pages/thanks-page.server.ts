@@ -57,6 +57,9 @@ export async function thanksView(db: Database, booking: BookingSummary) {
     id: booking.id,
     number: booking.bookingNumber,
     email: booking.customer.email,
+    /** Approval mode (decision 0051): a 仮予約 the salon has yet to approve. */
+    pending: booking.status === "confirmed" && booking.approval === "pending",
+    statusLabel: booking.statusLabel,
     summary: {
       salonName: booking.salon.name,
       menus: booking.menus.map(({ name, price, durationMinutes }) => ({
@@ -79,7 +82,11 @@ export async function thanksView(db: Database, booking: BookingSummary) {
   };
 }
 
-/** The booking's .ics file (PUBLISH: an event to add, not an invitation). */
+/**
+ * The booking's .ics file (PUBLISH: an event to add, not an invitation);
+ * TENTATIVE while the salon has not approved it (decision 0051), then the
+ * approval mail's REQUEST with the same UID confirms it.
+ */
 export async function bookingIcs(
   db: Database,
   booking: BookingSummary,
@@ -103,6 +110,10 @@ export async function bookingIcs(
       menuNames: booking.menus.map((menu) => menu.name),
       staffName: booking.staffRequested ? booking.staff.name : null,
     },
-    { host: new URL(origin).hostname, now },
+    {
+      host: new URL(origin).hostname,
+      now,
+      tentative: booking.status === "confirmed" && booking.approval === "pending",
+    },
   );
 }
