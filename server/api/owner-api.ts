@@ -1,5 +1,6 @@
 import { requireSalonAccessApi } from "../owner/salon-access.server";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import { registerOwnerApprovalRoutes } from "./owner-approval-routes";
 import { registerOwnerBookingRoutes } from "./owner-booking-routes";
 import { registerOwnerCustomerRoutes } from "./owner-customer-routes";
 import { registerOwnerEntryRoutes } from "./owner-entry-routes";
@@ -25,6 +26,7 @@ export function registerOwnerApi(app: BookingApiApp, deps: ResolvedBookingApiDep
   });
   registerOwnerLedgerRoutes(app, deps);
   registerOwnerBookingRoutes(app, deps);
+  registerOwnerApprovalRoutes(app, deps);
   registerOwnerTodayRoutes(app, deps);
   // Before the customers' routes: /customers/lookup is not a customer id.
   registerOwnerEntryRoutes(app, deps);

@@ -3,6 +3,7 @@ import { toLocal } from "../../common/local-time";
 import { salonActor } from "../bookings/booking-history.server";
 import {
   bookingActorKinds,
+  bookingApprovals,
   bookingEventKinds,
   bookingKinds,
   bookingSources,
@@ -63,7 +64,7 @@ const iso = (description: string) =>
     .string()
     .openapi({ description: `${description}（ISO 8601）`, example: "2026-12-03T05:00:00.000Z" });
 
-const detailSchema = z
+export const detailSchema = z
   .object({
     id: z.string(),
     kind: z
@@ -71,6 +72,10 @@ const detailSchema = z
       .openapi({ description: "booking: 予約、block: ブロック（休憩など）" }),
     bookingNumber: z.string().openapi({ example: "7K3M-Q9TX" }),
     status: z.enum(bookingStatuses),
+    approval: z.enum(bookingApprovals).nullable().openapi({
+      description:
+        "承認制（仮予約）: pending（承認待ち。status は confirmed で時間は確保済み）/ approved（承認済み）/ refused（承認しない。status は cancelled_by_salon）。承認制でない予約は null",
+    }),
     source: z.enum(bookingSources).openapi({ description: "web / phone（電話）/ walk_in（来店）" }),
     version: z
       .number()
@@ -125,7 +130,7 @@ const detailSchema = z
   .openapi("OwnerBooking");
 
 const ACTION_ERROR =
-  "操作の種類（action）は arrived / completed / no_show / cancel / move / note / release のいずれかです。";
+  "操作の種類（action）は arrived / completed / no_show / cancel / move / note / release / approve / refuse のいずれかです。";
 const VERSION_ERROR = "予約の版（version）は整数で指定してください。";
 const stringOf = (label: string) => z.string({ error: `${label}は文字列で指定してください。` });
 
@@ -135,7 +140,7 @@ const actionBody = z
     {
       action: z.enum(bookingActionNames, { error: ACTION_ERROR }).openapi({
         description:
-          "arrived（来店）/ completed（施術完了）/ no_show（無断キャンセル、開始時刻後のみ）/ cancel（サロンによるキャンセル）/ move（日時・スタイリスト・メニューの変更）/ note（サロンメモ）/ release（ブロックの削除）",
+          "arrived（来店）/ completed（施術完了）/ no_show（無断キャンセル、開始時刻後のみ）/ cancel（サロンによるキャンセル）/ move（日時・スタイリスト・メニューの変更）/ note（サロンメモ）/ release（ブロックの削除）/ approve（仮予約を承認）/ refuse（仮予約を承認しない）",
       }),
       version: z
         .number({ error: VERSION_ERROR })
@@ -155,7 +160,7 @@ const actionBody = z
       message: stringOf("お客様へのメッセージ（message）")
         .optional()
         .openapi({
-          description: `cancel: お客様へのメッセージ（${CANCEL_MESSAGE_MAX}文字まで、メールに載ります）`,
+          description: `cancel / refuse: お客様へのメッセージ（${CANCEL_MESSAGE_MAX}文字まで、メールに載ります）`,
         }),
       date: stringOf("日付（date）")
         .optional()

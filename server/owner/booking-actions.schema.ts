@@ -18,6 +18,8 @@ export const bookingActionNames = [
   "move",
   "note",
   "release",
+  "approve",
+  "refuse",
 ] as const;
 export type BookingActionName = (typeof bookingActionNames)[number];
 
@@ -93,6 +95,14 @@ export const bookingActionSchema = z.discriminatedUnion(
         .refine((ids) => new Set(ids).size === ids.length, "同じメニューが重複しています。"),
       /** Staff know better than the schedule: a move outside it needs this (decision 0040). */
       confirmOutsideSchedule: z.boolean({ error: "確認の指定が正しくありません。" }).default(false),
+    }),
+    /** Approval mode (decision 0051): 承認する. */
+    z.object({ action: z.literal("approve"), version }),
+    /** 承認しない: the salon declines the pending booking, with a message to the customer. */
+    z.object({
+      action: z.literal("refuse"),
+      version,
+      message: plainText("お客様へのメッセージ", CANCEL_MESSAGE_MAX).default(""),
     }),
     z.object({
       action: z.literal("note"),

@@ -11,6 +11,7 @@ import {
   recordBookingEvent,
 } from "../bookings/booking-history.server";
 import {
+  enqueueApprovalJobs,
   enqueueCancellationJobs,
   enqueueMovedJobs,
   moveReminder,
@@ -20,6 +21,7 @@ import { occupiedRange, occupiedSpan } from "../bookings/occupied-time";
 import { bookingSettingsFor } from "../bookings/settings";
 import type { Database } from "../db/client";
 import {
+  type BookingApproval,
   type BookingSource,
   type BookingStatus,
   bookingMenus,
@@ -150,7 +152,7 @@ async function applyChange(
   row: Booking,
   set: Partial<typeof bookings.$inferInsert>,
   event: {
-    kind: "arrived" | "completed" | "no_show" | "cancelled";
+    kind: "arrived" | "completed" | "no_show" | "cancelled" | "confirmed";
     details?: Record<string, unknown>;
   },
   actor: BookingActor,
@@ -277,6 +279,96 @@ export async function cancelBySalon(
     await enqueueCancellationJobs(tx, cancelled, now);
     return cancelled;
   });
+  await refreshAfterBookingChange(db, booking, now);
+  return booking;
+}
+
+/** Approval mode (decision 0051): only a confirmed booking still waiting for the salon's answer. */
+function requirePendingApproval(row: Booking) {
+  requireConfirmedBooking(row);
+  if (row.approval === "approved") {
+    throw new BookingActionRefusedError("この予約はすでに承認済みです。", "booking_not_pending");
+  }
+  if (row.approval !== "pending") {
+    throw new BookingActionRefusedError(
+      "この予約は承認待ち（仮予約）ではありません。",
+      "booking_not_pending",
+    );
+  }
+}
+
+/**
+ * 承認する: the pending booking becomes final (approval 'approved'; the
+ * status stays confirmed and the time stays taken). The history records a
+ * 'confirmed' entry, and the customer's mail carries an .ics that turns the
+ * tentative event confirmed (REQUEST, same UID, the next SEQUENCE).
+ */
+export async function approveBooking(
+  db: Database,
+  input: VersionedTarget,
+  actor: BookingActor,
+  now: Date,
+): Promise<Booking> {
+  return db.transaction(async (tx) => {
+    const row = await lockBooking(tx, input);
+    checkVersion(row, input.version);
+    requirePendingApproval(row);
+    const approved = await applyChange(
+      tx,
+      row,
+      { approval: "approved" },
+      { kind: "confirmed", details: { approval: "approved" } },
+      actor,
+      now,
+    );
+    await enqueueApprovalJobs(tx, approved, now);
+    return approved;
+  });
+}
+
+/**
+ * 承認しない: the salon declines the pending booking. It is cancelled by the
+ * salon (category サロン都合, approval 'refused', the message kept in
+ * cancel_reason), which frees the time at once; the customer's mail says
+ * the booking could not be accepted and cancels the tentative event.
+ */
+export async function refuseBooking(
+  db: Database,
+  input: VersionedTarget & { message: string },
+  actor: BookingActor,
+  now: Date,
+): Promise<Booking> {
+  const booking = await db.transaction(async (tx) => {
+    const row = await lockBooking(tx, input);
+    checkVersion(row, input.version);
+    requirePendingApproval(row);
+    const refused = await applyChange(
+      tx,
+      row,
+      {
+        status: "cancelled_by_salon",
+        cancelledAt: now,
+        cancelledBy: "salon",
+        cancelCategory: "salon",
+        cancelReason: input.message,
+        approval: "refused",
+      },
+      {
+        kind: "cancelled",
+        details: {
+          approval: "refused",
+          category: "salon",
+          categoryLabel: cancelCategoryLabels.salon,
+          message: input.message,
+        },
+      },
+      actor,
+      now,
+    );
+    await enqueueCancellationJobs(tx, refused, now);
+    return refused;
+  });
+  // The time is free again, in the search too.
   await refreshAfterBookingChange(db, booking, now);
   return booking;
 }
@@ -679,6 +771,15 @@ export async function applyBookingAction(
       );
     case "note":
       return saveSalonNote(db, { ...target, note: action.note }, actor, now);
+    case "approve":
+      return approveBooking(db, { ...target, version: action.version }, actor, now);
+    case "refuse":
+      return refuseBooking(
+        db,
+        { ...target, version: action.version, message: action.message },
+        actor,
+        now,
+      );
   }
 }
 
@@ -688,6 +789,8 @@ export type OwnerBookingDetail = {
   kind: "booking" | "block";
   bookingNumber: string;
   status: BookingStatus;
+  /** Approval mode (decision 0051): "pending" while the salon has not answered; else its answer or null. */
+  approval: BookingApproval | null;
   source: BookingSource;
   version: number;
   startsAt: Date;
@@ -749,6 +852,7 @@ export async function getOwnerBooking(
     kind: b.kind,
     bookingNumber: b.bookingNumber,
     status: b.status,
+    approval: b.approval,
     source: b.source,
     version: b.version,
     startsAt: b.startsAt,

@@ -1,5 +1,6 @@
 import { formatDate, formatYen } from "../../common/format";
 import { isLocalDate, toLocal } from "../../common/local-time";
+import { staffPendingApprovalLabel } from "../../common/status-labels";
 import { salonActor } from "../bookings/booking-history.server";
 import type { Database } from "../db/client";
 import type { BookingStatus } from "../db/schema";
@@ -46,6 +47,9 @@ export const doneMessages: Record<BookingActionName, string> = {
   move: "予約を変更しました。お客様にはメールでお知らせします（メールアドレスがある場合）。",
   note: "サロンメモを保存しました。",
   release: "ブロックを削除しました。",
+  approve: "仮予約を承認しました。予約が確定したことを、お客様にメールでお知らせします。",
+  refuse:
+    "仮予約を承認しませんでした。この時間は再び予約を受け付けます。お客様にはメールでお知らせします。",
 };
 
 /** What the entry form (/bookings/new) reports when it lands here with ?done=. */
@@ -77,9 +81,11 @@ function historyWhat(
     case "created":
       return detail.kind === "block"
         ? "ブロックを登録"
-        : `予約を受付（${sourceLabels[String(d.source ?? detail.source)] ?? "ネット予約"}）`;
+        : `予約を受付（${sourceLabels[String(d.source ?? detail.source)] ?? "ネット予約"}${
+            d.approval === "pending" ? "・仮予約（承認待ち）" : ""
+          }）`;
     case "confirmed":
-      return "予約を確定";
+      return d.approval === "approved" ? "仮予約を承認（予約確定）" : "予約を確定";
     case "moved":
     case "menus_changed": {
       const from = (d.from ?? {}) as Side;
@@ -104,6 +110,10 @@ function historyWhat(
       return "無断キャンセル";
     case "cancelled": {
       if (d.block) return "ブロックを削除";
+      if (d.approval === "refused") {
+        const said = typeof d.message === "string" && d.message ? `　メッセージ：${d.message}` : "";
+        return `仮予約を承認しない（お断り）${said}`;
+      }
       if (event.actorKind === "customer") {
         return `お客様がキャンセル${d.reason ? `（理由：${String(d.reason)}）` : ""}`;
       }
@@ -155,7 +165,12 @@ export type BookingPageBooking = {
     release: boolean;
     /** Edit the salon's note (any state). */
     note: boolean;
+    /** Approval mode (decision 0051): 承認する / 承認しない a pending booking. */
+    approve: boolean;
+    refuse: boolean;
   };
+  /** A web booking waiting for the salon's approval (仮予約). */
+  pending: boolean;
   /** When a no-show may be recorded (the start), for the hint before it. */
   startTime: string;
   /** The local date, for the ledger link. */
@@ -167,6 +182,7 @@ function pageBooking(detail: OwnerBookingDetail, salonId: string, now: Date): Bo
   const end = toLocal(detail.endsAt, detail.timeZone);
   const live = detail.status === "confirmed";
   const isBooking = detail.kind === "booking";
+  const pending = isBooking && live && detail.approval === "pending";
   return {
     id: detail.id,
     kind: detail.kind,
@@ -180,7 +196,9 @@ function pageBooking(detail: OwnerBookingDetail, salonId: string, now: Date): Bo
           : "削除済み"
         : detail.status === "confirmed" && detail.arrivedAt
           ? "来店済み"
-          : statusLabels[detail.status],
+          : pending
+            ? staffPendingApprovalLabel
+            : statusLabels[detail.status],
     sourceLabel: sourceLabels[detail.source] ?? detail.source,
     dateLabel: formatDate(start.date),
     timeLabel: `${start.time}〜${end.time}`,
@@ -223,7 +241,10 @@ function pageBooking(detail: OwnerBookingDetail, salonId: string, now: Date): Bo
       move: isBooking && live,
       release: !isBooking && live,
       note: true,
+      approve: pending,
+      refuse: pending,
     },
+    pending,
     startTime: start.time,
     date: start.date,
   };
@@ -266,6 +287,8 @@ export async function bookingDetailPage(
       move: false,
       release: false,
       note: false,
+      approve: false,
+      refuse: false,
     };
   }
   return {
@@ -366,6 +389,8 @@ function actionInput(form: FormData) {
       return { ...base, category: text(form, "category"), message: text(form, "message") };
     case "note":
       return { action: intent, note: text(form, "note") };
+    case "refuse":
+      return { ...base, message: text(form, "message") };
     case "move":
       return {
         ...base,

@@ -41,7 +41,10 @@ const booking: BookingPageBooking = {
     move: true,
     release: false,
     note: true,
+    approve: false,
+    refuse: false,
   },
+  pending: false,
   startTime: "14:00",
   date: "2026-12-03",
 };
@@ -73,6 +76,37 @@ describe("the booking detail and move views", () => {
     expect(html).toContain(
       'href="/owner/salons/s1/bookings/5d0f3c8e-9a1b-4c2d-8e7f-0a1b2c3d4e5f/move"',
     );
+  });
+
+  it("a pending booking (仮予約) offers 承認する and 承認しない, keeping the refusal's message", () => {
+    const data: BookingDetailPageData = {
+      ...frame,
+      booking: {
+        ...booking,
+        statusLabel: "仮予約（承認待ち）",
+        pending: true,
+        can: { ...booking.can, approve: true, refuse: true },
+      },
+      done: null,
+      cancelCategories: [{ value: "salon", label: "サロン都合" }],
+    };
+    const html = render(() =>
+      createElement(BookingDetailView, {
+        data,
+        result: {
+          errors: { message: "お客様へのメッセージは500文字以内で入力してください。" },
+          values: { intent: "refuse", message: "あいにく" },
+          needsConfirmation: false,
+        },
+      }),
+    );
+    expect(html).toContain("仮予約（承認待ち）");
+    expect(html).toContain('name="intent" value="approve"');
+    expect(html).toContain('name="intent" value="refuse"');
+    expect(html).toContain("承認しない");
+    expect(html).toContain('id="refuseMessage"');
+    expect(html).toContain("あいにく");
+    expect(html).toContain("お客様へのメッセージは500文字以内で入力してください。");
   });
 
   it("the move form keeps what was typed and offers 「このまま移動する」 after the warning", () => {

@@ -170,8 +170,12 @@ export function BookingDetailView({
 }) {
   const busy = useNavigation().state === "submitting";
   const { booking } = data;
-  const errors: Record<string, string | undefined> = result?.errors ?? {};
   const typed = result?.values;
+  // The refusal's message field has its own id beside the cancel form's.
+  const errors: Record<string, string | undefined> =
+    typed?.intent === "refuse" && result?.errors.message
+      ? (({ message, ...rest }) => ({ ...rest, refuseMessage: message }))(result.errors)
+      : (result?.errors ?? {});
   const base = `/owner/salons/${data.salon.id}/bookings`;
   const title =
     booking.kind === "block" ? `ブロック ${booking.salonNote}` : `予約 ${booking.bookingNumber}`;
@@ -188,6 +192,53 @@ export function BookingDetailView({
         </p>
         {data.done && !result ? <DoneMessage message={data.done} /> : null}
         <ErrorSummary errors={errors} />
+
+        {booking.pending ? (
+          <section
+            className="rounded-lg border-2 border-amber-700 bg-amber-50 p-4"
+            aria-labelledby="approval-heading"
+          >
+            <h2 id="approval-heading" className={headingClass}>
+              仮予約（承認待ち）
+            </h2>
+            <p>
+              ネット予約の仮予約です。この時間は確保されています。承認すると予約が確定し、承認しないとキャンセルになって時間が空きます。どちらもお客様にメールでお知らせします。
+            </p>
+            {booking.can.approve || booking.can.refuse ? (
+              <div className="mt-4 flex flex-col gap-4">
+                {booking.can.approve ? (
+                  <VersionedForm booking={booking} intent="approve" label="承認する">
+                    <button type="submit" className={buttonClass} disabled={busy}>
+                      承認する
+                    </button>
+                  </VersionedForm>
+                ) : null}
+                {booking.can.refuse ? (
+                  <VersionedForm booking={booking} intent="refuse" label="承認しない">
+                    <fieldset className="flex flex-col gap-3 rounded-lg border border-neutral-400 bg-white p-4">
+                      <legend className="px-1 font-bold">承認しない（お断りする）</legend>
+                      <TextAreaField
+                        id="refuseMessage"
+                        name="message"
+                        label="お客様へのメッセージ"
+                        hint="500文字まで。お断りのお知らせメールに載ります。"
+                        rows={3}
+                        defaultValue={typed?.intent === "refuse" ? typed.message : ""}
+                        error={errors.refuseMessage}
+                        key={`refuse-${booking.version}-${typed?.intent === "refuse" ? typed.message : ""}`}
+                      />
+                      <div>
+                        <button type="submit" className={dangerButtonClass} disabled={busy}>
+                          承認しない
+                        </button>
+                      </div>
+                    </fieldset>
+                  </VersionedForm>
+                ) : null}
+              </div>
+            ) : null}
+          </section>
+        ) : null}
 
         <section className={sectionClass} aria-labelledby="facts-heading">
           <h2 id="facts-heading" className={headingClass}>
