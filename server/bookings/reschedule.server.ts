@@ -19,6 +19,7 @@ import { customerActor, recordBookingEvent } from "./booking-history.server";
 import { enqueueMovedJobs, moveReminder } from "./booking-jobs.server";
 import { limitBookingAttempt } from "./booking-rate-limit";
 import { refreshAfterBookingChange } from "./free-days.server";
+import { nominationFeeFor } from "./nomination-fee";
 import { occupiedRange, occupiedSpan } from "./occupied-time";
 import { bookingSettingsFor } from "./settings";
 
@@ -100,7 +101,7 @@ export type BookingSide = {
 
 export type ReschedulePlan = {
   before: BookingSide;
-  after: BookingSide & { occupiedFrom: Date; occupiedUntil: Date };
+  after: BookingSide & { occupiedFrom: Date; occupiedUntil: Date; nominationFee: number };
   /** The booking's coupon does not apply to the new menus or date: the new price is without it. */
   couponDropped: boolean;
   /** Nothing would change (the same time, stylist and menus). */
@@ -267,6 +268,9 @@ async function plan(
       couponDropped = true;
     }
   }
+  // 指名料 of the stylist the customer now chose (none for 指名なし), after the coupon (0047).
+  const nominationFee = await nominationFeeFor(db, row.salonId, requestedStaff);
+  totalPrice += nominationFee;
   const [who] =
     staffId === row.staffId
       ? [{ name: before.staffName }]
@@ -289,6 +293,7 @@ async function plan(
       durationMinutes: menu.durationMinutes,
     })),
     totalPrice,
+    nominationFee,
     couponId: couponDropped ? null : row.couponId,
     couponTitle: couponDropped ? null : before.couponTitle,
   };
@@ -417,6 +422,7 @@ export async function rescheduleBooking(
             staffId: after.staffId,
             staffRequested: after.staffRequested,
             totalPrice: after.totalPrice,
+            nominationFee: after.nominationFee,
             couponId: after.couponId,
             version: sql`${bookings.version} + 1`,
           })
