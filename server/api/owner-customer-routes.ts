@@ -17,6 +17,7 @@ import {
 import { requireSalonAccessApi } from "../owner/salon-access.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import { CAPABILITY, needs } from "./owner-capability";
 import { envelope, uuid } from "./schemas";
 
 /**
@@ -158,6 +159,7 @@ const notFound = errorResponse(
 );
 
 const listRoute = createRoute({
+  ...needs("customers.manage"),
   method: "get",
   path: "/owner/salons/{id}/customers",
   operationId: "listOwnerCustomers",
@@ -179,6 +181,7 @@ const listRoute = createRoute({
 });
 
 const detailRoute = createRoute({
+  ...needs("customers.manage"),
   method: "get",
   path: "/owner/salons/{id}/customers/{customerId}",
   operationId: "getOwnerCustomer",
@@ -204,6 +207,7 @@ const otherBody = z
   .openapi("OwnerCustomerOther");
 
 const mergeRoute = createRoute({
+  ...needs("customers.manage"),
   method: "post",
   path: "/owner/salons/{id}/customers/{customerId}/merge",
   operationId: "mergeOwnerCustomers",
@@ -224,6 +228,7 @@ const mergeRoute = createRoute({
 });
 
 const unmergeRoute = createRoute({
+  ...needs("customers.manage"),
   method: "post",
   path: "/owner/salons/{id}/customers/{customerId}/unmerge",
   operationId: "unmergeOwnerCustomer",
@@ -258,6 +263,7 @@ const notesBody = z
   .openapi("OwnerCustomerNotes");
 
 const notesRoute = createRoute({
+  ...needs("customers.manage"),
   method: "put",
   path: "/owner/salons/{id}/customers/{customerId}/notes",
   operationId: "putOwnerCustomerNotes",
@@ -280,8 +286,9 @@ const notesRoute = createRoute({
 
 /** /api/owner/salons/{id}/customers[/{customerId}[/merge|/unmerge|/notes]]. */
 export function registerOwnerCustomerRoutes(app: BookingApiApp, deps: ResolvedBookingApiDeps) {
+  // Every customers operation needs the same capability (each declares it in the document).
   const access = (request: Request, salonId: string) =>
-    requireSalonAccessApi(request, deps, salonId, "customers.manage");
+    requireSalonAccessApi(request, deps, salonId, listRoute[CAPABILITY]);
 
   app.openapi(listRoute, async (c) => {
     const { salon } = await access(c.req.raw, c.req.valid("param").id);

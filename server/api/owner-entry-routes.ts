@@ -18,6 +18,7 @@ import {
 } from "../owner/salon-entries.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import { CAPABILITY, needs } from "./owner-capability";
 import { envelope, uuid } from "./schemas";
 
 /**
@@ -95,6 +96,7 @@ const conflict409 = errorResponse(
 const notFound404 = errorResponse("サロンが見つかりません、または権限がありません（not_found）");
 
 const bookingRoute = createRoute({
+  ...needs("bookings.enter"),
   method: "post",
   path: "/owner/salons/{id}/bookings",
   operationId: "ownerEnterBooking",
@@ -118,6 +120,7 @@ const bookingRoute = createRoute({
 });
 
 const blockRoute = createRoute({
+  ...needs("bookings.enter"),
   method: "post",
   path: "/owner/salons/{id}/blocks",
   operationId: "ownerBlockTime",
@@ -139,6 +142,7 @@ const blockRoute = createRoute({
 });
 
 const lookupRoute = createRoute({
+  ...needs("bookings.enter"),
   method: "get",
   path: "/owner/salons/{id}/customers/lookup",
   operationId: "ownerLookupCustomers",
@@ -183,7 +187,7 @@ export function registerOwnerEntryRoutes(app: BookingApiApp, deps: ResolvedBooki
 
   app.openapi(bookingRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const access = await requireSalonAccessApi(c.req.raw, deps, id, "bookings.enter");
+    const access = await requireSalonAccessApi(c.req.raw, deps, id, bookingRoute[CAPABILITY]);
     const booking = await enterSalonBooking(
       db,
       access.salon.id,
@@ -196,7 +200,7 @@ export function registerOwnerEntryRoutes(app: BookingApiApp, deps: ResolvedBooki
 
   app.openapi(blockRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const access = await requireSalonAccessApi(c.req.raw, deps, id, "bookings.enter");
+    const access = await requireSalonAccessApi(c.req.raw, deps, id, blockRoute[CAPABILITY]);
     const block = await blockTime(
       db,
       access.salon.id,
@@ -209,7 +213,7 @@ export function registerOwnerEntryRoutes(app: BookingApiApp, deps: ResolvedBooki
 
   app.openapi(lookupRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const access = await requireSalonAccessApi(c.req.raw, deps, id, "bookings.enter");
+    const access = await requireSalonAccessApi(c.req.raw, deps, id, lookupRoute[CAPABILITY]);
     const matches = await findCustomers(db, access.salon.id, c.req.valid("query").q);
     return c.json({ data: matches }, 200);
   });

@@ -8,6 +8,7 @@ import { viewScope } from "../owner/scope.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
 import { openAvailabilityStream } from "./availability-stream";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import { CAPABILITY, needs } from "./owner-capability";
 import { envelope, uuid } from "./schemas";
 
 /**
@@ -95,6 +96,10 @@ const entrySchema = z
     label: z.string().openapi({ description: "ブロックの名前（休憩、打ち合わせ…）" }),
     holdExpiresAt: z.string().nullable(),
     arrived: z.boolean(),
+    pending: z.boolean().openapi({
+      description:
+        "承認制のサロンのネット予約で、サロンの承認待ち（仮予約）。statusLabel は「仮予約（承認待ち）」",
+    }),
   })
   .openapi("LedgerEntry");
 
@@ -172,6 +177,7 @@ const weekSchema = z
 const notFound = errorResponse("サロンが見つからないか、管理する権限がありません（not_found）");
 
 const ledgerRoute = createRoute({
+  ...needs("ledger.read"),
   method: "get",
   path: "/owner/salons/{id}/ledger",
   operationId: "getOwnerLedger",
@@ -190,6 +196,7 @@ const ledgerRoute = createRoute({
 });
 
 const streamRoute = createRoute({
+  ...needs("ledger.read"),
   method: "get",
   path: "/owner/salons/{id}/ledger/stream",
   operationId: "streamOwnerLedger",
@@ -235,7 +242,8 @@ function streamRange(query: z.infer<typeof streamQuery>, timeZone: string, now: 
 
 export function registerOwnerLedgerRoutes(app: BookingApiApp, deps: ResolvedBookingApiDeps) {
   app.openapi(ledgerRoute, async (c) => {
-    const access = await requireSalonAccessApi(c.req.raw, deps, c.req.valid("param").id);
+    const id = c.req.valid("param").id;
+    const access = await requireSalonAccessApi(c.req.raw, deps, id, ledgerRoute[CAPABILITY]);
     const query = c.req.valid("query");
     const now = deps.now();
     const date = ledgerDate(query.date, access.salon, now);
@@ -251,7 +259,8 @@ export function registerOwnerLedgerRoutes(app: BookingApiApp, deps: ResolvedBook
   });
 
   app.openapi(streamRoute, async (c) => {
-    const access = await requireSalonAccessApi(c.req.raw, deps, c.req.valid("param").id);
+    const id = c.req.valid("param").id;
+    const access = await requireSalonAccessApi(c.req.raw, deps, id, streamRoute[CAPABILITY]);
     const range = streamRange(c.req.valid("query"), access.salon.timeZone, deps.now());
     const response = await openAvailabilityStream(c, {
       slotEvents: deps.slotEvents,

@@ -5,6 +5,7 @@ import { viewScope } from "../owner/scope.server";
 import { todayView } from "../owner/today.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import { CAPABILITY, needs } from "./owner-capability";
 import { envelope, uuid } from "./schemas";
 
 /**
@@ -101,6 +102,7 @@ const todaySchema = z
   .openapi("OwnerToday");
 
 const todayRoute = createRoute({
+  ...needs("ledger.read"),
   method: "get",
   path: "/owner/salons/{id}/today",
   operationId: "ownerToday",
@@ -122,7 +124,12 @@ const todayRoute = createRoute({
 /** GET /api/owner/salons/{id}/today. */
 export function registerOwnerTodayRoutes(app: BookingApiApp, deps: ResolvedBookingApiDeps) {
   app.openapi(todayRoute, async (c) => {
-    const access = await requireSalonAccessApi(c.req.raw, deps, c.req.valid("param").id);
+    const access = await requireSalonAccessApi(
+      c.req.raw,
+      deps,
+      c.req.valid("param").id,
+      todayRoute[CAPABILITY],
+    );
     const view = await todayView(deps.db, access.salon, deps.now(), viewScope(access));
     return c.json({ data: view }, 200);
   });
