@@ -508,7 +508,10 @@ export type BookingSummary = {
   statusLabel: string;
   startsAt: Date;
   endsAt: Date;
+  /** With the 指名料 and after the coupon (decision 0047). */
   totalPrice: number;
+  /** 指名料 included in totalPrice: 0 for 指名なし or a stylist without one. */
+  nominationFee: number;
   staffRequested: boolean;
   salon: { id: string; slug: string; name: string; timeZone: string };
   staff: { slug: string; name: string };
@@ -528,6 +531,7 @@ const summaryColumns = {
   startsAt: bookings.startsAt,
   endsAt: bookings.endsAt,
   totalPrice: bookings.totalPrice,
+  nominationFee: bookings.nominationFee,
   staffRequested: bookings.staffRequested,
   notes: bookings.notes,
   cancelledAt: bookings.cancelledAt,
@@ -590,6 +594,7 @@ async function summaries(
     startsAt: row.startsAt,
     endsAt: row.endsAt,
     totalPrice: row.totalPrice,
+    nominationFee: row.nominationFee,
     staffRequested: row.staffRequested,
     salon: { id: row.salonId, slug: row.salonSlug, name: row.salonName, timeZone: row.timeZone },
     staff: { slug: row.staffSlug, name: row.staffName },
