@@ -31,7 +31,10 @@ export function BookingSummary({ summary }: { summary: BookingSummaryData }) {
         <p className="text-sm text-neutral-700">所要時間 約{formatDuration(minutes)}</p>
       </dd>
       <dt className="font-bold">スタッフ</dt>
-      <dd>{summary.stylistName ?? "指名なし"}</dd>
+      <dd>
+        {summary.stylistName ?? "指名なし"}
+        {summary.nominationFee > 0 ? `（指名料 ${formatYen(summary.nominationFee)}）` : null}
+      </dd>
       {summary.coupon ? (
         <>
           <dt className="font-bold">クーポン</dt>
@@ -46,7 +49,7 @@ export function BookingSummary({ summary }: { summary: BookingSummaryData }) {
         {summary.coupon ? (
           <span className="ml-2 text-sm text-neutral-700 line-through">
             <span className="sr-only">割引前</span>
-            {formatYen(summary.subtotal)}
+            {formatYen(summary.subtotal + summary.nominationFee)}
           </span>
         ) : null}
         <span className="block text-sm text-neutral-700">（税込・お支払いはサロンにて）</span>

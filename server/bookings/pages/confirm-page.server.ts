@@ -216,8 +216,9 @@ export async function loadConfirmView(
       end: hold.endsAt.toISOString(),
       timeZone: salon.timeZone,
       subtotal,
+      nominationFee: hold.nominationFee,
       coupon: hold.couponTitle
-        ? { title: hold.couponTitle, discount: subtotal - hold.totalPrice }
+        ? { title: hold.couponTitle, discount: subtotal + hold.nominationFee - hold.totalPrice }
         : null,
       total: hold.totalPrice,
       cancelCutoffHours: rules.cancellationCutoffHours,

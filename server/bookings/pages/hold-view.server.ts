@@ -18,6 +18,8 @@ export type HoldRow = {
   startsAt: Date;
   endsAt: Date;
   totalPrice: number;
+  /** 指名料 included in totalPrice (decision 0047). */
+  nominationFee: number;
   staffRequested: boolean;
   staffSlug: string;
   staffName: string;
@@ -44,6 +46,7 @@ export async function findHold(
       startsAt: bookings.startsAt,
       endsAt: bookings.endsAt,
       totalPrice: bookings.totalPrice,
+      nominationFee: bookings.nominationFee,
       staffRequested: bookings.staffRequested,
       staffSlug: staff.slug,
       staffName: staff.name,

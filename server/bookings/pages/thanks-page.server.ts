@@ -72,9 +72,13 @@ export async function thanksView(db: Database, booking: BookingSummary) {
       end: booking.endsAt.toISOString(),
       timeZone: booking.salon.timeZone,
       subtotal,
+      nominationFee: booking.nominationFee,
       coupon:
-        booking.totalPrice < subtotal
-          ? { title: "クーポン割引", discount: subtotal - booking.totalPrice }
+        booking.totalPrice < subtotal + booking.nominationFee
+          ? {
+              title: "クーポン割引",
+              discount: subtotal + booking.nominationFee - booking.totalPrice,
+            }
           : null,
       total: booking.totalPrice,
       cancelCutoffHours: rules.cancellationCutoffHours,
