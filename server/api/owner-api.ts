@@ -5,6 +5,7 @@ import { registerOwnerBookingRoutes } from "./owner-booking-routes";
 import { registerOwnerCustomerRoutes } from "./owner-customer-routes";
 import { registerOwnerEntryRoutes } from "./owner-entry-routes";
 import { registerOwnerLedgerRoutes } from "./owner-ledger-routes";
+import { registerOwnerReportRoutes } from "./owner-report-routes";
 import { registerOwnerTodayRoutes } from "./owner-today-routes";
 
 /**
@@ -28,6 +29,7 @@ export function registerOwnerApi(app: BookingApiApp, deps: ResolvedBookingApiDep
   registerOwnerBookingRoutes(app, deps);
   registerOwnerApprovalRoutes(app, deps);
   registerOwnerTodayRoutes(app, deps);
+  registerOwnerReportRoutes(app, deps);
   // Before the customers' routes: /customers/lookup is not a customer id.
   registerOwnerEntryRoutes(app, deps);
   registerOwnerCustomerRoutes(app, deps);

@@ -1,0 +1,521 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import { addDays, type LocalDate, LocalDay, toLocal, weekdayOf } from "../../common/local-time";
+import { workingIntervals } from "../bookings/availability";
+import { loadSalonSchedule } from "../bookings/availability-data.server";
+import type { Database } from "../db/client";
+import { parseReportQuery, type ReportGroup, type ReportQuery } from "./reports.schema";
+import { ownerFrame, type SalonAccess } from "./salon-access.server";
+
+/**
+ * The salon's reports (issue 29, point 6; decision 0050): for a period of
+ * local dates, by day, week (Monday first) or month, by stylist and by menu.
+ * Everything about bookings is ONE statement: the period's bookings are read
+ * once over bookings_salon_idx (salon_id, starts_at) into a materialized CTE
+ * and every figure is a grouped aggregate of it, answered as one json text.
+ * Scheduled minutes come from the availability engine's own schedule reading
+ * (loadSalonSchedule + workingIntervals), never a second interpreter.
+ *
+ * Definitions (the page says them too):
+ * - booked: status confirmed or completed (a 仮予約 awaiting approval is
+ *   confirmed with approval 'pending'); amounts are bookings.total_price;
+ * - by menu: booking_menus' snapshot name and price (a retired or renamed
+ *   menu keeps what it was booked as; the newest booking's name shows);
+ * - utilisation: booked minutes (ends_at − starts_at of booked bookings) ÷
+ *   the working minutes of the active stylists' schedules in the period;
+ * - new customer: the person's first booked booking at this salon ever is in
+ *   the period (merged records count as the record at the top of the chain);
+ * - the hours that fill first: per local hour of the start, the median time
+ *   between making the booking (created_at) and its start, walk-ins left
+ *   out (they are not booked ahead); ranked longest first.
+ */
+
+type Reader = Pick<Database, "execute">;
+
+export type ReportTotals = {
+  bookedCount: number;
+  bookedAmount: number;
+  completedCount: number;
+  completedAmount: number;
+  bookedMinutes: number;
+  scheduledMinutes: number;
+  /** bookedMinutes ÷ scheduledMinutes; null when nobody was scheduled. */
+  utilisation: number | null;
+  cancelledCount: number;
+  noShowCount: number;
+};
+
+export type ReportBucket = ReportTotals & {
+  /** The bucket's first and last local dates inside the period. */
+  from: LocalDate;
+  to: LocalDate;
+};
+
+export type ReportStylist = Omit<ReportTotals, "cancelledCount" | "noShowCount"> & {
+  staffId: string;
+  staffName: string;
+  /** A retired stylist's schedule is not read: scheduled minutes 0. */
+  active: boolean;
+};
+
+export type ReportMenu = {
+  menuId: string;
+  name: string;
+  bookedCount: number;
+  bookedAmount: number;
+  completedCount: number;
+  completedAmount: number;
+};
+
+export type ReportCancellations = {
+  /** お客様キャンセル (cancelled_by_user). */
+  customer: number;
+  /** The salon's categories (cancelled_by_salon; none given counts as サロン都合). */
+  salon: number;
+  customer_same_day: number;
+  no_contact: number;
+  /** 来店なし (no_show). */
+  noShow: number;
+};
+
+export type ReportCustomers = {
+  newCustomers: number;
+  returningCustomers: number;
+  newBookings: number;
+  returningBookings: number;
+  /** Booked bookings without a customer record (none after the backfill, normally). */
+  unknownBookings: number;
+};
+
+export type ReportLead = {
+  bookings: number;
+  /** Of those, booked ahead (not walk-ins): the median lead time is over these. */
+  bookedAhead: number;
+  /** Median hours between booking and start; null without bookings made ahead. */
+  medianLeadHours: number | null;
+};
+
+export type ReportHour = ReportLead & {
+  /** Local hour of the start, 0–23. */
+  hour: number;
+  /** 1 = fills first (longest median lead); null without bookings made ahead. */
+  rank: number | null;
+};
+
+export type ReportWeekday = ReportLead & { weekday: number };
+
+export type SalonReport = {
+  salon: { id: string; name: string; timeZone: string };
+  query: ReportQuery;
+  totals: ReportTotals;
+  buckets: ReportBucket[];
+  stylists: ReportStylist[];
+  menus: ReportMenu[];
+  cancellations: ReportCancellations;
+  customers: ReportCustomers;
+  /** Every hour with bookings, by hour of day. */
+  hours: ReportHour[];
+  /** Monday first. */
+  weekdays: ReportWeekday[];
+};
+
+const count = z.coerce.number().int();
+const amount = z.coerce.number();
+
+const sumsSchema = {
+  booked_count: count,
+  booked_amount: amount,
+  completed_count: count,
+  completed_amount: amount,
+  booked_minutes: amount,
+};
+
+const leadSchema = {
+  bookings: count,
+  booked_ahead: count,
+  median_lead_hours: z.coerce.number().nullable(),
+};
+
+const list = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item)
+    .nullable()
+    .transform((items) => items ?? []);
+
+const answerSchema = z.object({
+  buckets: list(
+    z.object({
+      bucket: z.string(),
+      ...sumsSchema,
+      cancelled_count: count,
+      no_show_count: count,
+    }),
+  ),
+  stylists: list(z.object({ staff_id: z.string(), ...sumsSchema })),
+  staff: list(
+    z.object({ id: z.string(), name: z.string(), active: z.boolean(), sort_order: count }),
+  ),
+  menus: list(
+    z.object({
+      menu_id: z.string(),
+      name: z.string(),
+      booked_count: count,
+      booked_amount: amount,
+      completed_count: count,
+      completed_amount: amount,
+    }),
+  ),
+  cancellations: z.object({
+    customer: count,
+    salon: count,
+    customer_same_day: count,
+    no_contact: count,
+    no_show: count,
+  }),
+  customers: z.object({
+    new_customers: count,
+    returning_customers: count,
+    new_bookings: count,
+    returning_bookings: count,
+    unknown_bookings: count,
+  }),
+  hours: list(z.object({ hour: count, ...leadSchema })),
+  weekdays: list(z.object({ weekday: count, ...leadSchema })),
+});
+
+/** A chain of merges is at most this long (customers.server.ts stops there too). */
+const MAX_CHAIN_DEPTH = 50;
+
+const truncUnit: Record<ReportGroup, string> = { day: "day", week: "week", month: "month" };
+
+/** The bookings side of the report: one statement, one json answer. */
+async function readFigures(
+  db: Reader,
+  salonId: string,
+  timeZone: string,
+  from: Date,
+  to: Date,
+  group: ReportGroup,
+) {
+  const fromAt = sql`${from.toISOString()}::timestamptz`;
+  const toAt = sql`${to.toISOString()}::timestamptz`;
+  const sums = sql`
+    count(*) filter (where p.booked)::int as booked_count,
+    coalesce(sum(p.total_price) filter (where p.booked), 0)::float8 as booked_amount,
+    count(*) filter (where p.status = 'completed')::int as completed_count,
+    coalesce(sum(p.total_price) filter (where p.status = 'completed'), 0)::float8 as completed_amount,
+    coalesce(sum(p.minutes) filter (where p.booked), 0)::float8 as booked_minutes`;
+  const lead = sql`
+    count(*)::int as bookings,
+    count(*) filter (where p.source <> 'walk_in')::int as booked_ahead,
+    (percentile_cont(0.5) within group (order by p.lead_seconds)
+      filter (where p.source <> 'walk_in') / 3600)::float8 as median_lead_hours`;
+  const result = await db.execute(sql`
+    with recursive
+    period as materialized (
+      select b.id, b.staff_id, b.customer_id, b.status, b.cancel_category, b.total_price,
+             b.source, b.starts_at,
+             b.starts_at at time zone ${timeZone}::text as local_start,
+             extract(epoch from b.ends_at - b.starts_at) / 60 as minutes,
+             greatest(extract(epoch from b.starts_at - b.created_at), 0) as lead_seconds,
+             b.status in ('confirmed', 'completed') as booked
+        from bookings b
+       where b.salon_id = ${salonId}::uuid
+         and b.starts_at >= ${fromAt} and b.starts_at < ${toAt}
+         and b.kind = 'booking' and b.status <> 'held'
+    ),
+    -- Each merged-away record and the record at the top of its chain.
+    up(id, top, depth) as (
+      select c.id, c.merged_into_id, 1
+        from salon_customers c
+       where c.salon_id = ${salonId}::uuid and c.merged_into_id is not null
+      union all
+      select up.id, c.merged_into_id, up.depth + 1
+        from up join salon_customers c on c.salon_id = ${salonId}::uuid and c.id = up.top
+       where c.merged_into_id is not null and up.depth < ${MAX_CHAIN_DEPTH}
+    ),
+    tops as (select distinct on (id) id, top from up order by id, depth desc),
+    people as (
+      select coalesce(t.top, p.customer_id) as person, count(*)::int as bookings
+        from period p left join tops t on t.id = p.customer_id
+       where p.booked and p.customer_id is not null
+       group by 1
+    ),
+    -- A person with a booked booking before the period: its records are the
+    -- person's own and those merged into it (bookings_customer_idx).
+    returning_people as (
+      select people.person, people.bookings from people
+       where exists (
+         select 1 from bookings o
+          where o.salon_id = ${salonId}::uuid
+            and o.customer_id in (select people.person union all
+                                  select t.id from tops t where t.top = people.person)
+            and o.starts_at < ${fromAt}
+            and o.kind = 'booking' and o.status in ('confirmed', 'completed'))
+    )
+    select json_build_object(
+      'buckets', (select json_agg(x) from (
+          select to_char(date_trunc(${truncUnit[group]}::text, p.local_start), 'YYYY-MM-DD') as bucket,
+                 ${sums},
+                 count(*) filter (where p.status in ('cancelled_by_user', 'cancelled_by_salon'))::int
+                   as cancelled_count,
+                 count(*) filter (where p.status = 'no_show')::int as no_show_count
+            from period p group by 1) x),
+      'stylists', (select json_agg(x) from (
+          select p.staff_id, ${sums} from period p group by p.staff_id) x),
+      'staff', (select json_agg(x) from (
+          select s.id, s.name, s.active, s.sort_order from staff s
+           where s.salon_id = ${salonId}::uuid) x),
+      'menus', (select json_agg(x) from (
+          select bm.menu_id, (array_agg(bm.name order by p.starts_at desc, p.id))[1] as name,
+                 count(*) filter (where p.booked)::int as booked_count,
+                 coalesce(sum(bm.price) filter (where p.booked), 0)::float8 as booked_amount,
+                 count(*) filter (where p.status = 'completed')::int as completed_count,
+                 coalesce(sum(bm.price) filter (where p.status = 'completed'), 0)::float8
+                   as completed_amount
+            from period p
+            join booking_menus bm on bm.salon_id = ${salonId}::uuid and bm.booking_id = p.id
+           group by bm.menu_id) x),
+      'cancellations', (select json_build_object(
+          'customer', count(*) filter (where p.status = 'cancelled_by_user'),
+          'salon', count(*) filter (where p.status = 'cancelled_by_salon'
+            and coalesce(p.cancel_category, 'salon') = 'salon'),
+          'customer_same_day', count(*) filter (where p.status = 'cancelled_by_salon'
+            and p.cancel_category = 'customer_same_day'),
+          'no_contact', count(*) filter (where p.status = 'cancelled_by_salon'
+            and p.cancel_category = 'no_contact'),
+          'no_show', count(*) filter (where p.status = 'no_show'))
+        from period p),
+      'customers', json_build_object(
+        'new_customers', (select count(*) from people) - (select count(*) from returning_people),
+        'returning_customers', (select count(*) from returning_people),
+        'new_bookings', (select coalesce(sum(bookings), 0) from people)
+          - (select coalesce(sum(bookings), 0) from returning_people),
+        'returning_bookings', (select coalesce(sum(bookings), 0) from returning_people),
+        'unknown_bookings', (select count(*) from period p
+          where p.booked and p.customer_id is null)),
+      'hours', (select json_agg(x order by x.hour) from (
+          select extract(hour from p.local_start)::int as hour, ${lead}
+            from period p where p.booked group by 1) x),
+      'weekdays', (select json_agg(x) from (
+          select extract(dow from p.local_start)::int as weekday, ${lead}
+            from period p where p.booked group by 1) x)
+    )::text as report`);
+  const [row] = (result as unknown as { rows: { report: string }[] }).rows;
+  return answerSchema.parse(JSON.parse(row?.report ?? "{}"));
+}
+
+/** The first local date of the bucket `date` falls in (weeks begin on Monday). */
+export function bucketStart(date: LocalDate, group: ReportGroup): LocalDate {
+  if (group === "day") return date;
+  if (group === "month") return `${date.slice(0, 8)}01`;
+  return addDays(date, -((weekdayOf(date) + 6) % 7));
+}
+
+/**
+ * Each active stylist's working minutes per local date of the period, read
+ * by the engine (its weekly rows, dated exceptions, salon closures and the
+ * public-holiday rule), added up per stylist and per bucket.
+ */
+async function scheduledMinutes(
+  db: Database,
+  salonId: string,
+  query: ReportQuery,
+): Promise<{ byStaff: Map<string, number>; byBucket: Map<LocalDate, number> }> {
+  const byStaff = new Map<string, number>();
+  const byBucket = new Map<LocalDate, number>();
+  const schedule = await loadSalonSchedule(db, { salonId, from: query.from, to: query.to });
+  if (!schedule) return { byStaff, byBucket };
+  for (const member of schedule.staff) byStaff.set(member.id, 0);
+  for (let date = query.from; date <= query.to; date = addDays(date, 1)) {
+    const bucket = bucketStart(date, query.group);
+    let day = 0;
+    for (const [staffId, intervals] of workingIntervals(schedule, date)) {
+      const minutes = intervals.reduce((sum, i) => sum + (i.end - i.start), 0) / 60_000;
+      byStaff.set(staffId, (byStaff.get(staffId) ?? 0) + minutes);
+      day += minutes;
+    }
+    byBucket.set(bucket, (byBucket.get(bucket) ?? 0) + day);
+  }
+  return { byStaff, byBucket };
+}
+
+const ratio = (booked: number, scheduled: number) => (scheduled > 0 ? booked / scheduled : null);
+
+type Sums = {
+  booked_count: number;
+  booked_amount: number;
+  completed_count: number;
+  completed_amount: number;
+  booked_minutes: number;
+};
+
+const sumsOf = (row: Sums | undefined, scheduled: number) => {
+  const bookedMinutes = Math.round(row?.booked_minutes ?? 0);
+  return {
+    bookedCount: row?.booked_count ?? 0,
+    bookedAmount: row?.booked_amount ?? 0,
+    completedCount: row?.completed_count ?? 0,
+    completedAmount: row?.completed_amount ?? 0,
+    bookedMinutes,
+    scheduledMinutes: Math.round(scheduled),
+    utilisation: ratio(bookedMinutes, Math.round(scheduled)),
+  };
+};
+
+const leadOf = (row: {
+  bookings: number;
+  booked_ahead: number;
+  median_lead_hours: number | null;
+}) => ({
+  bookings: row.bookings,
+  bookedAhead: row.booked_ahead,
+  medianLeadHours: row.booked_ahead > 0 ? row.median_lead_hours : null,
+});
+
+/** The report of one salon for a checked query (reports.schema.ts). */
+export async function salonReport(
+  db: Database,
+  salon: { id: string; name: string; timeZone: string },
+  query: ReportQuery,
+): Promise<SalonReport> {
+  const from = new Date(new LocalDay(query.from, salon.timeZone).instantMs(0));
+  const to = new Date(new LocalDay(addDays(query.to, 1), salon.timeZone).instantMs(0));
+  const [figures, scheduled] = await Promise.all([
+    readFigures(db, salon.id, salon.timeZone, from, to, query.group),
+    scheduledMinutes(db, salon.id, query),
+  ]);
+
+  // Every bucket of the period, empty ones too, clipped to the period.
+  const rowsByBucket = new Map(figures.buckets.map((row) => [row.bucket, row]));
+  const buckets: ReportBucket[] = [];
+  for (let date = query.from; date <= query.to; ) {
+    const start = bucketStart(date, query.group);
+    let end = date;
+    while (end < query.to && bucketStart(addDays(end, 1), query.group) === start) {
+      end = addDays(end, 1);
+    }
+    const row = rowsByBucket.get(start);
+    buckets.push({
+      from: date,
+      to: end,
+      ...sumsOf(row, scheduled.byBucket.get(start) ?? 0),
+      cancelledCount: row?.cancelled_count ?? 0,
+      noShowCount: row?.no_show_count ?? 0,
+    });
+    date = addDays(end, 1);
+  }
+
+  // Active stylists in the salon's order, then anyone retired who had bookings.
+  const staffRows = [...figures.staff].sort(
+    (x, y) => Number(y.active) - Number(x.active) || x.sort_order - y.sort_order,
+  );
+  const byStaff = new Map(figures.stylists.map((row) => [row.staff_id, row]));
+  const stylists: ReportStylist[] = staffRows
+    .filter((member) => member.active || byStaff.has(member.id))
+    .map((member) => ({
+      staffId: member.id,
+      staffName: member.name,
+      active: member.active,
+      ...sumsOf(byStaff.get(member.id), scheduled.byStaff.get(member.id) ?? 0),
+    }));
+
+  const totalScheduled = [...scheduled.byStaff.values()].reduce((sum, m) => sum + m, 0);
+  const total = figures.buckets.reduce<Sums>(
+    (sum, row) => ({
+      booked_count: sum.booked_count + row.booked_count,
+      booked_amount: sum.booked_amount + row.booked_amount,
+      completed_count: sum.completed_count + row.completed_count,
+      completed_amount: sum.completed_amount + row.completed_amount,
+      booked_minutes: sum.booked_minutes + row.booked_minutes,
+    }),
+    {
+      booked_count: 0,
+      booked_amount: 0,
+      completed_count: 0,
+      completed_amount: 0,
+      booked_minutes: 0,
+    },
+  );
+  const totals: ReportTotals = {
+    ...sumsOf(total, totalScheduled),
+    cancelledCount: figures.buckets.reduce((sum, row) => sum + row.cancelled_count, 0),
+    noShowCount: figures.buckets.reduce((sum, row) => sum + row.no_show_count, 0),
+  };
+
+  const menus = figures.menus
+    .map((row) => ({
+      menuId: row.menu_id,
+      name: row.name,
+      bookedCount: row.booked_count,
+      bookedAmount: row.booked_amount,
+      completedCount: row.completed_count,
+      completedAmount: row.completed_amount,
+    }))
+    .sort((x, y) => y.bookedAmount - x.bookedAmount || x.name.localeCompare(y.name, "ja"));
+
+  const ranked = figures.hours
+    .filter((row) => row.booked_ahead > 0 && row.median_lead_hours !== null)
+    .sort((x, y) => (y.median_lead_hours ?? 0) - (x.median_lead_hours ?? 0) || x.hour - y.hour);
+  const rankOf = new Map(ranked.map((row, index) => [row.hour, index + 1]));
+  const hours = figures.hours
+    .map((row) => ({ hour: row.hour, ...leadOf(row), rank: rankOf.get(row.hour) ?? null }))
+    .sort((x, y) => x.hour - y.hour);
+  const weekdays = figures.weekdays
+    .map((row) => ({ weekday: row.weekday, ...leadOf(row) }))
+    .sort((x, y) => ((x.weekday + 6) % 7) - ((y.weekday + 6) % 7));
+
+  const c = figures.cancellations;
+  const p = figures.customers;
+  return {
+    salon: { id: salon.id, name: salon.name, timeZone: salon.timeZone },
+    query,
+    totals,
+    buckets,
+    stylists,
+    menus,
+    cancellations: {
+      customer: c.customer,
+      salon: c.salon,
+      customer_same_day: c.customer_same_day,
+      no_contact: c.no_contact,
+      noShow: c.no_show,
+    },
+    customers: {
+      newCustomers: p.new_customers,
+      returningCustomers: p.returning_customers,
+      newBookings: p.new_bookings,
+      returningBookings: p.returning_bookings,
+      unknownBookings: p.unknown_bookings,
+    },
+    hours,
+    weekdays,
+  };
+}
+
+/**
+ * The reports page: the frame, the report of the asked period, and the
+ * query's errors with what was typed (a bad query shows the current month
+ * below the errors, answered 400 by the route).
+ */
+export async function reportsPage(db: Database, access: SalonAccess, url: URL, now: Date) {
+  const today = toLocal(now, access.salon.timeZone).date;
+  const parsed = parseReportQuery(
+    {
+      from: url.searchParams.get("from"),
+      to: url.searchParams.get("to"),
+      group: url.searchParams.get("group"),
+    },
+    today,
+  );
+  const [frame, report] = await Promise.all([
+    ownerFrame(db, access),
+    salonReport(db, access.salon, parsed.query),
+  ]);
+  return {
+    ...frame,
+    report,
+    values: parsed.values,
+    errors: parsed.ok ? [] : parsed.errors,
+  };
+}
