@@ -45,8 +45,24 @@ const bookingSchema = z
     source: z.enum(bookingSources),
     arrived: z.boolean().openapi({ description: "来店済みとして記録済み" }),
     totalPrice: z.number().int().openapi({ description: "円（税込）" }),
+    pending: z
+      .boolean()
+      .openapi({ description: "承認制のサロンのネット予約で、サロンの承認待ち（仮予約）" }),
   })
   .openapi("OwnerTodayBooking");
+
+const pendingSchema = z
+  .object({
+    id: z.string(),
+    bookingNumber: z.string(),
+    startsAt: z.string().openapi({ description: "ISO 8601" }),
+    startLabel: z.string().openapi({ example: "12月3日(木) 14:00" }),
+    madeAtLabel: z.string().openapi({ example: "12月1日(火) 10:05", description: "予約した日時" }),
+    customerName: z.string(),
+    customerKana: z.string(),
+    staffName: z.string(),
+  })
+  .openapi("OwnerPendingApproval");
 
 const noticeSchema = z
   .object({
@@ -92,6 +108,10 @@ const todaySchema = z
       )
       .nullable()
       .openapi({ description: "スタッフ別の今日の残り時間（分）。非公開のサロンは null" }),
+    pendingApprovals: z.array(pendingSchema).openapi({
+      description:
+        "要確認の先頭: 承認待ちの仮予約（終了前のもの、開始の早い順、最大50件）。POST …/bookings/{bookingId}/approve または /refuse で答えます",
+    }),
     attention: z
       .array(noticeSchema)
       .openapi({ description: "要確認: 1時間以内の新規予約、24時間以内のキャンセル・予約変更" }),

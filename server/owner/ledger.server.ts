@@ -10,7 +10,7 @@ import {
   type Weekday,
   weekdayOf,
 } from "../../common/local-time";
-import { staffBookingStatusLabels } from "../../common/status-labels";
+import { staffStatusLabel } from "../../common/status-labels";
 import { salonOpeningOn, workingIntervals } from "../bookings/availability";
 import type { SalonDays } from "../bookings/availability-data.server";
 import { loadSalonDays } from "../bookings/availability-data.server";
@@ -80,6 +80,8 @@ export type LedgerEntry = LedgerSpan & {
   /** A hold's end of life, ISO 8601; null otherwise. */
   holdExpiresAt: string | null;
   arrived: boolean;
+  /** A web booking waiting for the salon's approval (仮予約, decision 0051). */
+  pending: boolean;
 };
 
 /** Why nobody works that day: 定休日 (the weekly hours), 休業日 (a dated closure), 祝日休業. */
@@ -223,6 +225,7 @@ const rowSchema = z
     z.number().nullable(),
     z.boolean(),
     z.array(z.string()),
+    z.boolean(),
   ])
   .transform(
     ([
@@ -241,6 +244,7 @@ const rowSchema = z
       holdExpiresMs,
       arrived,
       menus,
+      pending,
     ]) => ({
       id,
       staffId,
@@ -257,6 +261,7 @@ const rowSchema = z
       holdExpiresMs,
       arrived,
       menus,
+      pending,
     }),
   );
 const rowsSchema = z.array(rowSchema);
@@ -285,7 +290,8 @@ async function readBookings(
         b.salon_note, (extract(epoch from b.hold_expires_at) * 1000)::bigint,
         b.arrived_at is not null,
         (select coalesce(json_agg(bm.name order by bm.position), '[]'::json)
-          from booking_menus bm where bm.salon_id = b.salon_id and bm.booking_id = b.id))
+          from booking_menus bm where bm.salon_id = b.salon_id and bm.booking_id = b.id),
+        coalesce(b.status = 'confirmed' and b.approval = 'pending', false))
       order by b.starts_at, b.id), '[]'::json)::text as rows
     from bookings b
     where b.salon_id = ${salonId}
@@ -318,7 +324,7 @@ function toEntry(row: Row, local: LocalDay): LedgerEntry {
     staffId: row.staffId,
     kind: row.kind,
     status: row.status,
-    statusLabel: staffBookingStatusLabels[row.status] ?? row.status,
+    statusLabel: staffStatusLabel(row.status, row.pending ? "pending" : null),
     startsAt: new Date(row.startsMs).toISOString(),
     endsAt: new Date(row.endsMs).toISOString(),
     date: local.date,
@@ -331,6 +337,7 @@ function toEntry(row: Row, local: LocalDay): LedgerEntry {
     label: row.kind === "block" ? row.salonNote : "",
     holdExpiresAt: row.holdExpiresMs === null ? null : new Date(row.holdExpiresMs).toISOString(),
     arrived: row.arrived,
+    pending: row.pending,
   };
 }
 

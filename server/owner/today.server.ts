@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, ne, or } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, lt, ne, or } from "drizzle-orm";
 import { formatDate, formatMonthDayWeekday } from "../../common/format";
 import { addDays, type LocalDate, LocalDay, toLocal } from "../../common/local-time";
 import type { CurrentUser } from "../accounts/current-user";
@@ -60,7 +60,27 @@ export type TodayBooking = {
   source: BookingSource;
   arrived: boolean;
   totalPrice: number;
+  /** A web booking waiting for the salon's approval (仮予約, decision 0051). */
+  pending: boolean;
 };
+
+/** A web booking waiting for the salon's approval (仮予約): listed first in 要確認. */
+export type PendingApproval = {
+  id: string;
+  bookingNumber: string;
+  /** ISO instant of the start. */
+  startsAt: string;
+  /** The start, as 12月3日(木) 14:00 in the salon's zone. */
+  startLabel: string;
+  /** When the customer booked, the same way. */
+  madeAtLabel: string;
+  customerName: string;
+  customerKana: string;
+  staffName: string;
+};
+
+/** At most this many pending bookings are listed (the oldest start first). */
+export const PENDING_APPROVAL_LIMIT = 50;
 
 export type TodayCounts = {
   /** Still on the books (予約確定). */
@@ -112,6 +132,8 @@ export type TodayView = {
   counts: TodayCounts;
   /** Null when the salon is not published (no schedule is read for a draft). */
   capacity: StylistCapacity[] | null;
+  /** Web bookings waiting for the salon's approval, not yet over, soonest first (要確認, first). */
+  pendingApprovals: PendingApproval[];
   /** Bookings made in the last hour, cancellations and moves of the last 24 hours. */
   attention: BookingNotice[];
   /** The customers' changes of the last 7 days, newest first. */
@@ -147,6 +169,7 @@ async function dayBookings(
       source: bookings.source,
       arrivedAt: bookings.arrivedAt,
       totalPrice: bookings.totalPrice,
+      approval: bookings.approval,
     })
     .from(bookings)
     .innerJoin(staff, eq(staff.id, bookings.staffId))
@@ -194,8 +217,55 @@ async function dayBookings(
       source: row.source,
       arrived: row.arrivedAt !== null,
       totalPrice: row.totalPrice,
+      pending: row.status === "confirmed" && row.approval === "pending",
     }),
   );
+}
+
+/**
+ * Approval mode (decision 0051): the salon's web bookings still waiting for
+ * its answer, whose end has not passed (bookings_pending_approval_idx).
+ */
+async function pendingApprovals(
+  db: Reader,
+  salon: TodaySalon,
+  now: Date,
+  only: string | null,
+): Promise<PendingApproval[]> {
+  const rows = await db
+    .select({
+      id: bookings.id,
+      bookingNumber: bookings.bookingNumber,
+      startsAt: bookings.startsAt,
+      createdAt: bookings.createdAt,
+      customerName: bookings.customerName,
+      customerKana: bookings.customerKana,
+      staffName: staff.name,
+    })
+    .from(bookings)
+    .innerJoin(staff, eq(staff.id, bookings.staffId))
+    .where(
+      and(
+        eq(bookings.salonId, salon.id),
+        eq(bookings.approval, "pending"),
+        eq(bookings.status, "confirmed"),
+        eq(bookings.kind, "booking"),
+        gt(bookings.endsAt, now),
+        only === null ? undefined : eq(bookings.staffId, only),
+      ),
+    )
+    .orderBy(asc(bookings.startsAt), asc(bookings.id))
+    .limit(PENDING_APPROVAL_LIMIT);
+  return rows.map((row) => ({
+    id: row.id,
+    bookingNumber: row.bookingNumber,
+    startsAt: row.startsAt.toISOString(),
+    startLabel: localLabel(row.startsAt, salon.timeZone),
+    madeAtLabel: localLabel(row.createdAt, salon.timeZone),
+    customerName: row.customerName,
+    customerKana: row.customerKana,
+    staffName: row.staffName,
+  }));
 }
 
 function countsOf(list: readonly TodayBooking[]): TodayCounts {
@@ -366,11 +436,12 @@ export async function todayView(
   const day = new LocalDay(date, salon.timeZone);
   const dayStart = new Date(day.instantMs(0));
   const dayEnd = new Date(new LocalDay(addDays(date, 1), salon.timeZone).instantMs(0));
-  const [list, capacity, attention, notices] = await Promise.all([
+  const [list, capacity, attention, notices, pending] = await Promise.all([
     dayBookings(db, salon, dayStart, dayEnd, only),
     capacityOf(db, salon, date, now, only),
     listAttention(db, salon, now, only),
     listNotices(db, salon, now, only),
+    pendingApprovals(db, salon, now, only),
   ]);
   const nowMs = now.getTime();
   const confirmed = list.filter((booking) => booking.status === "confirmed");
@@ -388,6 +459,7 @@ export async function todayView(
     ),
     counts: countsOf(list),
     capacity,
+    pendingApprovals: pending,
     attention,
     notices,
   };

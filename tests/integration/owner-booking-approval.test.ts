@@ -1,6 +1,10 @@
 import { and, asc, eq } from "drizzle-orm";
 import ICAL from "ical.js";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
+import { OwnerToday } from "../../app/components/owner/owner-today";
 import * as historyRoute from "../../app/routes/account.history";
 import * as detailRoute from "../../app/routes/owner.salons.$id.bookings.$bookingId";
 import * as thanksRoute from "../../app/routes/salons.$id.confirm.thanks";
@@ -27,8 +31,10 @@ import {
   refuseBooking,
 } from "../../server/owner/booking-actions.server";
 import type { BookingDetailPageData } from "../../server/owner/booking-detail-page.server";
+import { buildLedger, type LedgerDay } from "../../server/owner/ledger.server";
 import { salonBookingSchema } from "../../server/owner/salon-entries.schema";
 import { enterSalonBooking } from "../../server/owner/salon-entries.server";
+import { todayView } from "../../server/owner/today.server";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { bookingClient } from "../support/booking-client";
 import { buildSalonWithStaff, buildUser } from "../support/builders";
@@ -480,6 +486,67 @@ describe("the visitor's pages and API while pending", () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe("the ledger and 今日 show pending bookings as 仮予約", () => {
+  it("the ledger marks it; 今日 lists it first in 要確認 with its link; the same in JSON", async () => {
+    const s = await scene({ start: at("2026-12-01T14:00") });
+    const salon = { id: s.salon.id, name: s.salon.name, timeZone: "Asia/Tokyo" };
+    const ledger = (await buildLedger(database.db, salon, "2026-12-01", NOW)) as LedgerDay;
+    const entry = ledger.columns.flatMap((c) => c.entries).find((e) => e.id === s.booking.id);
+    expect(entry).toMatchObject({ pending: true, statusLabel: "仮予約（承認待ち）" });
+
+    const view = await todayView(database.db, salon, NOW);
+    expect(view.pendingApprovals).toEqual([
+      expect.objectContaining({
+        id: s.booking.id,
+        startLabel: "12月1日(火) 14:00",
+        customerName: "仮予 花子",
+      }),
+    ]);
+    expect(view.upcoming.find((b) => b.id === s.booking.id)?.pending).toBe(true);
+    const html = renderToString(
+      createElement(MemoryRouter, null, createElement(OwnerToday, { data: { view, salons: [] } })),
+    ).replaceAll("<!-- -->", "");
+    expect(html).toContain("承認待ちの仮予約が1件あります。");
+    expect(html).toContain(`href="/owner/salons/${s.salon.id}/bookings/${s.booking.id}"`);
+    expect(html).toContain("仮予 花子様の仮予約を確認する");
+    expect(html.indexOf("承認待ちの仮予約")).toBeLessThan(html.indexOf("まもなく来店"));
+
+    const server = createApiTestApp(database, { now: () => NOW });
+    try {
+      const owner = await apiUser(server.app);
+      await database.db
+        .update(users)
+        .set({ emailVerified: true, role: "owner" })
+        .where(eq(users.id, owner.userId));
+      await database.db.insert(salonOwners).values({ salonId: s.salon.id, userId: owner.userId });
+      const today = await owner.request(`/api/owner/salons/${s.salon.id}/today`);
+      expect(today.status).toBe(200);
+      expect(
+        ((await today.json()) as { data: { pendingApprovals: { id: string }[] } }).data
+          .pendingApprovals,
+      ).toEqual([expect.objectContaining({ id: s.booking.id })]);
+      const day = await owner.request(`/api/owner/salons/${s.salon.id}/ledger?date=2026-12-01`);
+      expect(day.status).toBe(200);
+      expect(JSON.stringify(await day.json())).toContain("仮予約（承認待ち）");
+    } finally {
+      server.close();
+    }
+
+    // Answered: no longer pending anywhere.
+    await approveBooking(
+      database.db,
+      { salonId: s.salon.id, bookingId: s.booking.id, version: s.booking.version },
+      s.actor,
+      later(1),
+    );
+    expect((await todayView(database.db, salon, later(2))).pendingApprovals).toEqual([]);
+    const again = (await buildLedger(database.db, salon, "2026-12-01", later(2))) as LedgerDay;
+    expect(
+      again.columns.flatMap((c) => c.entries).find((e) => e.id === s.booking.id),
+    ).toMatchObject({ pending: false, statusLabel: "予約確定" });
   });
 });
 

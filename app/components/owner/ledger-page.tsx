@@ -181,9 +181,11 @@ const entryStyle = (entry: LedgerEntry) =>
     ? "border-neutral-500 bg-neutral-200 text-neutral-900"
     : entry.status === "held"
       ? "border-dashed border-brand-600 bg-white text-neutral-900"
-      : entry.status === "completed"
-        ? "border-neutral-400 bg-neutral-100 text-neutral-900"
-        : "border-brand-700 bg-brand-50 text-neutral-900";
+      : entry.pending
+        ? "border-dashed border-amber-700 bg-amber-50 text-neutral-900"
+        : entry.status === "completed"
+          ? "border-neutral-400 bg-neutral-100 text-neutral-900"
+          : "border-brand-700 bg-brand-50 text-neutral-900";
 
 function EntryLink({ salonId, entry }: { salonId: string; entry: LedgerEntry }) {
   const block = entry.kind === "block";

@@ -1,9 +1,10 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { staffBookingStatusLabels } from "../../../common/status-labels";
+import { staffBookingStatusLabels, staffPendingApprovalLabel } from "../../../common/status-labels";
 import type { SalonCapability } from "../../../server/owner/salon-access.server";
 import type {
   BookingNotice,
+  PendingApproval,
   StylistCapacity,
   TodayBooking,
   TodayView,
@@ -106,7 +107,9 @@ function BookingCard({
         </dd>
         <dt className="text-neutral-700">状態</dt>
         <dd>
-          {staffBookingStatusLabels[booking.status] ?? booking.status}
+          {booking.pending
+            ? staffPendingApprovalLabel
+            : (staffBookingStatusLabels[booking.status] ?? booking.status)}
           {booking.arrived ? "（来店済み）" : ""}・{sourceLabels[booking.source] ?? booking.source}
         </dd>
       </dl>
@@ -136,6 +139,39 @@ function NoticeList({ salonId, notices }: { salonId: string; notices: readonly B
           <span className="block text-neutral-700">
             来店予定 {notice.bookingStartLabel}・
             {staffBookingStatusLabels[notice.status] ?? notice.status}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** 仮予約 waiting for the salon's answer (decision 0051), each linking to its 承認する / 承認しない. */
+function PendingList({
+  salonId,
+  pending,
+}: {
+  salonId: string;
+  pending: readonly PendingApproval[];
+}) {
+  return (
+    <ul className="flex flex-col gap-2">
+      {pending.map((booking) => (
+        <li
+          key={booking.id}
+          className="rounded-lg border-2 border-amber-700 bg-amber-50 p-3 text-sm"
+        >
+          <span className="mr-2 inline-block rounded bg-amber-800 px-1.5 text-xs font-bold text-white">
+            仮予約
+          </span>
+          <Link to={bookingHref(salonId, booking.id)} className={linkClass}>
+            {booking.customerName || "（お名前なし）"}様の仮予約を確認する
+          </Link>
+          {booking.customerKana ? (
+            <span className="ml-1 text-neutral-700">（{booking.customerKana}）</span>
+          ) : null}
+          <span className="block text-neutral-800">
+            来店予定 {booking.startLabel}・{booking.staffName}・予約 {booking.madeAtLabel}
           </span>
         </li>
       ))}
@@ -213,8 +249,19 @@ export function OwnerToday({
       </p>
 
       <Section id="attention-heading" title="要確認">
+        {view.pendingApprovals.length > 0 ? (
+          <div className="mb-4">
+            <p className="mb-2 text-sm font-bold text-neutral-800">
+              承認待ちの仮予約が{view.pendingApprovals.length}
+              件あります。承認するか、承認しないかを選んでください。
+            </p>
+            <PendingList salonId={salonId} pending={view.pendingApprovals} />
+          </div>
+        ) : null}
         {view.attention.length === 0 ? (
-          <Empty>確認が必要なお知らせはありません。</Empty>
+          view.pendingApprovals.length > 0 ? null : (
+            <Empty>確認が必要なお知らせはありません。</Empty>
+          )
         ) : (
           <>
             <p className="mb-2 text-sm text-neutral-700">
