@@ -4,6 +4,7 @@ import type { Database } from "../db/client";
 import { localTime } from "../db/local-time";
 import { staffSchedules } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
+import { guardStranding, type StrandingOptions } from "../owner/schedule-stranding.server";
 import { recordPartAudit } from "./salon-part-rows.server";
 import type { ScheduleInput, ScheduleInterval } from "./salon-parts.schema";
 import { editSalonPart, type SalonPartEdit } from "./salon-parts.server";
@@ -53,6 +54,14 @@ const overlaps = (
 const rangeLabel = (p: { validFrom: string | null; validUntil: string | null }) =>
   `${p.validFrom ?? "開始日なし"}〜${p.validUntil ?? "終了日なし"}`;
 
+/** One stylist's bookings, checked by the one stranding check (decision 0046). */
+export const strandingScope = (edit: SalonPartEdit, staffId: string) => ({
+  salonId: edit.salonId,
+  staffId,
+  now: edit.now,
+  actorUserId: edit.actor.id,
+});
+
 const patternView = (p: SchedulePattern | null) =>
   p ? { validFrom: p.validFrom, validUntil: p.validUntil, intervals: p.intervals } : null;
 
@@ -69,90 +78,96 @@ export async function saveSchedule(
   staffId: string,
   key: string,
   input: ScheduleInput,
+  options: StrandingOptions = {},
 ) {
   return editSalonPart(db, edit, async (tx) => {
     const member = await memberOf(tx, edit.salonId, staffId);
-    const rows = await tx
-      .select({
-        id: staffSchedules.id,
-        weekday: staffSchedules.weekday,
-        startsAt: localTime(staffSchedules.startsAt),
-        endsAt: localTime(staffSchedules.endsAt),
-        validFrom: staffSchedules.validFrom,
-        validUntil: staffSchedules.validUntil,
-      })
-      .from(staffSchedules)
-      .where(and(eq(staffSchedules.salonId, edit.salonId), eq(staffSchedules.staffId, member.id)))
-      .orderBy(asc(staffSchedules.weekday), asc(staffSchedules.startsAt));
-    const patterns = groupPatterns(rows);
-    const old = key === "new" ? null : (patterns.find((p) => p.key === key) ?? null);
-    if (key !== "new" && !old) {
-      throw new DomainError(
-        "pattern_not_found",
-        "この勤務パターンは見つかりません。ほかの管理者が変更した可能性があります。一覧を確認してください。",
-        409,
-      );
-    }
-    const ended: { from: string; until: string }[] = [];
-    for (const other of patterns) {
-      if (other.key === old?.key || !overlaps(other, input)) continue;
-      const startsBefore =
-        input.validFrom !== null && (other.validFrom === null || other.validFrom < input.validFrom);
-      if (key === "new" && startsBefore && input.validFrom) {
-        const until = addDays(input.validFrom, -1);
-        await tx
-          .update(staffSchedules)
-          .set({ validUntil: until })
-          .where(
-            and(
-              eq(staffSchedules.staffId, member.id),
-              other.validFrom === null
-                ? isNull(staffSchedules.validFrom)
-                : eq(staffSchedules.validFrom, other.validFrom),
-              other.validUntil === null
-                ? isNull(staffSchedules.validUntil)
-                : eq(staffSchedules.validUntil, other.validUntil),
-            ),
-          );
-        ended.push({ from: rangeLabel(other), until });
-        continue;
+    const scope = strandingScope(edit, member.id);
+    const { result } = await guardStranding(tx, scope, options, async () => {
+      const rows = await tx
+        .select({
+          id: staffSchedules.id,
+          weekday: staffSchedules.weekday,
+          startsAt: localTime(staffSchedules.startsAt),
+          endsAt: localTime(staffSchedules.endsAt),
+          validFrom: staffSchedules.validFrom,
+          validUntil: staffSchedules.validUntil,
+        })
+        .from(staffSchedules)
+        .where(and(eq(staffSchedules.salonId, edit.salonId), eq(staffSchedules.staffId, member.id)))
+        .orderBy(asc(staffSchedules.weekday), asc(staffSchedules.startsAt));
+      const patterns = groupPatterns(rows);
+      const old = key === "new" ? null : (patterns.find((p) => p.key === key) ?? null);
+      if (key !== "new" && !old) {
+        throw new DomainError(
+          "pattern_not_found",
+          "この勤務パターンは見つかりません。ほかの管理者が変更した可能性があります。一覧を確認してください。",
+          409,
+        );
       }
-      throw new DomainError(
-        "pattern_overlap",
-        `適用期間がほかの勤務パターン（${rangeLabel(other)}）と重なっています。適用開始日・終了日を見直してください。`,
-        409,
+      const ended: { from: string; until: string }[] = [];
+      for (const other of patterns) {
+        if (other.key === old?.key || !overlaps(other, input)) continue;
+        const startsBefore =
+          input.validFrom !== null &&
+          (other.validFrom === null || other.validFrom < input.validFrom);
+        if (key === "new" && startsBefore && input.validFrom) {
+          const until = addDays(input.validFrom, -1);
+          await tx
+            .update(staffSchedules)
+            .set({ validUntil: until })
+            .where(
+              and(
+                eq(staffSchedules.staffId, member.id),
+                other.validFrom === null
+                  ? isNull(staffSchedules.validFrom)
+                  : eq(staffSchedules.validFrom, other.validFrom),
+                other.validUntil === null
+                  ? isNull(staffSchedules.validUntil)
+                  : eq(staffSchedules.validUntil, other.validUntil),
+              ),
+            );
+          ended.push({ from: rangeLabel(other), until });
+          continue;
+        }
+        throw new DomainError(
+          "pattern_overlap",
+          `適用期間がほかの勤務パターン（${rangeLabel(other)}）と重なっています。適用開始日・終了日を見直してください。`,
+          409,
+        );
+      }
+      if (old) {
+        await tx.delete(staffSchedules).where(
+          inArray(
+            staffSchedules.id,
+            rows.filter((r) => patternKey(r.validFrom, r.validUntil) === old.key).map((r) => r.id),
+          ),
+        );
+      }
+      await tx.insert(staffSchedules).values(
+        input.intervals.map((interval) => ({
+          salonId: edit.salonId,
+          staffId: member.id,
+          ...interval,
+          validFrom: input.validFrom,
+          validUntil: input.validUntil,
+        })),
       );
-    }
-    if (old) {
-      await tx.delete(staffSchedules).where(
-        inArray(
-          staffSchedules.id,
-          rows.filter((r) => patternKey(r.validFrom, r.validUntil) === old.key).map((r) => r.id),
-        ),
-      );
-    }
-    await tx.insert(staffSchedules).values(
-      input.intervals.map((interval) => ({
-        salonId: edit.salonId,
-        staffId: member.id,
-        ...interval,
-        validFrom: input.validFrom,
-        validUntil: input.validUntil,
-      })),
-    );
-    await recordPartAudit(tx, edit, {
-      action: "staff.schedule_save",
-      targetType: "staff",
-      targetId: member.id,
-      before: patternView(old),
-      after: {
-        validFrom: input.validFrom,
-        validUntil: input.validUntil,
-        intervals: input.intervals,
-        ...(ended.length > 0 ? { endedPatterns: ended } : {}),
-      },
+      await recordPartAudit(tx, edit, {
+        action: "staff.schedule_save",
+        targetType: "staff",
+        targetId: member.id,
+        before: patternView(old),
+        after: {
+          validFrom: input.validFrom,
+          validUntil: input.validUntil,
+          intervals: input.intervals,
+          ...(ended.length > 0 ? { endedPatterns: ended } : {}),
+        },
+      });
+      return patternKey(input.validFrom, input.validUntil);
     });
-    return patternKey(input.validFrom, input.validUntil);
+    return result;
   });
 }
 
@@ -161,38 +176,41 @@ export async function deleteSchedule(
   edit: SalonPartEdit,
   staffId: string,
   key: string,
+  options: StrandingOptions = {},
 ) {
   return editSalonPart(db, edit, async (tx) => {
     const member = await memberOf(tx, edit.salonId, staffId);
-    const [from = "", until = ""] = key.split("~");
-    const removed = await tx
-      .delete(staffSchedules)
-      .where(
-        and(
-          eq(staffSchedules.salonId, edit.salonId),
-          eq(staffSchedules.staffId, member.id),
-          from === "" ? isNull(staffSchedules.validFrom) : eq(staffSchedules.validFrom, from),
-          until === "" ? isNull(staffSchedules.validUntil) : eq(staffSchedules.validUntil, until),
-        ),
-      )
-      .returning({
-        weekday: staffSchedules.weekday,
-        startsAt: localTime(staffSchedules.startsAt),
-        endsAt: localTime(staffSchedules.endsAt),
+    await guardStranding(tx, strandingScope(edit, member.id), options, async () => {
+      const [from = "", until = ""] = key.split("~");
+      const removed = await tx
+        .delete(staffSchedules)
+        .where(
+          and(
+            eq(staffSchedules.salonId, edit.salonId),
+            eq(staffSchedules.staffId, member.id),
+            from === "" ? isNull(staffSchedules.validFrom) : eq(staffSchedules.validFrom, from),
+            until === "" ? isNull(staffSchedules.validUntil) : eq(staffSchedules.validUntil, until),
+          ),
+        )
+        .returning({
+          weekday: staffSchedules.weekday,
+          startsAt: localTime(staffSchedules.startsAt),
+          endsAt: localTime(staffSchedules.endsAt),
+        });
+      if (removed.length === 0) {
+        throw new DomainError(
+          "pattern_not_found",
+          "この勤務パターンは見つかりません。ほかの管理者が変更した可能性があります。一覧を確認してください。",
+          409,
+        );
+      }
+      await recordPartAudit(tx, edit, {
+        action: "staff.schedule_delete",
+        targetType: "staff",
+        targetId: member.id,
+        before: { validFrom: from || null, validUntil: until || null, intervals: removed },
+        after: null,
       });
-    if (removed.length === 0) {
-      throw new DomainError(
-        "pattern_not_found",
-        "この勤務パターンは見つかりません。ほかの管理者が変更した可能性があります。一覧を確認してください。",
-        409,
-      );
-    }
-    await recordPartAudit(tx, edit, {
-      action: "staff.schedule_delete",
-      targetType: "staff",
-      targetId: member.id,
-      before: { validFrom: from || null, validUntil: until || null, intervals: removed },
-      after: null,
     });
   });
 }

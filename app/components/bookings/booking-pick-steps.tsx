@@ -73,6 +73,8 @@ export function PickSteps({
   changeId?: string | null;
 }) {
   const { selection } = view;
+  // 指名料 of the chosen stylist: in the total, never discounted (decision 0047).
+  const fee = selection.stylist?.nominationFee ?? 0;
   const current = {
     menuIds: selection.menus.map((menu) => menu.id),
     staffSlug: selection.stylist?.slug ?? null,
@@ -147,8 +149,9 @@ export function PickSteps({
           クーポン「{selection.coupon.title}」を使って予約します。
           {selection.menus.length > 0 && selection.discount > 0 ? (
             <>
-              合計 <s>{formatYen(selection.subtotal)}</s> →{" "}
-              <strong>{formatYen(selection.subtotal - selection.discount)}</strong>
+              合計 <s>{formatYen(selection.subtotal + fee)}</s> →{" "}
+              <strong>{formatYen(selection.subtotal - selection.discount + fee)}</strong>
+              {fee > 0 ? "（指名料を含む。指名料は割引の対象外です）" : null}
             </>
           ) : null}
           <Link

@@ -1,6 +1,8 @@
 import { Form } from "react-router";
+import { formatYen } from "../../../common/format";
 
-export type StylistOption = { slug: string; name: string; role: string };
+/** A stylist to choose; nominationFee (指名料, yen) is added to the price when chosen. */
+export type StylistOption = { slug: string; name: string; role: string; nominationFee: number };
 
 type Props = {
   stylists: StylistOption[];
@@ -31,7 +33,12 @@ export function StylistPicker({ stylists, selected, hidden, headingId, error }: 
         <fieldset className="flex flex-col gap-2">
           <legend className="sr-only">担当スタッフ</legend>
           {[
-            { slug: "", name: "指名なし", role: "空いているスタッフが担当します" },
+            {
+              slug: "",
+              name: "指名なし",
+              role: "空いているスタッフが担当します",
+              nominationFee: 0,
+            },
             ...stylists,
           ].map((stylist) => (
             <label
@@ -48,6 +55,11 @@ export function StylistPicker({ stylists, selected, hidden, headingId, error }: 
               <span>
                 <span className="block font-bold">{stylist.name}</span>
                 <span className="block text-sm text-neutral-700">{stylist.role}</span>
+                {stylist.nominationFee > 0 ? (
+                  <span className="block text-sm font-bold">
+                    指名料 {formatYen(stylist.nominationFee)}
+                  </span>
+                ) : null}
               </span>
             </label>
           ))}

@@ -89,7 +89,14 @@ export type FlowSalon = {
   timeZone: string;
 };
 
-export type FlowStylist = { id: string; slug: string; name: string; role: string };
+/** A stylist to choose, with the 指名料 choosing them adds (decision 0047; 0: none). */
+export type FlowStylist = {
+  id: string;
+  slug: string;
+  name: string;
+  role: string;
+  nominationFee: number;
+};
 
 export type FlowSelection = {
   salon: FlowSalon;
@@ -138,7 +145,13 @@ export async function loadFlowSelection(
       .where(and(eq(menus.salonId, salon.id), eq(menus.published, true)))
       .orderBy(asc(menus.sortOrder), asc(menus.price), asc(menus.name)),
     db
-      .select({ id: staff.id, slug: staff.slug, name: staff.name, role: staff.role })
+      .select({
+        id: staff.id,
+        slug: staff.slug,
+        name: staff.name,
+        role: staff.role,
+        nominationFee: staff.nominationFee,
+      })
       .from(staff)
       .where(and(eq(staff.salonId, salon.id), eq(staff.active, true)))
       .orderBy(asc(staff.sortOrder), asc(staff.slug)),

@@ -1,0 +1,158 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { requireSalonAccessApi } from "../owner/salon-access.server";
+import { scheduleMonth } from "../owner/schedules.server";
+import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import { envelope, uuid } from "./schemas";
+
+/**
+ * The 勤務表 as JSON (issue 29, point 2; decision 0046): one stylist's month
+ * as the availability engine reads it, the same data as
+ * /owner/salons/{id}/schedules (server/owner/schedules.server.ts).
+ */
+
+// Not imported from owner-api.ts, which imports this module (a cycle at load time).
+const ownerTags = ["サロン管理"];
+
+const params = z.object({
+  id: uuid("サロンID").openapi({
+    param: { name: "id", in: "path" },
+    description: "サロンの UUID",
+    example: "0b7c1c7e-3f1e-4a53-9a4c-2f6a1e0f8d21",
+  }),
+});
+
+const query = z.object({
+  staff: z
+    .string()
+    .max(100)
+    .optional()
+    .openapi({ description: "スタッフの UUID（省略時は並び順で最初の在籍スタッフ）" }),
+  month: z
+    .string()
+    .max(20)
+    .optional()
+    .openapi({ description: "月（YYYY-MM、省略時はサロンの現地の今月）", example: "2026-12" }),
+});
+
+const localTime = z.string().openapi({ example: "10:00", description: "サロンの現地時刻" });
+
+const daySchema = z
+  .object({
+    date: z.string().openapi({ example: "2026-12-01" }),
+    day: z.number().int(),
+    weekday: z.number().int().openapi({ description: "0 = 日曜日 … 6 = 土曜日" }),
+    label: z.string().openapi({ example: "2026年12月1日(火)" }),
+    past: z.boolean(),
+    today: z.boolean(),
+    holidayName: z.string().nullable().openapi({ description: "祝日の名前（営業日でも）" }),
+    salonClosure: z
+      .enum(["regular", "closure", "holiday"])
+      .nullable()
+      .openapi({
+        description: "regular: 定休日、closure: 臨時休業、holiday: 祝日休業、null: 営業",
+      }),
+    salonHoursChanged: z.boolean().openapi({ description: "この日だけサロンの営業時間が違う" }),
+    staffKind: z.enum(["working", "weekly_off", "day_off", "changed", "extra"]).openapi({
+      description:
+        "working: 勤務パターンどおり、weekly_off: 毎週の休み、day_off: 休み、changed: 時間変更、extra: 臨時出勤",
+    }),
+    hours: z
+      .array(z.object({ start: localTime, end: localTime }))
+      .openapi({ description: "予約受付と同じ計算の勤務時間（サロンの営業時間の内側）" }),
+    bookings: z.number().int().openapi({ description: "この日の予約（確定・完了）の件数" }),
+    exceptions: z.array(
+      z.object({
+        id: z.string(),
+        kind: z.enum(["closed", "hours", "extra"]),
+        startsAt: z.string().nullable(),
+        endsAt: z.string().nullable(),
+        note: z.string(),
+      }),
+    ),
+    closureId: z.string().nullable(),
+    closureNote: z.string(),
+  })
+  .openapi("OwnerScheduleDay");
+
+const monthSchema = z
+  .object({
+    salon: z.object({
+      id: z.string(),
+      name: z.string(),
+      timeZone: z.string(),
+      version: z.number().int(),
+    }),
+    month: z.string().openapi({ example: "2026-12" }),
+    monthLabel: z.string().openapi({ example: "2026年12月" }),
+    previousMonth: z.string(),
+    nextMonth: z.string(),
+    today: z.string(),
+    staff: z.array(z.object({ id: z.string(), name: z.string(), active: z.boolean() })),
+    selected: z
+      .object({
+        id: z.string(),
+        name: z.string(),
+        active: z.boolean(),
+        patterns: z.array(
+          z.object({
+            key: z.string(),
+            validFrom: z.string().nullable(),
+            validUntil: z.string().nullable(),
+            intervals: z.array(
+              z.object({ weekday: z.number().int(), startsAt: localTime, endsAt: localTime }),
+            ),
+          }),
+        ),
+        upcomingBookings: z.number().int(),
+      })
+      .nullable()
+      .openapi({ description: "表示中のスタッフ（スタッフがいないサロンは null）" }),
+    weeks: z
+      .array(z.array(daySchema.nullable()))
+      .openapi({ description: "日曜日始まりの週（ほかの月の日は null）" }),
+    days: z.array(daySchema),
+    closedOnHolidays: z.boolean().openapi({ description: "祝日は休業する" }),
+    openingHours: z.array(
+      z.object({ weekday: z.number().int(), start: localTime, end: localTime }),
+    ),
+  })
+  .openapi("OwnerScheduleMonth");
+
+const monthRoute = createRoute({
+  method: "get",
+  path: "/owner/salons/{id}/schedules",
+  operationId: "ownerScheduleMonth",
+  tags: ownerTags,
+  summary: "スタッフ1人の1か月の勤務（勤務時間、定休日、臨時休業、祝日、休み、予約件数）",
+  security: signedIn,
+  request: { params, query },
+  responses: {
+    200: {
+      description: "その月の勤務（時刻はサロンの現地時刻）",
+      content: { "application/json": { schema: envelope(monthSchema) } },
+    },
+    ...authErrorResponses,
+    ...errorResponses,
+    400: errorResponse("月の形式が正しくありません（invalid_month, invalid_request）"),
+    404: errorResponse(
+      "サロンまたはスタッフが見つかりません（担当していないサロンも同じ）（not_found）",
+    ),
+  },
+});
+
+/** GET /api/owner/salons/{id}/schedules?staff=&month= (schedules.manage). */
+export function registerOwnerScheduleRoutes(app: BookingApiApp, deps: ResolvedBookingApiDeps) {
+  app.openapi(monthRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const access = await requireSalonAccessApi(c.req.raw, deps, id, "schedules.manage");
+    const { staff, month } = c.req.valid("query");
+    const view = await scheduleMonth(
+      deps.db,
+      access.salon.id,
+      { staff: staff ?? null, month: month ?? null },
+      deps.now(),
+    );
+    return c.json({ data: view }, 200);
+  });
+}
