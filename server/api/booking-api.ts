@@ -9,6 +9,7 @@ import { registerBookingRoutes } from "./booking-routes";
 import { type OpenApiDocument, renderApiDocs } from "./docs-page";
 import { registerFavoriteRoutes } from "./favorite-routes";
 import { registerOwnerApi } from "./owner-api";
+import { guardedByCapability } from "./owner-capability";
 
 export type BookingApiDeps = {
   db: Database;
@@ -66,7 +67,8 @@ export function createBookingApi(options: BookingApiDeps) {
 
   registerBookingRoutes(app, deps);
   registerFavoriteRoutes(app, deps);
-  registerOwnerApi(app, deps);
+  // Each owner operation's declared capability guards it before its validators (decision 0045).
+  registerOwnerApi(guardedByCapability(app, deps), deps);
 
   const document = () => app.getOpenAPI31Document(documentInfo) as unknown as OpenApiDocument;
   app.get("/openapi.json", (c) => c.json(document()));
