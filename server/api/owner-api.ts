@@ -5,6 +5,7 @@ import { registerOwnerBookingRoutes } from "./owner-booking-routes";
 import { registerOwnerCustomerRoutes } from "./owner-customer-routes";
 import { registerOwnerEntryRoutes } from "./owner-entry-routes";
 import { registerOwnerLedgerRoutes } from "./owner-ledger-routes";
+import { registerOwnerScheduleRoutes } from "./owner-schedule-routes";
 import { registerOwnerReportRoutes } from "./owner-report-routes";
 import { registerOwnerTodayRoutes } from "./owner-today-routes";
 
@@ -33,6 +34,7 @@ export function registerOwnerApi(app: BookingApiApp, deps: ResolvedBookingApiDep
   // Before the customers' routes: /customers/lookup is not a customer id.
   registerOwnerEntryRoutes(app, deps);
   registerOwnerCustomerRoutes(app, deps);
+  registerOwnerScheduleRoutes(app, deps);
 }
 
 /** The document's security and tag for every owner operation. */
