@@ -17,6 +17,7 @@ function sectionsOf(salonId: string) {
     { to: base, label: "今日", end: true, capability: "ledger.read" },
     { to: `${base}/bookings`, label: "予約台帳", end: false, capability: "ledger.read" },
     { to: `${base}/customers`, label: "顧客", end: false, capability: "customers.manage" },
+    { to: `${base}/schedules`, label: "勤務表", end: true, capability: "schedules.manage" },
     { to: `${base}/settings`, label: "設定", end: true, capability: "settings.manage" },
     { to: `${base}/members`, label: "メンバー", end: true, capability: "members.manage" },
   ] satisfies (BackOfficeSection & { capability: SalonCapability })[];
