@@ -12,6 +12,7 @@ import {
 } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
 import { detailSchema, ownerBookingJson } from "./owner-booking-routes";
+import { CAPABILITY, needs } from "./owner-capability";
 import { envelope, uuid } from "./schemas";
 
 /**
@@ -82,6 +83,7 @@ const common = {
 };
 
 const approveRoute = createRoute({
+  ...needs("bookings.act"),
   method: "post",
   path: "/owner/salons/{id}/bookings/{bookingId}/approve",
   operationId: "ownerBookingApprove",
@@ -98,6 +100,7 @@ const approveRoute = createRoute({
 });
 
 const refuseRoute = createRoute({
+  ...needs("bookings.act"),
   method: "post",
   path: "/owner/salons/{id}/bookings/{bookingId}/refuse",
   operationId: "ownerBookingRefuse",
@@ -117,7 +120,7 @@ const refuseRoute = createRoute({
 export function registerOwnerApprovalRoutes(app: BookingApiApp, deps: ResolvedBookingApiDeps) {
   app.openapi(approveRoute, async (c) => {
     const { id, bookingId } = c.req.valid("param");
-    const access = await requireSalonAccessApi(c.req.raw, deps, id, "bookings.act");
+    const access = await requireSalonAccessApi(c.req.raw, deps, id, approveRoute[CAPABILITY]);
     const parsed = bookingActionSchema.safeParse({ ...c.req.valid("json"), action: "approve" });
     if (!parsed.success) throw invalidRequest(parsed.error);
     const target = { salonId: access.salon.id, bookingId };
@@ -127,7 +130,7 @@ export function registerOwnerApprovalRoutes(app: BookingApiApp, deps: ResolvedBo
 
   app.openapi(refuseRoute, async (c) => {
     const { id, bookingId } = c.req.valid("param");
-    const access = await requireSalonAccessApi(c.req.raw, deps, id, "bookings.act");
+    const access = await requireSalonAccessApi(c.req.raw, deps, id, refuseRoute[CAPABILITY]);
     const parsed = bookingActionSchema.safeParse({ ...c.req.valid("json"), action: "refuse" });
     if (!parsed.success) throw invalidRequest(parsed.error);
     const target = { salonId: access.salon.id, bookingId };
