@@ -1,8 +1,10 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schedulesRoute from "../../app/routes/owner.salons.$id.schedules";
+import { addDays, toLocal, weekdayOf } from "../../common/local-time";
 import { addStaffException } from "../../server/admin/salon-staff-exceptions.server";
 import { saveSchedule } from "../../server/admin/salon-staff-schedules.server";
+import { japaneseHolidaysBetween } from "../../server/bookings/holidays";
 import {
   auditLog,
   bookingMenus,
@@ -42,8 +44,9 @@ afterAll(async () => {
   await api.accounts.close();
 });
 
-// The page runs on the real clock: these dates are ahead of it.
-const MONTH = "2027-01";
+// The page runs on the real clock: these dates are far ahead of it (January 2038 has the
+// weekdays and holidays of January 2027).
+const MONTH = "2038-01";
 const jst = (date: string, time: string) => new Date(`${date}T${time}:00+09:00`);
 
 async function ownerOf(salonId: string) {
@@ -140,60 +143,60 @@ describe("the month view", () => {
     const stylist = stylists[0];
     if (!stylist) throw new Error("no stylist");
     await database.db.insert(scheduleExceptions).values([
-      { salonId: salon.id, staffId: stylist.id, date: "2027-01-07", kind: "closed" },
+      { salonId: salon.id, staffId: stylist.id, date: "2038-01-07", kind: "closed" },
       {
         salonId: salon.id,
         staffId: stylist.id,
-        date: "2027-01-08",
+        date: "2038-01-08",
         kind: "hours",
         startsAt: "12:00",
         endsAt: "16:00",
       },
-      { salonId: salon.id, staffId: null, date: "2027-01-13", kind: "closed", note: "設備点検" },
+      { salonId: salon.id, staffId: null, date: "2038-01-13", kind: "closed", note: "設備点検" },
     ]);
-    await booked(salon.id, stylist.id, "2027-01-12", "10:00", "11:00");
-    await booked(salon.id, stylist.id, "2027-01-12", "15:00", "16:00");
+    await booked(salon.id, stylist.id, "2038-01-12", "10:00", "11:00");
+    await booked(salon.id, stylist.id, "2038-01-12", "15:00", "16:00");
     const owner = await ownerOf(salon.id);
     const answer = await owner.b.request(`${pathOf(salon.id)}?staff=${stylist.id}&month=${MONTH}`);
     expect(answer.status).toBe(200);
     const { loaderData } = (await answer.json()) as Page;
     const day = (date: string) => loaderData.days.find((d) => d.date === date);
-    expect(loaderData.monthLabel).toBe("2027年1月");
-    expect(loaderData.previousMonth).toBe("2026-12");
-    expect(loaderData.nextMonth).toBe("2027-02");
+    expect(loaderData.monthLabel).toBe("2038年1月");
+    expect(loaderData.previousMonth).toBe("2037-12");
+    expect(loaderData.nextMonth).toBe("2038-02");
     expect(loaderData.days).toHaveLength(31);
-    // 2027-01-01 is a Friday: five empty cells before it.
+    // 2038-01-01 is a Friday: five empty cells before it.
     expect(loaderData.weeks[0]?.slice(0, 5)).toEqual([null, null, null, null, null]);
-    expect(day("2027-01-01")).toMatchObject({
+    expect(day("2038-01-01")).toMatchObject({
       holidayName: "元日",
       salonClosure: "holiday",
       hours: [],
     });
-    expect(day("2027-01-03")).toMatchObject({ salonClosure: "regular", hours: [] });
-    expect(day("2027-01-11")).toMatchObject({ holidayName: "成人の日", salonClosure: "holiday" });
-    expect(day("2027-01-06")).toMatchObject({
+    expect(day("2038-01-03")).toMatchObject({ salonClosure: "regular", hours: [] });
+    expect(day("2038-01-11")).toMatchObject({ holidayName: "成人の日", salonClosure: "holiday" });
+    expect(day("2038-01-06")).toMatchObject({
       staffKind: "working",
       hours: [
         { start: "10:00", end: "13:00" },
         { start: "14:00", end: "19:00" },
       ],
     });
-    expect(day("2027-01-07")).toMatchObject({ staffKind: "day_off", hours: [] });
-    expect(day("2027-01-08")).toMatchObject({
+    expect(day("2038-01-07")).toMatchObject({ staffKind: "day_off", hours: [] });
+    expect(day("2038-01-08")).toMatchObject({
       staffKind: "changed",
       hours: [{ start: "12:00", end: "16:00" }],
     });
-    expect(day("2027-01-09")).toMatchObject({
+    expect(day("2038-01-09")).toMatchObject({
       staffKind: "weekly_off",
       salonClosure: null,
       hours: [],
     });
-    expect(day("2027-01-13")).toMatchObject({
+    expect(day("2038-01-13")).toMatchObject({
       salonClosure: "closure",
       closureNote: "設備点検",
       hours: [],
     });
-    expect(day("2027-01-12")).toMatchObject({
+    expect(day("2038-01-12")).toMatchObject({
       bookings: 2,
       hours: [{ start: "10:00", end: "19:00" }],
     });
@@ -211,7 +214,7 @@ describe("the month view", () => {
     expect(json.status).toBe(200);
     const { data } = (await json.json()) as { data: ScheduleMonth };
     expect(data.days).toEqual(loaderData.days);
-    const badMonth = await client.request(`/api/owner/salons/${salon.id}/schedules?month=2027-13`);
+    const badMonth = await client.request(`/api/owner/salons/${salon.id}/schedules?month=2038-13`);
     expect(badMonth.status).toBe(400);
     const other = await buildSalonWithStaff(database.db);
     const foreign = await client.request(`/api/owner/salons/${other.salon.id}/schedules`);
@@ -227,14 +230,14 @@ describe("changes that would strand bookings", () => {
     const { salon, stylists } = await salonFixture();
     const stylist = stylists[0];
     if (!stylist) throw new Error("no stylist");
-    const booking = await booked(salon.id, stylist.id, "2027-01-12", "10:00", "11:00", "鈴木 一郎");
+    const booking = await booked(salon.id, stylist.id, "2038-01-12", "10:00", "11:00", "鈴木 一郎");
     const owner = await ownerOf(salon.id);
     const path = pathOf(salon.id);
     const form = {
       intent: "exception-add",
       staffId: stylist.id,
       month: MONTH,
-      date: "2027-01-12",
+      date: "2038-01-12",
       kind: "closed",
       startsAt: "",
       endsAt: "",
@@ -250,8 +253,8 @@ describe("changes that would strand bookings", () => {
     if (!result || result.ok) throw new Error("not refused");
     expect(
       result.stranded?.map((b) => [b.id, b.date, b.startTime, b.customerName, b.menus]),
-    ).toEqual([[booking.id, "2027-01-12", "10:00", "鈴木 一郎", ["カット"]]]);
-    expect(result.errors.form).toContain("2027年1月12日(火) 10:00〜11:00 鈴木 一郎様");
+    ).toEqual([[booking.id, "2038-01-12", "10:00", "鈴木 一郎", ["カット"]]]);
+    expect(result.errors.form).toContain("2038年1月12日(火) 10:00〜11:00 鈴木 一郎様");
     expect(result.values.note).toBe("研修");
     const none = await database.db
       .select()
@@ -285,7 +288,7 @@ describe("changes that would strand bookings", () => {
     // A booking already outside working time is not this change's doing: no refusal.
     const second = await owner.b.request(
       path,
-      postForm({ ...form, date: "2027-01-19", version: await versionOf(salon.id) }),
+      postForm({ ...form, date: "2038-01-19", version: await versionOf(salon.id) }),
     );
     expect(second.status).toBe(302);
   });
@@ -294,16 +297,16 @@ describe("changes that would strand bookings", () => {
     const { salon, stylists } = await salonFixture(2);
     const [first, second] = stylists;
     if (!first || !second) throw new Error("no stylists");
-    const a = await booked(salon.id, first.id, "2027-01-14", "10:00", "11:00", "A 様子");
-    const b = await booked(salon.id, second.id, "2027-01-14", "13:00", "14:00", "B 様子");
-    await booked(salon.id, second.id, "2027-01-15", "13:00", "14:00");
+    const a = await booked(salon.id, first.id, "2038-01-14", "10:00", "11:00", "A 様子");
+    const b = await booked(salon.id, second.id, "2038-01-14", "13:00", "14:00", "B 様子");
+    await booked(salon.id, second.id, "2038-01-15", "13:00", "14:00");
     const owner = await ownerOf(salon.id);
     const refused = await owner.b.request(
       pathOf(salon.id),
       postForm({
         intent: "closure-add",
         month: MONTH,
-        date: "2027-01-14",
+        date: "2038-01-14",
         note: "",
         version: await versionOf(salon.id),
       }),
@@ -335,7 +338,7 @@ describe("changes that would strand bookings", () => {
     const { salon, stylists } = await salonFixture();
     const stylist = stylists[0];
     if (!stylist) throw new Error("no stylist");
-    const booking = await booked(salon.id, stylist.id, "2027-01-12", "17:00", "18:00");
+    const booking = await booked(salon.id, stylist.id, "2038-01-12", "17:00", "18:00");
     const admin = await signedInMember(database, env, "admin");
     await setRole(database.db, admin.email, "admin");
     const edit = async () => ({
@@ -364,7 +367,7 @@ describe("changes that would strand bookings", () => {
       database.db,
       { ...(await edit()), timeZone: "Asia/Tokyo" },
       stylist.id,
-      { date: "2027-01-12", kind: "hours", startsAt: "10:00", endsAt: "12:00", note: "" },
+      { date: "2038-01-12", kind: "hours", startsAt: "10:00", endsAt: "12:00", note: "" },
     ).catch((e: unknown) => e);
     expect(exception).toBeInstanceOf(StrandedBookingsError);
     const rows = await database.db
@@ -381,7 +384,11 @@ describe("every change shows at once", () => {
     const stylist = stylists[0];
     if (!stylist) throw new Error("no stylist");
     const owner = await ownerOf(salon.id);
-    const date = "2026-12-15";
+    // A Tuesday to Thursday two weeks or more ahead (inside the booking window), not a holiday.
+    let date = addDays(toLocal(new Date(), "Asia/Tokyo").date, 14);
+    while (![2, 3, 4].includes(weekdayOf(date)) || japaneseHolidaysBetween(date, date).size > 0) {
+      date = addDays(date, 1);
+    }
     const free = async () => {
       const answer = await apiClient(api.app).request(
         `/api/salons/${salon.slug}/availability?from=${date}&to=${date}&menus=${menu.id}`,
@@ -398,7 +405,7 @@ describe("every change shows at once", () => {
       postForm({
         intent: "exception-add",
         staffId: stylist.id,
-        month: "2026-12",
+        month: date.slice(0, 7),
         date,
         kind: "closed",
         startsAt: "",
@@ -409,7 +416,7 @@ describe("every change shows at once", () => {
     );
     expect(saved.status).toBe(302);
     expect(saved.headers.get("location")).toBe(
-      `${pathOf(salon.id)}?staff=${stylist.id}&month=2026-12&done=exception-added`,
+      `${pathOf(salon.id)}?staff=${stylist.id}&month=${date.slice(0, 7)}&done=exception-added`,
     );
     expect((await free())?.slots).toEqual([]);
   });
@@ -434,8 +441,8 @@ describe("concurrency, bad input and access", () => {
         note: "",
         version,
       });
-    expect((await owner.b.request(pathOf(salon.id), form("2027-01-20"))).status).toBe(302);
-    const second = await owner.b.request(pathOf(salon.id), form("2027-01-21"));
+    expect((await owner.b.request(pathOf(salon.id), form("2038-01-20"))).status).toBe(302);
+    const second = await owner.b.request(pathOf(salon.id), form("2038-01-21"));
     expect(second.status).toBe(409);
     const result = ((await second.json()) as Page).actionData;
     if (!result || result.ok) throw new Error("not refused");
@@ -449,18 +456,18 @@ describe("concurrency, bad input and access", () => {
     if (!stylist) throw new Error("no stylist");
     const owner = await ownerOf(salon.id);
     const path = pathOf(salon.id);
-    expect((await owner.b.request(`${path}?month=2027-13`)).status).toBe(400);
+    expect((await owner.b.request(`${path}?month=2038-13`)).status).toBe(400);
     expect((await owner.b.request(`${path}?month=${"9".repeat(500)}`)).status).toBe(400);
     expect((await owner.b.request(`${path}?staff=not-a-uuid`)).status).toBe(404);
     expect((await owner.b.request(`${path}?staff=${crypto.randomUUID()}`)).status).toBe(404);
     const version = await versionOf(salon.id);
     const attempts: Record<string, string>[] = [
-      { intent: "exception-add", staffId: stylist.id, date: "2027-02-30", kind: "closed", version },
-      { intent: "exception-add", staffId: stylist.id, date: "2027-01-20", kind: "hack", version },
+      { intent: "exception-add", staffId: stylist.id, date: "2038-02-30", kind: "closed", version },
+      { intent: "exception-add", staffId: stylist.id, date: "2038-01-20", kind: "hack", version },
       {
         intent: "exception-add",
         staffId: stylist.id,
-        date: "2027-01-20",
+        date: "2038-01-20",
         kind: "hours",
         startsAt: "19:00",
         endsAt: "10:00",
@@ -469,13 +476,13 @@ describe("concurrency, bad input and access", () => {
       {
         intent: "exception-add",
         staffId: "x' or 1=1",
-        date: "2027-01-20",
+        date: "2038-01-20",
         kind: "closed",
         version,
       },
       { intent: "exception-add", staffId: stylist.id, date: "2020-01-01", kind: "closed", version },
       { intent: "closure-add", date: "<script>", note: "x", version },
-      { intent: "closure-add", date: "2027-01-20", note: "あ".repeat(101), version },
+      { intent: "closure-add", date: "2038-01-20", note: "あ".repeat(101), version },
       { intent: "closure-delete", exceptionId: "../../etc", version },
       {
         intent: "schedule-save",
@@ -488,7 +495,7 @@ describe("concurrency, bad input and access", () => {
       {
         intent: "exception-add",
         staffId: stylist.id,
-        date: "2027-01-20",
+        date: "2038-01-20",
         kind: "closed",
         version: "abc",
       },
@@ -517,7 +524,7 @@ describe("concurrency, bad input and access", () => {
       postForm({
         intent: "exception-add",
         staffId: stylists[0]?.id ?? "",
-        date: "2027-01-20",
+        date: "2038-01-20",
         kind: "closed",
         version: await versionOf(salon.id),
       }),
