@@ -68,6 +68,9 @@ export default function StaffPage({ loaderData }: Route.ComponentProps) {
           <p className="text-sm text-neutral-700">
             {staff.kana}・歴{staff.yearsOfExperience}年
           </p>
+          {staff.nominationFee > 0 ? (
+            <p className="mt-1 font-bold">指名料 {formatYen(staff.nominationFee)}</p>
+          ) : null}
           {staff.specialties.length > 0 ? (
             <p className="mt-2 text-sm">得意な技術：{staff.specialties.join("・")}</p>
           ) : null}

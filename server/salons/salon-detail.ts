@@ -32,6 +32,8 @@ export const staffProfileColumns = {
   profile: staff.profile,
   yearsOfExperience: staff.yearsOfExperience,
   specialties: staff.specialties,
+  /** 指名料 (decision 0047): shown to the visitor, added when they choose this stylist. */
+  nominationFee: staff.nominationFee,
 };
 /**
  * Everything the salon page shows, or null when no published salon has the

@@ -275,6 +275,9 @@ export function SalonStaff({ detail }: { detail: SalonDetail }) {
               <p className="text-xs text-neutral-700">
                 {member.kana}・歴{member.yearsOfExperience}年
               </p>
+              {member.nominationFee > 0 ? (
+                <p className="text-sm font-bold">指名料 {formatYen(member.nominationFee)}</p>
+              ) : null}
               {member.profile ? <p className="mt-1 text-sm">{member.profile}</p> : null}
               <Link
                 to={bookingHref(detail.salon.slug, { staff: member.slug })}
