@@ -5,6 +5,7 @@ import {
 } from "../../server/admin/salon-details-door.server";
 import { ownerDoor } from "../../server/admin/salon-editor-door.server";
 import { appContext } from "../../server/context";
+import type { OwnerRouteCapability } from "../../server/owner/salon-access.server";
 import { SalonDetailsPage } from "../components/admin/salon-details-page";
 import type { Route } from "./+types/owner.salons.$id.details";
 
@@ -14,6 +15,15 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 export const headers = privatePageHeaders;
+
+/**
+ * What the page needs (loader) and its form posts (action): the role matrix test checks it
+ * against capabilitiesOf (decision 0045).
+ */
+export const capability = {
+  loader: "salon.edit",
+  action: "salon.edit",
+} as const satisfies OwnerRouteCapability;
 
 // Guard: the owner door of the salon editor (decision 0047), requireSalonAccess with
 // salon.edit: the owner, a manager, an admin; anyone else and another salon's id, the 404 screen.

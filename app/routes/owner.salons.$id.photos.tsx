@@ -2,6 +2,7 @@ import { privatePageHeaders } from "../../common/page-cache";
 import { ownerDoor } from "../../server/admin/salon-editor-door.server";
 import { salonPhotosAction, salonPhotosLoader } from "../../server/admin/salon-part-routes.server";
 import { appContext } from "../../server/context";
+import type { OwnerRouteCapability } from "../../server/owner/salon-access.server";
 import { SalonPhotosPage } from "../components/admin/salon-photos-page";
 import type { Route } from "./+types/owner.salons.$id.photos";
 
@@ -11,6 +12,15 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 export const headers = privatePageHeaders;
+
+/**
+ * What the page needs (loader) and its form posts (action): the role matrix test checks it
+ * against capabilitiesOf (decision 0045).
+ */
+export const capability = {
+  loader: "salon.edit",
+  action: "salon.edit",
+} as const satisfies OwnerRouteCapability;
 
 // Guard: the owner door of the salon editor (decision 0047), requireSalonAccess with
 // salon.edit: the owner, a manager, an admin; anyone else and another salon's id, the 404 screen.

@@ -4,6 +4,7 @@ import { salonPartAction, salonPartLoader } from "../../server/admin/salon-part-
 import { staffFormAction } from "../../server/admin/salon-parts-forms.server";
 import { staffTab } from "../../server/admin/salon-staff-tab.server";
 import { appContext } from "../../server/context";
+import type { OwnerRouteCapability } from "../../server/owner/salon-access.server";
 import { SalonStaffPage } from "../components/admin/salon-part-pages";
 import type { Route } from "./+types/owner.salons.$id.staff";
 
@@ -13,6 +14,15 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 export const headers = privatePageHeaders;
+
+/**
+ * What the page needs (loader) and its form posts (action): the role matrix test checks it
+ * against capabilitiesOf (decision 0045).
+ */
+export const capability = {
+  loader: "salon.edit",
+  action: "salon.edit",
+} as const satisfies OwnerRouteCapability;
 
 // Guard: the owner door of the salon editor (decision 0047), requireSalonAccess with
 // salon.edit: the owner, a manager, an admin; anyone else and another salon's id, the 404 screen.

@@ -6,6 +6,7 @@ import { salonReport } from "../owner/reports.server";
 import { requireSalonAccessApi } from "../owner/salon-access.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import { CAPABILITY, needs } from "./owner-capability";
 import { envelope, uuid } from "./schemas";
 
 /**
@@ -149,6 +150,7 @@ const reportSchema = z
   .openapi("OwnerReport");
 
 const reportRoute = createRoute({
+  ...needs("reports.read"),
   method: "get",
   path: "/owner/salons/{id}/reports",
   operationId: "getOwnerReport",
@@ -179,7 +181,7 @@ export function registerOwnerReportRoutes(app: BookingApiApp, deps: ResolvedBook
       c.req.raw,
       deps,
       c.req.valid("param").id,
-      "reports.read",
+      reportRoute[CAPABILITY],
     );
     const today = toLocal(deps.now(), access.salon.timeZone).date;
     const parsed = parseReportQuery(c.req.valid("query"), today);

@@ -3,6 +3,7 @@ import { requireSalonAccessApi } from "../owner/salon-access.server";
 import { scheduleMonth } from "../owner/schedules.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import { CAPABILITY, needs } from "./owner-capability";
 import { envelope, uuid } from "./schemas";
 
 /**
@@ -46,12 +47,9 @@ const daySchema = z
     past: z.boolean(),
     today: z.boolean(),
     holidayName: z.string().nullable().openapi({ description: "祝日の名前（営業日でも）" }),
-    salonClosure: z
-      .enum(["regular", "closure", "holiday"])
-      .nullable()
-      .openapi({
-        description: "regular: 定休日、closure: 臨時休業、holiday: 祝日休業、null: 営業",
-      }),
+    salonClosure: z.enum(["regular", "closure", "holiday"]).nullable().openapi({
+      description: "regular: 定休日、closure: 臨時休業、holiday: 祝日休業、null: 営業",
+    }),
     salonHoursChanged: z.boolean().openapi({ description: "この日だけサロンの営業時間が違う" }),
     staffKind: z.enum(["working", "weekly_off", "day_off", "changed", "extra"]).openapi({
       description:
@@ -120,6 +118,7 @@ const monthSchema = z
   .openapi("OwnerScheduleMonth");
 
 const monthRoute = createRoute({
+  ...needs("schedules.manage"),
   method: "get",
   path: "/owner/salons/{id}/schedules",
   operationId: "ownerScheduleMonth",
@@ -145,7 +144,7 @@ const monthRoute = createRoute({
 export function registerOwnerScheduleRoutes(app: BookingApiApp, deps: ResolvedBookingApiDeps) {
   app.openapi(monthRoute, async (c) => {
     const { id } = c.req.valid("param");
-    const access = await requireSalonAccessApi(c.req.raw, deps, id, "schedules.manage");
+    const access = await requireSalonAccessApi(c.req.raw, deps, id, monthRoute[CAPABILITY]);
     const { staff, month } = c.req.valid("query");
     const view = await scheduleMonth(
       deps.db,
