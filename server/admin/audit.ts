@@ -15,6 +15,12 @@ export const auditActions = {
   "owner.suspend": "オーナーの利用停止",
   "owner.reinstate": "オーナーの利用再開",
   "user.role_change": "権限の変更",
+  // The salon's staff (server/owner/members.server.ts, decision 0045).
+  "member.invite": "スタッフの招待",
+  "member.invitation_accept": "スタッフ招待の承認",
+  "member.invitation_cancel": "スタッフ招待の取り消し",
+  "member.role_change": "スタッフの役割の変更",
+  "member.remove": "スタッフの削除",
   // The salon editor's 基本情報 tab (salon-create, salon-update, salon-status, salon-delete.server.ts).
   "salon.create": "サロンの登録",
   "salon.update": "サロン情報の更新",
