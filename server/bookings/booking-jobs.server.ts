@@ -274,6 +274,7 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
       menus,
       staffName: row.staffName,
       staffRequested: booking.staffRequested,
+      nominationFee: booking.nominationFee,
       totalPrice: booking.totalPrice,
       couponTitle: row.couponTitle,
       customerName: booking.customerName,

@@ -21,6 +21,8 @@ export type BookingMailDetails = {
   staffName: string;
   /** False when the visitor chose 指名なし and the salon assigned the stylist. */
   staffRequested: boolean;
+  /** 指名料 in totalPrice (decision 0047); 0 or absent: none. */
+  nominationFee?: number;
   totalPrice: number;
   /** The coupon the total was priced with, if any. */
   couponTitle: string | null;
@@ -67,7 +69,9 @@ export function formatBookingTime(startsAt: Date, endsAt: Date, timeZone: string
 const yen = (amount: number) => `${amount.toLocaleString("ja-JP")}円`;
 
 const staffLine = (b: BookingMailDetails) =>
-  b.staffRequested ? b.staffName : `指名なし（担当：${b.staffName}）`;
+  b.staffRequested
+    ? `${b.staffName}${b.nominationFee ? `（指名料 ${yen(b.nominationFee)}）` : ""}`
+    : `指名なし（担当：${b.staffName}）`;
 
 const policy = (b: BookingMailDetails) =>
   `ご予約の${b.cancellationCutoffHours}時間前まで、予約履歴からキャンセルできます。それ以降のキャンセル・変更は、サロンへ直接お電話ください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`;
