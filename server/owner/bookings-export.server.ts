@@ -1,5 +1,12 @@
 import { and, asc, eq, gte, lt, ne, sql } from "drizzle-orm";
-import { addDays, localToInstant, toLocal } from "../../common/local-time";
+import {
+  addDays,
+  formatMinutes,
+  type LocalDate,
+  LocalDay,
+  localToInstant,
+  toLocal,
+} from "../../common/local-time";
 import { staffBookingStatusLabels } from "../../common/status-labels";
 import { recordAudit } from "../admin/audit";
 import type { Database } from "../db/client";
@@ -73,6 +80,26 @@ export function taxIncluded(amount: number): number {
   return Math.floor((amount * 10) / 110);
 }
 
+/**
+ * toLocal for instants read in order (the rows come by start): the day of
+ * the last answer is kept, and an instant on that day is read from its
+ * offsets (LocalDay) without asking Intl, which costs ~10 µs a call and
+ * would otherwise be a quarter of a year's export. Another day: toLocal.
+ */
+function localClock(timeZone: string) {
+  let day: LocalDay | null = null;
+  return (instant: Date): { date: LocalDate; time: string } => {
+    const ms = instant.getTime();
+    const minutes = day ? day.minutesAt(ms) : -1;
+    if (day && minutes >= 0 && minutes < 1440) {
+      return { date: day.date, time: formatMinutes(minutes) };
+    }
+    const local = toLocal(instant, timeZone);
+    day = new LocalDay(local.date, timeZone);
+    return local;
+  };
+}
+
 /** bookings-20261101-20261130.csv */
 export function bookingsCsvFilename(range: BookingsExportRange): string {
   return `bookings-${range.from.replaceAll("-", "")}-${range.to.replaceAll("-", "")}.csv`;
@@ -111,6 +138,7 @@ export async function bookingsCsv(
   // its offset and microseconds), so the next page starts exactly after it.
   let after: { at: string; id: string } | null = null;
   let done = false;
+  const local = localClock(timeZone);
 
   return csvStream(bookingsCsvHeader, async () => {
     if (done) return null;
@@ -155,12 +183,12 @@ export async function bookingsCsv(
     after = { at: last.cursor, id: last.id };
     if (rows.length < PAGE) done = true;
     return rows.map((row): CsvValue[] => {
-      const begins = toLocal(row.startsAt, timeZone);
+      const begins = local(row.startsAt);
       const listPrice = row.menuPrice + row.nominationFee;
       return [
         begins.date,
         begins.time,
-        toLocal(row.endsAt, timeZone).time,
+        local(row.endsAt).time,
         row.bookingNumber,
         row.customerName,
         row.customerKana,

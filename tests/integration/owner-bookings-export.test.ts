@@ -346,6 +346,44 @@ describe("the bookings CSV", () => {
     expect(starts).toEqual([...starts].sort());
   });
 
+  it("reads days and times in the salon's own zone, across a change of clocks", async () => {
+    // New York turns its clocks from 02:00 to 03:00 on 8 March 2026: that day has 23 hours.
+    const zone = "America/New_York";
+    const { salon, stylists } = await buildSalonWithStaff(database.db, {
+      salon: { timeZone: zone },
+    });
+    const local = (date: string, time: string) => localToInstant(date, time, zone);
+    const starts = [
+      ["2026-03-07", "23:30"],
+      ["2026-03-08", "01:30"],
+      ["2026-03-08", "03:30"],
+      ["2026-03-08", "23:00"],
+      ["2026-03-09", "00:00"],
+    ] as const;
+    for (const [date, time] of starts) {
+      const startsAt = local(date, time);
+      await buildBooking(database.db, {
+        salonId: salon.id,
+        staffId: stylists[0]?.id ?? "",
+        startsAt,
+        endsAt: minutes(startsAt, 45),
+        customerName: `${date} ${time}`,
+      });
+    }
+    const owner = await ownerOf(salon.id);
+    const response = await owner.b.request(
+      `/owner/salons/${salon.id}/bookings.csv?from=2026-03-08&to=2026-03-08`,
+    );
+    const { records } = await download(response);
+    expect(
+      records.slice(1).map((r) => [r[column("日付")], r[column("開始")], r[column("終了")]]),
+    ).toEqual([
+      ["2026-03-08", "01:30", "03:15"],
+      ["2026-03-08", "03:30", "04:15"],
+      ["2026-03-08", "23:00", "23:45"],
+    ]);
+  });
+
   it("answers a bad or missing period with a Japanese 400, and writes no audit entry", async () => {
     const { salon } = await buildSalonWithStaff(database.db);
     const owner = await ownerOf(salon.id);
