@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, or, sql } from "drizzle-orm";
 import { formatDate } from "../../common/format";
 import { formatMinutes, toLocal } from "../../common/local-time";
 import { recordAudit } from "../admin/audit";
@@ -19,14 +19,17 @@ import { DomainError } from "../errors/domain-error";
  *    takes a KEY SHARE lock on its stylist's row (the foreign key), so a
  *    booking being made right now is committed before the bookings are
  *    read, and one made after waits for this change;
- * 2. reads their future confirmed bookings (starting after now);
+ * 2. reads their future confirmed bookings (starting after now) and live
+ *    holds;
  * 3. computes each booking's working time before and after the write with
  *    the availability engine's own code (loadSalonSchedule + workingIntervals);
  * 4. a booking inside working time before and not after is stranded: the
  *    change is refused (409, StrandedBookingsError, listing them), unless
  *    the person chose to apply it anyway; then they are returned to be
  *    moved or cancelled. A booking already outside working time (a phone
- *    booking the salon took after hours) is not the change's doing.
+ *    booking the salon took after hours) is not the change's doing. A live
+ *    hold left outside is released (deleted), so it is not confirmed into a
+ *    stranded booking later; its visitor picks another time.
  */
 
 export type StrandedBooking = {
@@ -83,6 +86,8 @@ export class StrandedBookingsError extends DomainError {
 
 type Candidate = {
   id: string;
+  /** A visitor's live hold (minutes from becoming a booking), not a booking yet. */
+  held: boolean;
   bookingNumber: string;
   staffId: string;
   staffName: string;
@@ -101,6 +106,7 @@ async function lockAndRead(tx: Database, scope: StrandingScope): Promise<Candida
   return tx
     .select({
       id: bookings.id,
+      held: sql<boolean>`${bookings.status} = 'held'`,
       bookingNumber: bookings.bookingNumber,
       staffId: bookings.staffId,
       staffName: staff.name,
@@ -114,7 +120,10 @@ async function lockAndRead(tx: Database, scope: StrandingScope): Promise<Candida
       and(
         eq(bookings.salonId, scope.salonId),
         scope.staffId ? eq(bookings.staffId, scope.staffId) : undefined,
-        eq(bookings.status, "confirmed"),
+        or(
+          eq(bookings.status, "confirmed"),
+          and(eq(bookings.status, "held"), gt(bookings.holdExpiresAt, scope.now)),
+        ),
         eq(bookings.kind, "booking"),
         gt(bookings.startsAt, scope.now),
       ),
@@ -220,11 +229,20 @@ export async function guardStranding<T>(
   const after = wasInside.length
     ? await insideWorkingTime(tx, scope, timeZone, wasInside)
     : new Set<string>();
+  const outside = wasInside.filter((b) => !after.has(b.id));
   const stranded = await describeStranded(
     tx,
     timeZone,
-    wasInside.filter((b) => !after.has(b.id)),
+    outside.filter((b) => !b.held),
   );
+  // A live hold the change leaves outside working time is released (its visitor is told the
+  // time has gone when they confirm), so it cannot become a stranded booking afterwards.
+  const heldOutside = outside.filter((b) => b.held).map((b) => b.id);
+  if (heldOutside.length > 0 && (stranded.length === 0 || options.allowStranding)) {
+    await tx
+      .delete(bookings)
+      .where(and(inArray(bookings.id, heldOutside), eq(bookings.status, "held")));
+  }
   if (stranded.length > 0 && !options.allowStranding) throw new StrandedBookingsError(stranded);
   if (stranded.length > 0) {
     await recordAudit(

@@ -8,6 +8,7 @@ import { japaneseHolidaysBetween } from "../../server/bookings/holidays";
 import {
   auditLog,
   bookingMenus,
+  bookings,
   menus,
   salonBookingSettings,
   salonOpeningHours,
@@ -291,6 +292,35 @@ describe("changes that would strand bookings", () => {
       postForm({ ...form, date: "2038-01-19", version: await versionOf(salon.id) }),
     );
     expect(second.status).toBe(302);
+  });
+
+  it("releases a live hold the change leaves outside working time instead of refusing", async () => {
+    const { salon, stylists } = await salonFixture();
+    const stylist = stylists[0];
+    if (!stylist) throw new Error("no stylist");
+    const hold = await buildBooking(database.db, {
+      salonId: salon.id,
+      staffId: stylist.id,
+      startsAt: jst("2038-01-12", "10:00"),
+      endsAt: jst("2038-01-12", "11:00"),
+      status: "held",
+      holdExpiresAt: new Date(Date.now() + 10 * 60_000),
+    });
+    const owner = await ownerOf(salon.id);
+    const saved = await owner.b.request(
+      pathOf(salon.id),
+      postForm({
+        intent: "exception-add",
+        staffId: stylist.id,
+        month: MONTH,
+        date: "2038-01-12",
+        kind: "closed",
+        version: await versionOf(salon.id),
+      }),
+    );
+    expect(saved.status).toBe(302);
+    const left = await database.db.select().from(bookings).where(eq(bookings.id, hold.id));
+    expect(left).toEqual([]);
   });
 
   it("refuses a salon-wide closure that strands any stylist's bookings", async () => {
