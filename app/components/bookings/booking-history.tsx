@@ -17,6 +17,8 @@ export type HistoryBooking = {
   startsAt: string;
   endsAt: string;
   totalPrice: number;
+  /** 指名料 in totalPrice (decision 0047); absent or 0: none. */
+  nominationFee?: number;
   salon: { slug: string; name: string; timeZone: string };
   /** null: 指名なし (the name of the assigned stylist is still shown in the detail). */
   staffName: string;
@@ -168,6 +170,7 @@ export function BookingDetail({
         <dd>
           {booking.staffName}
           {booking.staffRequested ? "（指名）" : "（指名なし）"}
+          {booking.nominationFee ? `・指名料 ${formatYen(booking.nominationFee)}` : null}
         </dd>
         <dt className="font-bold">お支払い予定額</dt>
         <dd>{formatYen(booking.totalPrice)}</dd>

@@ -18,6 +18,8 @@ function historyItem(booking: BookingSummary, cancellable: boolean, changed: Rea
     startsAt: booking.startsAt.toISOString(),
     endsAt: booking.endsAt.toISOString(),
     totalPrice: booking.totalPrice,
+    /** 指名料 in totalPrice (decision 0047). */
+    nominationFee: booking.nominationFee,
     salon: {
       slug: booking.salon.slug,
       name: booking.salon.name,
