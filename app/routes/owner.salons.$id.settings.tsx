@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { privatePageHeaders } from "../../common/page-cache";
 import { appContext } from "../../server/context";
+import { saveBookingRules } from "../../server/owner/booking-settings.server";
 import {
   noticeSettingsPage,
   submitNoticeSettings,
@@ -24,12 +25,26 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return noticeSettingsPage(ctx.db, access, new URL(request.url));
 }
 
+/** Two forms: the booking rules (intent=booking-rules) and the notice mails (the rest). */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const ctx = context.get(appContext);
   const access = await requireSalonAccess(request, ctx, params.id, "settings.manage");
-  const outcome = await submitNoticeSettings(ctx.db, access, await request.formData(), new Date());
-  if (outcome.ok) return redirect(`/owner/salons/${access.salon.id}/settings?saved=1`);
-  return data({ errors: outcome.errors, values: outcome.values }, { status: 400 });
+  const form = await request.formData();
+  const path = `/owner/salons/${access.salon.id}/settings`;
+  if (form.get("intent") === "booking-rules") {
+    const saved = await saveBookingRules(ctx.db, access, form, new Date());
+    if (saved.ok) return redirect(`${path}?saved=rules`);
+    return data(
+      { kind: "rules" as const, errors: saved.errors, form: saved.form },
+      { status: saved.status },
+    );
+  }
+  const outcome = await submitNoticeSettings(ctx.db, access, form, new Date());
+  if (outcome.ok) return redirect(`${path}?saved=1`);
+  return data(
+    { kind: "notice" as const, errors: outcome.errors, values: outcome.values },
+    { status: 400 },
+  );
 }
 
 export default function OwnerSettings({ loaderData, actionData }: Route.ComponentProps) {

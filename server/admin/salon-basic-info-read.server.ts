@@ -8,14 +8,12 @@ import {
   WEEKDAYS,
   weekdayLabels,
 } from "../../common/salon-form-fields";
-import { bookingSettingsDefaults } from "../bookings/settings";
 import type { Database } from "../db/client";
 import { localTime } from "../db/local-time";
 import {
   areas,
   features,
   prefectures,
-  salonBookingSettings,
   salonFeatures,
   salonOpeningHours,
   salonOwners,
@@ -25,6 +23,8 @@ import {
   users,
 } from "../db/schema";
 import { NotFoundError } from "../errors/domain-error";
+import { bookingRulesValues } from "./booking-rules";
+import { readBookingRules } from "./booking-rules.server";
 import type { Closure, OpeningInterval, SalonFormValues } from "./salon-form";
 
 /**
@@ -98,20 +98,7 @@ export async function readSalon(db: Database, salonId: string, today: string | n
       .from(salonOpeningHours)
       .where(eq(salonOpeningHours.salonId, salonId))
       .orderBy(asc(salonOpeningHours.weekday), asc(salonOpeningHours.opens)),
-    db
-      .select({
-        slotStepMinutes: salonBookingSettings.slotStepMinutes,
-        leadTimeMinutes: salonBookingSettings.leadTimeMinutes,
-        bookingWindowDays: salonBookingSettings.bookingWindowDays,
-        cancellationCutoffHours: salonBookingSettings.cancellationCutoffHours,
-        bufferAfterMinutes: salonBookingSettings.bufferAfterMinutes,
-        dailyLimitPerStaff: salonBookingSettings.dailyLimitPerStaff,
-        sameDayCutoff: localTime(salonBookingSettings.sameDayCutoff),
-        holdMinutes: salonBookingSettings.holdMinutes,
-        closedOnPublicHolidays: salonBookingSettings.closedOnPublicHolidays,
-      })
-      .from(salonBookingSettings)
-      .where(eq(salonBookingSettings.salonId, salonId)),
+    readBookingRules(db, salonId),
     db
       .select({ slug: salonFeatures.featureSlug })
       .from(salonFeatures)
@@ -128,25 +115,13 @@ export async function readSalon(db: Database, salonId: string, today: string | n
       .where(salonClosuresFrom(salonId, localToday))
       .orderBy(asc(scheduleExceptions.date)),
   ]);
-  const d = bookingSettingsDefaults;
-  const s = settings[0] ?? {
-    slotStepMinutes: d.slotStepMinutes,
-    leadTimeMinutes: d.leadTimeMinutes,
-    bookingWindowDays: d.bookingWindowDays,
-    cancellationCutoffHours: d.cancellationCutoffHours,
-    bufferAfterMinutes: d.bufferAfterMinutes,
-    dailyLimitPerStaff: d.dailyLimitPerStaff,
-    sameDayCutoff: d.sameDayCutoff,
-    holdMinutes: d.holdMinutes,
-    closedOnPublicHolidays: d.closedOnHolidays,
-  };
   const prefix = salon.prefectureName;
   const address = salon.salon.address;
   return {
     salon: salon.salon,
     addressLine: address.startsWith(prefix) ? address.slice(prefix.length) : address,
     hours,
-    settings: { ...s, sameDayCutoff: s.sameDayCutoff ?? null },
+    settings,
     featureSlugs: featureRows.map((row) => row.slug),
     ownerIds: ownerRows.map((row) => row.id),
     closures: closureRows as Closure[],
@@ -184,16 +159,7 @@ export function valuesOf(stored: StoredSalon): SalonFormValues {
     areaId: salon.areaId,
     stationId: salon.stationId ?? "",
     holidayNote: salon.holidayNote,
-    slotStepMinutes: String(settings.slotStepMinutes),
-    leadTimeMinutes: String(settings.leadTimeMinutes),
-    bookingWindowDays: String(settings.bookingWindowDays),
-    cancellationCutoffHours: String(settings.cancellationCutoffHours),
-    bufferAfterMinutes: String(settings.bufferAfterMinutes),
-    dailyLimitPerStaff:
-      settings.dailyLimitPerStaff === null ? "" : String(settings.dailyLimitPerStaff),
-    sameDayCutoff: settings.sameDayCutoff ?? "",
-    holdMinutes: String(settings.holdMinutes),
-    closedOnPublicHolidays: settings.closedOnPublicHolidays ? "on" : "",
+    ...bookingRulesValues(settings),
     addOwnerId: "",
   };
   for (const weekday of WEEKDAYS) {

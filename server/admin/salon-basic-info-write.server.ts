@@ -1,12 +1,10 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
 import { WEEKDAYS } from "../../common/salon-form-fields";
-import { bookingSettingsDefaults } from "../bookings/settings";
 import type { Database } from "../db/client";
 import {
   areas,
   features,
   prefectures,
-  salonBookingSettings,
   salonFeatures,
   salonOpeningHours,
   salonOwners,
@@ -17,6 +15,8 @@ import {
 } from "../db/schema";
 import { sqlState } from "../db/sql-state";
 import { DomainError } from "../errors/domain-error";
+import { bookingRulesOf } from "./booking-rules";
+import { writeBookingRules } from "./booking-rules.server";
 import { salonClosuresFrom } from "./salon-basic-info-read.server";
 import type { SalonInput } from "./salon-form";
 
@@ -96,7 +96,11 @@ export async function checkSlugFree(tx: Database, slug: string, salonId: string 
   if (taken) throw slugTaken();
 }
 
-/** Rewrites the rows the form owns: hours, closures from today, settings, features, owners. */
+/**
+ * Rewrites the rows the form owns: hours, closures from today, booking rules
+ * (booking-rules.server.ts), features, owners. Answers what of the booking
+ * rules changed (their own audit entry, salon.booking_settings), or null.
+ */
 export async function writeParts(tx: Database, salonId: string, input: SalonInput, today: string) {
   await tx.delete(salonOpeningHours).where(eq(salonOpeningHours.salonId, salonId));
   if (input.openingHours.length > 0) {
@@ -117,38 +121,7 @@ export async function writeParts(tx: Database, salonId: string, input: SalonInpu
       })),
     );
   }
-  const settings = {
-    slotStepMinutes: input.slotStepMinutes,
-    leadTimeMinutes: input.leadTimeMinutes,
-    bookingWindowDays: input.bookingWindowDays,
-    cancellationCutoffHours: input.cancellationCutoffHours,
-    bufferAfterMinutes: input.bufferAfterMinutes,
-    dailyLimitPerStaff: input.dailyLimitPerStaff,
-    sameDayCutoff: input.sameDayCutoff,
-    holdMinutes: input.holdMinutes,
-    closedOnPublicHolidays: input.closedOnPublicHolidays,
-  };
-  const d = bookingSettingsDefaults;
-  const isDefault =
-    settings.slotStepMinutes === d.slotStepMinutes &&
-    settings.leadTimeMinutes === d.leadTimeMinutes &&
-    settings.bookingWindowDays === d.bookingWindowDays &&
-    settings.cancellationCutoffHours === d.cancellationCutoffHours &&
-    settings.bufferAfterMinutes === d.bufferAfterMinutes &&
-    settings.dailyLimitPerStaff === d.dailyLimitPerStaff &&
-    settings.sameDayCutoff === d.sameDayCutoff &&
-    settings.holdMinutes === d.holdMinutes &&
-    settings.closedOnPublicHolidays === d.closedOnHolidays;
-  // No row means the defaults (decision 0009): a salon on the defaults keeps
-  // following them if they change.
-  if (isDefault) {
-    await tx.delete(salonBookingSettings).where(eq(salonBookingSettings.salonId, salonId));
-  } else {
-    await tx
-      .insert(salonBookingSettings)
-      .values({ salonId, ...settings })
-      .onConflictDoUpdate({ target: salonBookingSettings.salonId, set: settings });
-  }
+  const rulesChanged = await writeBookingRules(tx, salonId, bookingRulesOf(input));
   await tx.delete(salonFeatures).where(eq(salonFeatures.salonId, salonId));
   if (input.featureSlugs.length > 0) {
     await tx
@@ -159,6 +132,7 @@ export async function writeParts(tx: Database, salonId: string, input: SalonInpu
   if (input.ownerIds.length > 0) {
     await tx.insert(salonOwners).values(input.ownerIds.map((userId) => ({ salonId, userId })));
   }
+  return rulesChanged;
 }
 
 export function salonColumns(input: SalonInput, prefectureName: string) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { bookingRuleFields } from "../../common/booking-rules-fields";
 import { normalizePhone, requiredText } from "../../common/field-rules";
 import { salonGenres } from "../../common/genres";
 import { isLocalDate } from "../../common/local-time";
@@ -8,12 +9,12 @@ import {
   hoursField,
   INTERVALS_PER_DAY,
   MAX_CLOSURES,
-  slotStepChoices,
   WEEKDAYS,
   weekdayLabels,
 } from "../../common/salon-form-fields";
 import { SLUG_PATTERN } from "../../common/slug";
 import { isUuid, UUID_PATTERN } from "../../common/uuid";
+import { bookingRulesShape } from "./booking-rules";
 
 /**
  * The 基本情報 form of /admin/salons/add and /admin/salons/edit/:id: its
@@ -40,15 +41,8 @@ export const scalarFields = [
   "areaId",
   "stationId",
   "holidayNote",
-  "slotStepMinutes",
-  "leadTimeMinutes",
-  "bookingWindowDays",
-  "cancellationCutoffHours",
-  "bufferAfterMinutes",
-  "dailyLimitPerStaff",
-  "sameDayCutoff",
-  "holdMinutes",
-  "closedOnPublicHolidays",
+  // The booking rules (decision 0048): the same fields as the owner's 設定 page.
+  ...bookingRuleFields,
   "addOwnerId",
 ] as const;
 export type ScalarField = (typeof scalarFields)[number];
@@ -140,29 +134,6 @@ const decimal = (label: string, min: number, max: number, range: string) =>
       `${label}は${range}の範囲で入力してください。`,
     );
 
-const wholeNumber = (label: string, min: number, max: number) =>
-  z
-    .string()
-    .transform((text) => text.normalize("NFKC").trim())
-    .refine((text) => /^\d{1,6}$/.test(text), `${label}は半角数字で入力してください。`)
-    .transform(Number)
-    .refine(
-      (value) => value >= min && value <= max,
-      `${label}は${min}〜${max}の範囲で入力してください。`,
-    );
-
-const optionalWholeNumber = (label: string, min: number, max: number) =>
-  z.string().transform((text, ctx) => {
-    const trimmed = text.normalize("NFKC").trim();
-    if (trimmed === "") return null;
-    const parsed = wholeNumber(label, min, max).safeParse(trimmed);
-    if (!parsed.success) {
-      ctx.addIssue({ code: "custom", message: parsed.error.issues[0]?.message ?? label });
-      return z.NEVER;
-    }
-    return parsed.data;
-  });
-
 /**
  * Phone numbers as written on a shop card: any common writing is accepted
  * (common/field-rules.ts normalizePhone decides what is a Japanese number)
@@ -217,28 +188,7 @@ export const salonFieldsSchema = z.object({
     .transform((id) => (id === "" ? null : id.toLowerCase()))
     .refine((id) => id === null || isUuid(id), "最寄り駅の指定が正しくありません。"),
   holidayNote: optionalText("定休日の補足", 200),
-  slotStepMinutes: z
-    .string()
-    .transform(Number)
-    .refine(
-      (step) => (slotStepChoices as readonly number[]).includes(step),
-      "予約の時間間隔を選択してください。",
-    ),
-  leadTimeMinutes: wholeNumber("予約締切（開始の何分前まで）", 0, 10_080),
-  bookingWindowDays: wholeNumber("予約受付期間（日）", 1, 365),
-  cancellationCutoffHours: wholeNumber("キャンセル期限（開始の何時間前まで）", 0, 720),
-  bufferAfterMinutes: wholeNumber("施術後の準備時間（分）", 0, 240),
-  dailyLimitPerStaff: optionalWholeNumber("スタッフ1人あたりの1日の予約上限", 1, 50),
-  sameDayCutoff: z
-    .string()
-    .trim()
-    .refine(
-      (text) => text === "" || HHMM.test(text),
-      "当日予約の締切時刻は「17:00」の形で入力してください。",
-    )
-    .transform((text) => (text === "" ? null : text)),
-  holdMinutes: wholeNumber("仮押さえの時間（分）", 1, 60),
-  closedOnPublicHolidays: z.string().transform((value) => value === "on"),
+  ...bookingRulesShape,
   addOwnerId: z
     .string()
     .trim()

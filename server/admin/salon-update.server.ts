@@ -2,9 +2,11 @@ import { eq } from "drizzle-orm";
 import { toLocal } from "../../common/local-time";
 import type { Database } from "../db/client";
 import { salons } from "../db/schema";
+import { guardStranding } from "../owner/schedule-stranding.server";
 import type { RedirectRuleCache } from "../routing/redirect-rules";
 import { recomputeSalonDerived } from "../salons/derived.server";
 import { changedFields, recordAudit } from "./audit";
+import { auditBookingRules } from "./booking-rules.server";
 import { auditView, readSalon, salonFormOptions, valuesOf } from "./salon-basic-info-read.server";
 import {
   checkReferences,
@@ -71,10 +73,22 @@ export async function updateSalon(
         .update(salons)
         .set(salonColumns(input, prefectureName))
         .where(eq(salons.id, target.salonId));
-      await writeParts(tx, target.salonId, input, today);
+      // Hours, 臨時休業 and the holiday rule pass the one stranding check (decision 0046).
+      const { result: rulesChanged } = await guardStranding(
+        tx,
+        { salonId: target.salonId, staffId: null, now, actorUserId: actor.id },
+        {},
+        () => writeParts(tx, target.salonId, input, today),
+      );
       await recomputeSalonDerived(tx, target.salonId, { refreshFreeDaysAt: now });
       const after = await readSalon(tx, target.salonId, today);
-      const changes = changedFields(auditView(before), auditView(after));
+      // The booking rules have their own entry, as from the owner's 設定 page (decision 0048).
+      const { bookingSettings: _before, ...viewBefore } = auditView(before);
+      const { bookingSettings: _after, ...viewAfter } = auditView(after);
+      const changes = changedFields(viewBefore, viewAfter);
+      if (rulesChanged) {
+        await auditBookingRules(tx, target.salonId, rulesChanged, actor.id, now);
+      }
       if (changes) {
         await recordAudit(
           tx,
@@ -102,7 +116,8 @@ export async function updateSalon(
         );
         redirected = true;
       }
-      return { version, changed: Object.keys(changes?.after ?? {}) };
+      const changed = Object.keys(changes?.after ?? {});
+      return { version, changed: rulesChanged ? [...changed, "bookingSettings"] : changed };
     });
     // saveRedirectRule invalidated the cache inside the transaction; a lookup
     // in between could have reloaded the old rules, so once more after commit.

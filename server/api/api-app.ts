@@ -24,11 +24,10 @@ export const errorSchema = z
         retryAfter: z.number().int().optional().openapi({
           description: "too_many_requests / too_many_holds のとき、待つ秒数（Retry-After と同じ）",
         }),
-        limit: z
-          .number()
-          .int()
-          .optional()
-          .openapi({ description: "too_many_holds のとき、同時に持てる仮押さえの数" }),
+        limit: z.number().int().optional().openapi({
+          description:
+            "too_many_holds のとき同時に持てる仮押さえの数、too_many_bookings のときこのサロンで持てる予約の数",
+        }),
       })
       .catchall(z.unknown()),
   })

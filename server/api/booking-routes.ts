@@ -90,7 +90,9 @@ const holdRoute = createRoute({
   responses: {
     201: { description: "仮押さえ", ...json(envelope(holdSchema)) },
     404: errorResponse("サロンが見つかりません（salon_not_found）"),
-    409: errorResponse("その時間は埋まったか、受け付けていません（slot_taken / slot_unavailable）"),
+    409: errorResponse(
+      "その時間は埋まったか、受け付けていません（slot_taken / slot_unavailable）。または、このサロンでお持ちの予約（来店前の確定済みと仮押さえ）がサロンの決めた上限に達しています（too_many_bookings、limit 付き）",
+    ),
     429: errorResponse(
       "操作が多すぎます（too_many_requests）、または仮押さえ中の枠が上限に達しています（too_many_holds、limit 付き）。どちらも Retry-After ヘッダー付き",
     ),
@@ -117,6 +119,9 @@ const bookRoute = createRoute({
     201: { description: "確定した予約", ...json(envelope(bookingSchema)) },
     403: errorResponse(
       "メールアドレスが未確認です（email_not_verified）。確認メールは POST /api/auth/send-verification-email で再送できます。仮押さえはそのまま残ります",
+    ),
+    409: errorResponse(
+      "このサロンでお持ちの予約（来店前の確定済みと、ほかの仮押さえ）がサロンの決めた上限に達しています（too_many_bookings、limit 付き）。仮押さえはそのまま残ります",
     ),
     410: errorResponse("仮押さえの期限切れ、または見つかりません（hold_expired）"),
     422: errorResponse(

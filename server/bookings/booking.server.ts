@@ -15,7 +15,6 @@ import { notifySlotChange } from "../realtime/slot-events.server";
 import { approvalAtConfirm } from "./approval.server";
 import { findAvailability, pickStaff } from "./availability";
 import { loadAvailabilityInput, publishedSalon } from "./availability-data.server";
-import { occupiedRange, occupiedSpan } from "./occupied-time";
 import {
   BookingNotCancellableError,
   BookingNotFoundError,
@@ -33,8 +32,10 @@ import { newBookingNumber } from "./booking-number";
 import { type BookingLimits, limitBookingAttempt } from "./booking-rate-limit";
 import { refreshAfterBookingChange } from "./free-days.server";
 import { hashHoldBrowserKey } from "./hold-browser.server";
+import { limitLiveBookings } from "./live-booking-limit.server";
 import { limitLiveHolds } from "./live-hold-limit.server";
 import { nominationFeeFor } from "./nomination-fee";
+import { occupiedRange, occupiedSpan } from "./occupied-time";
 import { attachCustomer } from "./salon-customers.server";
 import { bookingSettingsFor } from "./settings";
 
@@ -177,6 +178,11 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
           request.limits.liveHolds,
           request.now,
         );
+        // The salon's limit of live bookings per customer (decision 0048).
+        if (request.userId) {
+          const customer = { salonId: salon.id, userId: request.userId, now: request.now };
+          await limitLiveBookings(tx, customer);
+        }
         const loaded = await loadAvailabilityInput(tx, {
           salonId: salon.id,
           menuIds: request.menuIds,
@@ -315,6 +321,13 @@ async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booki
     if (row.status !== "held" || !row.holdExpiresAt || row.holdExpiresAt <= request.now) {
       throw new HoldExpiredError();
     }
+    // The salon's limit of live bookings per customer (decision 0048).
+    await limitLiveBookings(tx, {
+      salonId: row.salonId,
+      userId: request.userId,
+      now: request.now,
+      confirming: row.id,
+    });
     const customerId = await attachCustomer(tx, {
       salonId: row.salonId,
       userId: request.userId,

@@ -20,6 +20,9 @@ export class TooManyHoldsError extends DomainError {
   }
 }
 
+/** The advisory lock of an account's live holds, also taken by live-booking-limit.server.ts. */
+export const accountHoldLock = (userId: string) => `hold-limit:user:${userId}`;
+
 export type LiveHoldHolder = {
   userId: string | null;
   /** A guest's browser key hash (hold-browser.server.ts), or null. */
@@ -45,7 +48,7 @@ export async function limitLiveHolds(
   const checks: { lock: string; where: SQL | undefined; limit: number }[] = holder.userId
     ? [
         {
-          lock: `hold-limit:user:${holder.userId}`,
+          lock: accountHoldLock(holder.userId),
           where: eq(bookings.userId, holder.userId),
           limit: limits.perAccount,
         },

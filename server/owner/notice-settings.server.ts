@@ -3,6 +3,7 @@ import { emailAddress, type FieldErrors } from "../../common/field-rules";
 import { changedFields, recordAudit } from "../admin/audit";
 import type { Database } from "../db/client";
 import { salonBookingSettings, salonOwners, users } from "../db/schema";
+import { bookingRulesForm } from "./booking-settings.server";
 import { ownerFrame, type SalonAccess } from "./salon-access.server";
 
 /**
@@ -102,18 +103,24 @@ async function ownerAddresses(db: Database, salonId: string): Promise<string[]> 
   return rows.map((row) => row.email);
 }
 
-/** The settings page: the frame, the current settings and where mails go by default. */
+/**
+ * The settings page: the frame, the booking rules (booking-settings.server.ts),
+ * the notice settings and where mails go by default.
+ */
 export async function noticeSettingsPage(db: Database, access: SalonAccess, url: URL) {
-  const [settings, ownerEmails, frame] = await Promise.all([
+  const [settings, ownerEmails, frame, bookingRules] = await Promise.all([
     noticeSettingsOf(db, access.salon.id),
     ownerAddresses(db, access.salon.id),
     ownerFrame(db, access),
+    bookingRulesForm(db, access.salon.id),
   ]);
+  const saved = url.searchParams.get("saved");
   return {
     ...frame,
     settings,
     ownerEmails,
-    saved: url.searchParams.get("saved") === "1",
+    bookingRules,
+    saved: saved === "1" ? ("notice" as const) : saved === "rules" ? ("rules" as const) : null,
   };
 }
 

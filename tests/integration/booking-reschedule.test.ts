@@ -790,6 +790,7 @@ describe("予約変更 through the pages", () => {
       .set({
         startsAt: new Date(now.getTime() + 3 * 3_600_000),
         endsAt: new Date(now.getTime() + 4 * 3_600_000),
+        occupiedFrom: new Date(now.getTime() + 3 * 3_600_000),
         occupiedUntil: new Date(now.getTime() + 4 * 3_600_000),
       })
       .where(eq(bookings.id, booking.id));

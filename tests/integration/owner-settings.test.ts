@@ -30,7 +30,7 @@ type Answer = {
   loaderData: {
     settings: { enabled: boolean; email: string };
     ownerEmails: string[];
-    saved: boolean;
+    saved: "notice" | "rules" | null;
   };
   actionData: { errors: { email?: string }; values: { enabled: boolean; email: string } } | null;
 };
@@ -58,7 +58,7 @@ describe("the salon's notice settings", () => {
     ]);
     const page = (await (await owner.b.request(`${path}?saved=1`)).json()) as Answer;
     expect(page.loaderData).toMatchObject({
-      saved: true,
+      saved: "notice",
       settings: { enabled: true, email: "yoyaku@salon.example.jp" },
     });
 

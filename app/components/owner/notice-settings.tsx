@@ -1,25 +1,32 @@
 import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
+import type { BookingRulesErrors } from "../../../server/admin/booking-rules";
+import type { BookingRulesForm } from "../../../server/owner/booking-settings.server";
 import type { NoticeSettings, NoticeValues } from "../../../server/owner/notice-settings.server";
+import type { SalonCapability } from "../../../server/owner/salon-access.server";
 import { buttonClass } from "../admin/admin-frame";
+import { BookingRulesFields } from "../admin/booking-rules-fields";
 import { ErrorSummary, TextField } from "../form/field";
 import { OwnerFrame, type OwnerFrameSalon } from "./owner-frame";
 
 export type NoticeSettingsPageData = {
   salon: OwnerFrameSalon;
   salons: OwnerFrameSalon[];
+  capabilities?: readonly SalonCapability[];
   settings: NoticeSettings;
   /** Where the mails go when no address is set. */
   ownerEmails: string[];
-  saved: boolean;
+  /** The salon's booking rules and the version they were read at. */
+  bookingRules: BookingRulesForm;
+  /** Which form was just saved. */
+  saved: "notice" | "rules" | null;
 };
 
-export type NoticeSettingsResult = {
-  errors: { email?: string };
-  values: NoticeValues;
-};
+export type NoticeSettingsResult =
+  | { kind: "notice"; errors: { email?: string }; values: NoticeValues }
+  | { kind: "rules"; errors: BookingRulesErrors; form: BookingRulesForm };
 
-function Saved() {
+function Saved({ children }: { children: string }) {
   const ref = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     ref.current?.focus();
@@ -31,12 +38,15 @@ function Saved() {
       tabIndex={-1}
       className="rounded-lg border-2 border-green-700 bg-green-50 p-3 font-bold text-green-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-green-700"
     >
-      通知メールの設定を保存しました。
+      {children}
     </p>
   );
 }
 
-/** /owner/salons/{id}/settings: where the salon hears of new bookings, cancellations and moves. */
+/**
+ * /owner/salons/{id}/settings: the salon's booking rules (the admin editor's
+ * fields, decision 0048) and where it hears of new bookings, cancellations and moves.
+ */
 export function NoticeSettingsPage({
   data,
   result,
@@ -45,11 +55,44 @@ export function NoticeSettingsPage({
   result?: NoticeSettingsResult;
 }) {
   const busy = useNavigation().state === "submitting";
-  const values = result?.values ?? data.settings;
+  const notice = result?.kind === "notice" ? result : undefined;
+  const rules = result?.kind === "rules" ? result : undefined;
+  const values = notice?.values ?? data.settings;
+  const rulesForm = rules?.form ?? data.bookingRules;
   const owners = data.ownerEmails.length > 0 ? data.ownerEmails.join("、") : "（オーナー未登録）";
   return (
-    <OwnerFrame salon={data.salon} salons={data.salons} title="設定">
-      {data.saved && !result ? <Saved /> : null}
+    <OwnerFrame
+      salon={data.salon}
+      salons={data.salons}
+      capabilities={data.capabilities}
+      title="設定"
+    >
+      {data.saved === "notice" && !result ? <Saved>通知メールの設定を保存しました。</Saved> : null}
+      {data.saved === "rules" && !result ? <Saved>予約の設定を保存しました。</Saved> : null}
+      <section aria-labelledby="rules-heading" className="flex max-w-2xl flex-col gap-4">
+        <h2 id="rules-heading" className="text-xl font-bold">
+          予約の設定
+        </h2>
+        <p>
+          ネット予約の受け付け方です。保存するとすぐに予約ページの空き時間に反映されます。すでに入っている予約は変わりません。
+        </p>
+        <Form
+          method="post"
+          noValidate
+          className="flex flex-col gap-4"
+          key={rules ? JSON.stringify(rules.errors) : "rules-saved"}
+        >
+          <ErrorSummary errors={rules?.errors ?? {}} />
+          <input type="hidden" name="intent" value="booking-rules" />
+          <input type="hidden" name="version" value={rulesForm.version} />
+          <BookingRulesFields values={rulesForm.values} errors={rules?.errors ?? {}} />
+          <div>
+            <button type="submit" className={buttonClass} disabled={busy}>
+              予約の設定を保存する
+            </button>
+          </div>
+        </Form>
+      </section>
       <section aria-labelledby="notice-heading" className="flex max-w-2xl flex-col gap-4">
         <h2 id="notice-heading" className="text-xl font-bold">
           予約通知メール
@@ -61,9 +104,9 @@ export function NoticeSettingsPage({
           method="post"
           noValidate
           className="flex flex-col gap-4"
-          key={result ? JSON.stringify(result.errors) : "saved"}
+          key={notice ? JSON.stringify(notice.errors) : "saved"}
         >
-          <ErrorSummary errors={result?.errors ?? {}} />
+          <ErrorSummary errors={notice?.errors ?? {}} />
           <label className="flex items-center gap-2 font-bold">
             <input
               type="checkbox"
@@ -82,7 +125,7 @@ export function NoticeSettingsPage({
             autoComplete="email"
             maxLength={254}
             defaultValue={values.email}
-            error={result?.errors.email}
+            error={notice?.errors.email}
           />
           <div>
             <button type="submit" className={buttonClass} disabled={busy}>

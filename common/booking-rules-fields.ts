@@ -1,0 +1,37 @@
+/**
+ * The fields of a salon's booking rules (decision 0048), written once: the
+ * form (app/components/admin/booking-rules-fields.tsx, in the admin
+ * editor's 基本情報 tab and on the owner's 設定 page) draws them and the
+ * server (server/admin/booking-rules.ts) reads and checks them.
+ */
+
+/** The fields, in form order. */
+export const bookingRuleFields = [
+  "slotStepMinutes",
+  "leadTimeMinutes",
+  "bookingWindowDays",
+  "cancellationCutoffHours",
+  "bufferBeforeMinutes",
+  "bufferAfterMinutes",
+  "maxLiveBookingsPerCustomer",
+  "dailyLimitPerStaff",
+  "sameDayCutoff",
+  "holdMinutes",
+  "closedOnPublicHolidays",
+  "requiresApproval",
+] as const;
+export type BookingRuleField = (typeof bookingRuleFields)[number];
+
+/** Whole-number fields: their label (also in the messages) and inclusive bounds. */
+export const bookingRuleNumbers = {
+  leadTimeMinutes: { label: "予約締切（開始の何分前まで）", min: 0, max: 10_080 },
+  bookingWindowDays: { label: "予約受付期間（日）", min: 1, max: 365 },
+  cancellationCutoffHours: { label: "キャンセル期限（開始の何時間前まで）", min: 0, max: 720 },
+  bufferBeforeMinutes: { label: "施術前の準備時間（分）", min: 0, max: 240 },
+  bufferAfterMinutes: { label: "施術後の準備時間（分）", min: 0, max: 240 },
+  maxLiveBookingsPerCustomer: { label: "お客様1人が持てる予約の数", min: 1, max: 50 },
+  dailyLimitPerStaff: { label: "スタッフ1人あたりの1日の予約上限", min: 1, max: 50 },
+  holdMinutes: { label: "仮押さえの時間（分）", min: 1, max: 60 },
+} as const;
+
+export const requiresApprovalLabel = "新規のネット予約をサロンが承認してから確定する（仮予約）";

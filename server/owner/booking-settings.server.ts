@@ -1,0 +1,97 @@
+import { eq } from "drizzle-orm";
+import type { BookingRuleField } from "../../common/booking-rules-fields";
+import {
+  type BookingRulesErrors,
+  bookingRulesFormValues,
+  bookingRulesValues,
+  parseBookingRules,
+} from "../admin/booking-rules";
+import {
+  auditBookingRules,
+  readBookingRules,
+  writeBookingRules,
+} from "../admin/booking-rules.server";
+import { bumpSalonVersion, SalonVersionConflictError } from "../admin/salon-editor.server";
+import type { Database } from "../db/client";
+import { salons } from "../db/schema";
+import { recomputeSalonDerived } from "../salons/derived.server";
+import type { SalonAccess } from "./salon-access.server";
+
+/**
+ * The booking rules on the owner's 設定 page (issue 29, point 4; decision
+ * 0048): the same fields, checks, audit entry and optimistic concurrency
+ * (salons.version, shared with every tab of the admin editor) as the admin
+ * 基本情報 tab, whose rules are written by the same booking-rules.server.ts.
+ */
+
+export type BookingRulesForm = {
+  values: Record<BookingRuleField, string>;
+  /** The salon's version the form was loaded with. */
+  version: number;
+};
+
+export type BookingRulesSaveResult =
+  | { ok: true; changed: string[] }
+  | {
+      ok: false;
+      status: 400 | 409;
+      errors: BookingRulesErrors;
+      form: BookingRulesForm;
+    };
+
+/** The form as stored now. */
+export async function bookingRulesForm(db: Database, salonId: string): Promise<BookingRulesForm> {
+  const [rules, [salon]] = await Promise.all([
+    readBookingRules(db, salonId),
+    db.select({ version: salons.version }).from(salons).where(eq(salons.id, salonId)),
+  ]);
+  return { values: bookingRulesValues(rules), version: salon?.version ?? 0 };
+}
+
+export const conflictMessage =
+  "ほかの人がこのサロンを更新しました。最新の内容を確認してから保存してください。";
+
+/**
+ * Validates and saves at once: the version claimed first (a second save of
+ * the same version waits on the row lock, then is refused), the rules
+ * written, the salon's derived data and free-time summary refreshed as the
+ * admin editor does, and an audit entry of the changed fields with who.
+ */
+export async function saveBookingRules(
+  db: Database,
+  access: SalonAccess,
+  form: FormData,
+  now: Date,
+): Promise<BookingRulesSaveResult> {
+  const values = bookingRulesFormValues(form);
+  const versionText = String(form.get("version") ?? "");
+  const version = /^\d{1,9}$/.test(versionText) ? Number(versionText) : -1;
+  const typed = { values, version };
+  const parsed = parseBookingRules(values);
+  if (!parsed.ok) return { ok: false, status: 400, errors: parsed.errors, form: typed };
+  if (version < 0) {
+    return {
+      ok: false,
+      status: 400,
+      errors: { form: "画面を読み込み直してから保存してください。" },
+      form: typed,
+    };
+  }
+  const salonId = access.salon.id;
+  try {
+    const changed = await db.transaction(async (tx) => {
+      await bumpSalonVersion(tx, salonId, version);
+      const changes = await writeBookingRules(tx, salonId, parsed.rules);
+      if (!changes) return [];
+      await recomputeSalonDerived(tx, salonId, { refreshFreeDaysAt: now });
+      await auditBookingRules(tx, salonId, changes, access.user.id, now);
+      return Object.keys(changes.after);
+    });
+    return { ok: true, changed };
+  } catch (error) {
+    if (error instanceof SalonVersionConflictError) {
+      return { ok: false, status: 409, errors: { form: conflictMessage }, form: typed };
+    }
+    throw error;
+  }
+}
