@@ -804,6 +804,8 @@ export type OwnerBookingDetail = {
   menus: { menuId: string; name: string; price: number; durationMinutes: number }[];
   coupon: { id: string; title: string } | null;
   totalPrice: number;
+  /** 指名料 in totalPrice (decision 0047). */
+  nominationFee: number;
   notes: string;
   salonNote: string;
   arrivedAt: Date | null;
@@ -871,6 +873,7 @@ export async function getOwnerBooking(
     menus: menuRows,
     coupon: b.couponId && row.couponTitle ? { id: b.couponId, title: row.couponTitle } : null,
     totalPrice: b.totalPrice,
+    nominationFee: b.nominationFee,
     notes: b.notes,
     salonNote: b.salonNote,
     arrivedAt: b.arrivedAt,

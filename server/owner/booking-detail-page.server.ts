@@ -150,6 +150,8 @@ export type BookingPageBooking = {
   customerHref: string | null;
   menus: { name: string; priceLabel: string; durationMinutes: number }[];
   couponTitle: string | null;
+  /** 指名料 in the total (decision 0047), or null when none. */
+  nominationFeeLabel?: string | null;
   totalLabel: string;
   notes: string;
   salonNote: string;
@@ -214,6 +216,7 @@ function pageBooking(detail: OwnerBookingDetail, salonId: string, now: Date): Bo
       durationMinutes: menu.durationMinutes,
     })),
     couponTitle: detail.coupon?.title ?? null,
+    nominationFeeLabel: detail.nominationFee > 0 ? formatYen(detail.nominationFee) : null,
     totalLabel: formatYen(detail.totalPrice),
     notes: detail.notes,
     salonNote: detail.salonNote,

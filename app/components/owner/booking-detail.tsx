@@ -77,6 +77,9 @@ function Facts({ booking }: { booking: BookingPageBooking }) {
             {booking.staffRequested ? "指名" : "指名なし"}
           </span>
         )}
+        {booking.nominationFeeLabel ? (
+          <span className="ml-2 text-sm">指名料 {booking.nominationFeeLabel}</span>
+        ) : null}
       </Row>
       <Row label="状態">
         {booking.statusLabel}
