@@ -2,8 +2,10 @@ import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schedulesRoute from "../../app/routes/owner.salons.$id.schedules";
 import { addDays, toLocal, weekdayOf } from "../../common/local-time";
+import { parseSalonForm } from "../../server/admin/salon-form";
 import { addStaffException } from "../../server/admin/salon-staff-exceptions.server";
 import { saveSchedule } from "../../server/admin/salon-staff-schedules.server";
+import { loadSalonEditor, updateSalon } from "../../server/admin/salon-update.server";
 import { japaneseHolidaysBetween } from "../../server/bookings/holidays";
 import {
   auditLog,
@@ -20,6 +22,7 @@ import {
 } from "../../server/db/schema";
 import { StrandedBookingsError } from "../../server/owner/schedule-stranding.server";
 import type { ScheduleFormResult, ScheduleMonth } from "../../server/owner/schedules.server";
+import { createRedirectRuleCache } from "../../server/routing/redirect-rules";
 import { setRole } from "../support/accounts";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { buildBooking, buildSalonWithStaff, buildSchedule, buildStaff } from "../support/builders";
@@ -405,6 +408,39 @@ describe("changes that would strand bookings", () => {
       .from(staffSchedules)
       .where(eq(staffSchedules.staffId, stylist.id));
     expect(rows).toHaveLength(6);
+  });
+});
+
+describe("the admin editor's 基本情報 tab", () => {
+  it("refuses weekly hours that close a weekday with bookings (the same check)", async () => {
+    const { salon, stylists } = await salonFixture();
+    const stylist = stylists[0];
+    if (!stylist) throw new Error("no stylist");
+    const booking = await booked(salon.id, stylist.id, "2038-01-12", "10:00", "11:00");
+    const admin = await signedInMember(database, env, "admin");
+    await setRole(database.db, admin.email, "admin");
+    const editor = await loadSalonEditor(database.db, salon.id);
+    const parsed = parseSalonForm(editor.values);
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+    const tuesdayClosed = {
+      ...parsed.input,
+      openingHours: parsed.input.openingHours.filter((h) => h.weekday !== 2),
+    };
+    const error = await updateSalon(
+      database.db,
+      createRedirectRuleCache(database.db),
+      { salonId: salon.id, version: editor.salon.version },
+      tuesdayClosed,
+      { id: admin.userId },
+      new Date(),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StrandedBookingsError);
+    expect((error as StrandedBookingsError).bookings.map((b) => b.id)).toEqual([booking.id]);
+    const hours = await database.db
+      .select()
+      .from(salonOpeningHours)
+      .where(eq(salonOpeningHours.salonId, salon.id));
+    expect(hours).toHaveLength(6);
   });
 });
 
