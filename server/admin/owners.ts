@@ -5,10 +5,14 @@ import type { Database } from "../db/client";
 import {
   accountProfiles,
   authAccounts,
+  type InvitationKind,
   ownerInvitations,
+  type SalonMemberRole,
+  salonMembers,
   salonOwners,
   salons,
   sessions,
+  staff,
   users,
 } from "../db/schema";
 import { sqlState } from "../db/sql-state";
@@ -153,6 +157,140 @@ const salonsMissing = () =>
     400,
   );
 
+/** Who is invited: their address and name (a new account is made with these). */
+export type Invitee = {
+  email: string;
+  name: string;
+  /** The account record of a new account (an owner's form asks for it; a staff invitation does not). */
+  profile?: { nameKana: string; phone: string };
+};
+
+/**
+ * What an invitation grants once accepted: ownership of salons (an
+ * administrator's invitation), or a role at one salon (the salon's owner's
+ * invitation of staff, decision 0045: a salon_members row, never an owner).
+ */
+export type InvitationGrant =
+  | { type: "owner"; salonIds: string[] }
+  | { type: "member"; salonId: string; role: SalonMemberRole; staffId: string | null };
+
+export type IssuedInvitation = {
+  kind: InvitationKind;
+  userId: string;
+  invitationId: string;
+  /** The account as it was (null: made by this invitation). */
+  existing: { id: string; role: string } | null;
+  token: string;
+};
+
+/**
+ * The one way to invite someone (an owner by an administrator, staff by a
+ * salon's owner), inside the caller's transaction. A new address gets an
+ * account (no password yet) and a "new_owner" token whose link sets the
+ * password; so does an account that was only ever invited (never verified,
+ * no password: an earlier invitation expired or was cancelled). Any other
+ * account gets an "upgrade" token: nothing changes for them before they
+ * confirm. The token is returned once; only its hash is stored.
+ */
+export async function issueInvitation(
+  tx: Database,
+  input: {
+    invitee: Invitee;
+    grant: InvitationGrant;
+    /** The role a new account gets: owner for an owner's invitation, user for staff. */
+    newAccountRole: "owner" | "user";
+    refuse: (existing: { id: string; role: string }) => DomainError | null;
+    actorId: string;
+    now: Date;
+  },
+): Promise<IssuedInvitation> {
+  const { invitee, grant, now } = input;
+  const token = randomBytes(32).toString("base64url");
+  const [existing] = await tx
+    .select({ id: users.id, role: users.role, emailVerified: users.emailVerified })
+    .from(users)
+    .where(eq(users.email, invitee.email));
+  if (existing) {
+    const refusal = input.refuse(existing);
+    if (refusal) throw refusal;
+  }
+  const userId = existing?.id ?? randomUUID().replaceAll("-", "");
+  let kind: InvitationKind = "new_owner";
+  if (existing) {
+    const [credential] = existing.emailVerified
+      ? [{ id: "verified" }]
+      : await tx
+          .select({ id: authAccounts.id })
+          .from(authAccounts)
+          .where(eq(authAccounts.userId, existing.id))
+          .limit(1);
+    kind = credential ? "upgrade" : "new_owner";
+  } else {
+    await tx.insert(users).values({
+      id: userId,
+      name: invitee.name,
+      email: invitee.email,
+      emailVerified: false,
+      role: input.newAccountRole,
+      createdAt: now,
+      updatedAt: now,
+    });
+    if (invitee.profile) {
+      await tx.insert(accountProfiles).values({ userId, name: invitee.name, ...invitee.profile });
+    }
+  }
+  const [invitation] = await tx
+    .insert(ownerInvitations)
+    .values({
+      tokenHash: hashToken(token),
+      userId,
+      kind,
+      salonIds: grant.type === "owner" ? grant.salonIds : [grant.salonId],
+      memberRole: grant.type === "member" ? grant.role : null,
+      memberStaffId: grant.type === "member" ? grant.staffId : null,
+      invitedBy: input.actorId,
+      expiresAt: new Date(now.getTime() + INVITATION_TTL_MS),
+      createdAt: now,
+    })
+    .returning({ id: ownerInvitations.id });
+  if (!invitation) throw new Error("invitation not inserted");
+  return {
+    kind,
+    userId,
+    invitationId: invitation.id,
+    existing: existing ? { id: existing.id, role: existing.role } : null,
+    token,
+  };
+}
+
+/** The invitation's mail: set a password (a new account) or confirm (an existing one). */
+export async function sendInvitationMail(
+  mailer: Mailer,
+  invitation: Pick<IssuedInvitation, "kind" | "token">,
+  grant: InvitationGrant,
+  email: string,
+  publicUrl: string,
+) {
+  const url = `${publicUrl}/account/invitation?token=${invitation.token}`;
+  const template =
+    grant.type === "member"
+      ? invitation.kind === "new_owner"
+        ? "memberInvitation"
+        : "memberUpgrade"
+      : invitation.kind === "new_owner"
+        ? "ownerInvitation"
+        : "ownerUpgrade";
+  await mailer.send(renderMail(template, email, url));
+}
+
+/** The same address taken by a concurrent registration: the unique key answered it. */
+export const emailTakenMeanwhile = () =>
+  new DomainError(
+    "email_taken",
+    "このメールアドレスは別の操作で登録されたところです。一覧を確認してください。",
+    409,
+  );
+
 /**
  * /admin/owners/add. A new address gets an owner account (no password yet)
  * linked to the salons, and a mail whose link sets the password. An address
@@ -169,53 +307,30 @@ export async function inviteOwner(
   now: Date,
   publicUrl: string,
 ) {
-  const token = randomBytes(32).toString("base64url");
-  const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
-  let kind: "new_owner" | "upgrade";
+  const grant: InvitationGrant = { type: "owner", salonIds: input.salonIds };
+  let issued: IssuedInvitation;
   try {
-    kind = await db.transaction(async (tx) => {
-      const [existing] = await tx
-        .select({ id: users.id, role: users.role })
-        .from(users)
-        .where(eq(users.email, input.email));
-      if (existing?.role === "admin") {
-        throw new DomainError(
-          "admin_address",
-          "このメールアドレスは管理者のものです。オーナーには別のアドレスを使ってください。",
-          409,
-        );
-      }
-      const userId = existing?.id ?? randomUUID().replaceAll("-", "");
-      const inviteKind = existing ? "upgrade" : "new_owner";
-      if (!existing) {
-        await tx.insert(users).values({
-          id: userId,
-          name: input.name,
+    issued = await db.transaction(async (tx) => {
+      const invitation = await issueInvitation(tx as unknown as Database, {
+        invitee: {
           email: input.email,
-          emailVerified: false,
-          role: "owner",
-          createdAt: now,
-          updatedAt: now,
-        });
-        await tx.insert(accountProfiles).values({
-          userId,
           name: input.name,
-          nameKana: input.nameKana,
-          phone: input.phone,
-        });
-      }
-      const [invitation] = await tx
-        .insert(ownerInvitations)
-        .values({
-          tokenHash: hashToken(token),
-          userId,
-          kind: inviteKind,
-          salonIds: input.salonIds,
-          invitedBy: actor.id,
-          expiresAt,
-          createdAt: now,
-        })
-        .returning({ id: ownerInvitations.id });
+          profile: { nameKana: input.nameKana, phone: input.phone },
+        },
+        grant,
+        newAccountRole: "owner",
+        refuse: (existing) =>
+          existing.role === "admin"
+            ? new DomainError(
+                "admin_address",
+                "このメールアドレスは管理者のものです。オーナーには別のアドレスを使ってください。",
+                409,
+              )
+            : null,
+        actorId: actor.id,
+        now,
+      });
+      const { existing, userId, kind } = invitation;
       await recordAudit(
         tx as unknown as Database,
         {
@@ -228,8 +343,8 @@ export async function inviteOwner(
           after: {
             email: input.email,
             name: input.name,
-            kind: inviteKind,
-            invitationId: invitation?.id,
+            kind,
+            invitationId: invitation.invitationId,
             salonIds: input.salonIds,
             ...(existing ? {} : { role: "owner" }),
           },
@@ -251,26 +366,17 @@ export async function inviteOwner(
             .values(input.salonIds.map((salonId) => ({ salonId, userId, createdAt: now })));
         }
       }
-      return inviteKind;
+      return invitation;
     });
   } catch (error) {
     if (error instanceof DomainError) throw error;
     const state = sqlState(error);
     if (state === "23503") throw salonsMissing();
-    if (state === "23505") {
-      throw new DomainError(
-        "email_taken",
-        "このメールアドレスは別の操作で登録されたところです。一覧を確認してください。",
-        409,
-      );
-    }
+    if (state === "23505") throw emailTakenMeanwhile();
     throw error;
   }
-  const url = `${publicUrl}/account/invitation?token=${token}`;
-  await mailer.send(
-    renderMail(kind === "new_owner" ? "ownerInvitation" : "ownerUpgrade", input.email, url),
-  );
-  return { kind };
+  await sendInvitationMail(mailer, issued, grant, input.email, publicUrl);
+  return { kind: issued.kind };
 }
 
 const invalidInvitation = () =>
@@ -280,7 +386,11 @@ const invalidInvitation = () =>
     410,
   );
 
-/** What the invitation page shows for a token, or null when it is unknown, used or expired. */
+/**
+ * What the invitation page shows for a token, or null when it is unknown,
+ * used or expired: whose it is, and what it grants (the salons, and for
+ * staff the role and the stylist).
+ */
 export async function findInvitation(db: Database, token: string, now: Date) {
   if (!token || token.length > 200) return null;
   const [row] = await db
@@ -291,9 +401,12 @@ export async function findInvitation(db: Database, token: string, now: Date) {
       expiresAt: ownerInvitations.expiresAt,
       usedAt: ownerInvitations.usedAt,
       salonIds: ownerInvitations.salonIds,
+      memberRole: ownerInvitations.memberRole,
+      staffName: staff.name,
     })
     .from(ownerInvitations)
     .innerJoin(users, eq(users.id, ownerInvitations.userId))
+    .leftJoin(staff, eq(staff.id, ownerInvitations.memberStaffId))
     .where(eq(ownerInvitations.tokenHash, hashToken(token)));
   if (!row || row.usedAt || row.expiresAt.getTime() <= now.getTime()) return null;
   return {
@@ -301,14 +414,19 @@ export async function findInvitation(db: Database, token: string, now: Date) {
     email: row.email,
     name: row.name,
     salons: await salonsByIds(db, row.salonIds),
+    /** A staff invitation's role at its salon (null: an owner's invitation). */
+    memberRole: row.memberRole,
+    staffName: row.staffName,
   };
 }
 
 /**
  * The invitation link, confirmed. The token is spent by one conditional
  * update (unused and unexpired), so two submits cannot both succeed. A new
- * owner's password is set (their address is verified by the link); an
- * upgrade makes the user an owner of the invited salons. Audited with the change.
+ * account's password is set (their address is verified by the link). Then
+ * what it grants: ownership of the invited salons (an owner's invitation),
+ * or the role at the salon (a staff invitation: a salon_members row; the
+ * account stays what it was). Audited with the change.
  */
 export async function acceptInvitation(
   db: Database,
@@ -335,6 +453,7 @@ export async function acceptInvitation(
       .from(users)
       .where(eq(users.id, invitation.userId));
     if (!user) throw invalidInvitation();
+    const result = { kind: invitation.kind, email: user.email, memberRole: invitation.memberRole };
     if (invitation.kind === "new_owner") {
       if (!passwordHash) {
         throw new DomainError("password_required", "パスワードを入力してください。", 400);
@@ -352,6 +471,18 @@ export async function acceptInvitation(
         updatedAt: now,
       });
       await tx.update(users).set({ emailVerified: true }).where(eq(users.id, user.id));
+    }
+    if (user.role === "admin") throw invalidInvitation();
+    if (invitation.memberRole) {
+      await joinSalon(tx as unknown as Database, invitation, user.id, now);
+      return result;
+    }
+    if (invitation.kind === "new_owner") {
+      await tx
+        .update(users)
+        .set({ role: "owner" })
+        .where(and(eq(users.id, user.id), eq(users.role, "user")));
+      await linkSalons(tx as unknown as Database, invitation.salonIds, user.id, now);
       await recordAudit(
         tx as unknown as Database,
         {
@@ -364,20 +495,12 @@ export async function acceptInvitation(
         },
         now,
       );
-      return { kind: invitation.kind, email: user.email };
+      return result;
     }
-    if (user.role === "admin") throw invalidInvitation();
     if (user.role !== "owner") {
       await tx.update(users).set({ role: "owner" }).where(eq(users.id, user.id));
     }
-    if (invitation.salonIds.length > 0) {
-      await tx
-        .insert(salonOwners)
-        .values(
-          invitation.salonIds.map((salonId) => ({ salonId, userId: user.id, createdAt: now })),
-        )
-        .onConflictDoNothing();
-    }
+    await linkSalons(tx as unknown as Database, invitation.salonIds, user.id, now);
     // The change the admin asked for, made now that the user agreed.
     await recordAudit(
       tx as unknown as Database,
@@ -397,8 +520,87 @@ export async function acceptInvitation(
       },
       now,
     );
-    return { kind: invitation.kind, email: user.email };
+    return result;
   });
+}
+
+async function linkSalons(tx: Database, salonIds: string[], userId: string, now: Date) {
+  if (salonIds.length === 0) return;
+  await tx
+    .insert(salonOwners)
+    .values(salonIds.map((salonId) => ({ salonId, userId, createdAt: now })))
+    .onConflictDoNothing();
+}
+
+/**
+ * A staff invitation accepted: the person joins the salon with the role
+ * (decision 0045). Refused when they meanwhile became its owner or a
+ * member, or when the stylist got another account or was retired.
+ */
+async function joinSalon(
+  tx: Database,
+  invitation: typeof ownerInvitations.$inferSelect,
+  userId: string,
+  now: Date,
+) {
+  const salonId = invitation.salonIds[0];
+  const role = invitation.memberRole;
+  if (!salonId || !role) throw invalidInvitation();
+  const staffId = role === "stylist" ? invitation.memberStaffId : null;
+  const [owner] = await tx
+    .select({ userId: salonOwners.userId })
+    .from(salonOwners)
+    .where(and(eq(salonOwners.salonId, salonId), eq(salonOwners.userId, userId)));
+  const [member] = await tx
+    .select({ userId: salonMembers.userId })
+    .from(salonMembers)
+    .where(and(eq(salonMembers.salonId, salonId), eq(salonMembers.userId, userId)));
+  if (owner || member) {
+    throw new DomainError(
+      "already_member",
+      "このアカウントは、すでにこのサロンのオーナーかスタッフです。",
+      409,
+    );
+  }
+  if (staffId) {
+    const [stylist] = await tx
+      .select({ active: staff.active, taken: salonMembers.userId })
+      .from(staff)
+      .leftJoin(
+        salonMembers,
+        and(eq(salonMembers.staffId, staff.id), eq(salonMembers.salonId, staff.salonId)),
+      )
+      .where(and(eq(staff.id, staffId), eq(staff.salonId, salonId)));
+    if (!stylist?.active || stylist.taken) {
+      throw new DomainError(
+        "stylist_taken",
+        "招待されたスタイリストには、すでに別のアカウントがつながっているか、掲載を終えています。サロンに再送を依頼してください。",
+        409,
+      );
+    }
+  }
+  await tx.insert(salonMembers).values({
+    salonId,
+    userId,
+    role,
+    staffId,
+    invitedBy: invitation.invitedBy,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await recordAudit(
+    tx,
+    {
+      actorUserId: userId,
+      action: "member.invitation_accept",
+      targetType: "user",
+      targetId: userId,
+      salonId,
+      before: null,
+      after: { invitationId: invitation.id, role, staffId, invitedBy: invitation.invitedBy },
+    },
+    now,
+  );
 }
 
 async function ownerOrNotFound(tx: Database, userId: string) {

@@ -61,6 +61,19 @@ const templates = {
     action: "招待を確認する",
     note: "リンクの有効期限は72時間で、1回だけ使えます。承認するまでアカウントは変わりません。お心当たりがない場合は、このメールを破棄してください。",
   },
+  // A salon's owner invites its staff (decision 0045); the link's page names the salon and role.
+  memberInvitation: {
+    subject: "【Salon Navi】サロンのスタッフとしてのご招待",
+    lead: "Salon Naviに掲載中のサロンが、あなたをスタッフとして招待しました。下のリンクを開くと、サロン名と役割を確認してパスワードを設定できます。設定すると、サロンの管理画面にログインできるようになります。",
+    action: "パスワードを設定する",
+    note: "リンクの有効期限は72時間で、1回だけ使えます。期限が切れた場合は、サロンに再送を依頼してください。お心当たりがない場合は、このメールを破棄してください。",
+  },
+  memberUpgrade: {
+    subject: "【Salon Navi】サロンのスタッフ登録の確認",
+    lead: "Salon Naviに掲載中のサロンが、ご登録のアカウントをスタッフとして招待しました。下のリンクを開いてサロン名と役割を確認し、承認すると、サロンの管理画面を開けるようになります。",
+    action: "招待を確認する",
+    note: "リンクの有効期限は72時間で、1回だけ使えます。承認するまでアカウントは変わりません。お心当たりがない場合は、このメールを破棄してください。",
+  },
 } satisfies Record<string, Template>;
 
 export type MailKind = keyof typeof templates;
