@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schedulesRoute from "../../app/routes/owner.salons.$id.schedules";
 import { addDays, toLocal, weekdayOf } from "../../common/local-time";
@@ -27,7 +27,7 @@ import { setRole } from "../support/accounts";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { buildBooking, buildSalonWithStaff, buildSchedule, buildStaff } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
-import { withTestDatabase } from "../support/test-database";
+import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
 
 /**
  * /owner/salons/{id}/schedules (issue 29, point 2; decision 0046): a
@@ -409,6 +409,65 @@ describe("changes that would strand bookings", () => {
       .where(eq(staffSchedules.staffId, stylist.id));
     expect(rows).toHaveLength(6);
   });
+});
+
+describe("a booking made while the schedule changes", () => {
+  // A race: PostgreSQL only (PGlite runs one transaction at a time, transactionsTakeTurns).
+  it.skipIf(transactionsTakeTurns)(
+    "is waited for (the stylist's row lock) and then refuses the change",
+    async () => {
+      const { salon, stylists } = await salonFixture();
+      const stylist = stylists[0];
+      if (!stylist) throw new Error("no stylist");
+      const admin = await signedInMember(database, env, "admin");
+      let release: () => void = () => {};
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let inserted: () => void = () => {};
+      const insertedYet = new Promise<void>((resolve) => {
+        inserted = resolve;
+      });
+      // A booking inserted and not yet committed when the day off is saved.
+      const booking = database.db.transaction(async (tx) => {
+        const row = await buildBooking(tx as unknown as typeof database.db, {
+          salonId: salon.id,
+          staffId: stylist.id,
+          startsAt: jst("2038-01-12", "10:00"),
+          endsAt: jst("2038-01-12", "11:00"),
+          customerName: "並行 予約",
+        });
+        inserted();
+        await gate;
+        return row;
+      });
+      await insertedYet;
+      const change = addStaffException(
+        database.db,
+        {
+          salonId: salon.id,
+          version: Number(await versionOf(salon.id)),
+          actor: { id: admin.userId },
+          now: new Date(),
+          timeZone: "Asia/Tokyo",
+        },
+        stylist.id,
+        { date: "2038-01-12", kind: "closed", startsAt: null, endsAt: null, note: "" },
+      ).catch((e: unknown) => e);
+      // Until the change waits on a lock (the stylist's row): a bounded poll, not a sleep.
+      for (let i = 0; i < 500; i++) {
+        const result = await database.db.execute(
+          sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`,
+        );
+        if (((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0) > 0) break;
+      }
+      release();
+      const row = await booking;
+      const error = await change;
+      expect(error).toBeInstanceOf(StrandedBookingsError);
+      expect((error as StrandedBookingsError).bookings.map((b) => b.id)).toEqual([row.id]);
+    },
+  );
 });
 
 describe("the admin editor's 基本情報 tab", () => {
