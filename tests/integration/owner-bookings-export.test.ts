@@ -10,10 +10,10 @@ import {
   bookings,
   coupons,
   menus,
+  salonMembers,
   salonOwners,
 } from "../../server/db/schema";
 import { bookingsCsvHeader, taxIncluded } from "../../server/owner/bookings-export.server";
-import { can, type SalonAccess } from "../../server/owner/salon-access.server";
 import { setRole } from "../support/accounts";
 import { buildBooking, buildMenu, buildSalonWithStaff } from "../support/builders";
 import { createRouteApp, signedInMember } from "../support/route-app";
@@ -442,12 +442,32 @@ describe("the bookings CSV", () => {
     expect(entries).toEqual([{ actor: admin.userId }]);
   });
 
-  it("is a manager's and not a receptionist's or a stylist's (the capability table)", () => {
-    const as = (role: SalonAccess["role"]) => ({ role }) as SalonAccess;
-    expect(can(as("owner"), "bookings.export")).toBe(true);
-    expect(can(as("admin"), "bookings.export")).toBe(true);
-    expect(can(as("manager"), "bookings.export")).toBe(true);
-    expect(can(as("reception"), "bookings.export")).toBe(false);
-    expect(can(as("stylist"), "bookings.export")).toBe(false);
+  it("is a manager's, and a receptionist's and a stylist's 404", async () => {
+    const { salon, stylists } = await buildSalonWithStaff(database.db);
+    const path = `/owner/salons/${salon.id}/bookings.csv?from=2026-11-01&to=2026-11-30`;
+    const withRole = async (role: "manager" | "reception" | "stylist") => {
+      const person = await signedInMember(database, env, role);
+      await database.db.insert(salonMembers).values({
+        salonId: salon.id,
+        userId: person.userId,
+        role,
+        staffId: role === "stylist" ? (stylists[0]?.id ?? null) : null,
+      });
+      return person;
+    };
+    const manager = await withRole("manager");
+    const answer = await manager.b.request(path);
+    expect(answer.status).toBe(200);
+    await answer.body?.cancel();
+    for (const role of ["reception", "stylist"] as const) {
+      const person = await withRole(role);
+      const refused = await person.b.request(path);
+      expect(refused.status, role).toBe(404);
+    }
+    const entries = await database.db
+      .select({ actor: auditLog.actorUserId })
+      .from(auditLog)
+      .where(and(eq(auditLog.salonId, salon.id), eq(auditLog.action, "bookings.export")));
+    expect(entries).toEqual([{ actor: manager.userId }]);
   });
 });
