@@ -65,6 +65,7 @@ export function SalonEditorFrame({
       <OwnerFrame
         salon={door.frame.salon}
         salons={door.frame.salons}
+        capabilities={door.frame.capabilities}
         title="サロン情報の編集"
         actions={actions}
       >
