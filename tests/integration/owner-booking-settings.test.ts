@@ -12,6 +12,8 @@ import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import { TooManyBookingsError } from "../../server/bookings/live-booking-limit.server";
 import { auditLog, bookings, salonBookingSettings, salonOwners } from "../../server/db/schema";
 import { sqlState } from "../../server/db/sql-state";
+import { salonBookingSchema } from "../../server/owner/salon-entries.schema";
+import { enterSalonBooking } from "../../server/owner/salon-entries.server";
 import { createRedirectRuleCache } from "../../server/routing/redirect-rules";
 import { browser, lastMailLink, setRole } from "../support/accounts";
 import { apiUser, createApiTestApp } from "../support/api-client";
@@ -351,6 +353,47 @@ describe("the buffer before a booking", () => {
     // Up to the occupied edges is fine.
     expect(await insert("13:00", "13:40")).toBe("no error");
     expect(await insert("15:30", "16:00", "15:10")).toBe("no error");
+  });
+});
+
+describe("the buffer before on the salon's own entries", () => {
+  it("occupies from start - before, names what stands in the way, and is never held to the live-booking limit", async () => {
+    const f = await buildSalonWithStaff(database.db, {
+      settings: { bufferBeforeMinutes: 30, maxLiveBookingsPerCustomer: 1 },
+    });
+    const stylist = f.stylists[0];
+    if (!stylist) throw new Error("no stylist");
+    const owner = await buildUser(database.db, { role: "owner" });
+    await database.db.insert(salonOwners).values({ salonId: f.salon.id, userId: owner.id });
+    const enter = (time: string) =>
+      enterSalonBooking(
+        database.db,
+        f.salon.id,
+        salonBookingSchema.parse({
+          source: "phone",
+          staffId: stylist.id,
+          date: DAY,
+          time,
+          menuIds: [f.menu.id],
+          customer: { name: "電話 太郎", kana: "でんわ たろう", phone: "090-1111-2222" },
+        }),
+        { userId: owner.id },
+        NOW,
+      );
+    const first = await enter("14:00");
+    expect(first.occupiedFrom).toEqual(at("13:30"));
+    // The same customer again: the salon's entries are not limited.
+    const refused = enter("13:00").then(
+      () => null,
+      (error) => error,
+    );
+    expect(await refused).toMatchObject({
+      status: 409,
+      code: "slot_conflict",
+      message: expect.stringContaining("14:00〜15:00"),
+    });
+    expect((await enter("12:00")).occupiedFrom).toEqual(at("11:30"));
+    expect((await enter("16:00")).status).toBe("confirmed");
   });
 });
 
