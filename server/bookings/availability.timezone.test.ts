@@ -415,6 +415,25 @@ describe("findAvailability: bookings, holds and buffers", () => {
     expect(times(input)).toEqual([...grid("10:00", "11:45"), ...grid("14:15", "18:00")]);
   });
 
+  it("keeps both buffers around a booking: [start - before, end + after) of each booking is its own (decision 0048)", () => {
+    const input = scenario({
+      settings: { bufferBeforeMinutes: 30, bufferAfterMinutes: 15 },
+      busy: [busy("A", "2026-11-21", "13:00", "14:00")],
+    });
+    // Before: 11:15 + 60 min + 15 min after = 12:30, the booking's 30 min before.
+    // After: 14:00 + 15 min after + the new booking's 30 min before = 14:45.
+    expect(times(input)).toEqual([...grid("10:00", "11:15"), ...grid("14:45", "18:00")]);
+  });
+
+  it("keeps the buffer before off a block, which has no buffers of its own", () => {
+    const input = scenario({
+      settings: { bufferBeforeMinutes: 30 },
+      busy: [{ ...busy("A", "2026-11-21", "13:00", "14:00"), block: true }],
+    });
+    // A start right after the break would prepare during it; before it, the service ends by 13:00.
+    expect(times(input)).toEqual([...grid("10:00", "12:00"), ...grid("14:30", "18:00")]);
+  });
+
   it("lets the buffer of the last booking run past closing time", () => {
     expect(times(scenario({ settings: { bufferAfterMinutes: 30 } })).at(-1)).toBe("18:00");
   });
