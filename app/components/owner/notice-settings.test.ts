@@ -1,0 +1,75 @@
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub } from "react-router";
+import { describe, expect, it } from "vitest";
+import { NoticeSettingsPage, type NoticeSettingsPageData } from "./notice-settings";
+
+const rules = {
+  slotStepMinutes: "15",
+  leadTimeMinutes: "60",
+  bookingWindowDays: "60",
+  cancellationCutoffHours: "24",
+  bufferBeforeMinutes: "0",
+  bufferAfterMinutes: "0",
+  maxLiveBookingsPerCustomer: "",
+  dailyLimitPerStaff: "",
+  sameDayCutoff: "",
+  holdMinutes: "10",
+  closedOnPublicHolidays: "",
+  requiresApproval: "",
+};
+
+const data: NoticeSettingsPageData = {
+  salon: { id: "s1", name: "Hair TEST" },
+  salons: [],
+  settings: { enabled: true, email: "" },
+  ownerEmails: ["owner@example.jp"],
+  bookingRules: { values: rules, version: 4 },
+  saved: null,
+};
+
+/** Server-renders the page inside a data router, as the route would. */
+function render(props: Parameters<typeof NoticeSettingsPage>[0]) {
+  const Stub = createRoutesStub([
+    { path: "/", Component: () => createElement(NoticeSettingsPage, props) },
+  ]);
+  return renderToString(createElement(Stub, { initialEntries: ["/"] })).replaceAll("<!-- -->", "");
+}
+
+describe("the 設定 page (decision 0048)", () => {
+  it("draws the booking rules with their version and labels, beside the notice mails", () => {
+    const html = render({ data });
+    expect(html).toContain('name="intent" value="booking-rules"');
+    expect(html).toContain('name="version" value="4"');
+    for (const label of [
+      "予約の時間間隔",
+      "施術前の準備時間（分）",
+      "施術後の準備時間（分）",
+      "お客様1人が持てる予約の数",
+      "新規のネット予約をサロンが承認してから確定する（仮予約）",
+      "予約通知メールを送る",
+    ]) {
+      expect(html).toContain(label);
+    }
+    expect(html).toMatch(/<label for="salon-buffer-before"/);
+  });
+
+  it("shows a refused save's messages and what was typed, and keeps its version", () => {
+    const html = render({
+      data,
+      result: {
+        kind: "rules",
+        errors: { bufferBeforeMinutes: "施術前の準備時間（分）は0〜240の範囲で入力してください。" },
+        form: {
+          values: { ...rules, bufferBeforeMinutes: "300" },
+          version: 3,
+        },
+      },
+    });
+    expect(html).toContain('role="alert"');
+    expect(html).toContain("施術前の準備時間（分）は0〜240の範囲で入力してください。");
+    expect(html).toContain('value="300"');
+    expect(html).toContain('name="version" value="3"');
+    expect(html).toContain('aria-invalid="true"');
+  });
+});
