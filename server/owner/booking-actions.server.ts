@@ -612,6 +612,8 @@ async function moveOnce(
           couponDropped = true;
         }
       }
+      // The 指名料 the booking was made with stays, after the coupon (decision 0047).
+      if (menusChanged) totalPrice += row.nominationFee;
       // Expired holds no longer occupy anyone but their rows would trip the constraint.
       await tx
         .delete(bookings)

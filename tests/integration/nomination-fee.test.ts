@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as ownerStaffRoute from "../../app/routes/owner.salons.$id.staff";
 import { confirmBooking, getBookingForUser, holdSlot } from "../../server/bookings/booking.server";
+import { salonActor } from "../../server/bookings/booking-history.server";
 import { bookingJobHandlers } from "../../server/bookings/booking-jobs.server";
 import { loadFlowSelection } from "../../server/bookings/pages/booking-flow.server";
 import { thanksView } from "../../server/bookings/pages/thanks-page.server";
@@ -16,10 +17,11 @@ import {
 } from "../../server/db/schema";
 import { createJobWorker } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
+import { moveBooking } from "../../server/owner/booking-actions.server";
 import { getSalonDetail } from "../../server/salons/salon-detail";
 import { setRole } from "../support/accounts";
 import { bookingClient } from "../support/booking-client";
-import { buildSalonWithStaff, buildUser } from "../support/builders";
+import { buildMenu, buildSalonWithStaff, buildUser } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { withTestDatabase } from "../support/test-database";
 
@@ -153,6 +155,40 @@ describe("the 指名料 in the price", () => {
     const [mail] = await database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email));
     expect(mail?.text).toContain(`スタッフ：${chosen.name}（指名料 1,100円）`);
     expect(mail?.text).toContain("合計金額：6,600円");
+  });
+});
+
+describe("the 指名料 after a change", () => {
+  it("stays in the price when the salon changes the booking's menus", async () => {
+    const { salon, menu, chosen } = await salonWithFee(1100);
+    const color = await buildMenu(database.db, salon.id, { name: "カラー", price: 4400 });
+    const { held, visitor } = await hold(salon.id, menu.id, chosen.id, "2026-12-03T11:00");
+    const booking = await confirmBooking(database.db, {
+      ...bookingClient(database.db),
+      holdId: held.id,
+      userId: visitor.id,
+      customer: { name: "予約 花子", kana: "よやく はなこ", phone: "090-1234-5678", email: "" },
+      notes: "",
+      idempotencyKey: null,
+      now: NOW,
+    });
+    const owner = await buildUser(database.db, { role: "owner" });
+    const moved = await moveBooking(
+      database.db,
+      {
+        salonId: salon.id,
+        bookingId: booking.id,
+        version: booking.version,
+        date: "2026-12-03",
+        time: "11:00",
+        staffId: chosen.id,
+        menuIds: [menu.id, color.id],
+        confirmOutsideSchedule: false,
+      },
+      salonActor(owner.id),
+      NOW,
+    );
+    expect(moved).toMatchObject({ nominationFee: 1100, totalPrice: 5500 + 4400 + 1100 });
   });
 });
 
