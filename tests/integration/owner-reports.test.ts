@@ -1,5 +1,9 @@
 import { eq } from "drizzle-orm";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ReportsPage } from "../../app/components/owner/reports";
 import * as reportsRoute from "../../app/routes/owner.salons.$id.reports";
 import * as signinRoute from "../../app/routes/signin";
 import type { BookingStatus, SalonCancelCategory } from "../../server/db/schema";
@@ -453,6 +457,64 @@ describe("the report's figures (salonReport)", () => {
     expect(report.menus).toEqual([]);
     expect(report.hours).toEqual([]);
     expect(report.customers.newCustomers).toBe(0);
+  });
+});
+
+/** What DrawnReport draws: set by each render below. */
+let drawn: Parameters<typeof ReportsPage>[0]["data"];
+function DrawnReport() {
+  return createElement(ReportsPage, { data: drawn });
+}
+
+describe("the reports page's drawing", () => {
+  async function html(errors: { field: "from" | "to" | "group"; message: string }[] = []) {
+    const report = await salonReport(database.db, salonA(), { ...week, group: "day" });
+    const data = {
+      salon: { id: a.salon.id, name: "サロンA" },
+      salons: [],
+      capabilities: ["reports.read" as const],
+      report,
+      values: { from: errors.length > 0 ? "2026-13-01" : week.from, to: week.to, group: "day" },
+      errors,
+    };
+    drawn = data;
+    const Stub = createRoutesStub([{ path: "/", Component: DrawnReport }]);
+    return renderToString(createElement(Stub, { initialEntries: ["/"] })).replaceAll(
+      "<!-- -->",
+      "",
+    );
+  }
+
+  it("draws each chart as a named SVG image with its numbers in a table, in Japanese formats", async () => {
+    const page = await html();
+    const charts = page.match(/<svg role="img" aria-labelledby="[^"]+"/g) ?? [];
+    expect(charts).toHaveLength(3);
+    expect(page.match(/<title id=/g)).toHaveLength(3);
+    expect(page.match(/<desc id=/g)).toHaveLength(3);
+    expect(page).toContain("最も多いのは2026年11月26日(木)の￥8,800");
+    expect(page).toContain("最も早く埋まるのは10時台");
+    expect(page.match(/<table/g)?.length).toBeGreaterThanOrEqual(6);
+    expect(page).toContain(
+      '<th scope="row" class="border-b border-neutral-200 px-2 py-2 align-top font-normal">2026年11月24日(火)</th>',
+    );
+    expect(page).toContain("￥23,700");
+    expect(page).toContain("5.4%");
+    expect(page).toContain("前髪カット");
+    expect(page).toContain(
+      `href="/owner/salons/${a.salon.id}/bookings.csv?from=2026-11-23&amp;to=2026-11-29"`,
+    );
+    expect(page).toContain("予約データをCSVでダウンロード");
+    expect(page).toContain(`href="/owner/salons/${a.salon.id}/customers.csv"`);
+    expect(page).toContain('method="get"');
+  });
+
+  it("lists a bad query's errors with what was typed", async () => {
+    const page = await html([
+      { field: "from", message: "開始日は実在する日付で入力してください。" },
+    ]);
+    expect(page).toContain('role="alert"');
+    expect(page).toContain("開始日は実在する日付で入力してください。（入力：「2026-13-01」）");
+    expect(page).toContain('aria-invalid="true"');
   });
 });
 
