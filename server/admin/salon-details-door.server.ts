@@ -1,7 +1,8 @@
 import { data, redirect } from "react-router";
+import { bookingRuleFields } from "../../common/booking-rules-fields";
 import { adminOnlySalonIntents } from "../../common/salon-editor-door";
 import type { AppContext } from "../context";
-import { readSalon } from "./salon-basic-info-read.server";
+import { readSalon, valuesOf } from "./salon-basic-info-read.server";
 import { submitSalonForm } from "./salon-editor-actions.server";
 import type { EditorDoor, OpenEditorDoor } from "./salon-editor-door.server";
 import { salonFormValues } from "./salon-form";
@@ -14,7 +15,8 @@ import { loadSalonEditor } from "./salon-update.server";
  * salon's status and deletion (the status panel's intents), its URL name
  * (slug) and its owners. The page does not offer them; a post that tries
  * is refused (403) and changes nothing, and the save keeps the stored slug
- * and owners whatever else the form carries.
+ * and owners whatever else the form carries. The booking rules are edited
+ * on the owner's 設定 page (decision 0048), not here: the save keeps them too.
  */
 
 /** The page data: for the salon's own people, without the list of every owner account. */
@@ -63,9 +65,14 @@ async function ownerDoorRefusal(ctx: AppContext, door: EditorDoor, form: FormDat
   return null;
 }
 
-/** The owner door's save: the stored slug and owners go with the form, whatever it carried. */
+/**
+ * The owner door's save: the stored slug, owners and booking rules go with
+ * the form, whatever it carried.
+ */
 async function withStoredAdminFields(ctx: AppContext, door: EditorDoor, form: FormData) {
   const stored = await readSalon(ctx.db, door.salon.id, null);
+  const values = valuesOf(stored);
+  for (const field of bookingRuleFields) form.set(field, values.fields[field] ?? "");
   form.set("slug", stored.salon.slug);
   form.delete("ownerIds");
   for (const id of stored.ownerIds) form.append("ownerIds", id);

@@ -12,6 +12,7 @@ import {
   bookingMenus,
   coupons,
   menus,
+  salonBookingSettings,
   salonMembers,
   salonOwners,
   salonPhotos,
@@ -322,14 +323,23 @@ describe("saving through the owner door", () => {
       .where(eq(salonOwners.salonId, salon.id));
     expect(owners).toEqual([{ userId: owner.userId }]);
 
-    // A save without those fields keeps the stored slug and owners.
+    // A save without those fields keeps the stored slug and owners; the booking
+    // rules are the 設定 page's (decision 0048) and stay as stored too.
     const saved = await owner.b.request(
       path,
-      postForm(await detailsForm(owner, salon.id, { name: "新しいサロン名" })),
+      postForm(
+        await detailsForm(owner, salon.id, { name: "新しいサロン名", bufferAfterMinutes: "45" }),
+      ),
     );
     expect(saved.status).toBe(302);
     const [after] = await database.db.select().from(salons).where(eq(salons.id, salon.id));
     expect(after).toMatchObject({ slug: salon.slug, status: salon.status, name: "新しいサロン名" });
+    expect(
+      await database.db
+        .select()
+        .from(salonBookingSettings)
+        .where(eq(salonBookingSettings.salonId, salon.id)),
+    ).toEqual([]);
     expect(
       await database.db
         .select({ userId: salonOwners.userId })

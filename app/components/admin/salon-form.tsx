@@ -469,7 +469,13 @@ export function SalonForm({
       </Section>
 
       <Section title="予約の設定">
-        <BookingRulesFields values={f} errors={errors} />
+        {door === "admin" ? (
+          <BookingRulesFields values={f} errors={errors} />
+        ) : (
+          <p>
+            予約の受付ルール（時間の間隔、締切、キャンセル期限、承認など）は「設定」で変更します。
+          </p>
+        )}
       </Section>
 
       <Section title="特徴">
