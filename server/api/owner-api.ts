@@ -5,8 +5,9 @@ import { registerOwnerBookingRoutes } from "./owner-booking-routes";
 import { registerOwnerCustomerRoutes } from "./owner-customer-routes";
 import { registerOwnerEntryRoutes } from "./owner-entry-routes";
 import { registerOwnerLedgerRoutes } from "./owner-ledger-routes";
-import { registerOwnerScheduleRoutes } from "./owner-schedule-routes";
+import { registerOwnerMemberRoutes } from "./owner-member-routes";
 import { registerOwnerReportRoutes } from "./owner-report-routes";
+import { registerOwnerScheduleRoutes } from "./owner-schedule-routes";
 import { registerOwnerTodayRoutes } from "./owner-today-routes";
 
 /**
@@ -30,6 +31,7 @@ export function registerOwnerApi(app: BookingApiApp, deps: ResolvedBookingApiDep
   registerOwnerBookingRoutes(app, deps);
   registerOwnerApprovalRoutes(app, deps);
   registerOwnerTodayRoutes(app, deps);
+  registerOwnerMemberRoutes(app, deps);
   registerOwnerReportRoutes(app, deps);
   // Before the customers' routes: /customers/lookup is not a customer id.
   registerOwnerEntryRoutes(app, deps);
