@@ -91,6 +91,7 @@ export default [
   ), // 顧客カルテ: notes, merge
   route("owner/salons/:id/settings", "routes/owner.salons.$id.settings.tsx"), // 設定: where booking notices go
   route("owner/salons/:id/schedules", "routes/owner.salons.$id.schedules.tsx"), // 勤務表: a stylist's month (?staff=&month=), patterns, days off, 臨時休業, 定休日, 祝日; schedules.manage
+  route("owner/salons/:id/schedules/mine", "routes/owner.salons.$id.schedules.mine.tsx"), // 自分の勤務表: a stylist's own month, read-only; schedules.request
   route("owner/salons/:id/reports", "routes/owner.salons.$id.reports.tsx"), // レポート: amounts, utilisation, cancellations, new/returning, hours (reports.read: owner, manager, admin)
   // The salon editor's owner door (issue 29, point 3; decision 0047): the admin editor's tabs
   // for the salon's own people, requireSalonAccess with salon.edit (owner, manager, admin).

@@ -760,3 +760,27 @@ export async function schedulesPage(
     throw error;
   }
 }
+
+/**
+ * /owner/salons/{id}/schedules/mine: a stylist's own month, read-only
+ * (schedules.request): the same reading, only their own column and name;
+ * ?staff= is not theirs to choose. An account that is no stylist of the
+ * salon, the 404 screen.
+ */
+export async function ownSchedulePage(
+  db: Database,
+  access: SalonAccess,
+  request: Request,
+  now: Date,
+) {
+  if (!access.staffId) throw notFound(request);
+  const url = new URL(request.url);
+  url.searchParams.set("staff", access.staffId);
+  url.searchParams.delete("done");
+  const page = await schedulesPage(db, access, new Request(url), now);
+  return {
+    ...page,
+    staff: page.staff.filter((member) => member.id === access.staffId),
+    readOnly: true as const,
+  };
+}

@@ -145,6 +145,9 @@ const ownerApi = () => {
 
 const salonPages = () => ownerPages().filter((path) => path.startsWith("/owner/salons/"));
 
+/** A stylist's own pages (decision 0046): an owner or administrator is no stylist, so 404. */
+const stylistOnly = (path: string) => path.endsWith("/schedules/mine");
+
 describe("the salon back office's access matrix", () => {
   it("lists the back office's pages and API operations", () => {
     const base = `/owner/salons/${ids.id}`;
@@ -195,7 +198,7 @@ describe("the salon back office's access matrix", () => {
     for (const path of salonPages()) {
       for (const name of ["owner", "admin"]) {
         const response = await who[name]?.request(path);
-        expect(response?.status, `${name} ${path}`).toBe(200);
+        expect(response?.status, `${name} ${path}`).toBe(stylistOnly(path) ? 404 : 200);
       }
       const foreign = await who.otherOwner?.request(path);
       expect(foreign?.status, `other owner ${path}`).toBe(404);

@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as schedulesRoute from "../../app/routes/owner.salons.$id.schedules";
+import * as ownScheduleRoute from "../../app/routes/owner.salons.$id.schedules.mine";
 import { addDays, toLocal, weekdayOf } from "../../common/local-time";
 import { parseSalonForm } from "../../server/admin/salon-form";
 import { addStaffException } from "../../server/admin/salon-staff-exceptions.server";
@@ -13,6 +14,7 @@ import {
   bookings,
   menus,
   salonBookingSettings,
+  salonMembers,
   salonOpeningHours,
   salonOwners,
   salons,
@@ -40,7 +42,10 @@ let env: ReturnType<typeof createRouteApp>;
 let api: ReturnType<typeof createApiTestApp>;
 
 beforeAll(() => {
-  env = createRouteApp(database, [{ path: "/owner/salons/:id/schedules", module: schedulesRoute }]);
+  env = createRouteApp(database, [
+    { path: "/owner/salons/:id/schedules", module: schedulesRoute },
+    { path: "/owner/salons/:id/schedules/mine", module: ownScheduleRoute },
+  ]);
   api = createApiTestApp(database);
 });
 afterAll(async () => {
@@ -226,6 +231,47 @@ describe("the month view", () => {
     expect(
       (await apiClient(api.app).request(`/api/owner/salons/${salon.id}/schedules`)).status,
     ).toBe(401);
+  });
+});
+
+describe("a stylist's own month", () => {
+  it("is read-only and only theirs; the editing page is not theirs to open", async () => {
+    const { salon, stylists } = await salonFixture(2);
+    const [own, other] = stylists;
+    if (!own || !other) throw new Error("no stylists");
+    await database.db.insert(scheduleExceptions).values({
+      salonId: salon.id,
+      staffId: own.id,
+      date: "2038-01-07",
+      kind: "closed",
+    });
+    const stylist = await signedInMember(database, env, "stylist");
+    await database.db
+      .insert(salonMembers)
+      .values({ salonId: salon.id, userId: stylist.userId, role: "stylist", staffId: own.id });
+    const mine = `${pathOf(salon.id)}/mine`;
+    // Another stylist's id in the URL is not followed.
+    const answer = await stylist.b.request(`${mine}?month=${MONTH}&staff=${other.id}`);
+    expect(answer.status).toBe(200);
+    const { loaderData } = (await answer.json()) as Page & {
+      loaderData: { readOnly: boolean };
+    };
+    expect(loaderData.readOnly).toBe(true);
+    expect(loaderData.selected?.id).toBe(own.id);
+    expect(loaderData.staff.map((s) => s.id)).toEqual([own.id]);
+    expect(loaderData.days.find((d) => d.date === "2038-01-07")?.staffKind).toBe("day_off");
+    expect((await stylist.b.request(pathOf(salon.id))).status).toBe(404);
+    expect(
+      (
+        await stylist.b.request(
+          pathOf(salon.id),
+          postForm({ intent: "closure-add", date: "2038-01-20", note: "", version: "0" }),
+        )
+      ).status,
+    ).toBe(404);
+    // The owner edits on the editing page; /mine is a stylist's.
+    const owner = await ownerOf(salon.id);
+    expect((await owner.b.request(mine)).status).toBe(404);
   });
 });
 

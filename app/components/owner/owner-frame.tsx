@@ -18,6 +18,8 @@ function sectionsOf(salonId: string) {
     { to: `${base}/bookings`, label: "予約台帳", end: false, capability: "ledger.read" },
     { to: `${base}/customers`, label: "顧客", end: false, capability: "customers.manage" },
     { to: `${base}/schedules`, label: "勤務表", end: true, capability: "schedules.manage" },
+    // A stylist's own month, read-only (decision 0046).
+    { to: `${base}/schedules/mine`, label: "勤務表", end: true, capability: "schedules.request" },
     { to: `${base}/settings`, label: "設定", end: true, capability: "settings.manage" },
     { to: `${base}/members`, label: "メンバー", end: true, capability: "members.manage" },
   ] satisfies (BackOfficeSection & { capability: SalonCapability })[];

@@ -20,7 +20,39 @@ import {
 export type SchedulePageData = ScheduleMonth & {
   salons: OwnerFrameSalon[];
   done: string | null;
+  /** A stylist's own month (schedules.request): no forms, no other stylists. */
+  readOnly?: boolean;
 };
+
+/** The day's number: a link to its forms, or plain text on a read-only month. */
+function DayLink({
+  data,
+  day,
+  className,
+}: {
+  data: SchedulePageData;
+  day: MonthDay;
+  className: string;
+}) {
+  const today = day.today ? "（今日）" : "";
+  if (data.readOnly) {
+    return (
+      <span className="font-bold">
+        {day.day}
+        <span className="sr-only">日{today}</span>
+      </span>
+    );
+  }
+  return (
+    <a
+      href={dayHref(data, day.date)}
+      className={className}
+      aria-label={`${day.label}${today}を選ぶ`}
+    >
+      {day.day}
+    </a>
+  );
+}
 
 const doneMessages: Record<string, string> = {
   "schedule-saved": "勤務パターンを保存しました。",
@@ -128,8 +160,8 @@ function MonthTable({ data }: { data: SchedulePageData }) {
   return (
     <table className="hidden w-full table-fixed border-collapse text-left sm:table">
       <caption className="sr-only">
-        {data.selected?.name}さんの{data.monthLabel}
-        の勤務（日付を選ぶとその日の休み・時間変更を登録できます）
+        {data.selected?.name}さんの{data.monthLabel}の勤務
+        {data.readOnly ? "" : "（日付を選ぶとその日の休み・時間変更を登録できます）"}
       </caption>
       <thead>
         <tr>
@@ -158,13 +190,11 @@ function MonthTable({ data }: { data: SchedulePageData }) {
                     day.salonClosure || day.hours.length === 0 ? "bg-neutral-100" : ""
                   } ${day.today ? "outline outline-2 outline-brand-700" : ""}`}
                 >
-                  <a
-                    href={dayHref(data, day.date)}
+                  <DayLink
+                    data={data}
+                    day={day}
                     className="font-bold text-brand-700 underline underline-offset-2"
-                    aria-label={`${day.label}${day.today ? "（今日）" : ""}を選ぶ`}
-                  >
-                    {day.day}
-                  </a>
+                  />
                   <DayBody day={day} />
                 </td>
               ) : (
@@ -189,10 +219,17 @@ function MonthList({ data }: { data: SchedulePageData }) {
             day.salonClosure || day.hours.length === 0 ? "bg-neutral-100" : ""
           }`}
         >
-          <a href={dayHref(data, day.date)} className="font-bold text-brand-700 underline">
-            {day.label}
-            {day.today ? "（今日）" : ""}
-          </a>
+          {data.readOnly ? (
+            <span className="font-bold">
+              {day.label}
+              {day.today ? "（今日）" : ""}
+            </span>
+          ) : (
+            <a href={dayHref(data, day.date)} className="font-bold text-brand-700 underline">
+              {day.label}
+              {day.today ? "（今日）" : ""}
+            </a>
+          )}
           <DayBody day={day} />
         </li>
       ))}
@@ -205,24 +242,26 @@ function Picker({ data }: { data: SchedulePageData }) {
   return (
     <div className="flex flex-wrap items-end gap-4">
       <Form method="get" className="flex flex-wrap items-end gap-3">
-        <div className="flex flex-col gap-1">
-          <label htmlFor="schedule-staff" className="font-bold">
-            スタッフ
-          </label>
-          <select
-            id="schedule-staff"
-            name="staff"
-            defaultValue={data.selected?.id ?? ""}
-            className="rounded-lg border border-neutral-400 px-3 py-2"
-          >
-            {data.staff.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-                {s.active ? "" : "（退職）"}
-              </option>
-            ))}
-          </select>
-        </div>
+        {data.readOnly ? null : (
+          <div className="flex flex-col gap-1">
+            <label htmlFor="schedule-staff" className="font-bold">
+              スタッフ
+            </label>
+            <select
+              id="schedule-staff"
+              name="staff"
+              defaultValue={data.selected?.id ?? ""}
+              className="rounded-lg border border-neutral-400 px-3 py-2"
+            >
+              {data.staff.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                  {s.active ? "" : "（退職）"}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
         <div className="flex flex-col gap-1">
           <label htmlFor="schedule-month" className="font-bold">
             月
@@ -316,7 +355,7 @@ export function SchedulePage({
         ) : (
           <p>スタッフがまだ登録されていません。先にスタッフを登録してください。</p>
         )}
-        {data.selected && version !== null ? (
+        {data.selected && version !== null && !data.readOnly ? (
           <>
             <ExceptionForms
               data={data}
@@ -328,7 +367,7 @@ export function SchedulePage({
             <PatternForms data={data} result={result} version={version} busy={busy} />
           </>
         ) : null}
-        {version !== null ? (
+        {version !== null && !data.readOnly ? (
           <section aria-labelledby="salon-heading" className="flex flex-col gap-4">
             <h2 id="salon-heading" className="text-xl font-bold">
               サロン全体の休業
