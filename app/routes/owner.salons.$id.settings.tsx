@@ -33,9 +33,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const path = `/owner/salons/${access.salon.id}/settings`;
   if (form.get("intent") === "booking-rules") {
     const saved = await saveBookingRules(ctx.db, access, form, new Date());
+    // Applied with bookings left outside working time: the page lists them to move or cancel.
+    if (saved.ok && saved.stranded.length > 0) {
+      return { kind: "stranded" as const, stranded: saved.stranded };
+    }
     if (saved.ok) return redirect(`${path}?saved=rules`);
     return data(
-      { kind: "rules" as const, errors: saved.errors, form: saved.form },
+      {
+        kind: "rules" as const,
+        errors: saved.errors,
+        form: saved.form,
+        stranding: saved.stranding,
+      },
       { status: saved.status },
     );
   }

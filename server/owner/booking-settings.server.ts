@@ -16,6 +16,11 @@ import type { Database } from "../db/client";
 import { salons } from "../db/schema";
 import { recomputeSalonDerived } from "../salons/derived.server";
 import type { SalonAccess } from "./salon-access.server";
+import {
+  guardStranding,
+  type StrandedBooking,
+  StrandedBookingsError,
+} from "./schedule-stranding.server";
 
 /**
  * The booking rules on the owner's 設定 page (issue 29, point 4; decision
@@ -31,12 +36,15 @@ export type BookingRulesForm = {
 };
 
 export type BookingRulesSaveResult =
-  | { ok: true; changed: string[] }
+  /** `stranded`: bookings the owner chose to leave outside working time, to move or cancel. */
+  | { ok: true; changed: string[]; stranded: StrandedBooking[] }
   | {
       ok: false;
       status: 400 | 409;
       errors: BookingRulesErrors;
       form: BookingRulesForm;
+      /** The change would strand bookings: the form offers 「予約が残っていても変更する」. */
+      stranding: boolean;
     };
 
 /** The form as stored now. */
@@ -67,30 +75,36 @@ export async function saveBookingRules(
   const versionText = String(form.get("version") ?? "");
   const version = /^\d{1,9}$/.test(versionText) ? Number(versionText) : -1;
   const typed = { values, version };
+  const refused = (status: 400 | 409, errors: BookingRulesErrors, stranding = false) => ({
+    ok: false as const,
+    status,
+    errors,
+    form: typed,
+    stranding,
+  });
   const parsed = parseBookingRules(values);
-  if (!parsed.ok) return { ok: false, status: 400, errors: parsed.errors, form: typed };
-  if (version < 0) {
-    return {
-      ok: false,
-      status: 400,
-      errors: { form: "画面を読み込み直してから保存してください。" },
-      form: typed,
-    };
-  }
+  if (!parsed.ok) return refused(400, parsed.errors);
+  if (version < 0) return refused(400, { form: "画面を読み込み直してから保存してください。" });
   const salonId = access.salon.id;
   try {
-    const changed = await db.transaction(async (tx) => {
+    return await db.transaction(async (tx) => {
       await bumpSalonVersion(tx, salonId, version);
-      const changes = await writeBookingRules(tx, salonId, parsed.rules);
-      if (!changes) return [];
+      // 祝日は休業する closes days: the one stranding check of decision 0046, as on the admin tab.
+      const { result: changes, stranded } = await guardStranding(
+        tx,
+        { salonId, staffId: null, now, actorUserId: access.user.id },
+        { allowStranding: form.get("allowStranding") === "on" },
+        () => writeBookingRules(tx, salonId, parsed.rules),
+      );
+      if (!changes) return { ok: true as const, changed: [], stranded };
       await recomputeSalonDerived(tx, salonId, { refreshFreeDaysAt: now });
       await auditBookingRules(tx, salonId, changes, access.user.id, now);
-      return Object.keys(changes.after);
+      return { ok: true as const, changed: Object.keys(changes.after), stranded };
     });
-    return { ok: true, changed };
   } catch (error) {
-    if (error instanceof SalonVersionConflictError) {
-      return { ok: false, status: 409, errors: { form: conflictMessage }, form: typed };
+    if (error instanceof SalonVersionConflictError) return refused(409, { form: conflictMessage });
+    if (error instanceof StrandedBookingsError) {
+      return refused(409, { closedOnPublicHolidays: error.message }, true);
     }
     throw error;
   }

@@ -9,6 +9,7 @@ import { loadSalonEditor, updateSalon } from "../../server/admin/salon-update.se
 import { findAvailability } from "../../server/bookings/availability";
 import { loadAvailabilityInput } from "../../server/bookings/availability-data.server";
 import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
+import { japaneseHolidaysBetween } from "../../server/bookings/holidays";
 import { TooManyBookingsError } from "../../server/bookings/live-booking-limit.server";
 import { auditLog, bookings, salonBookingSettings, salonOwners } from "../../server/db/schema";
 import { sqlState } from "../../server/db/sql-state";
@@ -282,6 +283,58 @@ async function freeTimes(salonId: string, menuId: string) {
   });
   return findAvailability(loaded.input).flatMap((day) => day.slots.map((slot) => slot.time));
 }
+
+describe("祝日は休業する on the 設定 page", () => {
+  it("refuses to strand a booking on a public holiday, listing it, unless the owner applies it anyway", async () => {
+    const { salon, stylists } = await buildSalonWithStaff(database.db);
+    const stylist = stylists[0];
+    if (!stylist) throw new Error("no stylist");
+    const today = calendarDay(new Date(), "Asia/Tokyo");
+    const [holiday] = [...japaneseHolidaysBetween(addDays(today, 2), addDays(today, 400)).keys()];
+    if (!holiday) throw new Error("no holiday ahead");
+    const booking = await buildBooking(database.db, {
+      salonId: salon.id,
+      staffId: stylist.id,
+      startsAt: new Date(`${holiday}T11:00:00+09:00`),
+      endsAt: new Date(`${holiday}T12:00:00+09:00`),
+      status: "confirmed",
+      customerName: "祝日 花子",
+    });
+    const owner = await ownerOf(salon.id);
+    const path = `/owner/salons/${salon.id}/settings`;
+    const { values, version } = (await settingsPage(owner.b, path)).loaderData.bookingRules;
+    const closing = { ...values, closedOnPublicHolidays: "on" };
+    const refused = await owner.b.request(path, rulesPost(closing, version));
+    expect(refused.status).toBe(409);
+    const answer = (await refused.json()) as {
+      actionData: { errors: Record<string, string>; stranding: boolean };
+    };
+    expect(answer.actionData.stranding).toBe(true);
+    expect(answer.actionData.errors.closedOnPublicHolidays).toContain("祝日 花子様");
+    expect(await settingsRow(salon.id)).toBeUndefined();
+
+    const applied = await owner.b.request(
+      path,
+      postForm({
+        intent: "booking-rules",
+        version: String(version),
+        ...closing,
+        allowStranding: "on",
+      }),
+    );
+    expect(applied.status).toBe(200);
+    const body = (await applied.json()) as {
+      actionData: { kind: string; stranded: { id: string }[] };
+    };
+    expect(body.actionData.kind).toBe("stranded");
+    expect(body.actionData.stranded.map((b) => b.id)).toEqual([booking.id]);
+    expect((await settingsRow(salon.id))?.closedOnPublicHolidays).toBe(true);
+    const actions = (
+      await database.db.select().from(auditLog).where(eq(auditLog.salonId, salon.id))
+    ).map((entry) => entry.action);
+    expect(actions.sort()).toEqual(["salon.booking_settings", "schedule.stranding_override"]);
+  });
+});
 
 describe("the buffer before a booking", () => {
   it("keeps [start - before, end + after) of each booking free in availability, applied at once", async () => {

@@ -30,9 +30,8 @@ const data: NoticeSettingsPageData = {
 
 /** Server-renders the page inside a data router, as the route would. */
 function render(props: Parameters<typeof NoticeSettingsPage>[0]) {
-  const Stub = createRoutesStub([
-    { path: "/", Component: () => createElement(NoticeSettingsPage, props) },
-  ]);
+  const page = () => createElement(NoticeSettingsPage, props);
+  const Stub = createRoutesStub([{ path: "/", Component: page }]);
   return renderToString(createElement(Stub, { initialEntries: ["/"] })).replaceAll("<!-- -->", "");
 }
 
@@ -59,6 +58,7 @@ describe("the 設定 page (decision 0048)", () => {
       data,
       result: {
         kind: "rules",
+        stranding: true,
         errors: { bufferBeforeMinutes: "施術前の準備時間（分）は0〜240の範囲で入力してください。" },
         form: {
           values: { ...rules, bufferBeforeMinutes: "300" },
@@ -71,5 +71,7 @@ describe("the 設定 page (decision 0048)", () => {
     expect(html).toContain('value="300"');
     expect(html).toContain('name="version" value="3"');
     expect(html).toContain('aria-invalid="true"');
+    // A change that would strand bookings offers to apply it anyway.
+    expect(html).toContain('name="allowStranding"');
   });
 });

@@ -4,6 +4,7 @@ import type { BookingRulesErrors } from "../../../server/admin/booking-rules";
 import type { BookingRulesForm } from "../../../server/owner/booking-settings.server";
 import type { NoticeSettings, NoticeValues } from "../../../server/owner/notice-settings.server";
 import type { SalonCapability } from "../../../server/owner/salon-access.server";
+import type { StrandedBooking } from "../../../server/owner/schedule-stranding.server";
 import { buttonClass } from "../admin/admin-frame";
 import { BookingRulesFields } from "../admin/booking-rules-fields";
 import { ErrorSummary, TextField } from "../form/field";
@@ -24,7 +25,40 @@ export type NoticeSettingsPageData = {
 
 export type NoticeSettingsResult =
   | { kind: "notice"; errors: { email?: string }; values: NoticeValues }
-  | { kind: "rules"; errors: BookingRulesErrors; form: BookingRulesForm };
+  | { kind: "rules"; errors: BookingRulesErrors; form: BookingRulesForm; stranding: boolean }
+  /** Saved with bookings left outside working time (the owner chose to), to move or cancel. */
+  | { kind: "stranded"; stranded: StrandedBooking[] };
+
+/** The bookings a saved change left outside working time, each linked to its page. */
+function Stranded({ salonId, bookings }: { salonId: string; bookings: StrandedBooking[] }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+  }, []);
+  return (
+    <div
+      ref={ref}
+      role="status"
+      tabIndex={-1}
+      className="rounded-lg border-2 border-amber-700 bg-amber-50 p-3 text-amber-950 focus:outline-none focus-visible:ring-2 focus-visible:ring-amber-700"
+    >
+      <p className="font-bold">
+        予約の設定を保存しました。次の{bookings.length}
+        件の予約が営業時間の外に残っています。移動するかキャンセルしてください。
+      </p>
+      <ul className="mt-2 list-disc pl-5">
+        {bookings.map((b) => (
+          <li key={b.id}>
+            <a className="underline" href={`/owner/salons/${salonId}/bookings/${b.id}`}>
+              {b.dateLabel} {b.startTime}〜{b.endTime} {b.customerName || "（お名前なし）"}様（
+              {b.staffName}）
+            </a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 function Saved({ children }: { children: string }) {
   const ref = useRef<HTMLParagraphElement>(null);
@@ -69,6 +103,9 @@ export function NoticeSettingsPage({
     >
       {data.saved === "notice" && !result ? <Saved>通知メールの設定を保存しました。</Saved> : null}
       {data.saved === "rules" && !result ? <Saved>予約の設定を保存しました。</Saved> : null}
+      {result?.kind === "stranded" ? (
+        <Stranded salonId={data.salon.id} bookings={result.stranded} />
+      ) : null}
       <section aria-labelledby="rules-heading" className="flex max-w-2xl flex-col gap-4">
         <h2 id="rules-heading" className="text-xl font-bold">
           予約の設定
@@ -86,6 +123,12 @@ export function NoticeSettingsPage({
           <input type="hidden" name="intent" value="booking-rules" />
           <input type="hidden" name="version" value={rulesForm.version} />
           <BookingRulesFields values={rulesForm.values} errors={rules?.errors ?? {}} />
+          {rules?.stranding ? (
+            <label className="flex items-center gap-2 font-bold">
+              <input type="checkbox" name="allowStranding" className="size-5" />
+              予約が残っていても変更する
+            </label>
+          ) : null}
           <div>
             <button type="submit" className={buttonClass} disabled={busy}>
               予約の設定を保存する
