@@ -34,6 +34,7 @@ export async function staffTab(
       name: staff.name,
       kana: staff.kana,
       role: staff.role,
+      nominationFee: staff.nominationFee,
       active: staff.active,
       sortOrder: staff.sortOrder,
     })

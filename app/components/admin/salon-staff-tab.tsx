@@ -1,6 +1,6 @@
 import { Fragment } from "react";
 import { Link } from "react-router";
-import { formatDate } from "../../../common/format";
+import { formatDate, formatYen } from "../../../common/format";
 import {
   INTERVALS_PER_DAY,
   scheduleExceptionLabels,
@@ -23,6 +23,8 @@ type Member = {
   name: string;
   kana: string;
   role: string;
+  /** 指名料 (decision 0047). */
+  nominationFee: number;
   active: boolean;
   bookings: number;
 };
@@ -101,6 +103,7 @@ export function StaffList({
             </Link>
             <span className="block text-xs text-neutral-700">
               {member.kana}・{member.role}
+              {member.nominationFee > 0 ? `・指名料 ${formatYen(member.nominationFee)}` : ""}
             </span>
           </td>
           <td className={cellClass}>
