@@ -1,7 +1,14 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
-import { salonOwners, salons, users } from "../db/schema";
+import {
+  type SalonMemberRole,
+  salonMembers,
+  salonOwners,
+  salons,
+  staff,
+  users,
+} from "../db/schema";
 import { bookingsToday, demoOwnerSalons } from "../db/seed/demo-week";
 import type { AccountServices } from "./account-services";
 import type { Role } from "./current-user";
@@ -22,6 +29,7 @@ export const demoAccounts = [
     role: "user",
     label: "会員",
     email: "demo-user@example.jp",
+    member: null,
     profile: {
       name: "山田 花子",
       nameKana: "ヤマダ ハナコ",
@@ -33,6 +41,7 @@ export const demoAccounts = [
     role: "owner",
     label: "サロンオーナー",
     email: DEMO_OWNER_EMAIL,
+    member: null,
     profile: {
       name: "佐藤 美咲",
       nameKana: "サトウ ミサキ",
@@ -44,6 +53,7 @@ export const demoAccounts = [
     role: "admin",
     label: "管理者",
     email: "demo-admin@example.jp",
+    member: null,
     profile: {
       name: "鈴木 一郎",
       nameKana: "スズキ イチロウ",
@@ -51,7 +61,46 @@ export const demoAccounts = [
       gender: "male",
     },
   },
-] as const satisfies readonly { role: Role; label: string; email: string; profile: object }[];
+  // The first demo salon's staff (decision 0045): plain accounts with a role at that salon.
+  {
+    role: "user",
+    label: "マネージャー（最初のデモサロン）",
+    email: "demo-manager@example.jp",
+    member: "manager",
+    profile: {
+      name: "高橋 真理",
+      nameKana: "タカハシ マリ",
+      phone: "09045678901",
+      gender: "female",
+    },
+  },
+  {
+    role: "user",
+    label: "受付（最初のデモサロン）",
+    email: "demo-reception@example.jp",
+    member: "reception",
+    profile: {
+      name: "田中 優子",
+      nameKana: "タナカ ユウコ",
+      phone: "09056789012",
+      gender: "female",
+    },
+  },
+  {
+    role: "user",
+    label: "スタイリスト（最初のデモサロン、最初のスタイリスト）",
+    email: "demo-stylist@example.jp",
+    member: "stylist",
+    profile: { name: "伊藤 健太", nameKana: "イトウ ケンタ", phone: "09067890123", gender: "male" },
+  },
+] as const satisfies readonly {
+  role: Role;
+  label: string;
+  email: string;
+  /** A staff role at the first demo salon (salon_members), or null. */
+  member: SalonMemberRole | null;
+  profile: object;
+}[];
 
 /**
  * Creates the demo accounts that do not exist yet (safe to re-run) and links
@@ -78,6 +127,7 @@ export async function seedDemoAccounts(
     created.push(account.email);
   }
   await linkDemoOwner(db);
+  await linkDemoStaff(db);
   return { created, skipped: false };
 }
 
@@ -93,6 +143,44 @@ async function linkDemoOwner(db: Database) {
     .insert(salonOwners)
     .values(list.map((salon) => ({ salonId: salon.id, userId: owner.id })))
     .onConflictDoNothing();
+}
+
+/**
+ * The demo staff work at the first demo salon (decision 0045); the stylist
+ * account is its first active stylist, whose column the seed's week fills.
+ */
+async function linkDemoStaff(db: Database) {
+  const [salon] = await demoOwnerSalons(db);
+  if (!salon) return;
+  const [stylist] = await db
+    .select({ id: staff.id })
+    .from(staff)
+    .where(and(eq(staff.salonId, salon.id), eq(staff.active, true)))
+    .orderBy(asc(staff.sortOrder), asc(staff.id))
+    .limit(1);
+  const members = demoAccounts.filter((account) => account.member !== null);
+  const rows = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(
+      inArray(
+        users.email,
+        members.map((account) => account.email),
+      ),
+    );
+  const values = rows.flatMap((row) => {
+    const role = members.find((account) => account.email === row.email)?.member;
+    if (!role || (role === "stylist" && !stylist)) return [];
+    return [
+      {
+        salonId: salon.id,
+        userId: row.id,
+        role,
+        staffId: role === "stylist" ? (stylist?.id ?? null) : null,
+      },
+    ];
+  });
+  if (values.length > 0) await db.insert(salonMembers).values(values).onConflictDoNothing();
 }
 
 /** The demo owner's salons with their 今日 page and today's bookings: printed at start-up. */
@@ -139,6 +227,6 @@ export function describeDemoAccounts(
 ) {
   return list.map(
     (account) =>
-      `${account.role.padEnd(5)}  ${account.email.padEnd(22)}  ${DEMO_PASSWORD}  (${account.label})`,
+      `${(account.member ?? account.role).padEnd(9)}  ${account.email.padEnd(25)}  ${DEMO_PASSWORD}  (${account.label})`,
   );
 }

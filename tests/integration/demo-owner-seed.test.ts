@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAccountServices } from "../../server/accounts/account-services";
 import {
   demoOwnerSalonSummary,
+  describeDemoAccounts,
   describeDemoOwnerSalons,
   seedDemoAccounts,
 } from "../../server/accounts/demo-accounts";
 import { loadConfig } from "../../server/config";
-import { bookings, salonOwners, salons, users } from "../../server/db/schema";
+import { bookings, salonMembers, salonOwners, salons, staff, users } from "../../server/db/schema";
 import { seedDatabase } from "../../server/db/seed/seed";
 import { todayView } from "../../server/owner/today.server";
 import { ORIGIN } from "../support/accounts";
@@ -177,11 +178,57 @@ describe("the demo owner's week", () => {
     );
   });
 
+  it("gives the first demo salon a manager, a receptionist and a stylist (its first stylist, whose own bookings they see)", async () => {
+    const [first] = await ownerSalonIds();
+    const members = await database.db
+      .select({
+        email: users.email,
+        role: salonMembers.role,
+        staffId: salonMembers.staffId,
+        accountRole: users.role,
+      })
+      .from(salonMembers)
+      .innerJoin(users, eq(users.id, salonMembers.userId))
+      .where(eq(salonMembers.salonId, first?.id ?? ""))
+      .orderBy(users.email);
+    expect(members.map(({ email, role, accountRole }) => ({ email, role, accountRole }))).toEqual([
+      { email: "demo-manager@example.jp", role: "manager", accountRole: "user" },
+      { email: "demo-reception@example.jp", role: "reception", accountRole: "user" },
+      { email: "demo-stylist@example.jp", role: "stylist", accountRole: "user" },
+    ]);
+    const stylistId = members.find((m) => m.role === "stylist")?.staffId ?? "";
+    const [firstStylist] = await database.db
+      .select({ id: staff.id })
+      .from(staff)
+      .where(and(eq(staff.salonId, first?.id ?? ""), eq(staff.active, true)))
+      .orderBy(staff.sortOrder, staff.id)
+      .limit(1);
+    expect(stylistId).toBe(firstStylist?.id);
+    const [salon] = await database.db
+      .select({ id: salons.id, name: salons.name, timeZone: salons.timeZone })
+      .from(salons)
+      .where(eq(salons.id, first?.id ?? ""));
+    if (!salon) throw new Error("no salon");
+    const own = await database.db.$count(
+      bookings,
+      and(eq(bookings.salonId, salon.id), eq(bookings.staffId, stylistId)),
+    );
+    expect(own).toBeGreaterThan(0);
+    const view = await todayView(database.db, salon, NOW, { staffId: stylistId });
+    expect(
+      [...view.upcoming, ...view.arrivalsDue].every((booking) => booking.staffId === stylistId),
+    ).toBe(true);
+    expect(describeDemoAccounts().some((line) => line.includes("demo-stylist@example.jp"))).toBe(
+      true,
+    );
+  });
+
   it("is safe to re-run: the same rows", async () => {
     const ids = (await ownerSalonIds()).map((salon) => salon.id);
     const before = await stats(ids);
     await seedAll();
     expect(await stats(ids)).toEqual(before);
     expect(await ownerSalonIds()).toHaveLength(3);
+    expect(await database.db.$count(salonMembers)).toBe(3);
   });
 });
