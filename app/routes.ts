@@ -69,11 +69,12 @@ export default [
   route("admin/salons/edit/:id/staff", "routes/admin.salons.edit.$id.staff.tsx"),
   route("admin/salons/edit/:id/menus", "routes/admin.salons.edit.$id.menus.tsx"),
   route("admin/salons/edit/:id/coupons", "routes/admin.salons.edit.$id.coupons.tsx"),
-  // The salon back office (issue 28). Guards: requireBackOffice for /owner
-  // (owner or admin; a guest signs in first, anyone else gets 404),
-  // requireSalonAccess for every /owner/salons/:id page and action (the
-  // salon's owner or an admin; another salon's id is the 404 screen).
-  route("owner", "routes/owner.tsx"), // opens on the owner's first salon's 今日
+  // The salon back office (issues 28, 29). Guards: requireBackOffice for /owner
+  // (owner, admin or a salon's staff; a guest signs in first, anyone else gets
+  // 404), requireSalonAccess for every /owner/salons/:id page and action with
+  // the capability its module declares (`capability`; decision 0045: the
+  // salon's owner, an admin, or staff whose role has it; else the 404 screen).
+  route("owner", "routes/owner.tsx"), // opens on the first salon the person can open
   route("owner/salons/:id", "routes/owner.salons.$id.tsx"), // 今日: the day at a glance, notices
   route("owner/salons/:id/bookings", "routes/owner.salons.$id.bookings.tsx"), // 予約台帳: day per stylist, week; live
   route("owner/salons/:id/bookings/new", "routes/owner.salons.$id.bookings.new.tsx"), // phone / walk-in booking, blocked time (?staff=&date=&time=)
@@ -100,6 +101,7 @@ export default [
   route("owner/salons/:id/menus", "routes/owner.salons.$id.menus.tsx"), // メニュー
   route("owner/salons/:id/coupons", "routes/owner.salons.$id.coupons.tsx"), // クーポン
   route("owner/salons/:id/photos", "routes/owner.salons.$id.photos.tsx"), // 写真
+  route("owner/salons/:id/members", "routes/owner.salons.$id.members.tsx"), // メンバー: staff accounts and roles, invitations (members.manage: owner, admin)
   // Not in SPEC.md §2: the owner invitation link (?token=) sets the password
   // or confirms becoming an owner (issue 16). none: the token is the proof.
   route("account/invitation", "routes/account.invitation.tsx"),
