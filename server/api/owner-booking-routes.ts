@@ -17,12 +17,9 @@ import {
   MOVE_MENUS_MAX,
   SALON_NOTE_MAX,
 } from "../owner/booking-actions.schema";
-import {
-  applyBookingAction,
-  getOwnerBooking,
-  type OwnerBookingDetail,
-} from "../owner/booking-actions.server";
+import { applyBookingAction, type OwnerBookingDetail } from "../owner/booking-actions.server";
 import { requireSalonAccessApi } from "../owner/salon-access.server";
+import { readOwnerBooking } from "../owner/scope.server";
 import {
   authErrorResponses,
   errorResponse,
@@ -31,6 +28,7 @@ import {
   signedIn,
 } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import { CAPABILITY, needs } from "./owner-capability";
 import { envelope, uuid } from "./schemas";
 
 /**
@@ -92,10 +90,13 @@ export const detailSchema = z
     customer: z.object({
       name: z.string(),
       kana: z.string(),
-      phone: z.string(),
-      email: z.string(),
+      phone: z.string().openapi({ description: "スタイリスト（stylist）には空文字" }),
+      email: z.string().openapi({ description: "スタイリスト（stylist）には空文字" }),
     }),
-    customerId: z.string().nullable(),
+    customerId: z
+      .string()
+      .nullable()
+      .openapi({ description: "顧客カルテの ID。顧客を扱えないロール（stylist）には null" }),
     menus: z.array(
       z.object({
         menuId: z.string(),
@@ -195,6 +196,7 @@ const actionBody = z
   .openapi("OwnerBookingAction");
 
 const detailRoute = createRoute({
+  ...needs("ledger.read"),
   method: "get",
   path: "/owner/salons/{id}/bookings/{bookingId}",
   operationId: "ownerBooking",
@@ -214,6 +216,7 @@ const detailRoute = createRoute({
 });
 
 const actionRoute = createRoute({
+  ...needs("bookings.act"),
   method: "post",
   path: "/owner/salons/{id}/bookings/{bookingId}/actions",
   operationId: "ownerBookingAction",
@@ -258,19 +261,19 @@ export function ownerBookingJson(detail: OwnerBookingDetail) {
 export function registerOwnerBookingRoutes(app: BookingApiApp, deps: ResolvedBookingApiDeps) {
   app.openapi(detailRoute, async (c) => {
     const { id, bookingId } = c.req.valid("param");
-    const access = await requireSalonAccessApi(c.req.raw, deps, id);
-    const detail = await getOwnerBooking(deps.db, { salonId: access.salon.id, bookingId });
+    const access = await requireSalonAccessApi(c.req.raw, deps, id, detailRoute[CAPABILITY]);
+    const detail = await readOwnerBooking(deps.db, access, bookingId);
     return c.json({ data: ownerBookingJson(detail) }, 200);
   });
 
   app.openapi(actionRoute, async (c) => {
     const { id, bookingId } = c.req.valid("param");
-    const access = await requireSalonAccessApi(c.req.raw, deps, id, "bookings.act");
+    const access = await requireSalonAccessApi(c.req.raw, deps, id, actionRoute[CAPABILITY]);
     const parsed = bookingActionSchema.safeParse(c.req.valid("json"));
     if (!parsed.success) throw invalidRequest(parsed.error);
     const target = { salonId: access.salon.id, bookingId };
     await applyBookingAction(deps.db, target, parsed.data, salonActor(access.user.id), deps.now());
-    const detail = await getOwnerBooking(deps.db, target);
+    const detail = await readOwnerBooking(deps.db, access, bookingId);
     return c.json({ data: ownerBookingJson(detail) }, 200);
   });
 }

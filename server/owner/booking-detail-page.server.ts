@@ -14,11 +14,11 @@ import {
 import {
   applyBookingAction,
   BookingNotFoundForSalonError,
-  getOwnerBooking,
   moveChoices,
   type OwnerBookingDetail,
 } from "./booking-actions.server";
 import { can, ownerFrame, type SalonAccess } from "./salon-access.server";
+import { readOwnerBooking } from "./scope.server";
 
 /**
  * The pages /owner/salons/{id}/bookings/{bookingId} and its /move (issue 28,
@@ -255,7 +255,8 @@ function pageBooking(detail: OwnerBookingDetail, salonId: string, now: Date): Bo
 
 async function loadDetail(db: Database, access: SalonAccess, bookingId: string | undefined) {
   try {
-    return await getOwnerBooking(db, { salonId: access.salon.id, bookingId: bookingId ?? "" });
+    // What this person may see of it (a stylist: their own, without phone or email).
+    return await readOwnerBooking(db, access, bookingId ?? "");
   } catch (error) {
     if (error instanceof BookingNotFoundForSalonError) return null;
     throw error;
