@@ -3,6 +3,7 @@ import type { Database } from "../db/client";
 import { salons } from "../db/schema";
 import { sqlState } from "../db/sql-state";
 import { DomainError } from "../errors/domain-error";
+import { type StrandedBooking, StrandedBookingsError } from "../owner/schedule-stranding.server";
 import { recomputeSalonDerived } from "../salons/derived.server";
 import { bumpSalonVersion, SalonVersionConflictError } from "./salon-editor.server";
 
@@ -122,6 +123,8 @@ export type PartResult =
       conflict?: boolean;
       /** With a conflict: the version the refused form was loaded with. */
       version?: number;
+      /** A schedule change refused for these bookings (decision 0046), linked on the page. */
+      stranded?: StrandedBooking[];
     };
 
 export function refused(
@@ -149,5 +152,6 @@ export function refusedBy(
     errors: { form: error.message },
     status: error.status,
     ...(error instanceof SalonVersionConflictError ? { conflict: true } : {}),
+    ...(error instanceof StrandedBookingsError ? { stranded: error.bookings } : {}),
   };
 }

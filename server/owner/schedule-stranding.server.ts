@@ -34,6 +34,8 @@ import { DomainError } from "../errors/domain-error";
 
 export type StrandedBooking = {
   id: string;
+  /** The booking's page in the salon's back office (both doors link it). */
+  href: string;
   bookingNumber: string;
   /** The salon's local date, YYYY-MM-DD. */
   date: string;
@@ -167,6 +169,7 @@ async function insideWorkingTime(
 
 async function describeStranded(
   tx: Database,
+  salonId: string,
   timeZone: string,
   stranded: readonly Candidate[],
 ): Promise<StrandedBooking[]> {
@@ -189,6 +192,7 @@ async function describeStranded(
     const end = toLocal(b.endsAt, timeZone);
     return {
       id: b.id,
+      href: `/owner/salons/${salonId}/bookings/${b.id}`,
       bookingNumber: b.bookingNumber,
       date: start.date,
       dateLabel: formatDate(start.date),
@@ -232,6 +236,7 @@ export async function guardStranding<T>(
   const outside = wasInside.filter((b) => !after.has(b.id));
   const stranded = await describeStranded(
     tx,
+    scope.salonId,
     timeZone,
     outside.filter((b) => !b.held),
   );

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as adminStaffRoute from "../../app/routes/admin.salons.edit.$id.staff";
 import * as schedulesRoute from "../../app/routes/owner.salons.$id.schedules";
 import * as ownScheduleRoute from "../../app/routes/owner.salons.$id.schedules.mine";
 import { addDays, toLocal, weekdayOf } from "../../common/local-time";
@@ -45,6 +46,7 @@ beforeAll(() => {
   env = createRouteApp(database, [
     { path: "/owner/salons/:id/schedules", module: schedulesRoute },
     { path: "/owner/salons/:id/schedules/mine", module: ownScheduleRoute },
+    { path: "/admin/salons/edit/:id/staff", module: adminStaffRoute },
   ]);
   api = createApiTestApp(database);
 });
@@ -302,8 +304,16 @@ describe("changes that would strand bookings", () => {
     const result = body.actionData;
     if (!result || result.ok) throw new Error("not refused");
     expect(
-      result.stranded?.map((b) => [b.id, b.date, b.startTime, b.customerName, b.menus]),
-    ).toEqual([[booking.id, "2038-01-12", "10:00", "鈴木 一郎", ["カット"]]]);
+      result.stranded?.map((b) => [b.href, b.date, b.startTime, b.customerName, b.menus]),
+    ).toEqual([
+      [
+        `/owner/salons/${salon.id}/bookings/${booking.id}`,
+        "2038-01-12",
+        "10:00",
+        "鈴木 一郎",
+        ["カット"],
+      ],
+    ]);
     expect(result.errors.form).toContain("2038年1月12日(火) 10:00〜11:00 鈴木 一郎様");
     expect(result.values.note).toBe("研修");
     const none = await database.db
@@ -454,6 +464,38 @@ describe("changes that would strand bookings", () => {
       .from(staffSchedules)
       .where(eq(staffSchedules.staffId, stylist.id));
     expect(rows).toHaveLength(6);
+  });
+});
+
+describe("the admin door", () => {
+  it("refuses the スタッフ tab's day off over a booking, with the same list and links", async () => {
+    const { salon, stylists } = await salonFixture();
+    const stylist = stylists[0];
+    if (!stylist) throw new Error("no stylist");
+    const booking = await booked(salon.id, stylist.id, "2038-01-12", "10:00", "11:00", "鈴木 一郎");
+    const admin = await signedInMember(database, env, "admin");
+    await setRole(database.db, admin.email, "admin");
+    const refused = await admin.b.request(
+      `/admin/salons/edit/${salon.id}/staff`,
+      postForm({
+        intent: "exception-add",
+        staffId: stylist.id,
+        version: await versionOf(salon.id),
+        date: "2038-01-12",
+        kind: "closed",
+        startsAt: "",
+        endsAt: "",
+        note: "",
+      }),
+    );
+    expect(refused.status).toBe(409);
+    const { actionData } = (await refused.json()) as {
+      actionData: { errors: { form: string }; stranded: { href: string; customerName: string }[] };
+    };
+    expect(actionData.errors.form).toContain("鈴木 一郎様");
+    expect(actionData.stranded).toMatchObject([
+      { href: `/owner/salons/${salon.id}/bookings/${booking.id}`, customerName: "鈴木 一郎" },
+    ]);
   });
 });
 

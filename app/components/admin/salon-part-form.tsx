@@ -25,7 +25,38 @@ export type PartRefusal = {
   status: number;
   conflict?: boolean;
   version?: number;
+  /** Bookings a schedule change would leave outside working time (decision 0046). */
+  stranded?: {
+    id: string;
+    href: string;
+    dateLabel: string;
+    startTime: string;
+    endTime: string;
+    customerName: string;
+    staffName: string;
+    menus: string[];
+  }[];
 };
+
+/** The bookings a refused schedule change would strand, each linked to its page. */
+export function StrandedLinks({ refusal }: { refusal: PartRefusal | null }) {
+  if (!refusal?.stranded?.length) return null;
+  return (
+    <div className="rounded-lg border border-red-700 p-3">
+      <p className="font-bold">勤務時間の外に残る予約（先に移動・キャンセルしてください）</p>
+      <ul className="mt-1 list-disc pl-5 text-sm">
+        {refusal.stranded.map((b) => (
+          <li key={b.id}>
+            <a href={b.href} className="font-bold text-brand-700 underline underline-offset-4">
+              {b.dateLabel} {b.startTime}〜{b.endTime} {b.customerName || "（お名前なし）"}様
+            </a>
+            （{b.staffName}、{b.menus.join("・") || "メニューなし"}）
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 /** The version the page's forms send: after a conflict, still the one the page was loaded with. */
 export function formVersion(loaded: number, actionData: unknown) {
@@ -143,7 +174,12 @@ export function DoneNotice({ done }: { done: string | null }) {
 /** Errors of the list's row buttons (a conflict, a refused delete), above the list. */
 export function ListErrors({ actionData }: { actionData: unknown }) {
   const refusal = refusalFor(actionData, "list");
-  return refusal ? <ErrorSummary errors={refusal.errors} /> : null;
+  return refusal ? (
+    <>
+      <ErrorSummary errors={refusal.errors} />
+      <StrandedLinks refusal={refusal} />
+    </>
+  ) : null;
 }
 
 /**
@@ -477,6 +513,7 @@ export function SalonPartForm({
         {heading}
       </Heading>
       <ErrorSummary errors={refusal?.errors ?? {}} />
+      <StrandedLinks refusal={refusal} />
       <VersionField version={version} />
       {Object.entries(hidden).map(([name, value]) =>
         value === undefined ? null : <input key={name} type="hidden" name={name} value={value} />,

@@ -87,18 +87,12 @@ function Notice({ children, tone }: { children: React.ReactNode; tone: "ok" | "w
 }
 
 /** The bookings a change leaves outside working time, each linked to its detail. */
-export function StrandedList({
-  salonId,
-  bookings,
-}: {
-  salonId: string;
-  bookings: readonly StrandedBooking[];
-}) {
+export function StrandedList({ bookings }: { bookings: readonly StrandedBooking[] }) {
   return (
     <ul className="mt-2 flex flex-col gap-1 pl-5 text-sm [list-style:disc]">
       {bookings.map((b) => (
         <li key={b.id}>
-          <a href={`/owner/salons/${salonId}/bookings/${b.id}`} className={linkClass}>
+          <a href={b.href} className={linkClass}>
             {b.dateLabel} {b.startTime}〜{b.endTime} {b.customerName || "（お名前なし）"}様
           </a>
           （{b.staffName}、{b.menus.join("・") || "メニューなし"}）
@@ -317,7 +311,7 @@ export function SchedulePage({
               変更を保存しました。次の{result.stranded.length}
               件の予約が勤務時間の外に残っています。予約を移動するか、キャンセルしてください。
             </p>
-            <StrandedList salonId={data.salon.id} bookings={result.stranded} />
+            <StrandedList bookings={result.stranded} />
           </Notice>
         ) : null}
         {result && !result.ok && result.stranded ? (
@@ -326,7 +320,7 @@ export function SchedulePage({
               変更できません。次の{result.stranded.length}
               件の予約が勤務時間の外に残ります。先に予約を移動・キャンセルするか、「予約が残っていても変更する」を選んで保存してください。
             </p>
-            <StrandedList salonId={data.salon.id} bookings={result.stranded} />
+            <StrandedList bookings={result.stranded} />
           </Notice>
         ) : null}
         {result && !result.ok && result.conflict ? (
