@@ -6,7 +6,10 @@ import {
   noticeSettingsPage,
   submitNoticeSettings,
 } from "../../server/owner/notice-settings.server";
-import { requireSalonAccess } from "../../server/owner/salon-access.server";
+import {
+  type OwnerRouteCapability,
+  requireSalonAccess,
+} from "../../server/owner/salon-access.server";
 import { NoticeSettingsPage } from "../components/owner/notice-settings";
 import type { Route } from "./+types/owner.salons.$id.settings";
 
@@ -17,18 +20,27 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export const headers = privatePageHeaders;
 
+/**
+ * What the page needs (loader) and its form posts (action): its guard uses it, and the
+ * role matrix test checks it against capabilitiesOf (decision 0045).
+ */
+export const capability = {
+  loader: "settings.manage",
+  action: "settings.manage",
+} as const satisfies OwnerRouteCapability;
+
 // Guard: requireSalonAccess with settings.manage (a guest signs in and comes back; anyone else
 // and another salon's id, the 404 screen).
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const access = await requireSalonAccess(request, ctx, params.id, "settings.manage");
+  const access = await requireSalonAccess(request, ctx, params.id, capability.loader);
   return noticeSettingsPage(ctx.db, access, new URL(request.url));
 }
 
 /** Two forms: the booking rules (intent=booking-rules) and the notice mails (the rest). */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const ctx = context.get(appContext);
-  const access = await requireSalonAccess(request, ctx, params.id, "settings.manage");
+  const access = await requireSalonAccess(request, ctx, params.id, capability.action);
   const form = await request.formData();
   const path = `/owner/salons/${access.salon.id}/settings`;
   if (form.get("intent") === "booking-rules") {

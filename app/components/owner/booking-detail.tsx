@@ -183,7 +183,12 @@ export function BookingDetailView({
   const title =
     booking.kind === "block" ? `ブロック ${booking.salonNote}` : `予約 ${booking.bookingNumber}`;
   return (
-    <OwnerFrame salon={data.salon} salons={data.salons} title={title}>
+    <OwnerFrame
+      salon={data.salon}
+      salons={data.salons}
+      capabilities={data.capabilities}
+      title={title}
+    >
       <div className="mt-4 flex flex-col gap-6">
         <p>
           <Link
@@ -415,6 +420,7 @@ export function BookingMoveView({
     <OwnerFrame
       salon={data.salon}
       salons={data.salons}
+      capabilities={data.capabilities}
       title={`予約 ${booking.bookingNumber} の変更`}
     >
       <div className="mt-4 flex max-w-2xl flex-col gap-6">
