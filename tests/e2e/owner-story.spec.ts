@@ -241,6 +241,13 @@ test("a visitor's booking reaches the salon's ledger live; the owner moves it, c
   await expect(owner.getByRole("checkbox", { name: "予約通知メールを送る" })).toBeChecked();
   await axeAtEveryWidth(owner);
 
+  // The 勤務表: a stylist's month as the booking engine reads it, and its forms.
+  await owner.goto(`/owner/salons/${salonId}/schedules`);
+  await expect(
+    owner.getByRole("heading", { level: 2, name: /さんの\d{4}年\d{1,2}月/ }),
+  ).toBeVisible();
+  await axeAtEveryWidth(owner);
+
   // An owner of another salon opens none of it.
   const strangerContext = await browser.newContext();
   const stranger = await strangerContext.newPage();
