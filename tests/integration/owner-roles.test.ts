@@ -304,6 +304,8 @@ describe("what a stylist sees", () => {
     const html = await page.text();
     expect(html).toContain("佐藤 一郎");
     expect(html).not.toContain("鈴木 花子");
+    // No links to enter bookings, which a stylist may not do.
+    expect(html).not.toContain(`/owner/salons/${ids.id}/bookings/new`);
     for (const text of [ledgerText, weekText, html]) {
       expect(text).not.toContain(PHONE_1);
       expect(text).not.toContain(PHONE_2);

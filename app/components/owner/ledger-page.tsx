@@ -1,4 +1,4 @@
-import type { CSSProperties, ReactNode } from "react";
+import { type CSSProperties, createContext, type ReactNode, useContext } from "react";
 import { Form, Link } from "react-router";
 import { formatDate, formatMonthDayWeekday, formatYen } from "../../../common/format";
 import type {
@@ -39,6 +39,12 @@ const newBookingPath = (salonId: string, staffId: string, date: string, time?: s
     date,
     ...(time ? { time } : {}),
   })}`;
+
+/**
+ * Whether the person may enter bookings (bookings.enter): a stylist reads
+ * their column without the links to enter one (decision 0045).
+ */
+const CanEnter = createContext(true);
 
 const sourceLabels: Record<string, string> = {
   web: "ネット",
@@ -244,6 +250,7 @@ function itemsOf(column: LedgerColumn): Item[] {
 }
 
 function StaffColumn({ day, column }: { day: LedgerDay; column: LedgerColumn }) {
+  const canEnter = useContext(CanEnter);
   const headingId = `ledger-staff-${column.staff.id}`;
   const rowCount = (day.axis.endMinutes - day.axis.startMinutes) / day.axis.stepMinutes;
   const gridRows: CSSProperties = { gridTemplateRows: `repeat(${rowCount}, ${ROW_REM}rem)` };
@@ -261,11 +268,13 @@ function StaffColumn({ day, column }: { day: LedgerDay; column: LedgerColumn }) 
           {column.staff.name}
         </h3>
         <p className="text-sm text-neutral-700">{working}</p>
-        <p className="text-sm">
-          <Link to={newBookingPath(day.salonId, column.staff.id, day.date)} className={linkClass}>
-            予約を入力<span className="sr-only">（{column.staff.name}）</span>
-          </Link>
-        </p>
+        {canEnter ? (
+          <p className="text-sm">
+            <Link to={newBookingPath(day.salonId, column.staff.id, day.date)} className={linkClass}>
+              予約を入力<span className="sr-only">（{column.staff.name}）</span>
+            </Link>
+          </p>
+        ) : null}
       </div>
       <div className="relative">
         {/* The shading: working time white on grey; hour lines. Decoration only. */}
@@ -300,6 +309,17 @@ function StaffColumn({ day, column }: { day: LedgerDay; column: LedgerColumn }) 
                     style={rows(day, item.entry)}
                   >
                     <EntryLink salonId={day.salonId} entry={item.entry} />
+                  </li>
+                );
+              }
+              if (item.type === "free" && !canEnter) {
+                return (
+                  <li
+                    key={`f${item.span.startMinutes}`}
+                    className="col-start-1 min-h-0 overflow-hidden px-1.5 py-0.5 text-xs text-neutral-700 sm:py-px"
+                    style={rows(day, item.span)}
+                  >
+                    空き <Times span={item.span} />
                   </li>
                 );
               }
@@ -625,7 +645,9 @@ export function LedgerPage({ data }: { data: LedgerPageData }) {
       capabilities={data.capabilities}
       title="予約台帳"
     >
-      {body}
+      <CanEnter.Provider value={data.capabilities?.includes("bookings.enter") ?? true}>
+        {body}
+      </CanEnter.Provider>
     </OwnerFrame>
   );
 }
