@@ -1,5 +1,9 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SchedulePage } from "../../app/components/owner/schedule-page";
 import * as adminStaffRoute from "../../app/routes/admin.salons.edit.$id.staff";
 import * as schedulesRoute from "../../app/routes/owner.salons.$id.schedules";
 import * as ownScheduleRoute from "../../app/routes/owner.salons.$id.schedules.mine";
@@ -148,6 +152,16 @@ type Page = {
 
 const pathOf = (salonId: string) => `/owner/salons/${salonId}/schedules`;
 
+/** Server-renders a view inside a data router, as the browser would get it. */
+function render(component: () => ReturnType<typeof createElement>) {
+  const Stub = createRoutesStub([{ path: "/", Component: component }]);
+  // React marks the seams between text pieces with empty comments; the page reads as one text.
+  return renderToString(createElement(Stub, { initialEntries: ["/"] })).replaceAll("<!-- -->", "");
+}
+
+const renderPage = (data: Page["loaderData"], result?: ScheduleFormResult) =>
+  render(() => createElement(SchedulePage, { data: { ...data, salons: [] }, result }));
+
 describe("the month view", () => {
   it("shows the engine's hours, 定休日, 臨時休業, 祝日, days off, changed hours and the bookings of each day", async () => {
     const { salon, stylists } = await salonFixture();
@@ -211,6 +225,18 @@ describe("the month view", () => {
       bookings: 2,
       hours: [{ start: "10:00", end: "19:00" }],
     });
+
+    // The page renders it: a table with weekday headers, each day a link to its forms.
+    const html = renderPage(loaderData);
+    expect(html).toContain('<th scope="col" abbr="日曜日"');
+    expect(html).toContain("元日");
+    expect(html).toContain("臨時休業");
+    expect(html).toContain("定休日");
+    expect(html).toContain("予約2件");
+    expect(html).toContain(
+      `href="?staff=${stylist.id}&amp;month=${MONTH}&amp;date=2038-01-12#day-forms"`,
+    );
+    expect(html).toContain("予約が残っていても変更する");
 
     // The same month as JSON, documented (the client checks every call against the document).
     const client = await apiUser(api.app);
@@ -315,6 +341,9 @@ describe("changes that would strand bookings", () => {
       ],
     ]);
     expect(result.errors.form).toContain("2038年1月12日(火) 10:00〜11:00 鈴木 一郎様");
+    expect(renderPage(body.loaderData, result)).toContain(
+      `<a href="/owner/salons/${salon.id}/bookings/${booking.id}"`,
+    );
     expect(result.values.note).toBe("研修");
     const none = await database.db
       .select()
