@@ -1,12 +1,14 @@
 import { and, asc, eq, gt, inArray, or, sql } from "drizzle-orm";
 import { formatDate } from "../../common/format";
-import { formatMinutes, toLocal } from "../../common/local-time";
+import { addDays, formatMinutes, toLocal } from "../../common/local-time";
 import { recordAudit } from "../admin/audit";
 import { workingIntervals } from "../bookings/availability";
 import { loadSalonSchedule } from "../bookings/availability-data.server";
+import { bookingSettingsDefaults } from "../bookings/settings";
 import type { Database } from "../db/client";
-import { bookingMenus, bookings, staff } from "../db/schema";
+import { bookingMenus, bookings, salonBookingSettings, staff } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
+import { notifySlotChange } from "../realtime/slot-events.server";
 
 /**
  * The one stranding check of every schedule writer (issue 29, point 2;
@@ -29,7 +31,9 @@ import { DomainError } from "../errors/domain-error";
  *    moved or cancelled. A booking already outside working time (a phone
  *    booking the salon took after hours) is not the change's doing. A live
  *    hold left outside is released (deleted), so it is not confirmed into a
- *    stranded booking later; its visitor picks another time.
+ *    stranded booking later; its visitor picks another time;
+ * 5. tells open booking pages and ledgers over the slot channel (on commit)
+ *    that the days of the booking window changed.
  */
 
 export type StrandedBooking = {
@@ -265,5 +269,26 @@ export async function guardStranding<T>(
     );
     options.onStranded?.(stranded);
   }
+  await tellOpenPages(tx, scope, timeZone);
   return { result, stranded };
+}
+
+/**
+ * Open booking pages and ledgers (the slot channel, delivered when the
+ * change commits, never on a rollback) refetch the bookable days: every
+ * date from today to the end of the booking window, since a weekly change
+ * touches them all.
+ */
+async function tellOpenPages(tx: Database, scope: StrandingScope, timeZone: string) {
+  const [row] = await tx
+    .select({ days: salonBookingSettings.bookingWindowDays })
+    .from(salonBookingSettings)
+    .where(eq(salonBookingSettings.salonId, scope.salonId));
+  const days = Math.min(row?.days ?? bookingSettingsDefaults.bookingWindowDays, 366);
+  const today = toLocal(scope.now, timeZone).date;
+  await notifySlotChange(
+    tx,
+    scope.salonId,
+    Array.from({ length: days + 1 }, (_, i) => addDays(today, i)),
+  );
 }

@@ -29,10 +29,12 @@ import {
 } from "../../server/db/schema";
 import { StrandedBookingsError } from "../../server/owner/schedule-stranding.server";
 import type { ScheduleFormResult, ScheduleMonth } from "../../server/owner/schedules.server";
+import type { SlotEvent } from "../../server/realtime/slot-events.server";
 import { createRedirectRuleCache } from "../../server/routing/redirect-rules";
 import { setRole } from "../support/accounts";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { buildBooking, buildSalonWithStaff, buildSchedule, buildStaff } from "../support/builders";
+import { Inbox } from "../support/inbox";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
 
@@ -642,6 +644,8 @@ describe("every change shows at once", () => {
       return data.days[0];
     };
     expect((await free())?.slots.length).toBeGreaterThan(0);
+    const inbox = new Inbox<SlotEvent>();
+    const stop = await api.slotEvents.subscribe(salon.id, inbox.push);
     const saved = await owner.b.request(
       pathOf(salon.id),
       postForm({
@@ -661,6 +665,14 @@ describe("every change shows at once", () => {
       `${pathOf(salon.id)}?staff=${stylist.id}&month=${date.slice(0, 7)}&done=exception-added`,
     );
     expect((await free())?.slots).toEqual([]);
+    // Open booking pages are told (the slot channel), the day among the dates.
+    try {
+      const event = await inbox.next();
+      expect(event.salonId).toBe(salon.id);
+      expect(event.dates).toContain(date);
+    } finally {
+      stop();
+    }
   });
 });
 
