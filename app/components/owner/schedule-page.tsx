@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { weekdayLabels } from "../../../common/salon-parts";
+import type { SalonCapability } from "../../../server/owner/salon-access.server";
 import type { StrandedBooking } from "../../../server/owner/schedule-stranding.server";
 import type {
   MonthDay,
@@ -19,6 +20,8 @@ import {
 
 export type SchedulePageData = ScheduleMonth & {
   salons: OwnerFrameSalon[];
+  /** What the role may open here (the frame's menu). */
+  capabilities?: readonly SalonCapability[];
   done: string | null;
   /** A stylist's own month (schedules.request): no forms, no other stylists. */
   readOnly?: boolean;
@@ -298,7 +301,12 @@ export function SchedulePage({
   const version = result && !result.ok && result.conflict ? null : data.salon.version;
   const frameSalon = { id: data.salon.id, name: data.salon.name };
   return (
-    <OwnerFrame salon={frameSalon} salons={data.salons} title="勤務表">
+    <OwnerFrame
+      salon={frameSalon}
+      salons={data.salons}
+      capabilities={data.capabilities}
+      title="勤務表"
+    >
       <div className="flex flex-col gap-6">
         {data.done && !result && doneMessages[data.done] ? (
           <Notice tone="ok">
