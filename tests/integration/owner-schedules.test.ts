@@ -498,6 +498,62 @@ describe("changes that would strand bookings", () => {
   });
 });
 
+describe("the salon-wide writers", () => {
+  it("add and remove a 臨時休業, save the weekly hours (定休日 follow) and the holiday rule, each audited", async () => {
+    const { salon } = await salonFixture();
+    const owner = await ownerOf(salon.id);
+    const path = pathOf(salon.id);
+    const post = async (fields: Record<string, string>) =>
+      owner.b.request(
+        path,
+        postForm({ month: MONTH, ...fields, version: await versionOf(salon.id) }),
+      );
+    expect((await post({ intent: "closure-add", date: "2038-01-20", note: "棚卸し" })).status).toBe(
+      302,
+    );
+    const [closure] = await database.db
+      .select()
+      .from(scheduleExceptions)
+      .where(and(eq(scheduleExceptions.salonId, salon.id), isNull(scheduleExceptions.staffId)));
+    expect(closure).toMatchObject({ date: "2038-01-20", kind: "closed", note: "棚卸し" });
+    // The same date twice: refused, in Japanese.
+    const twice = await post({ intent: "closure-add", date: "2038-01-20", note: "" });
+    expect(twice.status).toBe(409);
+    expect(((await twice.json()) as Page).actionData).toMatchObject({
+      errors: { form: "この日はすでに臨時休業になっています。" },
+    });
+    expect((await post({ intent: "closure-delete", exceptionId: closure?.id ?? "" })).status).toBe(
+      302,
+    );
+    // Mondays to Fridays only: Saturday becomes a 定休日 too.
+    const weekdays: Record<string, string> = { intent: "hours-save" };
+    for (const weekday of [1, 2, 3, 4, 5]) {
+      weekdays[`start-${weekday}-0`] = "10:00";
+      weekdays[`end-${weekday}-0`] = "20:00";
+    }
+    expect((await post(weekdays)).status).toBe(302);
+    const [row] = await database.db
+      .select({ regularHolidays: salons.regularHolidays })
+      .from(salons)
+      .where(eq(salons.id, salon.id));
+    expect(row?.regularHolidays).toEqual([0, 6]);
+    expect((await post({ intent: "holiday-rule" })).status).toBe(302);
+    const audit = await database.db
+      .select({ action: auditLog.action, actor: auditLog.actorUserId })
+      .from(auditLog)
+      .where(eq(auditLog.salonId, salon.id))
+      .orderBy(auditLog.createdAt);
+    expect(audit).toEqual(
+      [
+        "salon.closure_add",
+        "salon.closure_remove",
+        "salon.opening_hours",
+        "salon.holiday_rule",
+      ].map((action) => ({ action, actor: owner.userId })),
+    );
+  });
+});
+
 describe("the admin door", () => {
   it("refuses the スタッフ tab's day off over a booking, with the same list and links", async () => {
     const { salon, stylists } = await salonFixture();
