@@ -716,8 +716,13 @@ export async function submitScheduleForm(
         validUntil: "",
       });
       if (!parsed.success) {
-        // A salon closed every day is allowed here only by leaving one day: the grid needs one interval.
-        return refuse("hours", values, parsed.errors);
+        // The grid is the weekly pattern's; a salon open on no day at all is refused.
+        const errors = { ...parsed.errors };
+        if (errors.form) {
+          errors.form =
+            "営業時間を1つ以上入力してください（定休日の曜日は空欄のままにします）。ずっと休業する場合は、管理者にご連絡ください。";
+        }
+        return refuse("hours", values, errors);
       }
       return run(
         "hours",
