@@ -18,8 +18,10 @@ import { NewPasswordFields } from "../components/accounts/new-password-fields";
 import { ErrorSummary } from "../components/form/field";
 import type { Route } from "./+types/account.invitation";
 
-export const meta: Route.MetaFunction = () => [
-  { title: "オーナー招待 | Salon Navi" },
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  {
+    title: `${loaderData?.invitation?.memberRole || loaderData?.done === "member" ? "スタッフ招待" : "オーナー招待"} | Salon Navi`,
+  },
   { name: "robots", content: "noindex" },
 ];
 
