@@ -554,6 +554,8 @@ export type ScheduleFormResult =
       values: Record<string, string | string[]>;
       status: number;
       conflict?: boolean;
+      /** With a conflict: the version the refused form was loaded with (saving again is refused too). */
+      version?: number;
       /** Refused because of these bookings (409). */
       stranded?: StrandedBooking[];
     };
@@ -622,7 +624,9 @@ export async function submitScheduleForm(
         values,
         errors: { form: error.message },
         status: error.status,
-        ...(error.code === "salon_version_conflict" ? { conflict: true } : {}),
+        ...(error.code === "salon_version_conflict"
+          ? { conflict: true, version: edit.version }
+          : {}),
         ...(error instanceof StrandedBookingsError ? { stranded: error.bookings } : {}),
       };
     }

@@ -757,6 +757,9 @@ describe("concurrency, bad input and access", () => {
     const result = ((await second.json()) as Page).actionData;
     if (!result || result.ok) throw new Error("not refused");
     expect(result.conflict).toBe(true);
+    // The page keeps the version it was loaded with: saving again is refused until reloaded.
+    expect(result.version).toBe(Number(version));
+    expect(result.values.date).toBe("2038-01-21");
     expect(result.errors.form).toMatch(/更新しました/);
   });
 

@@ -298,7 +298,12 @@ export function SchedulePage({
   const [params] = useSearchParams();
   const busy = useNavigation().state === "submitting";
   const chosenDate = params.get("date") ?? "";
-  const version = result && !result.ok && result.conflict ? null : data.salon.version;
+  // After a conflict the forms keep what was typed and the version they were loaded with, so
+  // saving again is refused too until the latest is opened (the admin editor's way).
+  const version =
+    result && !result.ok && result.conflict && typeof result.version === "number"
+      ? result.version
+      : data.salon.version;
   const frameSalon = { id: data.salon.id, name: data.salon.name };
   return (
     <OwnerFrame
@@ -357,7 +362,7 @@ export function SchedulePage({
         ) : (
           <p>スタッフがまだ登録されていません。先にスタッフを登録してください。</p>
         )}
-        {data.selected && version !== null && !data.readOnly ? (
+        {data.selected && !data.readOnly ? (
           <>
             <ExceptionForms
               data={data}
@@ -369,7 +374,7 @@ export function SchedulePage({
             <PatternForms data={data} result={result} version={version} busy={busy} />
           </>
         ) : null}
-        {version !== null && !data.readOnly ? (
+        {!data.readOnly ? (
           <section aria-labelledby="salon-heading" className="flex flex-col gap-4">
             <h2 id="salon-heading" className="text-xl font-bold">
               サロン全体の休業
