@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
 import { OWNERS_PER_PAGE } from "../../common/admin";
+import type { RateLimits } from "../accounts/rate-limit";
 import type { Database } from "../db/client";
 import {
   accountProfiles,
@@ -261,6 +262,24 @@ export async function issueInvitation(
     existing: existing ? { id: existing.id, role: existing.role } : null,
     token,
   };
+}
+
+/**
+ * Counts one invitation against its sender and against the address (the
+ * shared rate-limit store, RATE_LIMIT_PER_ACCOUNT per window each); false
+ * when either is over, so a sender can neither flood one address nor mail
+ * many. The salon's staff invitations use it (decision 0045).
+ */
+export async function withinInvitationLimits(
+  limits: RateLimits,
+  senderId: string,
+  email: string,
+): Promise<boolean> {
+  const rule = { window: limits.window, max: limits.perAccount };
+  const bySender = await limits.store.consume(`invite:sender:${senderId}`, rule);
+  if (!bySender.allowed) return false;
+  const byAddress = await limits.store.consume(`invite:address:${email.toLowerCase()}`, rule);
+  return byAddress.allowed;
 }
 
 /** The invitation's mail: set a password (a new account) or confirm (an existing one). */

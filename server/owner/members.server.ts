@@ -10,6 +10,7 @@ import {
   type InvitationGrant,
   issueInvitation,
   sendInvitationMail,
+  withinInvitationLimits,
 } from "../admin/owners";
 import type { Database } from "../db/client";
 import {
@@ -256,23 +257,13 @@ async function assertStylistFree(
   }
 }
 
-/** Counts one invitation against the sender and against the address; false when either is over. */
-async function withinInviteLimits(ctx: Ctx, senderId: string, email: string) {
-  const { limits } = ctx.accounts;
-  const rule = { window: limits.window, max: limits.perAccount };
-  const bySender = await limits.store.consume(`member-invite:account:${senderId}`, rule);
-  if (!bySender.allowed) return false;
-  const byAddress = await limits.store.consume(`member-invite:address:${email}`, rule);
-  return byAddress.allowed;
-}
-
 /**
  * Invites someone to the salon with a role: a new address gets an account
  * (role user) and a link that sets the password; an existing account a link
  * that adds the membership once confirmed. Nothing is granted before that.
  */
 export async function inviteMember(ctx: Ctx, access: SalonAccess, input: MemberInvite, now: Date) {
-  if (!(await withinInviteLimits(ctx, access.user.id, input.email))) {
+  if (!(await withinInvitationLimits(ctx.accounts.limits, access.user.id, input.email))) {
     throw new DomainError(
       "too_many_invitations",
       "招待の送信が続いたため、しばらく送信できません。時間をおいてからもう一度お試しください。",
