@@ -272,7 +272,7 @@ function MemberRow({
         <SelectField
           id={`${id}-staff`}
           name="staffId"
-          label="スタイリスト"
+          label={`${who} さんのスタイリスト（役割がスタイリストのとき）`}
           options={stylistOptions}
           placeholder="選択しない"
           defaultValue={member.staffId ?? ""}
