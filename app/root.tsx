@@ -13,6 +13,7 @@ import { backOfficeLink } from "../server/accounts/back-office";
 import { getCurrentUser } from "../server/accounts/current-user";
 import { accountSetupRedirect } from "../server/accounts/guards";
 import { appContext } from "../server/context";
+import { isSalonStaff } from "../server/owner/salon-access.server";
 import type { Route } from "./+types/root";
 import { ErrorScreen } from "./components/error-screen";
 import { LoadingOverlay } from "./components/shell/loading-overlay";
@@ -95,8 +96,11 @@ export const clientMiddleware: Route.ClientMiddlewareFunction[] = [
 ];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { nonce, config } = context.get(appContext);
-  const user = await getCurrentUser(request, context.get(appContext));
+  const ctx = context.get(appContext);
+  const { nonce, config } = ctx;
+  const user = await getCurrentUser(request, ctx);
+  // A plain account that works at a salon also gets the back office's link (decision 0045).
+  const salonStaff = user?.role === "user" && (await isSalonStaff(ctx.db, user.id));
   const cookies = request.headers.get("cookie");
   const theme = readCookie(cookies, THEME_COOKIE);
   const viewport = readCookie(cookies, VIEWPORT_COOKIE);
@@ -107,7 +111,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     theme: isTheme(theme) ? theme : DEFAULT_THEME,
     viewport: isViewport(viewport) ? viewport : FALLBACK_VIEWPORT,
     user: user
-      ? { name: user.profile?.name || user.email, backOffice: backOfficeLink(user.role) }
+      ? {
+          name: user.profile?.name || user.email,
+          backOffice: backOfficeLink(user.role, salonStaff),
+        }
       : null,
   };
 }

@@ -13,4 +13,8 @@ describe("backOfficeLink", () => {
   it("gives a member none", () => {
     expect(backOfficeLink("user")).toBeNull();
   });
+
+  it("links a salon's staff (a plain account with a membership) to /owner", () => {
+    expect(backOfficeLink("user", true)).toEqual({ href: "/owner", label: "サロン管理" });
+  });
 });

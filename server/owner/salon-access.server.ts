@@ -199,7 +199,8 @@ export async function ownerFrame(db: Database, access: SalonAccess): Promise<Own
 
 type GuardContext = { db: Database; accounts: AccountServices };
 
-async function isMemberAnywhere(db: Database, userId: string) {
+/** Whether the account works at any salon (a salon_members row): the back office's door and link. */
+export async function isSalonStaff(db: Database, userId: string) {
   const [row] = await db
     .select({ salonId: salonMembers.salonId })
     .from(salonMembers)
@@ -216,11 +217,7 @@ async function isMemberAnywhere(db: Database, userId: string) {
 export async function requireBackOffice(request: Request, ctx: GuardContext) {
   const user = await getCurrentUser(request, ctx);
   if (!user) throw redirect(`/signin?redirect=${encodeURIComponent(pathOf(request))}`);
-  if (
-    user.role !== "owner" &&
-    user.role !== "admin" &&
-    !(await isMemberAnywhere(ctx.db, user.id))
-  ) {
+  if (user.role !== "owner" && user.role !== "admin" && !(await isSalonStaff(ctx.db, user.id))) {
     throw notFound(request);
   }
   if (!user.emailVerified) throw redirect("/mail_not_confirm");

@@ -328,6 +328,8 @@ describe("what a stylist sees", () => {
       [todayOwn, todayOther].sort(),
     );
     const html = await (await who.stylist.request(`/owner/salons/${ids.id}`)).text();
+    // The account menu leads a salon's staff (a plain account) back here.
+    expect(html).toContain('href="/owner"');
     expect(html).toContain("今日 自分");
     expect(html).not.toContain("今日 他人");
     for (const body of [text, html]) {
