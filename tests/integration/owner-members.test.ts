@@ -286,6 +286,32 @@ describe("inviting people", () => {
     expect(statuses.slice(0, PER_ACCOUNT).every((s) => s === 302)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
   });
+
+  it("limits how many invitations one address can receive, whoever sends them", async () => {
+    const senders = [await signedIn("owner"), await signedIn("owner")];
+    for (const sender of senders) {
+      await database.db.insert(salonOwners).values({ salonId, userId: sender.userId });
+    }
+    const email = uniqueEmail("flooded");
+    const statuses: number[] = [];
+    for (let i = 0; i <= PER_ACCOUNT; i++) {
+      const sender = senders[i % 2];
+      if (!sender) throw new Error("no sender");
+      const response = await post(sender.b, {
+        intent: "invite",
+        name: "宛先 制限",
+        email,
+        role: "reception",
+        staffId: "",
+      });
+      statuses.push(response.status);
+    }
+    // The first is sent, the next are refused as already invited, then the address's limit.
+    expect(statuses[0]).toBe(302);
+    expect(statuses.slice(1, PER_ACCOUNT).every((s) => s === 409)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    expect(await outboxFor(database.db, email)).toHaveLength(1);
+  });
 });
 
 describe("changing and removing people", () => {
