@@ -598,15 +598,28 @@ async function joinSalon(
       );
     }
   }
-  await tx.insert(salonMembers).values({
-    salonId,
-    userId,
-    role,
-    staffId,
-    invitedBy: invitation.invitedBy,
-    createdAt: now,
-    updatedAt: now,
-  });
+  // The checks above read before writing; a second acceptance for the same
+  // stylist (or person) at the same moment meets the unique index instead.
+  const [joined] = await tx
+    .insert(salonMembers)
+    .values({
+      salonId,
+      userId,
+      role,
+      staffId,
+      invitedBy: invitation.invitedBy,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ userId: salonMembers.userId });
+  if (!joined) {
+    throw new DomainError(
+      "stylist_taken",
+      "招待されたスタイリストには、すでに別のアカウントがつながっています。サロンに再送を依頼してください。",
+      409,
+    );
+  }
   await recordAudit(
     tx,
     {

@@ -21,7 +21,7 @@ import {
   staff,
   users,
 } from "../db/schema";
-import { sqlState } from "../db/sql-state";
+import { sqlState, UNIQUE_VIOLATION } from "../db/sql-state";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import {
   type InvitationCancel,
@@ -373,6 +373,27 @@ export async function inviteMember(ctx: Ctx, access: SalonAccess, input: MemberI
 
 /** A member's new role (and stylist), if nobody changed them since the page was read. */
 export async function changeMemberRole(
+  db: Database,
+  access: SalonAccess,
+  input: Omit<MemberRoleChange, "intent">,
+  now: Date,
+) {
+  try {
+    await changeRoleOnce(db, access, input, now);
+  } catch (error) {
+    // Two owners giving the same stylist to two people at once: the unique index decides.
+    if (sqlState(error) === UNIQUE_VIOLATION) {
+      throw new DomainError(
+        "stylist_taken",
+        "このスタイリストには、すでに別のアカウントがつながっています。",
+        409,
+      );
+    }
+    throw error;
+  }
+}
+
+async function changeRoleOnce(
   db: Database,
   access: SalonAccess,
   input: Omit<MemberRoleChange, "intent">,

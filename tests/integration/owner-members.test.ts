@@ -495,3 +495,26 @@ describe("the members operations of /api/owner", () => {
     expect(refused.status).toBe(404);
   });
 });
+
+describe("one account per stylist", () => {
+  it("refuses a second account linked to the same stylist in the database itself (the race the checks cannot see)", async () => {
+    const first = await signedIn("user");
+    const second = await signedIn("user");
+    const { salon, stylists } = await buildSalonWithStaff(database.db);
+    const stylist = stylists[0];
+    if (!stylist) throw new Error("no stylist");
+    await database.db
+      .insert(salonMembers)
+      .values({ salonId: salon.id, userId: first.userId, role: "stylist", staffId: stylist.id });
+    await expect(
+      database.db
+        .insert(salonMembers)
+        .values({ salonId: salon.id, userId: second.userId, role: "stylist", staffId: stylist.id }),
+    ).rejects.toThrow();
+    const linked = await database.db
+      .select()
+      .from(salonMembers)
+      .where(and(eq(salonMembers.salonId, salon.id), eq(salonMembers.staffId, stylist.id)));
+    expect(linked.map((row) => row.userId)).toEqual([first.userId]);
+  });
+});

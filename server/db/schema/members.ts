@@ -7,6 +7,7 @@ import {
   pgTable,
   primaryKey,
   text,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 import { users } from "./accounts";
@@ -50,7 +51,11 @@ export const salonMembers = pgTable(
       columns: [t.staffId, t.salonId],
       foreignColumns: [staff.id, staff.salonId],
     }).onDelete("cascade"),
-    index("salon_members_staff_idx").on(t.staffId, t.salonId).where(sql`${t.staffId} is not null`),
+    // One account per stylist: two people accepting invitations for the same
+    // stylist at the same moment cannot both get through.
+    uniqueIndex("salon_members_staff_unique")
+      .on(t.staffId, t.salonId)
+      .where(sql`${t.staffId} is not null`),
     index("salon_members_invited_by_idx").on(t.invitedBy).where(sql`${t.invitedBy} is not null`),
     check("salon_members_role_valid", sql`${t.role} in (${sqlList(salonMemberRoles)})`),
     check(

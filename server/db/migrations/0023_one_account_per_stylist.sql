@@ -1,0 +1,2 @@
+DROP INDEX "salon_members_staff_idx";--> statement-breakpoint
+CREATE UNIQUE INDEX "salon_members_staff_unique" ON "salon_members" USING btree ("staff_id","salon_id") WHERE "salon_members"."staff_id" is not null;
