@@ -20,6 +20,9 @@ function sectionsOf(salonId: string) {
     { to: `${base}/schedules`, label: "勤務表", end: true, capability: "schedules.manage" },
     // A stylist's own month, read-only (decision 0046).
     { to: `${base}/schedules/mine`, label: "勤務表", end: true, capability: "schedules.request" },
+    // The editor's first tab; its tab row leads to stylists, menus, coupons and photos (decision 0047).
+    { to: `${base}/details`, label: "サロン情報", end: true, capability: "salon.edit" },
+    { to: `${base}/reports`, label: "レポート", end: true, capability: "reports.read" },
     { to: `${base}/settings`, label: "設定", end: true, capability: "settings.manage" },
     { to: `${base}/members`, label: "メンバー", end: true, capability: "members.manage" },
   ] satisfies (BackOfficeSection & { capability: SalonCapability })[];
