@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { addDays, type LocalDate, LocalDay, toLocal, weekdayOf } from "../../common/local-time";
 import { workingIntervals } from "../bookings/availability";
@@ -159,6 +159,7 @@ const answerSchema = z.object({
     z.object({
       menu_id: z.string(),
       name: z.string(),
+      last_booked: amount,
       booked_count: count,
       booked_amount: amount,
       completed_count: count,
@@ -188,9 +189,53 @@ const MAX_CHAIN_DEPTH = 50;
 
 const truncUnit: Record<ReportGroup, string> = { day: "day", week: "week", month: "month" };
 
-/** The bookings side of the report: one statement, one json answer. */
-async function readFigures(
+const figuresSchema = answerSchema.pick({
+  buckets: true,
+  stylists: true,
+  staff: true,
+  cancellations: true,
+  customers: true,
+});
+const menusSchema = answerSchema.pick({ menus: true });
+const leadsSchema = answerSchema.pick({ hours: true, weekdays: true });
+
+/** One json text answered by a statement, decoded. */
+async function readJson<T extends z.ZodType>(
   db: Reader,
+  schema: T,
+  query: SQL,
+): Promise<z.infer<T>> {
+  const result = await db.execute(query);
+  const [row] = (result as unknown as { rows: { report: string }[] }).rows;
+  return schema.parse(JSON.parse(row?.report ?? "{}"));
+}
+
+/**
+ * `f` in a read-only transaction without PostgreSQL's JIT: the planner's
+ * estimate for the returning customers' lookups (thousands of index probes)
+ * passes jit_above_cost, and compiling the statement took 50 ms of a year's
+ * 190 (EXPLAIN ANALYZE, bench/README.md) for a plan that runs in a fraction
+ * of that. PGlite has no JIT; the setting is accepted and does nothing.
+ */
+function withoutJit<T>(db: Database, f: (tx: Reader) => Promise<T>): Promise<T> {
+  return db.transaction(
+    async (tx) => {
+      await tx.execute(sql`set local jit = off`);
+      return f(tx);
+    },
+    { accessMode: "read only" },
+  );
+}
+
+/**
+ * The bookings side of the report: three statements, each reading the
+ * period's bookings once over bookings_salon_idx into a materialized CTE and
+ * answering one json text — the figures by bucket, stylist, cancellation and
+ * customer; by menu; the lead times. Apart, PostgreSQL runs them on three
+ * connections at once (one statement took the sum of the three, bench/README.md).
+ */
+async function readFigures(
+  db: Database,
   salonId: string,
   timeZone: string,
   from: Date,
@@ -210,9 +255,9 @@ async function readFigures(
     count(*) filter (where p.source <> 'walk_in')::int as booked_ahead,
     (percentile_cont(0.5) within group (order by p.lead_seconds)
       filter (where p.source <> 'walk_in') / 3600)::float8 as median_lead_hours`;
-  const result = await db.execute(sql`
-    with recursive
-    period as materialized (
+  // Materialized where several figures read it; inlined into a single reader.
+  const periodAs = (materialized: boolean) => sql`
+    period as ${sql.raw(materialized ? "materialized" : "not materialized")} (
       select b.id, b.staff_id, b.customer_id, b.status, b.cancel_category, b.total_price,
              b.source, b.starts_at,
              b.starts_at at time zone ${timeZone}::text as local_start,
@@ -223,7 +268,15 @@ async function readFigures(
        where b.salon_id = ${salonId}::uuid
          and b.starts_at >= ${fromAt} and b.starts_at < ${toAt}
          and b.kind = 'booking' and b.status <> 'held'
-    ),
+    )`;
+  const [figures, menus, leads] = await Promise.all([
+    withoutJit(db, (tx) =>
+      readJson(
+        tx,
+        figuresSchema,
+        sql`
+    with recursive
+    ${periodAs(true)},
     -- Each merged-away record and the record at the top of its chain.
     up(id, top, depth) as (
       select c.id, c.merged_into_id, 1
@@ -242,40 +295,34 @@ async function readFigures(
        group by 1
     ),
     -- A person with a booked booking before the period: its records are the
-    -- person's own and those merged into it (bookings_customer_idx).
+    -- person's own and those merged into it, each looked up by equality on
+    -- bookings_customer_idx (an IN over a correlated union was a scan per person).
     returning_people as (
       select people.person, people.bookings from people
        where exists (
-         select 1 from bookings o
-          where o.salon_id = ${salonId}::uuid
-            and o.customer_id in (select people.person union all
-                                  select t.id from tops t where t.top = people.person)
-            and o.starts_at < ${fromAt}
+         select 1
+           from (select people.person as id union all
+                 select t.id from tops t where t.top = people.person) ids
+           join bookings o on o.salon_id = ${salonId}::uuid and o.customer_id = ids.id
+          where o.starts_at < ${fromAt}
             and o.kind = 'booking' and o.status in ('confirmed', 'completed'))
     )
     select json_build_object(
       'buckets', (select json_agg(x) from (
-          select to_char(date_trunc(${truncUnit[group]}::text, p.local_start), 'YYYY-MM-DD') as bucket,
-                 ${sums},
-                 count(*) filter (where p.status in ('cancelled_by_user', 'cancelled_by_salon'))::int
-                   as cancelled_count,
-                 count(*) filter (where p.status = 'no_show')::int as no_show_count
-            from period p group by 1) x),
+          select to_char(g.bucket, 'YYYY-MM-DD') as bucket, g.booked_count, g.booked_amount,
+                 g.completed_count, g.completed_amount, g.booked_minutes, g.cancelled_count,
+                 g.no_show_count
+            from (select date_trunc(${truncUnit[group]}::text, p.local_start) as bucket,
+                         ${sums},
+                         count(*) filter (where p.status in ('cancelled_by_user',
+                           'cancelled_by_salon'))::int as cancelled_count,
+                         count(*) filter (where p.status = 'no_show')::int as no_show_count
+                    from period p group by 1) g) x),
       'stylists', (select json_agg(x) from (
           select p.staff_id, ${sums} from period p group by p.staff_id) x),
       'staff', (select json_agg(x) from (
           select s.id, s.name, s.active, s.sort_order from staff s
            where s.salon_id = ${salonId}::uuid) x),
-      'menus', (select json_agg(x) from (
-          select bm.menu_id, (array_agg(bm.name order by p.starts_at desc, p.id))[1] as name,
-                 count(*) filter (where p.booked)::int as booked_count,
-                 coalesce(sum(bm.price) filter (where p.booked), 0)::float8 as booked_amount,
-                 count(*) filter (where p.status = 'completed')::int as completed_count,
-                 coalesce(sum(bm.price) filter (where p.status = 'completed'), 0)::float8
-                   as completed_amount
-            from period p
-            join booking_menus bm on bm.salon_id = ${salonId}::uuid and bm.booking_id = p.id
-           group by bm.menu_id) x),
       'cancellations', (select json_build_object(
           'customer', count(*) filter (where p.status = 'cancelled_by_user'),
           'salon', count(*) filter (where p.status = 'cancelled_by_salon'
@@ -293,16 +340,46 @@ async function readFigures(
           - (select coalesce(sum(bookings), 0) from returning_people),
         'returning_bookings', (select coalesce(sum(bookings), 0) from returning_people),
         'unknown_bookings', (select count(*) from period p
-          where p.booked and p.customer_id is null)),
+          where p.booked and p.customer_id is null))
+    )::text as report`,
+      ),
+    ),
+    readJson(
+      db,
+      menusSchema,
+      sql`
+    with ${periodAs(false)}
+    select json_build_object(
+      -- By menu and the name it was booked under (hashed, no sort); the newest name wins below.
+      'menus', (select json_agg(x) from (
+          select bm.menu_id, bm.name,
+                 extract(epoch from max(p.starts_at))::float8 as last_booked,
+                 count(*) filter (where p.booked)::int as booked_count,
+                 coalesce(sum(bm.price) filter (where p.booked), 0)::float8 as booked_amount,
+                 count(*) filter (where p.status = 'completed')::int as completed_count,
+                 coalesce(sum(bm.price) filter (where p.status = 'completed'), 0)::float8
+                   as completed_amount
+            from period p
+            join booking_menus bm on bm.salon_id = ${salonId}::uuid and bm.booking_id = p.id
+           group by bm.menu_id, bm.name) x)
+    )::text as report`,
+    ),
+    readJson(
+      db,
+      leadsSchema,
+      sql`
+    with ${periodAs(true)}
+    select json_build_object(
       'hours', (select json_agg(x order by x.hour) from (
           select extract(hour from p.local_start)::int as hour, ${lead}
             from period p where p.booked group by 1) x),
       'weekdays', (select json_agg(x) from (
           select extract(dow from p.local_start)::int as weekday, ${lead}
             from period p where p.booked group by 1) x)
-    )::text as report`);
-  const [row] = (result as unknown as { rows: { report: string }[] }).rows;
-  return answerSchema.parse(JSON.parse(row?.report ?? "{}"));
+    )::text as report`,
+    ),
+  ]);
+  return { ...figures, ...menus, ...leads };
 }
 
 /** The first local date of the bucket `date` falls in (weeks begin on Monday). */
@@ -443,15 +520,23 @@ export async function salonReport(
     noShowCount: figures.buckets.reduce((sum, row) => sum + row.no_show_count, 0),
   };
 
-  const menus = figures.menus
-    .map((row) => ({
+  // One row per menu: the sums of its names, under the name of its newest booking.
+  const menusById = new Map<string, ReportMenu & { lastBooked: number }>();
+  for (const row of figures.menus) {
+    const seen = menusById.get(row.menu_id);
+    const newer = !seen || row.last_booked > seen.lastBooked;
+    menusById.set(row.menu_id, {
       menuId: row.menu_id,
-      name: row.name,
-      bookedCount: row.booked_count,
-      bookedAmount: row.booked_amount,
-      completedCount: row.completed_count,
-      completedAmount: row.completed_amount,
-    }))
+      name: newer ? row.name : (seen?.name ?? row.name),
+      lastBooked: newer ? row.last_booked : (seen?.lastBooked ?? row.last_booked),
+      bookedCount: (seen?.bookedCount ?? 0) + row.booked_count,
+      bookedAmount: (seen?.bookedAmount ?? 0) + row.booked_amount,
+      completedCount: (seen?.completedCount ?? 0) + row.completed_count,
+      completedAmount: (seen?.completedAmount ?? 0) + row.completed_amount,
+    });
+  }
+  const menus = [...menusById.values()]
+    .map(({ lastBooked: _last, ...menu }) => menu)
     .sort((x, y) => y.bookedAmount - x.bookedAmount || x.name.localeCompare(y.name, "ja"));
 
   const ranked = figures.hours

@@ -160,7 +160,8 @@ beforeAll(async () => {
     price: 3000,
     customer: "c2",
     created: at("2026-11-23", "00:30"),
-    menus: [["bangs", "前髪カット", 3000]],
+    // Booked under an older name: the menu shows under its newest booking's name.
+    menus: [["bangs", "前髪カット（旧名）", 3000]],
   });
   await book({
     stylist: 1,
@@ -349,7 +350,7 @@ describe("the report's figures (salonReport)", () => {
     ]);
   });
 
-  it("counts menus by the name and price they were booked with, a retired menu too", async () => {
+  it("counts menus by the price they were booked with, under the newest booking's name, a retired menu too", async () => {
     const report = await salonReport(database.db, salonA(), { ...week, group: "day" });
     expect(report.menus).toEqual([
       {
