@@ -1,7 +1,7 @@
-import type { Page } from "@playwright/test";
 import { signIn } from "./account-helpers";
 import { mailCalendar, pickDay } from "./booking-helpers";
-import { expect, expectNoAxeViolations, test } from "./fixtures";
+import { expect, test } from "./fixtures";
+import { axeAtEveryWidth, DEMO_OWNER, enterWalkIn } from "./owner-helpers";
 
 /**
  * The salon's side of a booking, in one story (issue 28, point 9): a visitor
@@ -11,34 +11,6 @@ import { expect, expectNoAxeViolations, test } from "./fixtures";
  * salon opens none of it. Every owner page is checked with axe-core at
  * 375, 768 and 1280 px.
  */
-
-const DEMO_OWNER = { email: "demo-owner@example.jp", password: "demo-pass-123" };
-
-/** Now in Tokyo, minus `minutes`, on the 5-minute grid: { date, time }. */
-function tokyoMinutesAgo(minutes: number) {
-  const at = new Date(Date.now() - minutes * 60_000);
-  const parts = new Intl.DateTimeFormat("sv-SE", {
-    timeZone: "Asia/Tokyo",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(at);
-  const [date = "", clock = ""] = parts.split(" ");
-  const [hour = "00", minute = "00"] = clock.split(":");
-  const rounded = String(Math.floor(Number(minute) / 5) * 5).padStart(2, "0");
-  return { date, time: `${hour}:${rounded}` };
-}
-
-async function axeAtEveryWidth(page: Page) {
-  for (const width of [375, 768, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await expectNoAxeViolations(page);
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 test("a visitor's booking reaches the salon's ledger live; the owner moves it, completes it, enters a walk-in and records a no-show", async ({
   page,
@@ -165,56 +137,13 @@ test("a visitor's booking reaches the salon's ledger live; the owner moves it, c
   await expect(owner.getByText("施術完了").first()).toBeVisible();
 
   // A walk-in who came in a few minutes ago, with the first stylist who is free then.
-  const walkIn = tokyoMinutesAgo(15);
-  await owner.goto(
-    `/owner/salons/${salonId}/bookings/new?entry=walk_in&date=${walkIn.date}&time=${walkIn.time}`,
-  );
+  await owner.goto(`/owner/salons/${salonId}/bookings/new?entry=walk_in`);
   await axeAtEveryWidth(owner);
-  await owner.getByRole("radio", { name: "来店（飛び込み）" }).check();
-  const stylists = await owner
-    .getByRole("combobox", { name: /スタイリスト/ })
-    .locator("option:not([value=''])")
-    .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
-  let walkInId = "";
-  for (const stylist of stylists) {
-    await owner.goto(
-      `/owner/salons/${salonId}/bookings/new?entry=walk_in&staff=${stylist}&date=${walkIn.date}&time=${walkIn.time}`,
-    );
-    await owner.getByRole("radio", { name: "来店（飛び込み）" }).check();
-    await owner.getByRole("combobox", { name: /スタイリスト/ }).selectOption(stylist);
-    await owner.locator("#entry-date").fill(walkIn.date);
-    await owner.locator("#entry-time").fill(walkIn.time);
-    const menu = owner.locator("input[name=menu]").first();
-    if ((await menu.count()) === 0) continue;
-    await menu.check();
-    await owner.getByRole("textbox", { name: "氏名" }).fill("来店 太郎");
-    await owner.getByRole("textbox", { name: "フリガナ" }).fill("ライテン タロウ");
-    await owner.getByRole("textbox", { name: "電話番号" }).fill("090-5555-0101");
-    const submit = async () => {
-      await Promise.all([
-        owner.waitForResponse(
-          (r) => r.request().method() === "POST" && r.url().includes("/bookings/new"),
-        ),
-        owner.getByRole("button", { name: "登録する" }).click(),
-      ]);
-      // Entered: the new booking's page; refused: the form again with its error summary.
-      await owner
-        .waitForURL(/\/bookings\/[0-9a-f-]{36}\?done=created$/, { timeout: 3_000 })
-        .catch(() => {});
-    };
-    await submit();
-    const outside = owner.getByLabel("出勤予定外でも予約する");
-    if (owner.url().includes("/bookings/new") && (await outside.isVisible())) {
-      // Staff know better than the schedule: confirmed, the walk-in goes in.
-      await outside.check();
-      await submit();
-    }
-    // In the way of another booking: the next stylist.
-    if (owner.url().includes("/bookings/new")) continue;
-    await expect(owner.getByRole("status").filter({ hasText: "予約を登録しました" })).toBeVisible();
-    walkInId = new URL(owner.url()).pathname.split("/").pop() ?? "";
-    break;
-  }
+  const walkInId = await enterWalkIn(owner, salonId, {
+    name: "来店 太郎",
+    kana: "ライテン タロウ",
+    phone: "090-5555-0101",
+  });
   expect(walkInId).toMatch(/^[0-9a-f-]{36}$/);
 
   // It began 15 minutes ago and nobody came: a no-show.
