@@ -10,5 +10,6 @@ export * from "./members";
 export * from "./menus";
 export * from "./reviews";
 export * from "./salons";
+export * from "./schedule-requests";
 export * from "./schedules";
 export * from "./staff";
