@@ -61,6 +61,17 @@ function shortLabel(bucket: ReportBucket, group: string) {
 
 const hourLabel = (hour: number) => `${hour}時台`;
 
+/** Every hour from the first to the last with bookings (none between: no bar), for the chart. */
+function hourRange(hours: readonly ReportHour[]) {
+  const first = hours[0]?.hour ?? 0;
+  const last = hours[hours.length - 1]?.hour ?? -1;
+  const byHour = new Map(hours.map((hour) => [hour.hour, hour]));
+  return Array.from({ length: last - first + 1 }, (_, index) => {
+    const hour = first + index;
+    return byHour.get(hour) ?? { hour, medianLeadHours: null };
+  });
+}
+
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
     <section aria-labelledby={id} className="flex flex-col gap-3">
@@ -453,7 +464,7 @@ function Hours({ data }: { data: ReportsData }) {
                 ? `最も早く埋まるのは${hourLabel(first.hour)}で、中央値${formatLead(first.medianLeadHours)}前に予約されています。数値は下の表にあります。`
                 : ""
             }
-            bars={hours.map((hour) => ({
+            bars={hourRange(hours).map((hour) => ({
               key: String(hour.hour),
               label: String(hour.hour),
               value: hour.medianLeadHours ?? 0,
