@@ -84,6 +84,7 @@ export type AuditEntry = {
     | "invitation"
     | "photo"
     | "redirect_rule"
+    | "schedule_request"
     | "staff"
     | "menu"
     | "coupon";
