@@ -38,6 +38,7 @@ import { nominationFeeFor } from "./nomination-fee";
 import { occupiedRange, occupiedSpan } from "./occupied-time";
 import { attachCustomer } from "./salon-customers.server";
 import { bookingSettingsFor } from "./settings";
+import { lockStylistsForBooking } from "./stylist-lock.server";
 
 /**
  * The booking transactions (docs/decisions/0009-booking-data-model.md).
@@ -155,6 +156,10 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
   for (let attempt = 0; attempt < 20; attempt++) {
     try {
       return await db.transaction(async (tx) => {
+        // First the stylists' rows (FOR SHARE, before any booking row and the
+        // schedule read): a schedule change open right now is waited for and
+        // its new working time read (decision 0046).
+        await lockStylistsForBooking(tx, salon.id, request.staffId);
         // One live hold per visitor (member or guest browser) and salon:
         // picking another time (or the same one again, e.g. after going
         // back) releases the earlier hold before availability is read, so

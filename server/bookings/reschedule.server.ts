@@ -22,6 +22,7 @@ import { refreshAfterBookingChange } from "./free-days.server";
 import { nominationFeeFor } from "./nomination-fee";
 import { occupiedRange, occupiedSpan } from "./occupied-time";
 import { bookingSettingsFor } from "./settings";
+import { lockStylistsForBooking } from "./stylist-lock.server";
 
 /**
  * The customer's 予約変更 (issue 28, point 4; docs/decisions/0041-customer-reschedule.md):
@@ -206,6 +207,15 @@ export function withoutBooking(
  * must be one the salon offers for these menus and stylist. Reads only;
  * the swap runs it again inside its transaction.
  */
+/** The stylist the customer asks for: the one given, or the booking's own when it was chosen. */
+function requestedStaffOf(row: Booking, request: { staffId?: string | null }) {
+  return request.staffId === undefined
+    ? row.staffRequested
+      ? row.staffId
+      : null
+    : request.staffId;
+}
+
 async function plan(
   db: Reader,
   row: Booking,
@@ -218,8 +228,7 @@ async function plan(
     .from(salons)
     .where(eq(salons.id, row.salonId));
   if (!salon) throw new BookingNotFoundError();
-  const requestedStaff =
-    request.staffId === undefined ? (row.staffRequested ? row.staffId : null) : request.staffId;
+  const requestedStaff = requestedStaffOf(row, request);
   const menuIds = request.menuIds ?? before.menus.map((menu) => menu.menuId);
   const date = toLocal(request.start, salon.timeZone).date;
   const loaded = withoutBooking(
@@ -389,7 +398,17 @@ export async function rescheduleBooking(
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       const result = await db.transaction(async (tx) => {
+        // The stylists the new time may go to, locked first (FOR SHARE; the
+        // schedule change's order: stylists, then bookings) and before the
+        // schedule read: a change open now is waited for and its new working
+        // time read (decision 0046). Which ones depends on the booking, read
+        // once unlocked for that; changed meanwhile, it is a version conflict.
+        const seen = await ownBooking(tx, request.bookingId, request.userId, false);
+        await lockStylistsForBooking(tx, seen.salonId, requestedStaffOf(seen, request));
         const row = await ownBooking(tx, request.bookingId, request.userId, true);
+        if (requestedStaffOf(row, request) !== requestedStaffOf(seen, request)) {
+          throw new BookingVersionConflictError();
+        }
         await assertChangeable(tx, row, request.now);
         const planned = await plan(tx, row, request);
         // Already so (a double submit, a retried request): the booking as it is.

@@ -19,6 +19,7 @@ import {
 import { refreshAfterBookingChange } from "../bookings/free-days.server";
 import { occupiedRange, occupiedSpan } from "../bookings/occupied-time";
 import { bookingSettingsFor } from "../bookings/settings";
+import { lockStylistsForBooking } from "../bookings/stylist-lock.server";
 import type { Database } from "../db/client";
 import {
   type BookingApproval,
@@ -526,6 +527,10 @@ async function moveOnce(
   let previousStart: Date | null = null;
   try {
     const moved = await db.transaction(async (tx) => {
+      // The target stylist's row before the booking's (the schedule change's
+      // lock order) and before the schedule read: a change open now is waited
+      // for and its new working time read (decision 0046).
+      await lockStylistsForBooking(tx, input.salonId, input.staffId);
       const row = await lockBooking(tx, input);
       checkVersion(row, input.version);
       requireConfirmedBooking(row);

@@ -11,6 +11,7 @@ import { newBookingNumber } from "../bookings/booking-number";
 import { refreshAfterBookingChange } from "../bookings/free-days.server";
 import { occupiedRange, occupiedSpan } from "../bookings/occupied-time";
 import { attachCustomer, topOfMergeChain } from "../bookings/salon-customers.server";
+import { lockStylistsForBooking } from "../bookings/stylist-lock.server";
 import type { Database } from "../db/client";
 import { bookingMenus, bookings, salonCustomers, salons, staff } from "../db/schema";
 import {
@@ -247,6 +248,10 @@ export async function enterSalonBooking(
   const span = { salonId, staffId: input.staffId, start, until: start, now };
   const booking = await insertWithConstraint(db, span, salon.timeZone, () =>
     db.transaction(async (tx) => {
+      // The stylist's row first (FOR SHARE, before the schedule read and any
+      // booking row): a schedule change open now is waited for and its new
+      // working time read (decision 0046).
+      await lockStylistsForBooking(tx, salonId, input.staffId);
       // Menus, ability and schedules as the web reads them; a stylist of
       // another salon, a retired one or one who does not do a menu is refused here.
       const loaded = await loadAvailabilityInput(tx, {
