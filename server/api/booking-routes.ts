@@ -255,6 +255,7 @@ function holdBody(row: Booking) {
     startsAt: row.startsAt.toISOString(),
     endsAt: row.endsAt.toISOString(),
     totalPrice: row.totalPrice,
+    nominationFee: row.nominationFee,
     expiresAt: (row.holdExpiresAt ?? row.startsAt).toISOString(),
   };
 }

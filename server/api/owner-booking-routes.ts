@@ -106,7 +106,12 @@ export const detailSchema = z
       }),
     ),
     coupon: z.object({ id: z.string(), title: z.string() }).nullable(),
-    totalPrice: z.number().int().openapi({ description: "円（税込）" }),
+    totalPrice: z.number().int().openapi({ description: "円（税込）。指名料を含みます" }),
+    nominationFee: z.number().int().openapi({
+      description:
+        "指名料（円、税込）。totalPrice に含まれます。指名なし・指名料のないスタイリストは 0",
+      example: 0,
+    }),
     notes: z.string().openapi({ description: "お客様からのご要望" }),
     salonNote: z
       .string()

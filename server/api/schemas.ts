@@ -168,7 +168,12 @@ export const holdSchema = z
     staffRequested: z.boolean(),
     startsAt: z.string(),
     endsAt: z.string(),
-    totalPrice: z.number().int(),
+    totalPrice: z.number().int().openapi({ description: "合計（円、税込）。指名料を含みます" }),
+    nominationFee: z.number().int().openapi({
+      description:
+        "指名料（円、税込）。totalPrice に含まれます。指名なし・指名料のないスタイリストは 0",
+      example: 0,
+    }),
     expiresAt: z.string().openapi({ description: "この時刻を過ぎると仮押さえは消えます" }),
   })
   .openapi("Hold");
@@ -221,7 +226,14 @@ export const bookingSchema = z
     }),
     startsAt: z.string(),
     endsAt: z.string(),
-    totalPrice: z.number().int(),
+    totalPrice: z.number().int().openapi({
+      description: "合計（円、税込）。クーポン適用後のメニュー料金に指名料を足したもの",
+    }),
+    nominationFee: z.number().int().openapi({
+      description:
+        "指名料（円、税込）。totalPrice に含まれます。指名なし・指名料のないスタイリストは 0",
+      example: 0,
+    }),
     staffRequested: z.boolean(),
     salon: z.object({ id: z.string(), slug: z.string(), name: z.string(), timeZone: z.string() }),
     staff: z.object({ slug: z.string(), name: z.string() }),

@@ -14,12 +14,14 @@ import {
   mailOutbox,
   salonOwners,
   staff,
+  users,
 } from "../../server/db/schema";
 import { createJobWorker } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
 import { moveBooking } from "../../server/owner/booking-actions.server";
 import { getSalonDetail } from "../../server/salons/salon-detail";
 import { setRole } from "../support/accounts";
+import { apiUser, createApiTestApp } from "../support/api-client";
 import { bookingClient } from "../support/booking-client";
 import { buildMenu, buildSalonWithStaff, buildUser } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
@@ -155,6 +157,95 @@ describe("the 指名料 in the price", () => {
     const [mail] = await database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email));
     expect(mail?.text).toContain(`スタッフ：${chosen.name}（指名料 1,100円）`);
     expect(mail?.text).toContain("合計金額：6,600円");
+  });
+});
+
+describe("the 指名料 in the JSON APIs", () => {
+  let server: ReturnType<typeof createApiTestApp>;
+  beforeAll(() => {
+    server = createApiTestApp(database, { now: () => NOW });
+    return async () => {
+      await server.close();
+      await server.accounts.close();
+    };
+  });
+
+  async function verified<T extends { userId: string }>(user: T, role?: "owner") {
+    await database.db
+      .update(users)
+      .set({ emailVerified: true, ...(role ? { role } : {}) })
+      .where(eq(users.id, user.userId));
+    return user;
+  }
+
+  it("the visitor's hold, confirmation and bookings, and the owner's booking detail carry nominationFee", async () => {
+    const { salon, menu, chosen } = await salonWithFee(1100);
+    const visitor = await verified(await apiUser(server.app));
+    const holdAt = (time: string, staffId: string | null) =>
+      visitor.request("/api/holds", {
+        method: "POST",
+        json: {
+          salonId: salon.slug,
+          menuIds: [menu.id],
+          staffId,
+          start: `2026-12-03T${time}:00+09:00`,
+        },
+      });
+
+    const named = await holdAt("11:00", chosen.id);
+    expect(named.status).toBe(201);
+    const { data: held } = (await named.json()) as { data: { id: string } };
+    expect(held).toMatchObject({ nominationFee: 1100, totalPrice: 6600 });
+
+    const booked = await visitor.request("/api/bookings", {
+      method: "POST",
+      json: {
+        holdId: held.id,
+        contact: {
+          name: "予約 花子",
+          kana: "よやく はなこ",
+          phone: "090-1234-5678",
+          email: "hanako@example.jp",
+        },
+      },
+    });
+    expect(booked.status).toBe(201);
+    const { data: booking } = (await booked.json()) as { data: { id: string } };
+    expect(booking).toMatchObject({ nominationFee: 1100, totalPrice: 6600, staffRequested: true });
+
+    const one = await visitor.request(`/api/bookings/${booking.id}`);
+    expect((await one.json()).data).toMatchObject({ nominationFee: 1100, totalPrice: 6600 });
+    const list = await visitor.request("/api/bookings");
+    const { data: mine } = (await list.json()) as {
+      data: { upcoming: { id: string; nominationFee: number }[] };
+    };
+    expect(mine.upcoming).toEqual([
+      expect.objectContaining({ id: booking.id, nominationFee: 1100, totalPrice: 6600 }),
+    ]);
+
+    // 指名なし: no fee, and 0 rather than a missing field.
+    const any = await holdAt("15:00", null);
+    expect(any.status).toBe(201);
+    expect((await any.json()).data).toMatchObject({ nominationFee: 0, totalPrice: 5500 });
+
+    const owner = await verified(await apiUser(server.app), "owner");
+    await database.db.insert(salonOwners).values({ salonId: salon.id, userId: owner.userId });
+    const detail = await owner.request(`/api/owner/salons/${salon.id}/bookings/${booking.id}`);
+    expect(detail.status).toBe(200);
+    expect((await detail.json()).data).toMatchObject({ nominationFee: 1100, totalPrice: 6600 });
+  });
+
+  it("documents nominationFee as a required integer of Hold, Booking and OwnerBooking", async () => {
+    const doc = (await (await server.app.request("/api/openapi.json")).json()) as {
+      components: {
+        schemas: Record<string, { required?: string[]; properties: Record<string, unknown> }>;
+      };
+    };
+    for (const name of ["Hold", "Booking", "OwnerBooking"]) {
+      const schema = doc.components.schemas[name];
+      expect(schema?.required, name).toContain("nominationFee");
+      expect(schema?.properties.nominationFee, name).toMatchObject({ type: "integer" });
+    }
   });
 });
 
