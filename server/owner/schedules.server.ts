@@ -35,6 +35,12 @@ import { DomainError, NotFoundError } from "../errors/domain-error";
 import { notFound } from "../routing/not-found";
 import { ownerFrame, type SalonAccess } from "./salon-access.server";
 import {
+  ownScheduleRequests,
+  pendingScheduleRequests,
+  type ScheduleRequestView,
+  submitManagerRequestForm,
+} from "./schedule-requests.server";
+import {
   guardStranding,
   type StrandedBooking,
   StrandedBookingsError,
@@ -735,6 +741,13 @@ export async function submitScheduleForm(
         "hours-saved",
       );
     }
+    case "request-approve":
+    case "request-decline": {
+      // A stylist's request (decision 0052): its own version check; approving writes the
+      // exception through addStaffException, under the same stranding check.
+      const outcome = await submitManagerRequestForm(db, access, form, intent, now);
+      return outcome.ok ? { ...outcome, query } : outcome;
+    }
     default:
       return refuse("page", base, {
         form: "操作の指定が正しくありません。画面を読み込み直してください。",
@@ -762,7 +775,18 @@ export async function schedulesPage(
       { staff: url.searchParams.get("staff"), month: url.searchParams.get("month") },
       now,
     );
-    return { ...frame, ...month, done: url.searchParams.get("done") };
+    // The stylists' requests waiting for a manager (decision 0052); a stylist's own page
+    // replaces them with their own.
+    const requests: ScheduleRequestView[] = access.staffId
+      ? []
+      : await pendingScheduleRequests(db, access.salon.id);
+    return {
+      ...frame,
+      ...month,
+      done: url.searchParams.get("done"),
+      requests,
+      ownRequests: null as ScheduleRequestView[] | null,
+    };
   } catch (error) {
     if (error instanceof InvalidMonthError) throw data(error.message, { status: 400 });
     if (error instanceof NotFoundError) throw notFound(request);
@@ -773,7 +797,8 @@ export async function schedulesPage(
 /**
  * /owner/salons/{id}/schedules/mine: a stylist's own month, read-only
  * (schedules.request): the same reading, only their own column and name;
- * ?staff= is not theirs to choose. An account that is no stylist of the
+ * ?staff= is not theirs to choose; with their requests and the form to
+ * ask (decision 0052). An account that is no stylist of the
  * salon, the 404 screen.
  */
 export async function ownSchedulePage(
@@ -785,10 +810,10 @@ export async function ownSchedulePage(
   if (!access.staffId) throw notFound(request);
   const url = new URL(request.url);
   url.searchParams.set("staff", access.staffId);
-  url.searchParams.delete("done");
   const page = await schedulesPage(db, access, new Request(url), now);
   return {
     ...page,
+    ownRequests: await ownScheduleRequests(db, access.salon.id, access.staffId),
     staff: page.staff.filter((member) => member.id === access.staffId),
     readOnly: true as const,
   };

@@ -2,6 +2,7 @@ import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { weekdayLabels } from "../../../common/salon-parts";
 import type { SalonCapability } from "../../../server/owner/salon-access.server";
+import type { ScheduleRequestView } from "../../../server/owner/schedule-requests.server";
 import type { StrandedBooking } from "../../../server/owner/schedule-stranding.server";
 import type {
   MonthDay,
@@ -17,14 +18,19 @@ import {
   OpeningHoursForm,
   PatternForms,
 } from "./schedule-forms";
+import { OwnRequests, PendingRequests } from "./schedule-requests";
 
 export type SchedulePageData = ScheduleMonth & {
   salons: OwnerFrameSalon[];
   /** What the role may open here (the frame's menu). */
   capabilities?: readonly SalonCapability[];
   done: string | null;
-  /** A stylist's own month (schedules.request): no forms, no other stylists. */
+  /** A stylist's own month (schedules.request): no editing forms, no other stylists. */
   readOnly?: boolean;
+  /** The stylists' pending requests (the managers' page; decision 0052). */
+  requests?: ScheduleRequestView[];
+  /** A stylist's own requests (their own month), else null. */
+  ownRequests?: ScheduleRequestView[] | null;
 };
 
 /** The day's number: a link to its forms, or plain text on a read-only month. */
@@ -66,6 +72,10 @@ const doneMessages: Record<string, string> = {
   "closure-deleted": "臨時休業を削除しました。",
   "holiday-rule-saved": "祝日の休業設定を保存しました。",
   "hours-saved": "営業時間・定休日を保存しました。",
+  "request-created": "申請しました。承認されると勤務表に反映されます。",
+  "request-withdrawn": "申請を取り下げました。",
+  "request-approved": "申請を承認し、勤務表に反映しました。",
+  "request-declined": "申請を見送りました。",
 };
 
 function Notice({ children, tone }: { children: React.ReactNode; tone: "ok" | "warn" }) {
@@ -346,6 +356,18 @@ export function SchedulePage({
               最新の内容を開く
             </a>
           </Notice>
+        ) : null}
+        {data.readOnly && data.ownRequests ? (
+          <OwnRequests requests={data.ownRequests} today={data.today} result={result} busy={busy} />
+        ) : null}
+        {!data.readOnly ? (
+          <PendingRequests
+            requests={data.requests ?? []}
+            result={result}
+            month={data.month}
+            staffId={data.selected?.id ?? null}
+            busy={busy}
+          />
         ) : null}
         <Picker data={data} />
         {data.selected ? (
