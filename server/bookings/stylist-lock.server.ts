@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import { staff } from "../db/schema";
 
 /**
- * The booking side of the schedule-change lock (decisions 0046, issue 29).
+ * The booking side of the schedule-change lock (issue 29; decisions 0046 and 0053).
  * A schedule change locks its stylists' rows FOR UPDATE before it checks
  * for stranded bookings (`guardStranding`). Every path that decides a
  * booking fits a stylist's working time and then writes it (the web hold,
