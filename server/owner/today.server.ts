@@ -16,6 +16,7 @@ import {
   staff,
 } from "../db/schema";
 import { ownerFrame, reachableSalons, type SalonAccess } from "./salon-access.server";
+import { pendingScheduleRequestCount } from "./schedule-requests.server";
 import { type ViewScope, viewScope } from "./scope.server";
 
 /**
@@ -483,5 +484,9 @@ export async function todayPage(db: Database, access: SalonAccess, now: Date) {
     todayView(db, access.salon, now, viewScope(access)),
     ownerFrame(db, access),
   ]);
-  return { view, salons: frame.salons, capabilities: frame.capabilities };
+  // The stylists' schedule requests waiting for a manager (要確認; decision 0052).
+  const scheduleRequests = frame.capabilities?.includes("schedules.manage")
+    ? await pendingScheduleRequestCount(db, access.salon.id)
+    : 0;
+  return { view, salons: frame.salons, capabilities: frame.capabilities, scheduleRequests };
 }

@@ -4,6 +4,7 @@ import { renderToString } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SchedulePage } from "../../app/components/owner/schedule-page";
+import * as todayRoute from "../../app/routes/owner.salons.$id";
 import * as schedulesRoute from "../../app/routes/owner.salons.$id.schedules";
 import * as ownScheduleRoute from "../../app/routes/owner.salons.$id.schedules.mine";
 import { addDays, toLocal, weekdayOf } from "../../common/local-time";
@@ -34,6 +35,7 @@ let api: ReturnType<typeof createApiTestApp>;
 
 beforeAll(() => {
   env = createRouteApp(database, [
+    { path: "/owner/salons/:id", module: todayRoute },
     { path: "/owner/salons/:id/schedules", module: schedulesRoute },
     { path: "/owner/salons/:id/schedules/mine", module: ownScheduleRoute },
   ]);
@@ -196,6 +198,15 @@ describe("the managers' list", () => {
     expect(page.requests.map((r) => [r.staffName, r.date, r.kind, r.note])).toEqual([
       [own.name, date, "closed", "家族の用事"],
     ]);
+    // 今日's 要確認 counts it for a manager; not for the stylist.
+    const todayOf = async (b: typeof manager.b) => {
+      const answer = await b.request(`/owner/salons/${salon.id}`);
+      expect(answer.status).toBe(200);
+      return ((await answer.json()) as { loaderData: { scheduleRequests: number } }).loaderData
+        .scheduleRequests;
+    };
+    expect(await todayOf(manager.b)).toBe(1);
+    expect(await todayOf(stylist.b)).toBe(0);
     const html = renderPage(page);
     expect(html).toContain("スタッフからの申請");
     expect(html).toContain(`${own.name}さん`);

@@ -231,9 +231,12 @@ export function OwnerToday({
     view: TodayView;
     salons: readonly OwnerFrameSalon[];
     capabilities?: readonly SalonCapability[];
+    /** The stylists' schedule requests waiting for a manager (decision 0052). */
+    scheduleRequests?: number;
   };
 }) {
   const { view, salons, capabilities } = data;
+  const scheduleRequests = data.scheduleRequests ?? 0;
   const salonId = view.salon.id;
   const [next, ...later] = view.upcoming;
   const tiles = [
@@ -258,8 +261,19 @@ export function OwnerToday({
             <PendingList salonId={salonId} pending={view.pendingApprovals} />
           </div>
         ) : null}
+        {scheduleRequests > 0 ? (
+          <p className="mb-4 text-sm font-bold text-neutral-800">
+            スタッフからの勤務変更の申請が{scheduleRequests}件あります。
+            <a
+              href={`/owner/salons/${salonId}/schedules#staff-requests-heading`}
+              className={`ml-1 ${linkClass}`}
+            >
+              勤務表で確認する
+            </a>
+          </p>
+        ) : null}
         {view.attention.length === 0 ? (
-          view.pendingApprovals.length > 0 ? null : (
+          view.pendingApprovals.length > 0 || scheduleRequests > 0 ? null : (
             <Empty>確認が必要なお知らせはありません。</Empty>
           )
         ) : (
