@@ -10,9 +10,9 @@ import { ownerFrame, type SalonAccess } from "./salon-access.server";
 /**
  * The salon's reports (issue 29, point 6; decision 0050): for a period of
  * local dates, by day, week (Monday first) or month, by stylist and by menu.
- * Everything about bookings is ONE statement: the period's bookings are read
- * once over bookings_salon_idx (salon_id, starts_at) into a materialized CTE
- * and every figure is a grouped aggregate of it, answered as one json text.
+ * Every figure about bookings is a grouped aggregate in SQL over the
+ * period's bookings, read over bookings_salon_idx (salon_id, starts_at), in
+ * four statements run at once (readFigures), each answering one json text.
  * Scheduled minutes come from the availability engine's own schedule reading
  * (loadSalonSchedule + workingIntervals), never a second interpreter.
  *
@@ -192,8 +192,8 @@ const figuresSchema = answerSchema.pick({
   stylists: true,
   staff: true,
   cancellations: true,
-  customers: true,
 });
+const customersSchema = answerSchema.pick({ customers: true });
 const menusSchema = answerSchema.pick({ menus: true });
 const leadsSchema = z.object({
   leads: list(
@@ -235,11 +235,12 @@ function withoutJit<T>(db: Database, f: (tx: Reader) => Promise<T>): Promise<T> 
 }
 
 /**
- * The bookings side of the report: three statements, each reading the
- * period's bookings once over bookings_salon_idx into a materialized CTE and
- * answering one json text — the figures by bucket, stylist, cancellation and
- * customer; by menu; the lead times. Apart, PostgreSQL runs them on three
- * connections at once (one statement took the sum of the three, bench/README.md).
+ * The bookings side of the report: four statements, each one pass over the
+ * period's bookings (bookings_salon_idx), answering one json text — the
+ * figures by bucket, stylist and cancellation (the period in a materialized
+ * CTE they share); new and returning customers; by menu; the lead times.
+ * Apart, PostgreSQL runs them on four connections at once: a year's
+ * critical path is the first (~55 ms) instead of the sum (bench/README.md).
  */
 async function readFigures(
   db: Database,
@@ -265,7 +266,7 @@ async function readFigures(
   // Materialized where several figures read it; inlined into a single reader.
   const periodAs = (materialized: boolean) => sql`
     period as ${sql.raw(materialized ? "materialized" : "not materialized")} (
-      select b.id, b.staff_id, b.customer_id, b.status, b.cancel_category, b.total_price,
+      select b.id, b.staff_id, b.status, b.cancel_category, b.total_price,
              b.starts_at, b.starts_at at time zone ${timeZone}::text as local_start,
              extract(epoch from b.ends_at - b.starts_at) / 60 as minutes,
              b.status in ('confirmed', 'completed') as booked
@@ -274,44 +275,12 @@ async function readFigures(
          and b.starts_at >= ${fromAt} and b.starts_at < ${toAt}
          and b.kind = 'booking' and b.status <> 'held'
     )`;
-  const [figures, menus, leads] = await Promise.all([
-    withoutJit(db, (tx) =>
-      readJson(
-        tx,
-        figuresSchema,
-        sql`
-    with recursive
-    ${periodAs(true)},
-    -- Each merged-away record and the record at the top of its chain.
-    up(id, top, depth) as (
-      select c.id, c.merged_into_id, 1
-        from salon_customers c
-       where c.salon_id = ${salonId}::uuid and c.merged_into_id is not null
-      union all
-      select up.id, c.merged_into_id, up.depth + 1
-        from up join salon_customers c on c.salon_id = ${salonId}::uuid and c.id = up.top
-       where c.merged_into_id is not null and up.depth < ${MAX_CHAIN_DEPTH}
-    ),
-    tops as (select distinct on (id) id, top from up order by id, depth desc),
-    people as (
-      select coalesce(t.top, p.customer_id) as person, count(*)::int as bookings
-        from period p left join tops t on t.id = p.customer_id
-       where p.booked and p.customer_id is not null
-       group by 1
-    ),
-    -- A person with a booked booking before the period: its records are the
-    -- person's own and those merged into it, each looked up by equality on
-    -- bookings_customer_idx (an IN over a correlated union was a scan per person).
-    returning_people as (
-      select people.person, people.bookings from people
-       where exists (
-         select 1
-           from (select people.person as id union all
-                 select t.id from tops t where t.top = people.person) ids
-           join bookings o on o.salon_id = ${salonId}::uuid and o.customer_id = ids.id
-          where o.starts_at < ${fromAt}
-            and o.kind = 'booking' and o.status in ('confirmed', 'completed'))
-    )
+  const [figures, customers, menus, leads] = await Promise.all([
+    readJson(
+      db,
+      figuresSchema,
+      sql`
+    with ${periodAs(true)}
     select json_build_object(
       'buckets', (select json_agg(x) from (
           select to_char(g.bucket, 'YYYY-MM-DD') as bucket, g.booked_count, g.booked_amount,
@@ -337,15 +306,58 @@ async function readFigures(
           'no_contact', count(*) filter (where p.status = 'cancelled_by_salon'
             and p.cancel_category = 'no_contact'),
           'no_show', count(*) filter (where p.status = 'no_show'))
-        from period p),
+        from period p)
+    )::text as report`,
+    ),
+    withoutJit(db, (tx) =>
+      readJson(
+        tx,
+        customersSchema,
+        sql`
+    with recursive
+    -- Each merged-away record and the record at the top of its chain.
+    up(id, top, depth) as (
+      select c.id, c.merged_into_id, 1
+        from salon_customers c
+       where c.salon_id = ${salonId}::uuid and c.merged_into_id is not null
+      union all
+      select up.id, c.merged_into_id, up.depth + 1
+        from up join salon_customers c on c.salon_id = ${salonId}::uuid and c.id = up.top
+       where c.merged_into_id is not null and up.depth < ${MAX_CHAIN_DEPTH}
+    ),
+    tops as (select distinct on (id) id, top from up order by id, depth desc),
+    -- The period's booked bookings per person (null: no customer record).
+    booked_by as (
+      select coalesce(t.top, b.customer_id) as person, count(*)::int as bookings
+        from bookings b left join tops t on t.id = b.customer_id
+       where b.salon_id = ${salonId}::uuid
+         and b.starts_at >= ${fromAt} and b.starts_at < ${toAt}
+         and b.kind = 'booking' and b.status in ('confirmed', 'completed')
+       group by 1
+    ),
+    people as (select person, bookings from booked_by where person is not null),
+    -- A person with a booked booking before the period: its records are the
+    -- person's own and those merged into it, each looked up by equality on
+    -- bookings_customer_idx (an IN over a correlated union was a scan per person).
+    returning_people as (
+      select people.person, people.bookings from people
+       where exists (
+         select 1
+           from (select people.person as id union all
+                 select t.id from tops t where t.top = people.person) ids
+           join bookings o on o.salon_id = ${salonId}::uuid and o.customer_id = ids.id
+          where o.starts_at < ${fromAt}
+            and o.kind = 'booking' and o.status in ('confirmed', 'completed'))
+    )
+    select json_build_object(
       'customers', json_build_object(
         'new_customers', (select count(*) from people) - (select count(*) from returning_people),
         'returning_customers', (select count(*) from returning_people),
         'new_bookings', (select coalesce(sum(bookings), 0) from people)
           - (select coalesce(sum(bookings), 0) from returning_people),
         'returning_bookings', (select coalesce(sum(bookings), 0) from returning_people),
-        'unknown_bookings', (select count(*) from period p
-          where p.booked and p.customer_id is null))
+        'unknown_bookings', (select coalesce(sum(bookings), 0) from booked_by
+          where person is null))
     )::text as report`,
       ),
     ),
@@ -395,7 +407,7 @@ async function readFigures(
   const weekdays = leads.leads
     .filter((row) => !row.by_hour)
     .map(({ weekday, ...row }) => ({ ...row, weekday: weekday ?? 0 }));
-  return { ...figures, ...menus, hours, weekdays };
+  return { ...figures, ...customers, ...menus, hours, weekdays };
 }
 
 /** The first local date of the bucket `date` falls in (weeks begin on Monday). */
