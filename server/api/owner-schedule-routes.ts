@@ -1,5 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { NotFoundError } from "../errors/domain-error";
 import { requireSalonAccessApi } from "../owner/salon-access.server";
+import { ownScheduleRequests, pendingScheduleRequests } from "../owner/schedule-requests.server";
 import { scheduleMonth } from "../owner/schedules.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
@@ -140,7 +142,71 @@ const monthRoute = createRoute({
   },
 });
 
-/** GET /api/owner/salons/{id}/schedules?staff=&month= (schedules.manage). */
+const requestSchema = z
+  .object({
+    id: z.string(),
+    staffId: z.string(),
+    staffName: z.string(),
+    date: z.string().openapi({ example: "2026-12-01" }),
+    dateLabel: z.string().openapi({ example: "2026年12月1日(火)" }),
+    kind: z.enum(["closed", "hours", "extra"]).openapi({
+      description: "closed: 休み、hours: 勤務時間の変更、extra: 臨時出勤",
+    }),
+    startsAt: z.string().nullable().openapi({ description: "サロンの現地時刻（休みは null）" }),
+    endsAt: z.string().nullable(),
+    note: z.string(),
+    status: z.enum(["pending", "approved", "declined", "withdrawn"]).openapi({
+      description: "pending: 承認待ち、approved: 承認済み、declined: 見送り、withdrawn: 取り下げ",
+    }),
+    decisionNote: z.string().openapi({ description: "見送りの理由（サロンのメモ）" }),
+    version: z.number().int().openapi({ description: "変更のたびに増える版（楽観的排他制御）" }),
+  })
+  .openapi("OwnerScheduleRequest");
+
+const pendingRequestsRoute = createRoute({
+  ...needs("schedules.manage"),
+  method: "get",
+  path: "/owner/salons/{id}/schedule-requests",
+  operationId: "ownerPendingScheduleRequests",
+  tags: ownerTags,
+  summary: "スタッフからの承認待ちの勤務変更の申請（日付順）",
+  security: signedIn,
+  request: { params },
+  responses: {
+    200: {
+      description: "承認待ちの申請",
+      content: { "application/json": { schema: envelope(z.array(requestSchema)) } },
+    },
+    ...authErrorResponses,
+    ...errorResponses,
+    404: errorResponse("サロンが見つかりません（担当していないサロンも同じ）（not_found）"),
+  },
+});
+
+const ownRequestsRoute = createRoute({
+  ...needs("schedules.request"),
+  method: "get",
+  path: "/owner/salons/{id}/schedules/mine/requests",
+  operationId: "ownerOwnScheduleRequests",
+  tags: ownerTags,
+  summary: "スタイリスト本人の勤務変更の申請（新しい順、50件まで）",
+  security: signedIn,
+  request: { params },
+  responses: {
+    200: {
+      description: "本人の申請と、その状態・サロンのメモ",
+      content: { "application/json": { schema: envelope(z.array(requestSchema)) } },
+    },
+    ...authErrorResponses,
+    ...errorResponses,
+    404: errorResponse("サロンが見つからないか、スタイリストとして登録されていません（not_found）"),
+  },
+});
+
+/**
+ * GET /api/owner/salons/{id}/schedules?staff=&month= (schedules.manage),
+ * /schedule-requests (schedules.manage) and /schedules/mine/requests (schedules.request).
+ */
 export function registerOwnerScheduleRoutes(app: BookingApiApp, deps: ResolvedBookingApiDeps) {
   app.openapi(monthRoute, async (c) => {
     const { id } = c.req.valid("param");
@@ -153,5 +219,27 @@ export function registerOwnerScheduleRoutes(app: BookingApiApp, deps: ResolvedBo
       deps.now(),
     );
     return c.json({ data: view }, 200);
+  });
+
+  // The stylists' requests (decision 0052): a manager's pending list, a stylist's own.
+  app.openapi(pendingRequestsRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const access = await requireSalonAccessApi(
+      c.req.raw,
+      deps,
+      id,
+      pendingRequestsRoute[CAPABILITY],
+    );
+    return c.json({ data: await pendingScheduleRequests(deps.db, access.salon.id) }, 200);
+  });
+
+  app.openapi(ownRequestsRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    const access = await requireSalonAccessApi(c.req.raw, deps, id, ownRequestsRoute[CAPABILITY]);
+    if (!access.staffId) throw new NotFoundError();
+    return c.json(
+      { data: await ownScheduleRequests(deps.db, access.salon.id, access.staffId) },
+      200,
+    );
   });
 }

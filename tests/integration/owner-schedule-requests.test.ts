@@ -16,10 +16,11 @@ import {
   salonMembers,
   scheduleExceptions,
   scheduleRequests,
+  users,
 } from "../../server/db/schema";
 import type { ScheduleRequestView } from "../../server/owner/schedule-requests.server";
 import type { ScheduleFormResult, ScheduleMonth } from "../../server/owner/schedules.server";
-import { apiClient, createApiTestApp } from "../support/api-client";
+import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { buildBooking, buildSalonWithStaff } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { withTestDatabase } from "../support/test-database";
@@ -391,6 +392,57 @@ describe("the managers' list", () => {
         [closed.id, "withdrawn"],
       ]),
     );
+  });
+});
+
+/** An API account with its address confirmed (as one that accepted an invitation has). */
+async function verifiedApiUser() {
+  const client = await apiUser(api.app);
+  await database.db.update(users).set({ emailVerified: true }).where(eq(users.id, client.userId));
+  return client;
+}
+
+describe("as JSON", () => {
+  it("lists a manager's pending requests and a stylist's own, each for its capability", async () => {
+    const { salon, own, other, stylist } = await fixture();
+    const date = workday(20);
+    expect((await stylist.b.request(minePath(salon.id), ask(date))).status).toBe(302);
+    const as = async (role: SalonMemberRole, staffId: string | null = null) => {
+      const client = await verifiedApiUser();
+      await database.db
+        .insert(salonMembers)
+        .values({ salonId: salon.id, userId: client.userId, role, staffId });
+      return client;
+    };
+    const pending = `/api/owner/salons/${salon.id}/schedule-requests`;
+    const mine = `/api/owner/salons/${salon.id}/schedules/mine/requests`;
+    const manager = await as("manager");
+    const list = await manager.request(pending);
+    expect(list.status).toBe(200);
+    const { data } = (await list.json()) as { data: ScheduleRequestView[] };
+    expect(data.map((r) => [r.staffId, r.date, r.status])).toEqual([[own.id, date, "pending"]]);
+    expect((await manager.request(mine)).status).toBe(404);
+
+    // The stylist's own requests: the other stylist's list is empty; neither sees the pending list.
+    const ownClient = await verifiedApiUser();
+    await database.db
+      .update(salonMembers)
+      .set({ userId: ownClient.userId })
+      .where(eq(salonMembers.userId, stylist.userId));
+    const own_ = await ownClient.request(mine);
+    expect(own_.status).toBe(200);
+    expect(
+      ((await own_.json()) as { data: ScheduleRequestView[] }).data.map((r) => r.date),
+    ).toEqual([date]);
+    expect((await ownClient.request(pending)).status).toBe(404);
+    const second = await as("stylist", other.id);
+    const theirs = await second.request(mine);
+    expect(theirs.status).toBe(200);
+    expect(((await theirs.json()) as { data: unknown[] }).data).toEqual([]);
+    const reception = await as("reception");
+    expect((await reception.request(pending)).status).toBe(404);
+    expect((await reception.request(mine)).status).toBe(404);
+    expect((await apiClient(api.app).request(mine)).status).toBe(401);
   });
 });
 
