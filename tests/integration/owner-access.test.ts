@@ -145,8 +145,11 @@ const ownerApi = () => {
 
 const salonPages = () => ownerPages().filter((path) => path.startsWith("/owner/salons/"));
 
-/** A stylist's own pages (decision 0046): an owner or administrator is no stylist, so 404. */
-const stylistOnly = (path: string) => path.endsWith("/schedules/mine");
+/**
+ * A stylist's own pages and their requests as JSON (decisions 0046, 0052): an owner or
+ * administrator is no stylist, so 404.
+ */
+const stylistOnly = (path: string) => /\/schedules\/mine(\/requests)?$/.test(path);
 
 describe("the salon back office's access matrix", () => {
   it("lists the back office's pages and API operations", () => {
@@ -245,7 +248,7 @@ describe("the salon back office's access matrix", () => {
       if (path.endsWith("/stream")) continue;
       for (const name of ["owner", "admin"]) {
         const response = await who[name]?.request(path);
-        expect(response?.status, `${name} GET ${path}`).toBe(200);
+        expect(response?.status, `${name} GET ${path}`).toBe(stylistOnly(path) ? 404 : 200);
       }
     }
   });
