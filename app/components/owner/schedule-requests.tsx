@@ -208,7 +208,6 @@ export function PendingRequests({
             return (
               <li
                 key={r.id}
-                aria-label={text}
                 className="flex flex-col gap-3 rounded-lg border border-neutral-300 p-3"
               >
                 <p className="font-bold">{text}</p>
