@@ -402,6 +402,56 @@ async function verifiedApiUser() {
   return client;
 }
 
+describe("at the same moment", () => {
+  it("approving and withdrawing one request: exactly one gets through", async () => {
+    const { salon, own, stylist, manager } = await fixture();
+    expect((await stylist.b.request(minePath(salon.id), ask(workday(25)))).status).toBe(302);
+    const row = await requestRow(salon.id);
+    const [approve, withdraw] = await Promise.all([
+      manager.b.request(
+        managePath(salon.id),
+        postForm({ intent: "request-approve", requestId: row.id, requestVersion: "0" }),
+      ),
+      stylist.b.request(
+        minePath(salon.id),
+        postForm({ intent: "request-withdraw", requestId: row.id, requestVersion: "0" }),
+      ),
+    ]);
+    expect([approve.status, withdraw.status].sort()).toEqual([302, 409]);
+    const after = await requestRow(salon.id);
+    const exceptions = await database.db
+      .select()
+      .from(scheduleExceptions)
+      .where(eq(scheduleExceptions.staffId, own.id));
+    // The exception exists exactly when the approval won.
+    expect(after.status).toBe(approve.status === 302 ? "approved" : "withdrawn");
+    expect(exceptions).toHaveLength(approve.status === 302 ? 1 : 0);
+    expect(after.version).toBe(1);
+  });
+
+  it("two requests past the pending limit: only one gets through", async () => {
+    const { salon, own, stylist } = await fixture();
+    await database.db.insert(scheduleRequests).values(
+      Array.from({ length: 19 }, (_, n) => ({
+        salonId: salon.id,
+        staffId: own.id,
+        date: addDays(today(), n + 1),
+        kind: "closed" as const,
+      })),
+    );
+    const [first, second] = await Promise.all([
+      stylist.b.request(minePath(salon.id), ask(addDays(today(), 100))),
+      stylist.b.request(minePath(salon.id), ask(addDays(today(), 101))),
+    ]);
+    expect([first.status, second.status].sort()).toEqual([302, 409]);
+    const pending = await database.db
+      .select()
+      .from(scheduleRequests)
+      .where(and(eq(scheduleRequests.staffId, own.id), eq(scheduleRequests.status, "pending")));
+    expect(pending).toHaveLength(20);
+  });
+});
+
 describe("as JSON", () => {
   it("lists a manager's pending requests and a stylist's own, each for its capability", async () => {
     const { salon, own, other, stylist } = await fixture();
