@@ -221,7 +221,9 @@ function Totals({ data }: { data: ReportsData }) {
       {items.map(([label, value]) => (
         <div key={label} className="rounded-lg bg-neutral-100 p-3">
           <dt className="text-sm text-neutral-700">{label}</dt>
-          <dd className="text-lg font-bold tabular-nums">{value}</dd>
+          <dd className="text-base font-bold tabular-nums [overflow-wrap:anywhere] sm:text-lg">
+            {value}
+          </dd>
         </div>
       ))}
     </dl>
