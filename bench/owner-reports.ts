@@ -13,7 +13,7 @@ import { cleanUp, cleanups, pgliteEngine } from "./harness";
 
 /**
  * `npm run bench:reports` (issue 29, point 6; decision 0050): the time of
- * the reports' figures (salonReport: one statement over the period's
+ * the reports' figures (salonReport: four statements over the period's
  * bookings, and the schedules through the availability function) for a busy
  * salon — 15 stylists, 100 bookings a day for a year (36,600 bookings with
  * one to three menus each, 8,000 customers, some merged), every kind of
