@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import type { ScheduleRequestView } from "../../../server/owner/schedule-requests.server";
 import type { ScheduleFormResult } from "../../../server/owner/schedules.server";
-import { buttonClass, secondaryButtonClass } from "../admin/admin-frame";
+import { buttonClass, linkClass, secondaryButtonClass } from "../admin/admin-frame";
 import { ErrorSummary, SelectField, TextField } from "../form/field";
 
 /**
@@ -212,6 +212,13 @@ export function PendingRequests({
               >
                 <p className="font-bold">{text}</p>
                 {r.note ? <p className="text-sm">メモ：{r.note}</p> : null}
+                <a
+                  href={`?${new URLSearchParams({ staff: r.staffId, month: r.date.slice(0, 7), date: r.date })}`}
+                  className={linkClass}
+                  aria-label={`${r.staffName}さんの${r.dateLabel}の勤務を勤務表で見る`}
+                >
+                  勤務表で見る
+                </a>
                 <ErrorSummary errors={row.errors} />
                 <div className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
                   <Form method="post" className="flex flex-col gap-2" key={`a-${row.key}`}>
