@@ -1,7 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { toLocal } from "../../common/local-time";
 import { BadRequestError } from "../errors/domain-error";
-import { MAX_REPORT_DAYS, parseReportQuery, reportGroups } from "../owner/reports.schema";
+import { MAX_PERIOD_DAYS } from "../owner/period.schema";
+import { parseReportQuery, reportGroups } from "../owner/reports.schema";
 import { salonReport } from "../owner/reports.server";
 import { requireSalonAccessApi } from "../owner/salon-access.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
@@ -36,7 +37,7 @@ const reportQuery = z.object({
     .string()
     .optional()
     .openapi({
-      description: `集計の最後の日（この日を含む。開始日から${MAX_REPORT_DAYS}日まで）。省略すると今月末日`,
+      description: `集計の最後の日（この日を含む。開始日から${MAX_PERIOD_DAYS}日まで）。省略すると今月末日`,
       example: "2026-11-30",
     }),
   group: z.string().optional().openapi({
@@ -169,7 +170,7 @@ const reportRoute = createRoute({
     ...authErrorResponses,
     ...errorResponses,
     400: errorResponse(
-      `期間または集計の単位が正しくありません（日付の形式、終了日が開始日より前、${MAX_REPORT_DAYS}日を超える期間、day/week/month 以外）（invalid_report_query）`,
+      `期間または集計の単位が正しくありません（日付の形式、終了日が開始日より前、${MAX_PERIOD_DAYS}日を超える期間、day/week/month 以外）（invalid_report_query）`,
     ),
   },
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, isLocalDate, type LocalDate } from "../../common/local-time";
+import type { LocalDate } from "../../common/local-time";
+import { isPeriodDate, refinePeriod } from "./period.schema";
 
 /**
  * The bookings CSV's query (issue 29, point 5; decision 0049):
@@ -8,13 +9,6 @@ import { addDays, isLocalDate, type LocalDate } from "../../common/local-time";
  * links with both dates, and a URL without them is answered with a message
  * that says how to write them.
  */
-
-/** The longest period one file covers: a year, leap day included. */
-export const MAX_EXPORT_DAYS = 366;
-
-/** Dates outside these years are typing slips, not periods anyone exports. */
-const FIRST_DATE = "2000-01-01";
-const LAST_DATE = "2099-12-31";
 
 export type BookingsExportRange = { from: LocalDate; to: LocalDate };
 
@@ -27,29 +21,13 @@ const dateField = (label: string, name: string) =>
     .min(1, `${label}（${name}）を指定してください。`)
     .max(40, `${label}（${name}）は 2026-11-23 のような日付で指定してください。`)
     .refine(
-      (value) => isLocalDate(value) && value >= FIRST_DATE && value <= LAST_DATE,
+      isPeriodDate,
       `${label}（${name}）は 2026-11-23 のような実在する日付（2000年〜2099年）で指定してください。`,
     );
 
 export const bookingsExportQuerySchema = z
   .object({ from: dateField("開始日", "from"), to: dateField("終了日", "to") })
-  .superRefine((range, context) => {
-    // Zod runs this even when a date above was refused: compare real dates only.
-    if (!isLocalDate(range.from) || !isLocalDate(range.to)) return;
-    if (range.to < range.from) {
-      context.addIssue({
-        code: "custom",
-        path: ["to"],
-        message: "終了日（to）は開始日（from）と同じ日か、それより後の日付にしてください。",
-      });
-    } else if (addDays(range.from, MAX_EXPORT_DAYS - 1) < range.to) {
-      context.addIssue({
-        code: "custom",
-        path: ["to"],
-        message: `期間は${MAX_EXPORT_DAYS}日以内で指定してください（1年分まで）。`,
-      });
-    }
-  });
+  .superRefine(refinePeriod({ from: "開始日（from）", to: "終了日（to）" }));
 
 export type ParsedBookingsExportQuery =
   | { ok: true; range: BookingsExportRange }

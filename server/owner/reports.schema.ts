@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { addDays, isLocalDate, type LocalDate } from "../../common/local-time";
+import { addDays, type LocalDate } from "../../common/local-time";
+import { isPeriodDate, refinePeriod } from "./period.schema";
 
 /**
  * The reports' query (issue 29, point 6; decision 0050): a period of local
@@ -16,13 +17,6 @@ export const reportGroupLabels: Record<ReportGroup, string> = {
   month: "月",
 };
 
-/** The longest period one report covers: a year, leap day included. */
-export const MAX_REPORT_DAYS = 366;
-
-/** Dates outside these years are typing slips, not periods anyone reports on. */
-const FIRST_DATE = "2000-01-01";
-const LAST_DATE = "2099-12-31";
-
 export type ReportQuery = { from: LocalDate; to: LocalDate; group: ReportGroup };
 
 /** What was typed, kept as typed (strings) for the form. */
@@ -36,7 +30,7 @@ const dateField = (label: string) =>
     .trim()
     .max(40, `${label}は 2026-11-23 のような日付で入力してください。`)
     .refine(
-      (value) => isLocalDate(value) && value >= FIRST_DATE && value <= LAST_DATE,
+      isPeriodDate,
       `${label}は 2026-11-23 のような実在する日付（2000年〜2099年）で入力してください。`,
     );
 
@@ -48,21 +42,7 @@ export const reportQuerySchema = z
       error: "集計の単位は「日」「週」「月」のいずれかを選んでください。",
     }),
   })
-  .superRefine((query, context) => {
-    if (query.to < query.from) {
-      context.addIssue({
-        code: "custom",
-        path: ["to"],
-        message: "終了日は開始日と同じ日か、それより後の日付にしてください。",
-      });
-    } else if (addDays(query.from, MAX_REPORT_DAYS - 1) < query.to) {
-      context.addIssue({
-        code: "custom",
-        path: ["to"],
-        message: `期間は${MAX_REPORT_DAYS}日以内で指定してください。`,
-      });
-    }
-  });
+  .superRefine(refinePeriod({ from: "開始日", to: "終了日" }));
 
 /** The default period: the current month of `today` (the salon's local date), by day. */
 export function defaultReportQuery(today: LocalDate): ReportQuery {

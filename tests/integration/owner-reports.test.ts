@@ -546,6 +546,9 @@ describe("the report's query", () => {
       { field: "to", message: "期間は366日以内で指定してください。" },
     ]);
     expect(parseReportQuery({ from: "2024-01-01", to: "2024-12-31" }, today).ok).toBe(true);
+    // A date that does not exist beside a real one: that date's message, not a 500.
+    const impossible = parseReportQuery({ from: "2026-02-30", to: "2026-03-01" }, today);
+    expect(impossible.ok ? [] : impossible.errors.map((e) => e.field)).toEqual(["from"]);
   });
 });
 
