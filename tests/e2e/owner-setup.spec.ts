@@ -106,7 +106,9 @@ test("the owner invites a receptionist, who enters a walk-in but cannot open the
   await ownerContext.close();
 });
 
-test("a stylist sees only their own column; the owner sees every stylist", async ({ browser }) => {
+test("a stylist sees only their own column and asks for a day off; the owner sees every stylist and the request", async ({
+  browser,
+}) => {
   test.setTimeout(120_000);
   const stylistContext = await browser.newContext();
   const stylist = await stylistContext.newPage();
@@ -116,7 +118,19 @@ test("a stylist sees only their own column; the owner sees every stylist", async
   const own = (await ledgerColumns(stylist).textContent()) ?? "";
   expect((await stylist.goto(`/owner/salons/${salonId}/customers`))?.status()).toBe(404);
   await stylist.goto(`/owner/salons/${salonId}/schedules/mine`);
-  await expect(stylist.getByRole("heading", { level: 2 }).first()).toContainText(own);
+  await expect(
+    stylist.getByRole("heading", { level: 2, name: /さんの\d{4}年\d{1,2}月/ }),
+  ).toContainText(own);
+  // The stylist asks for a day off (a date of its own, so a retry asks anew).
+  const dayOff = new Intl.DateTimeFormat("sv-SE", { timeZone: "Asia/Tokyo" }).format(
+    new Date(Date.now() + (30 + Math.floor(Math.random() * 300)) * 86_400_000),
+  );
+  const ask = stylist.getByRole("form", { name: "休み・勤務時間の変更・臨時出勤を申請" });
+  await ask.getByLabel(exactLabel("日付")).fill(dayOff);
+  await ask.getByLabel(exactLabel("種類")).selectOption("closed");
+  await ask.getByLabel("メモ（任意）").fill("通院のため");
+  await ask.getByRole("button", { name: "申請する" }).click();
+  await expect(stylist.getByText("承認待ち").first()).toBeVisible();
   await axeAtEveryWidth(stylist);
   await stylistContext.close();
 
@@ -126,6 +140,11 @@ test("a stylist sees only their own column; the owner sees every stylist", async
   await owner.goto(`/owner/salons/${salonId}/bookings`);
   expect(await ledgerColumns(owner).count()).toBeGreaterThan(1);
   await expect(ledgerColumns(owner).filter({ hasText: own })).toHaveCount(1);
+  // The request waits on the 勤務表 for the owner to approve or decline.
+  await owner.goto(`/owner/salons/${salonId}/schedules`);
+  const requests = owner.getByRole("region", { name: "スタッフからの申請" });
+  await expect(requests.getByText("通院のため").first()).toBeVisible();
+  await axeAtEveryWidth(owner);
   await ownerContext.close();
 });
 
