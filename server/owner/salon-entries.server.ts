@@ -9,6 +9,7 @@ import { recordBookingEvent, salonActor } from "../bookings/booking-history.serv
 import { enqueueConfirmationJobs } from "../bookings/booking-jobs.server";
 import { newBookingNumber } from "../bookings/booking-number";
 import { refreshAfterBookingChange } from "../bookings/free-days.server";
+import { nominationFeeFor } from "../bookings/nomination-fee";
 import { occupiedRange, occupiedSpan } from "../bookings/occupied-time";
 import { attachCustomer, topOfMergeChain } from "../bookings/salon-customers.server";
 import { lockStylistsForBooking } from "../bookings/stylist-lock.server";
@@ -279,6 +280,13 @@ export async function enterSalonBooking(
       span.until = occupiedUntil;
       await clearExpiredHolds(tx, span);
       const customer = await customerFor(tx, salonId, input);
+      // A customer who asked for this stylist on the phone or at the desk pays
+      // their 指名料 as a web visitor would (decision 0047); 指名なし does not.
+      const nominationFee = await nominationFeeFor(
+        tx,
+        salonId,
+        input.staffRequested ? input.staffId : null,
+      );
       const [row] = await tx
         .insert(bookings)
         .values({
@@ -292,7 +300,8 @@ export async function enterSalonBooking(
           endsAt,
           occupiedFrom,
           occupiedUntil,
-          totalPrice: loaded.totalPrice,
+          totalPrice: loaded.totalPrice + nominationFee,
+          nominationFee,
           status: "confirmed",
           source: input.source,
           customerId: customer.customerId,

@@ -19,6 +19,8 @@ import {
 import { createJobWorker } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
 import { moveBooking } from "../../server/owner/booking-actions.server";
+import { salonBookingSchema } from "../../server/owner/salon-entries.schema";
+import { enterSalonBooking } from "../../server/owner/salon-entries.server";
 import { getSalonDetail } from "../../server/salons/salon-detail";
 import { setRole } from "../support/accounts";
 import { apiUser, createApiTestApp } from "../support/api-client";
@@ -157,6 +159,31 @@ describe("the 指名料 in the price", () => {
     const [mail] = await database.db.select().from(mailOutbox).where(eq(mailOutbox.to, email));
     expect(mail?.text).toContain(`スタッフ：${chosen.name}（指名料 1,100円）`);
     expect(mail?.text).toContain("合計金額：6,600円");
+  });
+});
+
+describe("the 指名料 of a phone or walk-in booking", () => {
+  it("is charged when the customer asked for the stylist, and not for 指名なし", async () => {
+    const { salon, menu, chosen } = await salonWithFee(1100);
+    const owner = await buildUser(database.db);
+    const entry = (time: string, staffRequested: boolean) =>
+      enterSalonBooking(
+        database.db,
+        salon.id,
+        salonBookingSchema.parse({
+          source: "phone",
+          staffId: chosen.id,
+          staffRequested,
+          date: "2026-12-03",
+          time,
+          menuIds: [menu.id],
+          customer: { name: "電話 花子", kana: "でんわ はなこ", phone: "090-3333-4444" },
+        }),
+        { userId: owner.id },
+        NOW,
+      );
+    expect(await entry("11:00", true)).toMatchObject({ nominationFee: 1100, totalPrice: 6600 });
+    expect(await entry("13:00", false)).toMatchObject({ nominationFee: 0, totalPrice: 5500 });
   });
 });
 
