@@ -1,11 +1,6 @@
-import { Fragment } from "react";
 import { Link } from "react-router";
 import { formatDate, formatYen } from "../../../common/format";
-import {
-  INTERVALS_PER_DAY,
-  scheduleExceptionLabels,
-  weekdayLabels,
-} from "../../../common/salon-parts";
+import { scheduleExceptionLabels } from "../../../common/salon-parts";
 import { SelectField, TextAreaField, TextField } from "../form/field";
 import { cellClass, headCellClass, linkClass, tableClass } from "./admin-frame";
 import {
@@ -16,6 +11,7 @@ import {
   RowButton,
   SalonPartForm,
 } from "./salon-part-form";
+import { rangeText, WeekGrid } from "./week-grid";
 
 /** What the スタッフ tab's loader gives (server/admin/salon-staff-tab.server.ts staffTab). */
 type Member = {
@@ -63,14 +59,7 @@ export type SelectedStaff = {
   exceptions: Exception[];
 };
 
-const WEEKDAYS = [1, 2, 3, 4, 5, 6, 0];
 const KIND_LABELS = scheduleExceptionLabels;
-const WEEKDAY_LABELS = weekdayLabels;
-/** The two inputs of an interval: their field names' start and the words of their labels. */
-const intervalEnds = [
-  { end: "start", field: "startsAt", word: "開始" },
-  { end: "end", field: "endsAt", word: "終了" },
-] as const;
 
 export function StaffList({
   base,
@@ -262,13 +251,6 @@ export function StaffForm({
   );
 }
 
-function rangeText(pattern: { validFrom: string | null; validUntil: string | null }) {
-  if (!pattern.validFrom && !pattern.validUntil) return "期間の定めなし";
-  return `${pattern.validFrom ? formatDate(pattern.validFrom) : "開始日なし"} 〜 ${
-    pattern.validUntil ? formatDate(pattern.validUntil) : "終了日なし"
-  }`;
-}
-
 /** One weekly pattern: its validity and up to three intervals a weekday (two make a break). */
 function ScheduleForm({
   staffId,
@@ -286,8 +268,6 @@ function ScheduleForm({
   const key = pattern?.key ?? "new";
   const { refusal, errors, value } = partFormState(actionData, `schedule:${key}`);
   const source = pattern ?? copyFrom;
-  const stored = (weekday: number, index: number) =>
-    source?.intervals.filter((i) => i.weekday === weekday)[index];
   const prefix = `schedule-${pattern ? pattern.key.replace("~", "to").replace(/[^0-9a-z]/g, "") : "new"}`;
   return (
     <SalonPartForm
@@ -331,56 +311,15 @@ function ScheduleForm({
         勤務しない曜日は空欄のままにします。休憩は、時間帯を分けて入力します（例：10:00〜13:00 と
         14:00〜19:00）。
       </p>
-      <div className="flex flex-col gap-3">
-        {WEEKDAYS.map((weekday) => {
-          const dayError = errors[`day-${weekday}`];
-          const errorId = `${prefix}-day-${weekday}-error`;
-          return (
-            <fieldset
-              key={weekday}
-              className="flex flex-col gap-2 border-t border-neutral-200 pt-2"
-              aria-describedby={dayError ? errorId : undefined}
-            >
-              <legend className="font-bold">{WEEKDAY_LABELS[weekday]}曜日</legend>
-              {dayError ? (
-                <p id={errorId} className="text-sm font-bold text-red-700">
-                  {dayError}
-                </p>
-              ) : null}
-              <div className="flex flex-wrap gap-x-4 gap-y-2">
-                {Array.from({ length: INTERVALS_PER_DAY }, (_, index) => {
-                  const interval = stored(weekday, index);
-                  const label = `${WEEKDAY_LABELS[weekday]}曜日 時間帯${index + 1}`;
-                  return (
-                    <div key={label} className="flex items-center gap-1">
-                      {intervalEnds.map(({ end, field, word }) => {
-                        const name = `${end}-${weekday}-${index}`;
-                        return (
-                          <Fragment key={end}>
-                            {end === "end" ? <span aria-hidden="true">〜</span> : null}
-                            <label htmlFor={`${prefix}-${name}`} className="sr-only">
-                              {label}の{word}
-                            </label>
-                            <input
-                              id={`${prefix}-${name}`}
-                              name={name}
-                              type="time"
-                              step={300}
-                              defaultValue={value(name, interval?.[field])}
-                              aria-invalid={dayError ? true : undefined}
-                              className="rounded-lg border border-neutral-400 px-2 py-1"
-                            />
-                          </Fragment>
-                        );
-                      })}
-                    </div>
-                  );
-                })}
-              </div>
-            </fieldset>
-          );
-        })}
-      </div>
+      <WeekGrid
+        prefix={prefix}
+        value={value}
+        errors={errors}
+        stored={(weekday, index) => {
+          const interval = source?.intervals.filter((i) => i.weekday === weekday)[index];
+          return interval ? { start: interval.startsAt, end: interval.endsAt } : undefined;
+        }}
+      />
     </SalonPartForm>
   );
 }

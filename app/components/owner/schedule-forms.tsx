@@ -1,9 +1,9 @@
-import { Fragment, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { formatDate } from "../../../common/format";
-import { INTERVALS_PER_DAY, weekdayLabels } from "../../../common/salon-parts";
 import type { ScheduleFormResult } from "../../../server/owner/schedules.server";
 import { buttonClass, secondaryButtonClass } from "../admin/admin-frame";
+import { rangeText, WeekGrid } from "../admin/week-grid";
 import { ErrorSummary, SelectField, TextField } from "../form/field";
 import type { SchedulePageData } from "./schedule-page";
 
@@ -242,79 +242,6 @@ export function ExceptionForms(props: FormProps & { date: string }) {
         />
       </ScheduleForm>
     </section>
-  );
-}
-
-const rangeText = (p: { validFrom: string | null; validUntil: string | null }) =>
-  !p.validFrom && !p.validUntil
-    ? "期間の定めなし"
-    : `${p.validFrom ? formatDate(p.validFrom) : "開始日なし"} 〜 ${
-        p.validUntil ? formatDate(p.validUntil) : "終了日なし"
-      }`;
-
-/** Weekday × up to three intervals: the grid of a weekly pattern and of the opening hours. */
-function WeekGrid({
-  prefix,
-  value,
-  errors,
-  stored,
-}: {
-  prefix: string;
-  value: (key: string, stored?: string | null) => string;
-  errors: Record<string, string>;
-  stored: (weekday: number, index: number) => { start: string; end: string } | undefined;
-}) {
-  return (
-    <div className="flex flex-col gap-3">
-      {weekdayLabels.map((label, weekday) => {
-        const dayError = errors[`day-${weekday}`];
-        const errorId = `${prefix}-day-${weekday}-error`;
-        return (
-          <fieldset
-            key={label}
-            className="flex flex-col gap-2 border-t border-neutral-200 pt-2"
-            aria-describedby={dayError ? errorId : undefined}
-          >
-            <legend className="font-bold">{label}曜日</legend>
-            {dayError ? (
-              <p id={errorId} className="text-sm font-bold text-red-700">
-                {dayError}
-              </p>
-            ) : null}
-            <div className="flex flex-wrap gap-x-4 gap-y-2">
-              {Array.from({ length: INTERVALS_PER_DAY }, (_, index) => {
-                const interval = stored(weekday, index);
-                const text = `${label}曜日 時間帯${index + 1}`;
-                return (
-                  <div key={text} className="flex items-center gap-1">
-                    {(["start", "end"] as const).map((end) => {
-                      const name = `${end}-${weekday}-${index}`;
-                      return (
-                        <Fragment key={end}>
-                          {end === "end" ? <span aria-hidden="true">〜</span> : null}
-                          <label htmlFor={`${prefix}-${name}`} className="sr-only">
-                            {text}の{end === "start" ? "開始" : "終了"}
-                          </label>
-                          <input
-                            id={`${prefix}-${name}`}
-                            name={name}
-                            type="time"
-                            step={300}
-                            defaultValue={value(name, interval?.[end])}
-                            aria-invalid={dayError ? true : undefined}
-                            className="rounded-lg border border-neutral-400 px-2 py-1"
-                          />
-                        </Fragment>
-                      );
-                    })}
-                  </div>
-                );
-              })}
-            </div>
-          </fieldset>
-        );
-      })}
-    </div>
   );
 }
 
