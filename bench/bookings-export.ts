@@ -1,17 +1,15 @@
-import { randomUUID } from "node:crypto";
 import { loadavg } from "node:os";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { addDays } from "../common/local-time";
 import type { CurrentUser } from "../server/accounts/current-user";
-import { type DatabaseHandle, isPostgresUrl, openDatabase } from "../server/db/client";
+import { type DatabaseHandle, openDatabase } from "../server/db/client";
 import { coupons } from "../server/db/schema";
 import { createLogger } from "../server/logger";
 import type { BookingsExportRange } from "../server/owner/bookings-export.schema";
 import { bookingsCsv } from "../server/owner/bookings-export.server";
 import { type SalonAccess, salonAccessFor } from "../server/owner/salon-access.server";
 import { buildMenu, buildSalon, buildStaff, buildUser } from "../tests/support/builders";
-import { cleanUp, cleanups, pgliteEngine } from "./harness";
+import { cleanUp, pgliteEngine, throwawayDatabaseFromEnv } from "./harness";
 
 /**
  * `npm run bench:export` (issue 29, point 5; decision 0049): the bookings
@@ -208,25 +206,7 @@ async function measure(engineName: string, url: string) {
   }
 }
 
-/** A throwaway database on the PostgreSQL server of TEST_DATABASE_URL / DATABASE_URL, or null. */
-async function postgresUrl(): Promise<string | null> {
-  const base = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!base || !isPostgresUrl(base)) return null;
-  const name = `bench_export_${randomUUID().replaceAll("-", "")}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const client = new pg.Client({ connectionString: base });
-    await client.connect();
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  });
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+const postgresUrl = () => throwawayDatabaseFromEnv("bench_export");
 
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 const kib = (bytes: number) => (bytes / 1024).toFixed(0);

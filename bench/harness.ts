@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { addDays } from "../common/local-time";
+import { isPostgresUrl } from "../server/db/client";
 
 /** What bench/search.ts and bench/booking.ts share: engines, the built server, cleanup. */
 
@@ -158,6 +159,30 @@ export async function postgresEngine(
   const url = new URL(POSTGRES_URL);
   url.pathname = `/${name}`;
   return { name: "postgres", url: url.toString(), drop };
+}
+
+/**
+ * A throwaway `<prefix>_<uuid>` database on the PostgreSQL server that
+ * TEST_DATABASE_URL or DATABASE_URL names (dropped by cleanUp), or null when
+ * neither names one: the back-office benchmarks run PostgreSQL only when asked.
+ */
+export async function throwawayDatabaseFromEnv(prefix: string): Promise<string | null> {
+  const base = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (!base || !isPostgresUrl(base)) return null;
+  const name = `${prefix}_${randomUUID().replaceAll("-", "")}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  cleanups.push(async () => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    await client.query(`drop database if exists ${name} with (force)`);
+    await client.end();
+  });
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 /**

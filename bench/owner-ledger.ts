@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { loadavg } from "node:os";
-import pg from "pg";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import {
@@ -13,13 +12,13 @@ import { LedgerPage } from "../app/components/owner/ledger-page";
 import { localToInstant, toLocal } from "../common/local-time";
 import type { CurrentUser } from "../server/accounts/current-user";
 import { newBookingNumber } from "../server/bookings/booking-number";
-import { type DatabaseHandle, isPostgresUrl, openDatabase } from "../server/db/client";
+import { type DatabaseHandle, openDatabase } from "../server/db/client";
 import { bookingMenus, bookings, scheduleExceptions } from "../server/db/schema";
 import { createLogger } from "../server/logger";
 import { type LedgerPage as LedgerPageData, ledgerPage } from "../server/owner/ledger.server";
 import type { SalonAccess } from "../server/owner/salon-access.server";
 import { buildMenu, buildSalon, buildSchedule, buildStaff } from "../tests/support/builders";
-import { cleanUp, cleanups, pgliteEngine } from "./harness";
+import { cleanUp, pgliteEngine, throwawayDatabaseFromEnv } from "./harness";
 
 /**
  * `npm run bench:ledger` (issue 28, point 3; decision 0038): the server's
@@ -231,25 +230,7 @@ async function measure(engineName: string, url: string) {
   }
 }
 
-/** A throwaway database on the PostgreSQL server of TEST_DATABASE_URL / DATABASE_URL, or null. */
-async function postgresUrl(): Promise<string | null> {
-  const base = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!base || !isPostgresUrl(base)) return null;
-  const name = `bench_ledger_${randomUUID().replaceAll("-", "")}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const client = new pg.Client({ connectionString: base });
-    await client.connect();
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  });
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+const postgresUrl = () => throwawayDatabaseFromEnv("bench_ledger");
 
 const ms = (value: number) => value.toFixed(1);
 try {

@@ -1,15 +1,13 @@
-import { randomUUID } from "node:crypto";
 import { loadavg } from "node:os";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { addDays } from "../common/local-time";
-import { type DatabaseHandle, isPostgresUrl, openDatabase } from "../server/db/client";
+import { type DatabaseHandle, openDatabase } from "../server/db/client";
 import { scheduleExceptions } from "../server/db/schema";
 import { createLogger } from "../server/logger";
 import type { ReportQuery } from "../server/owner/reports.schema";
 import { salonReport } from "../server/owner/reports.server";
 import { buildMenu, buildSalon, buildSchedule, buildStaff } from "../tests/support/builders";
-import { cleanUp, cleanups, pgliteEngine } from "./harness";
+import { cleanUp, pgliteEngine, throwawayDatabaseFromEnv } from "./harness";
 
 /**
  * `npm run bench:reports` (issue 29, point 6; decision 0050): the time of
@@ -193,25 +191,7 @@ async function measure(engineName: string, url: string) {
   }
 }
 
-/** A throwaway database on the PostgreSQL server of TEST_DATABASE_URL / DATABASE_URL, or null. */
-async function postgresUrl(): Promise<string | null> {
-  const base = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (!base || !isPostgresUrl(base)) return null;
-  const name = `bench_reports_${randomUUID().replaceAll("-", "")}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  cleanups.push(async () => {
-    const client = new pg.Client({ connectionString: base });
-    await client.connect();
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  });
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
+const postgresUrl = () => throwawayDatabaseFromEnv("bench_reports");
 
 const ms = (value: number) => value.toFixed(1);
 try {
