@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { formatDate } from "../../../common/format";
+import { scheduleExceptionLabels } from "../../../common/salon-parts";
 import type { ScheduleFormResult } from "../../../server/owner/schedules.server";
 import { buttonClass, secondaryButtonClass } from "../admin/admin-frame";
 import { rangeText, WeekGrid } from "../admin/week-grid";
@@ -20,10 +21,10 @@ type FormProps = {
   busy: boolean;
 };
 
-const kindLabels = { closed: "休み", hours: "勤務時間の変更", extra: "臨時出勤" } as const;
+const kindLabels = scheduleExceptionLabels;
 
 /** The refusal of the form named `name`, with its typed values and messages. */
-function stateOf(result: ScheduleFormResult | undefined, name: string) {
+export function stateOf(result: ScheduleFormResult | undefined, name: string) {
   const refusal = result && !result.ok && result.form === name ? result : null;
   return {
     errors: refusal?.errors ?? {},

@@ -1,8 +1,10 @@
 import { Form } from "react-router";
+import { scheduleExceptionLabels } from "../../../common/salon-parts";
 import type { ScheduleRequestView } from "../../../server/owner/schedule-requests.server";
 import type { ScheduleFormResult } from "../../../server/owner/schedules.server";
 import { buttonClass, linkClass, secondaryButtonClass } from "../admin/admin-frame";
 import { ErrorSummary, SelectField, TextField } from "../form/field";
+import { stateOf } from "./schedule-forms";
 
 /**
  * A stylist's schedule requests (decision 0052): on their own month the
@@ -11,7 +13,7 @@ import { ErrorSummary, SelectField, TextField } from "../form/field";
  * posts the request's version; a refusal keeps what was typed.
  */
 
-const kindLabels = { closed: "休み", hours: "勤務時間の変更", extra: "臨時出勤" } as const;
+const kindLabels = scheduleExceptionLabels;
 
 export const requestStatusLabels = {
   pending: "承認待ち",
@@ -22,18 +24,6 @@ export const requestStatusLabels = {
 
 const requestText = (r: ScheduleRequestView) =>
   `${r.dateLabel} ${kindLabels[r.kind]}${r.startsAt ? ` ${r.startsAt}〜${r.endsAt}` : ""}`;
-
-function refusalOf(result: ScheduleFormResult | undefined, name: string) {
-  const refusal = result && !result.ok && result.form === name ? result : null;
-  return {
-    errors: refusal?.errors ?? {},
-    value: (key: string, fallback = "") => {
-      const typed = refusal?.values[key];
-      return typeof typed === "string" ? typed : fallback;
-    },
-    key: refusal ? JSON.stringify(refusal.errors) : "fresh",
-  };
-}
 
 /** The stylist's form to ask and their requests (their own month, /schedules/mine). */
 export function OwnRequests({
@@ -47,7 +37,7 @@ export function OwnRequests({
   result: ScheduleFormResult | undefined;
   busy: boolean;
 }) {
-  const state = refusalOf(result, "request");
+  const state = stateOf(result, "request");
   return (
     <section aria-labelledby="requests-heading" className="flex flex-col gap-4">
       <h2 id="requests-heading" className="text-xl font-bold">
@@ -125,7 +115,7 @@ export function OwnRequests({
       ) : (
         <ul className="flex flex-col gap-3">
           {requests.map((r) => {
-            const row = refusalOf(result, `request:${r.id}`);
+            const row = stateOf(result, `request:${r.id}`);
             return (
               <li
                 key={r.id}
@@ -195,7 +185,7 @@ export function PendingRequests({
       ) : (
         <ul className="flex flex-col gap-3">
           {requests.map((r) => {
-            const row = refusalOf(result, `request:${r.id}`);
+            const row = stateOf(result, `request:${r.id}`);
             const text = `${r.staffName}さん ${requestText(r)}`;
             const hidden = (
               <>
