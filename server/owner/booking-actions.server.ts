@@ -251,11 +251,28 @@ export async function cancelBySalon(
   actor: BookingActor,
   now: Date,
 ): Promise<Booking> {
+  return cancelAsSalon(db, input, input.category, actor, now, { check: requireConfirmedBooking });
+}
+
+/**
+ * What a cancellation by the salon is, for 「サロン都合でキャンセル」 and 承認しない
+ * alike: one transaction under the version check, the booking cancelled by
+ * the salon with its category and message (and, for a refusal, approval
+ * 'refused'), the customer's mail, and the time freed, in the search too.
+ */
+async function cancelAsSalon(
+  db: Database,
+  input: VersionedTarget & { message: string },
+  category: SalonCancelCategory,
+  actor: BookingActor,
+  now: Date,
+  how: { check: (row: Booking) => void; approval?: "refused" },
+): Promise<Booking> {
+  const approval = how.approval ? { approval: how.approval } : {};
   const booking = await db.transaction(async (tx) => {
     const row = await lockBooking(tx, input);
     checkVersion(row, input.version);
-    requireConfirmedBooking(row);
-    const category: SalonCancelCategory = input.category;
+    how.check(row);
     const cancelled = await applyChange(
       tx,
       row,
@@ -265,10 +282,12 @@ export async function cancelBySalon(
         cancelledBy: "salon",
         cancelCategory: category,
         cancelReason: input.message,
+        ...approval,
       },
       {
         kind: "cancelled",
         details: {
+          ...approval,
           category,
           categoryLabel: cancelCategoryLabels[category],
           message: input.message,
@@ -339,39 +358,10 @@ export async function refuseBooking(
   actor: BookingActor,
   now: Date,
 ): Promise<Booking> {
-  const booking = await db.transaction(async (tx) => {
-    const row = await lockBooking(tx, input);
-    checkVersion(row, input.version);
-    requirePendingApproval(row);
-    const refused = await applyChange(
-      tx,
-      row,
-      {
-        status: "cancelled_by_salon",
-        cancelledAt: now,
-        cancelledBy: "salon",
-        cancelCategory: "salon",
-        cancelReason: input.message,
-        approval: "refused",
-      },
-      {
-        kind: "cancelled",
-        details: {
-          approval: "refused",
-          category: "salon",
-          categoryLabel: cancelCategoryLabels.salon,
-          message: input.message,
-        },
-      },
-      actor,
-      now,
-    );
-    await enqueueCancellationJobs(tx, refused, now);
-    return refused;
+  return cancelAsSalon(db, input, "salon", actor, now, {
+    check: requirePendingApproval,
+    approval: "refused",
   });
-  // The time is free again, in the search too.
-  await refreshAfterBookingChange(db, booking, now);
-  return booking;
 }
 
 /** 削除: releases a block (休憩, 打ち合わせ…); the row stays cancelled so its history stays. */
