@@ -54,6 +54,8 @@ export const salonCapabilities = [
   "schedules.manage",
   /** A stylist's own schedule: read it and ask for a change. */
   "schedules.request",
+  /** Answer the customers' reviews (「サロンからの返信」) (issue 30, point 2). */
+  "reviews.reply",
   /** Invite people, change their role, remove them (ownership: the owner only). */
   "members.manage",
 ] as const;

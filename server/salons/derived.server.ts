@@ -91,8 +91,8 @@ async function recomputeChunk(db: Database, ids: string[]) {
       search_terms = array(select jsonb_array_elements_text(v.search_terms)),
       price_min = coalesce((select min(m.price) from menus m where m.salon_id = s.id and m.published), 0),
       price_max = coalesce((select max(m.price) from menus m where m.salon_id = s.id and m.published), 0),
-      rating_average = coalesce((select round(avg(r.rating)::numeric, 1) from reviews r where r.salon_id = s.id), 0),
-      review_count = (select count(*) from reviews r where r.salon_id = s.id)
+      rating_average = coalesce((select round(avg(r.rating)::numeric, 1) from reviews r where r.salon_id = s.id and r.hidden_at is null), 0),
+      review_count = (select count(*) from reviews r where r.salon_id = s.id and r.hidden_at is null)
     from (values ${values}) as v(id, search_text, search_terms)
     where s.id = v.id`);
 }

@@ -1,7 +1,7 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { menus, reviews, salons } from "../../server/db/schema";
-import { buildMenu, buildSalon } from "../support/builders";
+import { buildMenu, buildReview, buildSalon } from "../support/builders";
 import { sqlState, withTestDatabase } from "../support/test-database";
 
 const database = withTestDatabase();
@@ -47,8 +47,11 @@ describe("check constraints", () => {
 
   it.each([0, 6])("rejects a review rating of %i", async (rating) => {
     const salon = await buildSalon(database.db);
+    const visit = await buildReview(database.db, salon.id);
+    await database.db.delete(reviews).where(eq(reviews.id, visit.id));
     const insert = database.db.insert(reviews).values({
       salonId: salon.id,
+      bookingId: visit.bookingId,
       authorLabel: "30代・女性",
       rating,
       body: "とても良かったです。",

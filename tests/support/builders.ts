@@ -230,11 +230,40 @@ export async function buildFeature(
   return feature;
 }
 
+/**
+ * A review and the completed visit it stands on (decision 0054): given no
+ * bookingId, a stylist (given by staffId or made) and a completed booking on
+ * the visit date are made first.
+ */
 export async function buildReview(
   db: Database,
   salonId: string,
   overrides: Partial<typeof reviews.$inferInsert> = {},
 ) {
+  const visitedOn = overrides.visitedOn ?? "2026-10-01";
+  let bookingId = overrides.bookingId;
+  if (!bookingId) {
+    const [existing] = await db
+      .select({ id: staff.id })
+      .from(staff)
+      .where(eq(staff.salonId, salonId))
+      .limit(1);
+    const staffId = overrides.staffId ?? existing?.id ?? (await buildStaff(db, salonId)).id;
+    // Each review's visit an hour apart, so one stylist's visits never overlap.
+    reviewVisitHour = (reviewVisitHour + 1) % 24;
+    const startsAt = new Date(
+      `${visitedOn}T${String(reviewVisitHour).padStart(2, "0")}:00:00+09:00`,
+    );
+    const booking = await buildBooking(db, {
+      salonId,
+      staffId,
+      startsAt,
+      endsAt: new Date(startsAt.getTime() + 50 * 60_000),
+      status: "completed",
+      userId: overrides.userId ?? null,
+    });
+    bookingId = booking.id;
+  }
   const [review] = await db
     .insert(reviews)
     .values({
@@ -242,14 +271,16 @@ export async function buildReview(
       authorLabel: "20代後半・女性",
       rating: 5,
       body: "とても丁寧に対応していただきました。",
-      visitedOn: "2026-10-01",
+      visitedOn,
       ...overrides,
+      bookingId,
     })
     .returning();
   if (!review) throw new Error("review not inserted");
   await refreshDerived(db, salonId);
   return review;
 }
+let reviewVisitHour = 0;
 
 type ScheduleInterval = { weekday: number; startsAt: string; endsAt: string };
 

@@ -13,3 +13,4 @@ export * from "./salons";
 export * from "./schedule-requests";
 export * from "./schedules";
 export * from "./staff";
+export * from "./waitlist";

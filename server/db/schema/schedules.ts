@@ -74,6 +74,8 @@ export const salonBookingSettings = pgTable(
     noticeMailEnabled: boolean("notice_mail_enabled").notNull().default(true),
     /** The salon's booking address for those mails; "" means its owners' addresses. */
     noticeEmail: text("notice_email").notNull().default(""),
+    /** How long a waiting-list offer holds a freed time for its visitor (issue 30, point 4). */
+    waitlistOfferMinutes: integer("waitlist_offer_minutes").notNull().default(30),
     updatedAt: updatedAt(),
   },
   (t) => [
@@ -100,6 +102,10 @@ export const salonBookingSettings = pgTable(
       sql`${t.dailyLimitPerStaff} is null or ${t.dailyLimitPerStaff} > 0`,
     ),
     check("salon_booking_settings_hold_range", sql`${t.holdMinutes} between 1 and 60`),
+    check(
+      "salon_booking_settings_waitlist_offer_range",
+      sql`${t.waitlistOfferMinutes} between 10 and 240`,
+    ),
   ],
 );
 

@@ -6,6 +6,7 @@ import type { reviews } from "../schema/reviews";
 import type { OpeningHours, salonFeatures, salonPhotos, salons } from "../schema/salons";
 import type { salonBookingSettings, salonOpeningHours, staffSchedules } from "../schema/schedules";
 import type { staff } from "../schema/staff";
+import type { BookingMenuRow, BookingRow } from "./bookings";
 import type { AreaSeed, StationSeed } from "./data/areas";
 import { featureSeeds } from "./data/features";
 import { type MenuTemplate, menuCatalogues } from "./data/menus";
@@ -34,6 +35,7 @@ import {
 } from "./data/staff";
 import { seedId } from "./ids";
 import { Random } from "./random";
+import { reviewVisits } from "./review-visits";
 
 /**
  * Everything the seed writes for one salon, generated from nothing but the
@@ -57,7 +59,9 @@ export type MenuRow = typeof menus.$inferInsert;
 export type MenuStaffRow = typeof menuStaff.$inferInsert;
 export type CouponRow = typeof coupons.$inferInsert;
 export type CouponMenuRow = typeof couponMenus.$inferInsert;
-export type ReviewRow = typeof reviews.$inferInsert;
+/** A review as drawn, before review-visits.ts gives it the booking it stands on. */
+export type ReviewRow = Omit<typeof reviews.$inferInsert, "bookingId"> & { bookingId?: string };
+type StoredReviewRow = typeof reviews.$inferInsert;
 
 export type SalonBundle = {
   salon: SalonRow;
@@ -72,7 +76,10 @@ export type SalonBundle = {
   menuStaff: MenuStaffRow[];
   coupons: CouponRow[];
   couponMenus: CouponMenuRow[];
-  reviews: ReviewRow[];
+  reviews: StoredReviewRow[];
+  /** The completed visits the reviews stand on (review-visits.ts), inserted before them. */
+  reviewBookings: BookingRow[];
+  reviewBookingMenus: BookingMenuRow[];
 };
 
 /** An area as stored, with the ids and prefecture name the generator needs. */
@@ -664,6 +671,15 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
     );
   }
 
+  const visits = reviewVisits({
+    salonId: id,
+    index,
+    opens,
+    reviews: reviewRows,
+    menus: menuRows,
+    menuStaff: menuStaffRows,
+  });
+
   return {
     salon,
     openingHours: openingHours.map((hours) => ({ salonId: id, ...hours })),
@@ -676,6 +692,8 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
     menuStaff: menuStaffRows,
     coupons: couponRows,
     couponMenus: couponMenuRows,
-    reviews: reviewRows,
+    reviews: reviewRows.filter((review): review is StoredReviewRow => Boolean(review.bookingId)),
+    reviewBookings: visits.bookings,
+    reviewBookingMenus: visits.bookingMenus,
   };
 }

@@ -148,6 +148,8 @@ async function insertBundles(
     coupons: bundles.flatMap((b) => b.coupons),
     couponMenus: bundles.flatMap((b) => b.couponMenus),
     reviews: bundles.flatMap((b) => b.reviews),
+    reviewBookings: bundles.flatMap((b) => b.reviewBookings),
+    reviewBookingMenus: bundles.flatMap((b) => b.reviewBookingMenus),
   };
   // Parents before children, so foreign keys hold inside the transaction.
   await insertAll(db, salons, rows.salons);
@@ -161,6 +163,9 @@ async function insertBundles(
   await insertAll(db, menuStaff, rows.menuStaff);
   await insertAll(db, coupons, rows.coupons);
   await insertAll(db, couponMenus, rows.couponMenus);
+  // The visits the demo reviews stand on, then the reviews (decision 0054).
+  await insertAll(db, bookings, rows.reviewBookings);
+  await insertAll(db, bookingMenus, rows.reviewBookingMenus);
   await insertAll(db, reviews, rows.reviews);
   await insertAll(
     db,
