@@ -72,6 +72,10 @@ export const auditActions = {
   "coupon.update": "クーポンの変更",
   "coupon.retire": "クーポンの配布終了",
   "coupon.delete": "クーポンの削除",
+  // Moderation of reviews (server/admin/review-moderation.server.ts, decision 0056).
+  "review.hide": "口コミの非表示",
+  "review.restore": "口コミの再表示",
+  "review.keep": "口コミの通報を問題なしで解決",
 } as const;
 export type AuditAction = keyof typeof auditActions;
 
@@ -87,7 +91,8 @@ export type AuditEntry = {
     | "schedule_request"
     | "staff"
     | "menu"
-    | "coupon";
+    | "coupon"
+    | "review";
   targetId: string;
   salonId?: string | null;
   before?: Record<string, unknown> | null;

@@ -6,10 +6,15 @@ function targetHref(entry: { targetType: string; targetId: string; salonId: stri
   if (entry.targetType === "redirect_rule") return `/admin/redirects?edit=${entry.targetId}`;
   if (entry.targetType === "photo" && entry.salonId)
     return `/admin/salons/edit/${entry.salonId}/photos`;
+  if (entry.targetType === "review") return `/admin/reviews?review=${entry.targetId}`;
   return null;
 }
 
-const targetLabels: Record<string, string> = { redirect_rule: "リダイレクト", photo: "写真" };
+const targetLabels: Record<string, string> = {
+  redirect_rule: "リダイレクト",
+  photo: "写真",
+  review: "口コミ",
+};
 
 /** An audit entry's target other than a user: a link to its page when it has one. */
 export function AuditTarget({
