@@ -2,6 +2,8 @@
  * What the review forms, pages and API share (issue 30, points 1–2;
  * decisions 0054 and 0056): limits, the windows, and the Japanese labels.
  */
+import { addDays, LocalDay, toLocal } from "./local-time";
+
 export const REVIEW_BODY_MIN = 10;
 export const REVIEW_BODY_MAX = 1000;
 export const REVIEW_REPLY_MAX = 1000;
@@ -43,3 +45,44 @@ export const reviewSortLabels: Record<ReviewSort, string> = {
 
 /** 4.25 → "4.3": averages are shown with one decimal. */
 export const formatRating = (average: number) => (Math.round(average * 10) / 10).toFixed(1);
+
+/** A review's author when the profile tells neither age nor gender. */
+export const REVIEW_AUTHOR_FALLBACK = "お客様";
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The moment a visit stops being reviewable (decision 0054): the end of
+ * the REVIEW_WRITE_DAYS-th day after the visit's local date in the salon's
+ * zone, so a visit on 11月1日 can be reviewed through 12月1日 whatever its hour.
+ */
+export function reviewWriteClosesAt(visitStartsAt: Date, timeZone: string): Date {
+  const visitDate = toLocal(visitStartsAt, timeZone).date;
+  return new Date(new LocalDay(addDays(visitDate, REVIEW_WRITE_DAYS + 1), timeZone).instantMs(0));
+}
+
+/** The moment a review stops being editable: REVIEW_EDIT_DAYS × 24 h after it was written. */
+export function reviewEditClosesAt(writtenAt: Date): Date {
+  return new Date(writtenAt.getTime() + REVIEW_EDIT_DAYS * DAY_MS);
+}
+
+/**
+ * What the customer may do about a completed visit's review: write one,
+ * edit theirs, only read it (written, edit window closed), or nothing
+ * (not completed, or the write window closed without a review).
+ */
+export type ReviewAction = "write" | "edit" | "written" | null;
+
+export function reviewActionFor(
+  visit: { status: string; kind?: string; startsAt: Date; timeZone: string },
+  review: { createdAt: Date } | null,
+  now: Date,
+): ReviewAction {
+  if (review)
+    return now.getTime() < reviewEditClosesAt(review.createdAt).getTime() ? "edit" : "written";
+  if (visit.status !== "completed" || (visit.kind !== undefined && visit.kind !== "booking"))
+    return null;
+  return now.getTime() < reviewWriteClosesAt(visit.startsAt, visit.timeZone).getTime()
+    ? "write"
+    : null;
+}
