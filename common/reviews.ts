@@ -6,6 +6,8 @@ import { addDays, LocalDay, toLocal } from "./local-time";
 
 export const REVIEW_BODY_MIN = 10;
 export const REVIEW_BODY_MAX = 1000;
+/** A review's optional title (one line). */
+export const REVIEW_TITLE_MAX = 50;
 export const REVIEW_REPLY_MAX = 1000;
 export const REVIEW_REPORT_NOTE_MAX = 500;
 export const REVIEW_HIDE_NOTE_MAX = 500;
