@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, DatabaseHandle } from "../db/client";
+import { enqueueWaitlistMatch } from "../waitlist/waitlist-trigger.server";
 
 /**
  * Live slots (issue 15, point 8): whatever changes a salon's free times
@@ -30,10 +31,23 @@ const payloadSchema = z.object({
 });
 
 /**
- * Sends the change to every app server. Takes a transaction as well as the
- * database: inside a transaction it is delivered on commit, and dropped on rollback.
+ * Sends the change to every app server, and hands the dates to the waiting
+ * list (a waitlist_match job per date someone waits on; decision 0055), so
+ * no path that frees a time can forget the line. Takes a transaction as well
+ * as the database: inside a transaction both happen on commit, and neither on rollback.
  */
 export async function notifySlotChange(db: Database, salonId: string, dates: readonly string[]) {
+  const unique = [...new Set(dates)].sort();
+  if (unique.length === 0) return;
+  await publishSlotChange(db, salonId, unique);
+  await enqueueWaitlistMatch(db, salonId, unique);
+}
+
+/**
+ * Only the live notice, for the waiting list's own changes (an offer's hold):
+ * going through notifySlotChange, the matcher would queue itself again.
+ */
+export async function publishSlotChange(db: Database, salonId: string, dates: readonly string[]) {
   const unique = [...new Set(dates)].sort();
   if (unique.length === 0) return;
   const payload: SlotChange = { salonId, dates: unique };
