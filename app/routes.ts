@@ -94,6 +94,7 @@ export default [
   route("owner/salons/:id/schedules", "routes/owner.salons.$id.schedules.tsx"), // 勤務表: a stylist's month (?staff=&month=), patterns, days off, 臨時休業, 定休日, 祝日; schedules.manage
   route("owner/salons/:id/schedules/mine", "routes/owner.salons.$id.schedules.mine.tsx"), // 自分の勤務表: a stylist's own month, read-only; schedules.request
   route("owner/salons/:id/reports", "routes/owner.salons.$id.reports.tsx"), // レポート: amounts, utilisation, cancellations, new/returning, hours (reports.read: owner, manager, admin)
+  route("owner/salons/:id/reviews", "routes/owner.salons.$id.reviews.tsx"), // 口コミ: the salon's replies (「サロンからの返信」), 未返信のみ (reviews.reply: owner, manager, admin)
   // The salon editor's owner door (issue 29, point 3; decision 0047): the admin editor's tabs
   // for the salon's own people, requireSalonAccess with salon.edit (owner, manager, admin).
   route("owner/salons/:id/details", "routes/owner.salons.$id.details.tsx"), // 基本情報 (status, slug, owners: admin only)

@@ -23,6 +23,7 @@ function sectionsOf(salonId: string) {
     // The editor's first tab; its tab row leads to stylists, menus, coupons and photos (decision 0047).
     { to: `${base}/details`, label: "サロン情報", end: true, capability: "salon.edit" },
     { to: `${base}/reports`, label: "レポート", end: true, capability: "reports.read" },
+    { to: `${base}/reviews`, label: "口コミ", end: true, capability: "reviews.reply" },
     { to: `${base}/settings`, label: "設定", end: true, capability: "settings.manage" },
     { to: `${base}/members`, label: "メンバー", end: true, capability: "members.manage" },
   ] satisfies (BackOfficeSection & { capability: SalonCapability })[];

@@ -1,0 +1,265 @@
+import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { formatDate, formatDateTime } from "../../common/format";
+import { REVIEWS_PER_PAGE, reviewAspects } from "../../common/reviews";
+import type { Database } from "../db/client";
+import { bookingMenus, reviews, staff } from "../db/schema";
+import { DomainError, NotFoundError } from "../errors/domain-error";
+import type { OwnerReviewFilter, ReviewReplyInput } from "./review-reply.schema";
+
+/**
+ * The salon's side of its reviews (issue 30, point 2; decision 0056): the
+ * back office's list, newest first, with the unanswered ones countable and
+ * filterable, and the one reply per review (「サロンからの返信」). The first
+ * save sets replied_at, a later one edits the same reply (reply_updated_at);
+ * both are checked against the review's version, so two people answering
+ * at once cannot overwrite each other unseen. A reply changes no rating,
+ * so the salon's derived average is left alone.
+ */
+
+export type OwnerReviewAspect = { key: string; label: string; value: number };
+
+export type OwnerReview = {
+  id: string;
+  rating: number;
+  /** Only the aspects the customer rated, in Hot Pepper Beauty's order. */
+  aspects: OwnerReviewAspect[];
+  title: string;
+  body: string;
+  authorLabel: string;
+  /** YYYY-MM-DD and 2026年11月23日(月). */
+  visitedOn: string;
+  visitedLabel: string;
+  /** ISO instant and 2026年11月23日(月) 10:05. */
+  writtenAt: string;
+  writtenLabel: string;
+  staffName: string | null;
+  /** The visit's menus (as booked), in the booking's order. */
+  menus: string[];
+  /** Every review stands on a completed booking (booking_id is required): 来店済み. */
+  visited: true;
+  /** An administrator hid it: not on the salon page nor in the average (非表示). */
+  hidden: boolean;
+  reply: {
+    body: string;
+    repliedAt: string;
+    repliedLabel: string;
+    updatedAt: string | null;
+    updatedLabel: string | null;
+  } | null;
+  /** Sent back with a reply, refused (409) when someone changed the review meanwhile. */
+  version: number;
+};
+
+export type OwnerReviewList = {
+  reviews: OwnerReview[];
+  filter: OwnerReviewFilter;
+  page: number;
+  perPage: number;
+  /** Reviews that match the filter (for the paging). */
+  total: number;
+  /** Every review of the salon, hidden ones included. */
+  allCount: number;
+  /** Shown reviews without a reply yet. */
+  unansweredCount: number;
+};
+
+/** The salon's reviews waiting for an answer: shown, no reply (a hidden one needs none). */
+const unanswered = and(isNull(reviews.replyBody), isNull(reviews.hiddenAt));
+
+/** One page of the salon's reviews for the back office and GET /api/owner/…/reviews. */
+export async function listReviewsForSalon(
+  db: Database,
+  salonId: string,
+  options: { filter: OwnerReviewFilter; page: number },
+): Promise<OwnerReviewList> {
+  const { filter, page } = options;
+  const where = and(eq(reviews.salonId, salonId), filter === "unanswered" ? unanswered : undefined);
+  const [rows, [counts]] = await Promise.all([
+    db
+      .select({
+        id: reviews.id,
+        bookingId: reviews.bookingId,
+        rating: reviews.rating,
+        ratingAtmosphere: reviews.ratingAtmosphere,
+        ratingService: reviews.ratingService,
+        ratingTechnique: reviews.ratingTechnique,
+        ratingFinish: reviews.ratingFinish,
+        title: reviews.title,
+        body: reviews.body,
+        authorLabel: reviews.authorLabel,
+        visitedOn: reviews.visitedOn,
+        createdAt: reviews.createdAt,
+        staffName: staff.name,
+        replyBody: reviews.replyBody,
+        repliedAt: reviews.repliedAt,
+        replyUpdatedAt: reviews.replyUpdatedAt,
+        hiddenAt: reviews.hiddenAt,
+        version: reviews.version,
+      })
+      .from(reviews)
+      .leftJoin(staff, eq(staff.id, reviews.staffId))
+      .where(where)
+      .orderBy(desc(reviews.createdAt), desc(reviews.id))
+      .limit(REVIEWS_PER_PAGE)
+      .offset((page - 1) * REVIEWS_PER_PAGE),
+    db
+      .select({
+        all: count(),
+        unanswered: sql<number>`count(*) filter (where ${unanswered})`.mapWith(Number),
+      })
+      .from(reviews)
+      .where(eq(reviews.salonId, salonId)),
+  ]);
+  const menus = await visitMenus(
+    db,
+    salonId,
+    rows.map((row) => row.bookingId),
+  );
+  const allCount = counts?.all ?? 0;
+  const unansweredCount = counts?.unanswered ?? 0;
+  return {
+    reviews: rows.map((row) => ({
+      id: row.id,
+      rating: row.rating,
+      aspects: reviewAspects.flatMap(({ key, label }) => {
+        const value = row[key];
+        return value === null ? [] : [{ key, label, value }];
+      }),
+      title: row.title,
+      body: row.body,
+      authorLabel: row.authorLabel,
+      visitedOn: row.visitedOn,
+      visitedLabel: formatDate(row.visitedOn),
+      writtenAt: row.createdAt.toISOString(),
+      writtenLabel: formatDateTime(row.createdAt),
+      staffName: row.staffName,
+      menus: menus.get(row.bookingId) ?? [],
+      visited: true,
+      hidden: row.hiddenAt !== null,
+      reply:
+        row.replyBody !== null && row.repliedAt !== null
+          ? {
+              body: row.replyBody,
+              repliedAt: row.repliedAt.toISOString(),
+              repliedLabel: formatDateTime(row.repliedAt),
+              updatedAt: row.replyUpdatedAt?.toISOString() ?? null,
+              updatedLabel: row.replyUpdatedAt ? formatDateTime(row.replyUpdatedAt) : null,
+            }
+          : null,
+      version: row.version,
+    })),
+    filter,
+    page,
+    perPage: REVIEWS_PER_PAGE,
+    total: filter === "unanswered" ? unansweredCount : allCount,
+    allCount,
+    unansweredCount,
+  };
+}
+
+/** The menus of each visit, as the booking recorded them. */
+export async function visitMenus(db: Database, salonId: string, bookingIds: string[]) {
+  const byBooking = new Map<string, string[]>();
+  if (bookingIds.length === 0) return byBooking;
+  const rows = await db
+    .select({ bookingId: bookingMenus.bookingId, name: bookingMenus.name })
+    .from(bookingMenus)
+    .where(and(eq(bookingMenus.salonId, salonId), inArray(bookingMenus.bookingId, bookingIds)))
+    .orderBy(asc(bookingMenus.bookingId), asc(bookingMenus.position));
+  for (const row of rows) {
+    const names = byBooking.get(row.bookingId) ?? [];
+    names.push(row.name);
+    byBooking.set(row.bookingId, names);
+  }
+  return byBooking;
+}
+
+export const reviewMissing = () =>
+  new NotFoundError("この口コミは見つかりません（削除されたか、別のサロンの口コミです）。");
+
+export const reviewChanged = () =>
+  new DomainError(
+    "version_conflict",
+    "ほかの人がこの口コミか返信を変更しました。画面を読み込み直して、最新の内容を確認してください。",
+    409,
+  );
+
+export type ReplyOutcome = {
+  reviewId: string;
+  /** The first reply (replied_at set now), not an edit of an earlier one. */
+  first: boolean;
+  version: number;
+};
+
+/**
+ * Saves the salon's reply to one of its reviews. One statement writes it
+ * only if the review is this salon's, shown, and still at the version the
+ * page read; otherwise a read says which of those failed (404 for another
+ * salon's review, as if it did not exist).
+ */
+export async function replyToReview(
+  db: Database,
+  input: {
+    salonId: string;
+    reviewId: string;
+    body: string;
+    version: number;
+    actor: { id: string };
+    now: Date;
+  },
+): Promise<ReplyOutcome> {
+  const { salonId, reviewId, now } = input;
+  const [saved] = await db
+    .update(reviews)
+    .set({
+      replyBody: input.body,
+      replyBy: input.actor.id,
+      repliedAt: sql`coalesce(${reviews.repliedAt}, ${now.toISOString()}::timestamptz)`,
+      replyUpdatedAt: sql`case when ${reviews.repliedAt} is null then null else ${now.toISOString()}::timestamptz end`,
+      version: sql`${reviews.version} + 1`,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(reviews.id, reviewId),
+        eq(reviews.salonId, salonId),
+        eq(reviews.version, input.version),
+        isNull(reviews.hiddenAt),
+      ),
+    )
+    .returning({
+      version: reviews.version,
+      replyUpdatedAt: reviews.replyUpdatedAt,
+    });
+  if (saved) return { reviewId, first: saved.replyUpdatedAt === null, version: saved.version };
+  const [current] = await db
+    .select({ hiddenAt: reviews.hiddenAt })
+    .from(reviews)
+    .where(and(eq(reviews.id, reviewId), eq(reviews.salonId, salonId)));
+  if (!current) throw reviewMissing();
+  if (current.hiddenAt) {
+    throw new DomainError(
+      "review_hidden",
+      "この口コミは運営が非表示にしたため、返信できません。",
+      409,
+    );
+  }
+  throw reviewChanged();
+}
+
+/** replyToReview with the form's or body's parsed input. */
+export function saveReply(
+  db: Database,
+  access: { salon: { id: string }; user: { id: string } },
+  input: ReviewReplyInput,
+  now: Date,
+) {
+  return replyToReview(db, {
+    salonId: access.salon.id,
+    reviewId: input.reviewId,
+    body: input.body,
+    version: input.version,
+    actor: { id: access.user.id },
+    now,
+  });
+}

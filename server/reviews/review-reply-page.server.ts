@@ -1,0 +1,93 @@
+import { fieldErrors } from "../../common/field-rules";
+import type { Database } from "../db/client";
+import { DomainError } from "../errors/domain-error";
+import { ownerFrame, type SalonAccess } from "../owner/salon-access.server";
+import { listReviewsForSalon, saveReply } from "./review-replies.server";
+import {
+  type OwnerReviewQuery,
+  ownerReviewQuerySchema,
+  reviewReplySchema,
+} from "./review-reply.schema";
+
+/**
+ * /owner/salons/{id}/reviews (issue 30, point 2; decision 0056): the page's
+ * data and its one form (a reply, new or edited). A bad query falls back
+ * to the first page of every review rather than an error screen.
+ */
+
+export const replyNotices = {
+  replied: "返信を公開しました。口コミの下に「サロンからの返信」として表示されます。",
+  updated: "返信を更新しました。",
+} as const;
+export type ReplyNotice = keyof typeof replyNotices;
+
+export function readReviewQuery(url: URL): OwnerReviewQuery {
+  const parsed = ownerReviewQuerySchema.safeParse({
+    filter: url.searchParams.get("filter") || undefined,
+    page: url.searchParams.get("page") || undefined,
+  });
+  return parsed.success ? parsed.data : { filter: "all", page: 1 };
+}
+
+export async function reviewReplyPage(db: Database, access: SalonAccess, url: URL) {
+  const query = readReviewQuery(url);
+  const [frame, list] = await Promise.all([
+    ownerFrame(db, access),
+    listReviewsForSalon(db, access.salon.id, query),
+  ]);
+  const done = url.searchParams.get("done");
+  return {
+    ...frame,
+    slug: access.salon.slug,
+    status: access.salon.status,
+    list,
+    notice: done && done in replyNotices ? replyNotices[done as ReplyNotice] : null,
+  };
+}
+export type ReviewReplyPageData = Awaited<ReturnType<typeof reviewReplyPage>>;
+
+/** A refused reply: which review's form, what was typed, and why. */
+export type ReplyFormResult = {
+  reviewId: string;
+  body: string;
+  errors: Record<string, string | undefined>;
+};
+
+export type ReplyFormOutcome =
+  | { kind: "done"; notice: ReplyNotice; reviewId: string }
+  | { kind: "form"; status: number; result: ReplyFormResult };
+
+export async function submitReplyForm(
+  db: Database,
+  access: SalonAccess,
+  form: FormData,
+  now: Date,
+): Promise<ReplyFormOutcome> {
+  const typed = {
+    reviewId: String(form.get("reviewId") ?? "").slice(0, 100),
+    body: String(form.get("body") ?? ""),
+  };
+  const parsed = reviewReplySchema.safeParse({ ...typed, version: form.get("version") ?? "" });
+  if (!parsed.success) {
+    return {
+      kind: "form",
+      status: 400,
+      result: { ...typed, errors: fieldErrors(parsed.error) },
+    };
+  }
+  try {
+    const saved = await saveReply(db, access, parsed.data, now);
+    return {
+      kind: "done",
+      notice: saved.first ? "replied" : "updated",
+      reviewId: saved.reviewId,
+    };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return {
+      kind: "form",
+      status: error.status,
+      result: { ...typed, errors: { form: error.message } },
+    };
+  }
+}
