@@ -5,6 +5,8 @@
  * server (server/admin/booking-rules.ts) reads and checks them.
  */
 
+import { WAITLIST_OFFER_MINUTES_MAX, WAITLIST_OFFER_MINUTES_MIN } from "./waitlist";
+
 /** The fields, in form order. */
 export const bookingRuleFields = [
   "slotStepMinutes",
@@ -17,6 +19,7 @@ export const bookingRuleFields = [
   "dailyLimitPerStaff",
   "sameDayCutoff",
   "holdMinutes",
+  "waitlistOfferMinutes",
   "closedOnPublicHolidays",
   "requiresApproval",
 ] as const;
@@ -32,6 +35,11 @@ export const bookingRuleNumbers = {
   maxLiveBookingsPerCustomer: { label: "お客様1人が持てる予約の数", min: 1, max: 50 },
   dailyLimitPerStaff: { label: "スタッフ1人あたりの1日の予約上限", min: 1, max: 50 },
   holdMinutes: { label: "仮押さえの時間（分）", min: 1, max: 60 },
+  waitlistOfferMinutes: {
+    label: "キャンセル待ちのご案内の有効時間（分）",
+    min: WAITLIST_OFFER_MINUTES_MIN,
+    max: WAITLIST_OFFER_MINUTES_MAX,
+  },
 } as const;
 
 export const requiresApprovalLabel = "新規のネット予約をサロンが承認してから確定する（仮予約）";

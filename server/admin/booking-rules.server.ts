@@ -29,6 +29,7 @@ export async function readBookingRules(
       dailyLimitPerStaff: salonBookingSettings.dailyLimitPerStaff,
       sameDayCutoff: localTime(salonBookingSettings.sameDayCutoff),
       holdMinutes: salonBookingSettings.holdMinutes,
+      waitlistOfferMinutes: salonBookingSettings.waitlistOfferMinutes,
       closedOnPublicHolidays: salonBookingSettings.closedOnPublicHolidays,
       requiresApproval: salonBookingSettings.requiresApproval,
     })
@@ -73,6 +74,7 @@ export async function writeBookingRules(
         isNull(s.dailyLimitPerStaff),
         isNull(s.sameDayCutoff),
         eq(s.holdMinutes, d.holdMinutes),
+        eq(s.waitlistOfferMinutes, d.waitlistOfferMinutes),
         eq(s.closedOnPublicHolidays, d.closedOnPublicHolidays),
         eq(s.requiresApproval, d.requiresApproval),
         eq(s.noticeMailEnabled, true),

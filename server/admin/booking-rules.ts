@@ -5,6 +5,7 @@ import {
   bookingRuleNumbers,
 } from "../../common/booking-rules-fields";
 import { slotStepChoices } from "../../common/salon-form-fields";
+import { WAITLIST_OFFER_MINUTES_DEFAULT } from "../../common/waitlist";
 import { bookingSettingsDefaults } from "../bookings/settings";
 
 /**
@@ -26,6 +27,8 @@ export type BookingRules = {
   dailyLimitPerStaff: number | null;
   sameDayCutoff: string | null;
   holdMinutes: number;
+  /** How long a waiting-list offer holds a freed time for its visitor (issue 30, point 4). */
+  waitlistOfferMinutes: number;
   closedOnPublicHolidays: boolean;
   /** New web bookings wait for the salon's answer (仮予約); what follows is decision 0051's. */
   requiresApproval: boolean;
@@ -44,6 +47,7 @@ export const bookingRulesDefaults: Readonly<BookingRules> = Object.freeze({
   dailyLimitPerStaff: d.dailyLimitPerStaff,
   sameDayCutoff: d.sameDayCutoff,
   holdMinutes: d.holdMinutes,
+  waitlistOfferMinutes: WAITLIST_OFFER_MINUTES_DEFAULT,
   closedOnPublicHolidays: d.closedOnHolidays,
   requiresApproval: false,
 });
@@ -106,6 +110,8 @@ export const bookingRulesShape = {
     )
     .transform((text) => (text === "" ? null : text)),
   holdMinutes: wholeNumber("holdMinutes"),
+  // Blank is the default: forms from before the field existed post nothing.
+  waitlistOfferMinutes: optionalWholeNumber("waitlistOfferMinutes", WAITLIST_OFFER_MINUTES_DEFAULT),
   closedOnPublicHolidays: checkbox,
   requiresApproval: checkbox,
 } satisfies Record<BookingRuleField, z.ZodType>;
@@ -136,6 +142,7 @@ export function bookingRulesValues(rules: BookingRules): Record<BookingRuleField
     dailyLimitPerStaff: optional(rules.dailyLimitPerStaff),
     sameDayCutoff: rules.sameDayCutoff ?? "",
     holdMinutes: String(rules.holdMinutes),
+    waitlistOfferMinutes: String(rules.waitlistOfferMinutes),
     closedOnPublicHolidays: rules.closedOnPublicHolidays ? "on" : "",
     requiresApproval: rules.requiresApproval ? "on" : "",
   };

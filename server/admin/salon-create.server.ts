@@ -5,6 +5,7 @@ import type { Database } from "../db/client";
 import { salons } from "../db/schema";
 import { recomputeSalonDerived } from "../salons/derived.server";
 import { recordAudit } from "./audit";
+import { bookingRulesDefaults } from "./booking-rules";
 import { auditView, readSalon } from "./salon-basic-info-read.server";
 import {
   checkReferences,
@@ -32,6 +33,7 @@ export function blankSalonValues(): SalonFormValues {
       dailyLimitPerStaff: d.dailyLimitPerStaff === null ? "" : String(d.dailyLimitPerStaff),
       sameDayCutoff: d.sameDayCutoff ?? "",
       holdMinutes: String(d.holdMinutes),
+      waitlistOfferMinutes: String(bookingRulesDefaults.waitlistOfferMinutes),
       closedOnPublicHolidays: d.closedOnHolidays ? "on" : "",
     },
     features: [],

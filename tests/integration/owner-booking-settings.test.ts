@@ -88,6 +88,7 @@ describe("the booking rules on the owner's 設定 page", () => {
       dailyLimitPerStaff: "",
       sameDayCutoff: "",
       holdMinutes: "10",
+      waitlistOfferMinutes: "30",
       closedOnPublicHolidays: "",
       requiresApproval: "",
     });
@@ -100,6 +101,7 @@ describe("the booking rules on the owner's 設定 page", () => {
           slotStepMinutes: "30",
           bufferBeforeMinutes: "１５",
           maxLiveBookingsPerCustomer: "2",
+          waitlistOfferMinutes: "４５",
           requiresApproval: "on",
         },
         version,
@@ -111,6 +113,7 @@ describe("the booking rules on the owner's 設定 page", () => {
       slotStepMinutes: 30,
       bufferBeforeMinutes: 15,
       maxLiveBookingsPerCustomer: 2,
+      waitlistOfferMinutes: 45,
       requiresApproval: true,
       leadTimeMinutes: 60,
       // The notice mails share the row and keep their defaults.
@@ -122,6 +125,7 @@ describe("the booking rules on the owner's 設定 page", () => {
     expect(page.loaderData.bookingRules.values).toMatchObject({
       bufferBeforeMinutes: "15",
       maxLiveBookingsPerCustomer: "2",
+      waitlistOfferMinutes: "45",
       requiresApproval: "on",
     });
     const entries = await database.db
@@ -135,12 +139,14 @@ describe("the booking rules on the owner's 設定 page", () => {
           slotStepMinutes: 15,
           bufferBeforeMinutes: 0,
           maxLiveBookingsPerCustomer: null,
+          waitlistOfferMinutes: 30,
           requiresApproval: false,
         },
         {
           slotStepMinutes: 30,
           bufferBeforeMinutes: 15,
           maxLiveBookingsPerCustomer: 2,
+          waitlistOfferMinutes: 45,
           requiresApproval: true,
         },
       ],
@@ -176,6 +182,9 @@ describe("the booking rules on the owner's 設定 page", () => {
       ["sameDayCutoff", "25:00", /当日予約の締切時刻は「17:00」の形で/],
       ["holdMinutes", "0", /仮押さえの時間（分）は1〜60の範囲/],
       ["holdMinutes", "61", /仮押さえの時間（分）は1〜60の範囲/],
+      ["waitlistOfferMinutes", "9", /キャンセル待ちのご案内の有効時間（分）は10〜240の範囲/],
+      ["waitlistOfferMinutes", "241", /キャンセル待ちのご案内の有効時間（分）は10〜240の範囲/],
+      ["waitlistOfferMinutes", "三十", /キャンセル待ちのご案内の有効時間（分）は半角数字で/],
     ];
     for (const [field, typed, message] of cases) {
       const refused = await owner.b.request(

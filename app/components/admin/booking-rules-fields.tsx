@@ -4,6 +4,7 @@ import {
   requiresApprovalLabel,
 } from "../../../common/booking-rules-fields";
 import { slotStepChoices } from "../../../common/salon-form-fields";
+import { WAITLIST_OFFER_MINUTES_DEFAULT } from "../../../common/waitlist";
 import { SelectField, TextField } from "../form/field";
 
 /**
@@ -103,6 +104,12 @@ export function BookingRulesFields({
           error={errors.sameDayCutoff}
         />
         {number("holdMinutes", "salon-hold", n.holdMinutes.label, "1〜60分")}
+        {number(
+          "waitlistOfferMinutes",
+          "salon-waitlist-offer",
+          n.waitlistOfferMinutes.label,
+          `空いた時間をキャンセル待ちの方に押さえておく時間。${n.waitlistOfferMinutes.min}〜${n.waitlistOfferMinutes.max}分（空欄は${WAITLIST_OFFER_MINUTES_DEFAULT}分）`,
+        )}
       </div>
       <label className="flex items-center gap-2">
         <input

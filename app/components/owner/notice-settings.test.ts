@@ -15,6 +15,7 @@ const rules = {
   dailyLimitPerStaff: "",
   sameDayCutoff: "",
   holdMinutes: "10",
+  waitlistOfferMinutes: "30",
   closedOnPublicHolidays: "",
   requiresApproval: "",
 };
@@ -45,6 +46,7 @@ describe("the 設定 page (decision 0048)", () => {
       "施術前の準備時間（分）",
       "施術後の準備時間（分）",
       "お客様1人が持てる予約の数",
+      "キャンセル待ちのご案内の有効時間（分）",
       "新規のネット予約をサロンが承認してから確定する（仮予約）",
       "予約通知メールを送る",
     ]) {
