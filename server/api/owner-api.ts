@@ -7,6 +7,7 @@ import { registerOwnerEntryRoutes } from "./owner-entry-routes";
 import { registerOwnerLedgerRoutes } from "./owner-ledger-routes";
 import { registerOwnerMemberRoutes } from "./owner-member-routes";
 import { registerOwnerReportRoutes } from "./owner-report-routes";
+import { registerOwnerReviewRoutes } from "./owner-review-routes";
 import { registerOwnerScheduleRoutes } from "./owner-schedule-routes";
 import { registerOwnerTodayRoutes } from "./owner-today-routes";
 
@@ -33,6 +34,7 @@ export function registerOwnerApi(app: BookingApiApp, deps: ResolvedBookingApiDep
   registerOwnerTodayRoutes(app, deps);
   registerOwnerMemberRoutes(app, deps);
   registerOwnerReportRoutes(app, deps);
+  registerOwnerReviewRoutes(app, deps);
   // Before the customers' routes: /customers/lookup is not a customer id.
   registerOwnerEntryRoutes(app, deps);
   registerOwnerCustomerRoutes(app, deps);

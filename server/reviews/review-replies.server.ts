@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { formatDate, formatDateTime } from "../../common/format";
 import { REVIEWS_PER_PAGE, reviewAspects } from "../../common/reviews";
 import type { Database } from "../db/client";
@@ -73,35 +73,9 @@ export async function listReviewsForSalon(
   options: { filter: OwnerReviewFilter; page: number },
 ): Promise<OwnerReviewList> {
   const { filter, page } = options;
-  const where = and(eq(reviews.salonId, salonId), filter === "unanswered" ? unanswered : undefined);
+  const where = filter === "unanswered" ? unanswered : undefined;
   const [rows, [counts]] = await Promise.all([
-    db
-      .select({
-        id: reviews.id,
-        bookingId: reviews.bookingId,
-        rating: reviews.rating,
-        ratingAtmosphere: reviews.ratingAtmosphere,
-        ratingService: reviews.ratingService,
-        ratingTechnique: reviews.ratingTechnique,
-        ratingFinish: reviews.ratingFinish,
-        title: reviews.title,
-        body: reviews.body,
-        authorLabel: reviews.authorLabel,
-        visitedOn: reviews.visitedOn,
-        createdAt: reviews.createdAt,
-        staffName: staff.name,
-        replyBody: reviews.replyBody,
-        repliedAt: reviews.repliedAt,
-        replyUpdatedAt: reviews.replyUpdatedAt,
-        hiddenAt: reviews.hiddenAt,
-        version: reviews.version,
-      })
-      .from(reviews)
-      .leftJoin(staff, eq(staff.id, reviews.staffId))
-      .where(where)
-      .orderBy(desc(reviews.createdAt), desc(reviews.id))
-      .limit(REVIEWS_PER_PAGE)
-      .offset((page - 1) * REVIEWS_PER_PAGE),
+    ownerReviews(db, salonId, where, (page - 1) * REVIEWS_PER_PAGE),
     db
       .select({
         all: count(),
@@ -110,44 +84,10 @@ export async function listReviewsForSalon(
       .from(reviews)
       .where(eq(reviews.salonId, salonId)),
   ]);
-  const menus = await visitMenus(
-    db,
-    salonId,
-    rows.map((row) => row.bookingId),
-  );
   const allCount = counts?.all ?? 0;
   const unansweredCount = counts?.unanswered ?? 0;
   return {
-    reviews: rows.map((row) => ({
-      id: row.id,
-      rating: row.rating,
-      aspects: reviewAspects.flatMap(({ key, label }) => {
-        const value = row[key];
-        return value === null ? [] : [{ key, label, value }];
-      }),
-      title: row.title,
-      body: row.body,
-      authorLabel: row.authorLabel,
-      visitedOn: row.visitedOn,
-      visitedLabel: formatDate(row.visitedOn),
-      writtenAt: row.createdAt.toISOString(),
-      writtenLabel: formatDateTime(row.createdAt),
-      staffName: row.staffName,
-      menus: menus.get(row.bookingId) ?? [],
-      visited: true,
-      hidden: row.hiddenAt !== null,
-      reply:
-        row.replyBody !== null && row.repliedAt !== null
-          ? {
-              body: row.replyBody,
-              repliedAt: row.repliedAt.toISOString(),
-              repliedLabel: formatDateTime(row.repliedAt),
-              updatedAt: row.replyUpdatedAt?.toISOString() ?? null,
-              updatedLabel: row.replyUpdatedAt ? formatDateTime(row.replyUpdatedAt) : null,
-            }
-          : null,
-      version: row.version,
-    })),
+    reviews: rows,
     filter,
     page,
     perPage: REVIEWS_PER_PAGE,
@@ -155,6 +95,87 @@ export async function listReviewsForSalon(
     allCount,
     unansweredCount,
   };
+}
+
+/** One review of the salon as the list shows it, or null (none, or another salon's). */
+export async function reviewForSalon(
+  db: Database,
+  salonId: string,
+  reviewId: string,
+): Promise<OwnerReview | null> {
+  const [review] = await ownerReviews(db, salonId, eq(reviews.id, reviewId), 0);
+  return review ?? null;
+}
+
+/** The list's rows with their visit's menus, newest first, one page from `offset`. */
+async function ownerReviews(
+  db: Database,
+  salonId: string,
+  where: SQL | undefined,
+  offset: number,
+): Promise<OwnerReview[]> {
+  const rows = await db
+    .select({
+      id: reviews.id,
+      bookingId: reviews.bookingId,
+      rating: reviews.rating,
+      ratingAtmosphere: reviews.ratingAtmosphere,
+      ratingService: reviews.ratingService,
+      ratingTechnique: reviews.ratingTechnique,
+      ratingFinish: reviews.ratingFinish,
+      title: reviews.title,
+      body: reviews.body,
+      authorLabel: reviews.authorLabel,
+      visitedOn: reviews.visitedOn,
+      createdAt: reviews.createdAt,
+      staffName: staff.name,
+      replyBody: reviews.replyBody,
+      repliedAt: reviews.repliedAt,
+      replyUpdatedAt: reviews.replyUpdatedAt,
+      hiddenAt: reviews.hiddenAt,
+      version: reviews.version,
+    })
+    .from(reviews)
+    .leftJoin(staff, eq(staff.id, reviews.staffId))
+    .where(and(eq(reviews.salonId, salonId), where))
+    .orderBy(desc(reviews.createdAt), desc(reviews.id))
+    .limit(REVIEWS_PER_PAGE)
+    .offset(offset);
+  const menus = await visitMenus(
+    db,
+    salonId,
+    rows.map((row) => row.bookingId),
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    rating: row.rating,
+    aspects: reviewAspects.flatMap(({ key, label }) => {
+      const value = row[key];
+      return value === null ? [] : [{ key, label, value }];
+    }),
+    title: row.title,
+    body: row.body,
+    authorLabel: row.authorLabel,
+    visitedOn: row.visitedOn,
+    visitedLabel: formatDate(row.visitedOn),
+    writtenAt: row.createdAt.toISOString(),
+    writtenLabel: formatDateTime(row.createdAt),
+    staffName: row.staffName,
+    menus: menus.get(row.bookingId) ?? [],
+    visited: true,
+    hidden: row.hiddenAt !== null,
+    reply:
+      row.replyBody !== null && row.repliedAt !== null
+        ? {
+            body: row.replyBody,
+            repliedAt: row.repliedAt.toISOString(),
+            repliedLabel: formatDateTime(row.repliedAt),
+            updatedAt: row.replyUpdatedAt?.toISOString() ?? null,
+            updatedLabel: row.replyUpdatedAt ? formatDateTime(row.replyUpdatedAt) : null,
+          }
+        : null,
+    version: row.version,
+  }));
 }
 
 /** The menus of each visit, as the booking recorded them. */
