@@ -12,9 +12,14 @@ import {
   UNIQUE_VIOLATION,
 } from "../db/sql-state";
 import { notifySlotChange } from "../realtime/slot-events.server";
+import { settleOfferOnConfirm } from "../waitlist/waitlist-trigger.server";
 import { approvalAtConfirm } from "./approval.server";
 import { findAvailability, pickStaff } from "./availability";
-import { loadAvailabilityInput, publishedSalon } from "./availability-data.server";
+import {
+  type LoadedAvailability,
+  loadAvailabilityInput,
+  publishedSalon,
+} from "./availability-data.server";
 import {
   BookingNotCancellableError,
   BookingNotFoundError,
@@ -135,6 +140,94 @@ export async function couponPrice(
   return price;
 }
 
+export type HoldInsert = {
+  /** The day's availability input, loaded in this transaction (loadAvailabilityInput). */
+  loaded: LoadedAvailability;
+  /** The start's local date in the salon's zone. */
+  date: string;
+  /** The stylist who takes the time (picked already for 指名なし). */
+  staffId: string;
+  /** The stylist the visitor asked for; null for 指名なし (no 指名料). */
+  requestedStaffId: string | null;
+  start: Date;
+  userId: string | null;
+  couponId: string | null;
+  holdExpiresAt: Date;
+  holderKeyHash: string | null;
+  holderIp: string | null;
+  now: Date;
+};
+
+/**
+ * Inserts a `held` booking (and its menus) for a start the caller found
+ * free with findAvailability, priced from the database (coupon, 指名料).
+ * Shared by holdSlot and the waiting list's offers, so an offer's hold is
+ * the same row a visitor's hold is. Expired holds in the way are cleared
+ * first; a live booking in the way raises the exclusion violation, which
+ * the caller handles (run it in a savepoint to carry on after one).
+ */
+export async function insertHold(tx: Database, hold: HoldInsert): Promise<Booking> {
+  const { loaded, staffId, start } = hold;
+  const salonId = loaded.salon.id;
+  // 指名料 of a chosen stylist, after the coupon: it discounts the menus only (0047).
+  const nominationFee = await nominationFeeFor(tx, salonId, hold.requestedStaffId);
+  const totalPrice =
+    (hold.couponId
+      ? await couponPrice(tx, salonId, hold.couponId, hold.date, hold.userId, loaded.menus)
+      : loaded.totalPrice) + nominationFee;
+  const endsAt = new Date(start.getTime() + loaded.durationMinutes * MINUTE);
+  const { occupiedFrom, occupiedUntil } = occupiedSpan(start, endsAt, loaded.rules);
+
+  // Expired holds no longer occupy anyone, but their rows would still
+  // trip the exclusion constraint: clear those in the way first.
+  await tx
+    .delete(bookings)
+    .where(
+      and(
+        eq(bookings.salonId, salonId),
+        eq(bookings.staffId, staffId),
+        eq(bookings.status, "held"),
+        lte(bookings.holdExpiresAt, hold.now),
+        sql`${occupiedRange} && tstzrange(${occupiedFrom}, ${occupiedUntil}, '[)')`,
+      ),
+    );
+  const [held] = await tx
+    .insert(bookings)
+    .values({
+      salonId,
+      userId: hold.userId,
+      staffId,
+      staffRequested: hold.requestedStaffId !== null,
+      bookingNumber: newBookingNumber(),
+      startsAt: start,
+      endsAt,
+      occupiedFrom,
+      occupiedUntil,
+      totalPrice,
+      nominationFee,
+      couponId: hold.couponId,
+      status: "held",
+      holdExpiresAt: hold.holdExpiresAt,
+      holderKeyHash: hold.holderKeyHash,
+      holderIp: hold.holderIp,
+      source: "web",
+    })
+    .returning();
+  if (!held) throw new Error("hold not inserted");
+  await tx.insert(bookingMenus).values(
+    loaded.menus.map((menu, position) => ({
+      salonId,
+      bookingId: held.id,
+      position,
+      menuId: menu.id,
+      name: menu.name,
+      price: menu.price,
+      durationMinutes: menu.durationMinutes,
+    })),
+  );
+  return held;
+}
+
 /**
  * Holds a time: inserts a `held` booking that expires after the salon's
  * hold minutes. Inside one transaction it loads availability for that day
@@ -172,7 +265,16 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
         const released = holder
           ? await tx
               .delete(bookings)
-              .where(and(eq(bookings.salonId, salon.id), holder, eq(bookings.status, "held")))
+              .where(
+                and(
+                  eq(bookings.salonId, salon.id),
+                  holder,
+                  eq(bookings.status, "held"),
+                  // A waiting-list offer's hold is the visitor's to take or
+                  // decline on the offer page, not released by browsing (0055).
+                  sql`not exists (select 1 from waitlist_offers o where o.hold_id = ${bookings.id} and o.status = 'open')`,
+                ),
+              )
               .returning({ startsAt: bookings.startsAt })
           : [];
         // Nobody may hold a salon's day: a cap on live holds per account,
@@ -212,62 +314,19 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
         const staffId =
           request.staffId ?? pickStaff(slot.staffIds, loaded.input.bookingsPerStaffDay, date);
         if (!staffId) throw new SlotTakenError();
-        // 指名料 of a chosen stylist, after the coupon: it discounts the menus only (0047).
-        const nominationFee = await nominationFeeFor(tx, salon.id, request.staffId);
-        const totalPrice =
-          (request.couponId
-            ? await couponPrice(tx, salon.id, request.couponId, date, request.userId, loaded.menus)
-            : loaded.totalPrice) + nominationFee;
-        const endsAt = new Date(start + loaded.durationMinutes * MINUTE);
-        const { occupiedFrom, occupiedUntil } = occupiedSpan(request.start, endsAt, loaded.rules);
-
-        // Expired holds no longer occupy anyone, but their rows would still
-        // trip the exclusion constraint: clear those in the way first.
-        await tx
-          .delete(bookings)
-          .where(
-            and(
-              eq(bookings.salonId, salon.id),
-              eq(bookings.staffId, staffId),
-              eq(bookings.status, "held"),
-              lte(bookings.holdExpiresAt, request.now),
-              sql`${occupiedRange} && tstzrange(${occupiedFrom}, ${occupiedUntil}, '[)')`,
-            ),
-          );
-        const [held] = await tx
-          .insert(bookings)
-          .values({
-            salonId: salon.id,
-            userId: request.userId,
-            staffId,
-            staffRequested: request.staffId !== null,
-            bookingNumber: newBookingNumber(),
-            startsAt: request.start,
-            endsAt,
-            occupiedFrom,
-            occupiedUntil,
-            totalPrice,
-            nominationFee,
-            couponId: request.couponId ?? null,
-            status: "held",
-            holdExpiresAt: new Date(request.now.getTime() + loaded.rules.holdMinutes * MINUTE),
-            holderKeyHash,
-            holderIp: request.userId === null ? request.ip : null,
-            source: "web",
-          })
-          .returning();
-        if (!held) throw new Error("hold not inserted");
-        await tx.insert(bookingMenus).values(
-          loaded.menus.map((menu, position) => ({
-            salonId: salon.id,
-            bookingId: held.id,
-            position,
-            menuId: menu.id,
-            name: menu.name,
-            price: menu.price,
-            durationMinutes: menu.durationMinutes,
-          })),
-        );
+        const held = await insertHold(tx, {
+          loaded,
+          date,
+          staffId,
+          requestedStaffId: request.staffId,
+          start: request.start,
+          userId: request.userId,
+          couponId: request.couponId ?? null,
+          holdExpiresAt: new Date(request.now.getTime() + loaded.rules.holdMinutes * MINUTE),
+          holderKeyHash,
+          holderIp: request.userId === null ? request.ip : null,
+          now: request.now,
+        });
         // Open booking pages on every app server drop the time (and show a
         // released one) when this transaction commits; never on a rollback.
         await notifySlotChange(tx, salon.id, [
@@ -361,6 +420,8 @@ async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booki
       .where(eq(bookings.id, row.id))
       .returning();
     if (!confirmed) throw new HoldExpiredError();
+    // The hold was a waiting-list offer's: accepted, its entry booked (decision 0055).
+    await settleOfferOnConfirm(tx, { holdId: confirmed.id, now: request.now });
     // The mails and the reminder are jobs of this transaction: they exist
     // exactly when the booking does, and no mail is sent inside the request.
     const [salon] = await tx

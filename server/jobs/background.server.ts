@@ -2,6 +2,8 @@ import { bookingJobHandlers } from "../bookings/booking-jobs.server";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { describeError, type Logger } from "../logger";
+import { reviewRequestJobHandlers } from "../reviews/review-request-jobs.server";
+import { waitlistJobHandlers } from "../waitlist/waitlist-jobs.server";
 import {
   housekeepingHandler,
   housekeepingKind,
@@ -28,6 +30,8 @@ export function startBackgroundJobs(
     db,
     handlers: {
       ...bookingJobHandlers({ mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL }),
+      ...reviewRequestJobHandlers({ mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL }),
+      ...waitlistJobHandlers({ mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL }),
       [housekeepingKind]: housekeepingHandler,
     },
     log,

@@ -1,0 +1,167 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { isLocalDate } from "../../common/local-time";
+import { isUuid } from "../../common/uuid";
+import type { Database } from "../db/client";
+import {
+  accountProfiles,
+  bookingMenus,
+  bookings,
+  salons,
+  staff,
+  users,
+  waitlistEntries,
+  waitlistOffers,
+} from "../db/schema";
+import type { JobHandler } from "../jobs/queue.server";
+import { createMailer } from "../mail/mailer";
+import { renderWaitlistOfferMail } from "../mail/waitlist-templates";
+import { expirePastEntries, matchWaitlist } from "./waitlist-matcher.server";
+import { waitlistJobKinds } from "./waitlist-trigger.server";
+
+/**
+ * The waiting list's jobs (decision 0055). Each runs in the job's
+ * transaction, so an offer, its mail and the job's done mark commit
+ * together: a worker killed mid-run leaves the job to be run again, and
+ * never a second offer or mail.
+ */
+
+export type WaitlistJobOptions = { mailFrom: string; publicUrl: string };
+
+const offerIdOf = (payload: Record<string, unknown>) =>
+  isUuid(payload.offerId) ? payload.offerId : null;
+
+/**
+ * An open offer whose deadline came: taken already (its hold confirmed) →
+ * accepted; else its hold goes, the offer and entry lapse, and the time is
+ * offered to the next in line in the same transaction.
+ */
+export async function expireOffer(tx: Database, offerId: string, now: Date) {
+  const [offer] = await tx
+    .select()
+    .from(waitlistOffers)
+    .where(eq(waitlistOffers.id, offerId))
+    .for("update");
+  if (offer?.status !== "open") return;
+  const [entry] = await tx
+    .select()
+    .from(waitlistEntries)
+    .where(eq(waitlistEntries.id, offer.entryId))
+    .for("update");
+  if (!entry) return;
+  const [hold] = offer.holdId
+    ? await tx
+        .select({ id: bookings.id, status: bookings.status })
+        .from(bookings)
+        .where(eq(bookings.id, offer.holdId))
+    : [];
+  if (hold && hold.status !== "held") {
+    await tx
+      .update(waitlistOffers)
+      .set({ status: "accepted", settledAt: now })
+      .where(eq(waitlistOffers.id, offer.id));
+    await tx
+      .update(waitlistEntries)
+      .set({
+        status: "booked",
+        bookingId: hold.id,
+        version: sql`${waitlistEntries.version} + 1`,
+        updatedAt: now,
+      })
+      .where(eq(waitlistEntries.id, entry.id));
+    return;
+  }
+  if (hold) await tx.delete(bookings).where(eq(bookings.id, hold.id));
+  await tx
+    .update(waitlistOffers)
+    .set({ status: "lapsed", settledAt: now })
+    .where(eq(waitlistOffers.id, offer.id));
+  await tx
+    .update(waitlistEntries)
+    .set({ status: "lapsed", version: sql`${waitlistEntries.version} + 1`, updatedAt: now })
+    .where(eq(waitlistEntries.id, entry.id));
+  await matchWaitlist(tx, { salonId: offer.salonId, date: entry.date, now });
+}
+
+/** The offer mail, sent only while the offer is open. */
+async function sendOfferMail(
+  tx: Database,
+  offerId: string,
+  options: WaitlistJobOptions,
+  now: Date,
+) {
+  const [row] = await tx
+    .select({
+      offer: waitlistOffers,
+      staffRequested: sql<boolean>`${waitlistEntries.staffId} is not null`,
+      email: users.email,
+      userName: users.name,
+      profileName: accountProfiles.name,
+      salonName: salons.name,
+      timeZone: salons.timeZone,
+      staffName: staff.name,
+      totalPrice: bookings.totalPrice,
+    })
+    .from(waitlistOffers)
+    .innerJoin(waitlistEntries, eq(waitlistEntries.id, waitlistOffers.entryId))
+    .innerJoin(users, eq(users.id, waitlistEntries.userId))
+    .leftJoin(accountProfiles, eq(accountProfiles.userId, waitlistEntries.userId))
+    .innerJoin(salons, eq(salons.id, waitlistOffers.salonId))
+    .innerJoin(staff, eq(staff.id, waitlistOffers.staffId))
+    .innerJoin(bookings, eq(bookings.id, waitlistOffers.holdId))
+    .where(eq(waitlistOffers.id, offerId));
+  // Taken, declined or lapsed before the mail went out: nothing to offer any more.
+  if (row?.offer.status !== "open" || row.offer.expiresAt <= now || !row.offer.holdId) {
+    return;
+  }
+  const menus = await tx
+    .select({ name: bookingMenus.name, price: bookingMenus.price })
+    .from(bookingMenus)
+    .where(
+      and(
+        eq(bookingMenus.salonId, row.offer.salonId),
+        eq(bookingMenus.bookingId, row.offer.holdId),
+      ),
+    )
+    .orderBy(asc(bookingMenus.position));
+  const mailer = createMailer(tx, { from: options.mailFrom });
+  await mailer.send(
+    renderWaitlistOfferMail({
+      to: row.email,
+      customerName: row.profileName || row.userName,
+      salonName: row.salonName,
+      timeZone: row.timeZone,
+      startsAt: row.offer.startsAt,
+      endsAt: row.offer.endsAt,
+      staffName: row.staffName,
+      staffRequested: row.staffRequested,
+      menus,
+      totalPrice: row.totalPrice,
+      expiresAt: row.offer.expiresAt,
+      offerUrl: `${options.publicUrl}/account/waitlist/offers/${row.offer.id}`,
+    }),
+  );
+}
+
+export function waitlistJobHandlers(options: WaitlistJobOptions): Record<string, JobHandler> {
+  return {
+    async [waitlistJobKinds.match]({ tx, job, now }) {
+      const { salonId, date } = job.payload;
+      // A payload from an older version, or damaged: nothing to match.
+      if (!isUuid(salonId) || typeof date !== "string" || !isLocalDate(date)) return;
+      await matchWaitlist(tx, { salonId, date, now });
+    },
+    async [waitlistJobKinds.offerMail]({ tx, job, now }) {
+      const offerId = offerIdOf(job.payload);
+      if (offerId) await sendOfferMail(tx, offerId, options, now);
+    },
+    async [waitlistJobKinds.expire]({ tx, job, now }) {
+      const offerId = offerIdOf(job.payload);
+      if (offerId) await expireOffer(tx, offerId, now);
+    },
+  };
+}
+
+/** Housekeeping's part: every salon's entries of past dates end as expired. */
+export async function expireAllPastEntries(tx: Database, now: Date) {
+  return expirePastEntries(tx, { now });
+}
