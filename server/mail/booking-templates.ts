@@ -97,7 +97,8 @@ type Parts = {
   note?: string;
 };
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function compose(to: string, parts: Parts): Mail {
   const text = [

@@ -37,6 +37,7 @@ import {
 import { DEADLOCK_DETECTED, EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import { notifySlotChange } from "../realtime/slot-events.server";
+import { enqueueReviewRequest } from "../reviews/review-request-jobs.server";
 import {
   type BookingActionInput,
   type CancelInput,
@@ -207,7 +208,19 @@ export async function markCompleted(
     const row = await lockBooking(tx, input);
     checkVersion(row, input.version);
     requireConfirmedBooking(row);
-    return applyChange(tx, row, { status: "completed" }, { kind: "completed" }, actor, now);
+    const completed = await applyChange(
+      tx,
+      row,
+      { status: "completed" },
+      { kind: "completed" },
+      actor,
+      now,
+    );
+    // The customer is asked for a review the next morning (decision 0054).
+    if (completed.userId) {
+      await enqueueReviewRequest(tx, completed, await salonZone(tx, row.salonId), now);
+    }
+    return completed;
   });
 }
 
