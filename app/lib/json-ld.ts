@@ -1,3 +1,5 @@
+import { calendarDay, SITE_TIME_ZONE } from "../../common/format";
+import type { ListedReview, ReviewSummary } from "../../server/reviews/review-list.server";
 import type { SalonDetail } from "../../server/salons/salon-detail";
 
 const schemaTypes = {
@@ -38,17 +40,55 @@ export function salonJsonLd(detail: SalonDetail, url: string, origin: string) {
       opens: hours.opens,
       closes: hours.closes,
     })),
-    ...(salon.reviewCount > 0
-      ? {
-          aggregateRating: {
-            "@type": "AggregateRating",
-            ratingValue: salon.ratingAverage,
-            reviewCount: salon.reviewCount,
-            bestRating: 5,
-            worstRating: 1,
-          },
-        }
-      : {}),
+    ...reviewsJsonLd(detail.reviews.summary, detail.reviews.latest),
+  };
+}
+
+/**
+ * The rating and the reviews a page shows, for its LocalBusiness: shown
+ * reviews only (hidden ones are never read for a page), nothing at all
+ * without a review (no rating is not a rating of 0).
+ */
+export function reviewsJsonLd(summary: ReviewSummary, shown: readonly ListedReview[]) {
+  if (summary.count === 0) return {};
+  return {
+    aggregateRating: {
+      "@type": "AggregateRating",
+      ratingValue: summary.average,
+      reviewCount: summary.count,
+      bestRating: 5,
+      worstRating: 1,
+    },
+    review: shown.map((review) => ({
+      "@type": "Review",
+      author: { "@type": "Person", name: review.authorLabel },
+      datePublished: calendarDay(new Date(review.createdAt), SITE_TIME_ZONE),
+      ...(review.title ? { name: review.title } : {}),
+      reviewBody: review.body,
+      reviewRating: {
+        "@type": "Rating",
+        ratingValue: review.rating,
+        bestRating: 5,
+        worstRating: 1,
+      },
+    })),
+  };
+}
+
+/** The salon as the reviews page names it: the same entity (@id) as on the salon page. */
+export function salonReviewsJsonLd(
+  salon: { name: string; genre: keyof typeof schemaTypes },
+  url: string,
+  summary: ReviewSummary,
+  shown: readonly ListedReview[],
+) {
+  return {
+    "@context": "https://schema.org",
+    "@type": schemaTypes[salon.genre],
+    "@id": url,
+    url,
+    name: salon.name,
+    ...reviewsJsonLd(summary, shown),
   };
 }
 

@@ -1,4 +1,4 @@
-import { useRouteLoaderData } from "react-router";
+import { redirect, useRouteLoaderData } from "react-router";
 import { genreLabels } from "../../common/genres";
 import { publicPageHeaders } from "../../common/page-cache";
 import { pageNumberSchema } from "../../common/search.schema";
@@ -44,8 +44,16 @@ export const headers = publicPageHeaders;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const reviewPage = pageNumberSchema.parse(new URL(request.url).searchParams.get("reviews"));
-  const detail = await getSalonDetail(ctx.db, params.id, reviewPage, new Date());
+  // The review pages moved to /salons/:id/reviews (issue 30): old ?reviews=N links follow them.
+  const reviewPage = new URL(request.url).searchParams.get("reviews");
+  if (reviewPage !== null) {
+    const page = pageNumberSchema.parse(reviewPage);
+    throw redirect(
+      `/salons/${encodeURIComponent(params.id)}/reviews${page > 1 ? `?page=${page}` : ""}`,
+      301,
+    );
+  }
+  const detail = await getSalonDetail(ctx.db, params.id, new Date());
   if (!detail) throw notFound(request);
   const favorites = await favoritesAmong(request, ctx, [detail.salon.slug]);
   return { detail, favorites };

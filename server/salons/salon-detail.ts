@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, isNull, lte, or } from "drizzle-orm";
+import { and, asc, eq, gte, isNull, lte, or } from "drizzle-orm";
 import { calendarDay } from "../../common/format";
 import { SLUG_PATTERN } from "../../common/slug";
 import { nextFreeTimes } from "../bookings/free-times";
@@ -11,16 +11,17 @@ import {
   features,
   menus,
   prefectures,
-  reviews,
   salonFeatures,
   salonPhotos,
   salons,
   staff,
   stations,
 } from "../db/schema";
+import { listReviews, reviewSummary } from "../reviews/review-list.server";
 import { openingHoursOf } from "./opening-hours";
 
-export const REVIEW_PAGE_SIZE = 10;
+/** The salon page shows the latest few reviews and links to the whole list. */
+export const LATEST_REVIEWS = 3;
 
 /** What a stylist's card shows, on the salon page and the stylist's own page. */
 export const staffProfileColumns = {
@@ -37,9 +38,10 @@ export const staffProfileColumns = {
 };
 /**
  * Everything the salon page shows, or null when no published salon has the
- * slug. Reviews come one page at a time, newest first.
+ * slug. Of the reviews, the summary and the latest few (the rest are on
+ * /salons/:id/reviews).
  */
-export async function getSalonDetail(db: Database, slug: string, reviewPage: number, now: Date) {
+export async function getSalonDetail(db: Database, slug: string, now: Date) {
   if (!SLUG_PATTERN.test(slug)) return null;
   const [salon] = await db
     .select({
@@ -67,8 +69,8 @@ export async function getSalonDetail(db: Database, slug: string, reviewPage: num
     couponRows,
     couponMenuRows,
     staffRows,
-    reviewRows,
-    [reviewTotal],
+    reviewTotals,
+    latestReviews,
     openingHours,
   ] = await Promise.all([
     db
@@ -123,23 +125,8 @@ export async function getSalonDetail(db: Database, slug: string, reviewPage: num
       .from(staff)
       .where(and(eq(staff.salonId, salonId), eq(staff.active, true)))
       .orderBy(asc(staff.sortOrder), asc(staff.slug)),
-    db
-      .select({
-        id: reviews.id,
-        authorLabel: reviews.authorLabel,
-        rating: reviews.rating,
-        title: reviews.title,
-        body: reviews.body,
-        visitedOn: reviews.visitedOn,
-        staffName: staff.name,
-      })
-      .from(reviews)
-      .leftJoin(staff, eq(staff.id, reviews.staffId))
-      .where(eq(reviews.salonId, salonId))
-      .orderBy(desc(reviews.visitedOn), desc(reviews.createdAt), asc(reviews.id))
-      .limit(REVIEW_PAGE_SIZE)
-      .offset((reviewPage - 1) * REVIEW_PAGE_SIZE),
-    db.select({ total: count() }).from(reviews).where(eq(reviews.salonId, salonId)),
+    reviewSummary(db, salonId),
+    listReviews(db, salonId, { sort: "newest", page: 1, pageSize: LATEST_REVIEWS }),
     openingHoursOf(db, salonId),
   ]);
   const { id: _id, searchText: _searchText, ...publicFields } = salon.salon;
@@ -159,12 +146,7 @@ export async function getSalonDetail(db: Database, slug: string, reviewPage: num
     staff: staffRows,
     /** Next free times (空席あり) from the search summary, or null. */
     freeTimes: (await nextFreeTimes(db, [salonId], now)).get(salonId) ?? null,
-    reviews: {
-      items: reviewRows,
-      page: reviewPage,
-      pageSize: REVIEW_PAGE_SIZE,
-      total: Number(reviewTotal?.total ?? 0),
-    },
+    reviews: { summary: reviewTotals, latest: latestReviews.items },
   };
 }
 

@@ -478,7 +478,7 @@ describe("publishing, suspending and deleting", () => {
     await changeSalonStatus(db(), { salonId: id, version: 1 }, "published", admin, NOW);
     expect((await salonRow(id))?.status).toBe("published");
     expect(await found("ポラリス")).toEqual([fields.slug]);
-    expect(await getSalonDetail(db(), String(fields.slug), 1, NOW)).not.toBeNull();
+    expect(await getSalonDetail(db(), String(fields.slug), NOW)).not.toBeNull();
     const entry = (await auditFor(id)).find((e) => e.action === "salon.publish");
     expect(entry).toMatchObject({ before: { status: "draft" }, after: { status: "published" } });
   });
@@ -500,7 +500,7 @@ describe("publishing, suspending and deleting", () => {
     expect(await found("サスペンド")).toEqual([salon.slug]);
     await changeSalonStatus(db(), { salonId: salon.id, version: 1 }, "suspended", admin, NOW);
     expect(await found("サスペンド")).toEqual([]);
-    expect(await getSalonDetail(db(), salon.slug, 1, NOW)).toBeNull();
+    expect(await getSalonDetail(db(), salon.slug, NOW)).toBeNull();
     const [kept] = await db().select().from(bookings).where(eq(bookings.id, booking.id));
     expect(kept?.status).toBe("confirmed");
     expect((await auditFor(salon.id)).map((e) => e.action)).toEqual(["salon.suspend"]);

@@ -115,7 +115,7 @@ describe("the 指名料 in the price", () => {
     );
     expect(selection.stylists.map((s) => s.nominationFee)).toEqual([2200, 0]);
     expect(selection.stylist?.nominationFee).toBe(2200);
-    const detail = await getSalonDetail(database.db, salon.slug, 1, NOW);
+    const detail = await getSalonDetail(database.db, salon.slug, NOW);
     expect(detail?.staff.map((member) => member.nominationFee)).toEqual([2200, 0]);
   });
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { coupons } from "../../server/db/schema";
-import { getSalonDetail, REVIEW_PAGE_SIZE } from "../../server/salons/salon-detail";
+import { getSalonDetail, LATEST_REVIEWS } from "../../server/salons/salon-detail";
 import { buildFeature, buildMenu, buildReview, buildSalon, buildStaff } from "../support/builders";
 import { withTestDatabase } from "../support/test-database";
 
@@ -55,23 +55,24 @@ beforeAll(async () => {
       validFrom: "2026-12-01",
     },
   ]);
-  for (let day = 1; day <= REVIEW_PAGE_SIZE + 2; day++) {
+  for (let day = 1; day <= LATEST_REVIEWS + 2; day++) {
     await buildReview(db, salon.id, {
       title: `口コミ${day}`,
       visitedOn: `2026-10-${String(day).padStart(2, "0")}`,
+      createdAt: new Date(`2026-10-${String(day).padStart(2, "0")}T20:00:00+09:00`),
     });
   }
 });
 
 describe("getSalonDetail", () => {
   it("returns null for unknown, malformed and unpublished salons", async () => {
-    expect(await getSalonDetail(database.db, "no-such-salon", 1, now)).toBeNull();
-    expect(await getSalonDetail(database.db, "Bad Slug!", 1, now)).toBeNull();
-    expect(await getSalonDetail(database.db, "hidden-salon", 1, now)).toBeNull();
+    expect(await getSalonDetail(database.db, "no-such-salon", now)).toBeNull();
+    expect(await getSalonDetail(database.db, "Bad Slug!", now)).toBeNull();
+    expect(await getSalonDetail(database.db, "hidden-salon", now)).toBeNull();
   });
 
   it("lists opening intervals as HH:MM by weekday, several a day", async () => {
-    const detail = await getSalonDetail(database.db, "detail-salon", 1, now);
+    const detail = await getSalonDetail(database.db, "detail-salon", now);
     expect(detail?.salon.openingHours).toEqual([
       { weekday: 1, opens: "10:00", closes: "19:00" },
       { weekday: 2, opens: "10:00", closes: "13:00" },
@@ -80,7 +81,7 @@ describe("getSalonDetail", () => {
   });
 
   it("groups published menus by category in display order", async () => {
-    const detail = await getSalonDetail(database.db, "detail-salon", 1, now);
+    const detail = await getSalonDetail(database.db, "detail-salon", now);
     expect(
       detail?.menuGroups.map((group) => [group.category, group.menus.map((menu) => menu.name)]),
     ).toEqual([
@@ -90,18 +91,18 @@ describe("getSalonDetail", () => {
   });
 
   it("shows active staff, features and only coupons valid today", async () => {
-    const detail = await getSalonDetail(database.db, "detail-salon", 1, now);
+    const detail = await getSalonDetail(database.db, "detail-salon", now);
     expect(detail?.staff.map((member) => member.slug)).toEqual(["stylist-a"]);
     expect(detail?.features).toEqual([{ slug: "private-room", name: "個室あり" }]);
     expect(detail?.coupons.map((coupon) => coupon.title)).toEqual(["有効"]);
     expect(detail?.salon).not.toHaveProperty("searchText");
   });
 
-  it("pages reviews newest visit first with the total", async () => {
-    const first = await getSalonDetail(database.db, "detail-salon", 1, now);
-    const second = await getSalonDetail(database.db, "detail-salon", 2, now);
-    expect(first?.reviews.total).toBe(REVIEW_PAGE_SIZE + 2);
-    expect(first?.reviews.items[0]?.title).toBe(`口コミ${REVIEW_PAGE_SIZE + 2}`);
-    expect(second?.reviews.items.map((review) => review.title)).toEqual(["口コミ2", "口コミ1"]);
+  it("shows the latest reviews, newest first, with the count of all", async () => {
+    const detail = await getSalonDetail(database.db, "detail-salon", now);
+    expect(detail?.reviews.summary.count).toBe(LATEST_REVIEWS + 2);
+    expect(detail?.reviews.latest.map((review) => review.title)).toEqual(
+      [5, 4, 3].map((day) => `口コミ${day}`),
+    );
   });
 });

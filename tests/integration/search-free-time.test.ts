@@ -196,7 +196,7 @@ describe("search by free time", () => {
     const result = await found("");
     // 09:00 now, 60 min lead time: today's 10:00 is still bookable.
     expect(result.freeTimes["free-next"]).toEqual({ date: "2026-12-01", times: ["10:00"] });
-    expect((await getSalonDetail(database.db, "free-next", 1, NOW))?.freeTimes).toEqual({
+    expect((await getSalonDetail(database.db, "free-next", NOW))?.freeTimes).toEqual({
       date: "2026-12-01",
       times: ["10:00"],
     });

@@ -3,7 +3,7 @@ import { priceWithCoupon } from "../../../common/coupon-pricing";
 import { formatDate, formatYen } from "../../../common/format";
 import { photoSrcSet } from "../../../common/photo-variants";
 import type { SalonDetail } from "../../../server/salons/salon-detail";
-import { Pagination } from "../pagination";
+import { ReviewSummaryPanel, SalonReview } from "../reviews/salon-review";
 
 const weekdayNames = ["日", "月", "火", "水", "木", "金", "土"];
 const sectionClass = "mt-10";
@@ -294,42 +294,37 @@ export function SalonStaff({ detail }: { detail: SalonDetail }) {
   );
 }
 
+/**
+ * The salon page's 口コミ: the summary, the latest few reviews with the
+ * salon's replies, and the way to all of them (/salons/:id/reviews).
+ */
 export function SalonReviews({ detail }: { detail: SalonDetail }) {
   const { reviews, salon } = detail;
   return (
     <section aria-labelledby="reviews-heading" id="reviews" className={sectionClass}>
       <h2 id="reviews-heading" className={headingClass}>
-        口コミ（{reviews.total}件）
+        口コミ（{reviews.summary.count}件）
       </h2>
-      {reviews.items.length === 0 ? (
+      {reviews.summary.count === 0 ? (
         <p className="mt-4">まだ口コミはありません。</p>
       ) : (
-        <ul className="mt-4 flex flex-col gap-4">
-          {reviews.items.map((review) => (
-            <li key={review.id} className="rounded-lg border border-neutral-200 p-4">
-              <p className="text-sm">
-                <span className="font-bold text-brand-700">
-                  <span aria-hidden="true">{"★".repeat(review.rating)}</span>
-                  <span className="sr-only">評価{review.rating}</span>
-                </span>
-                <span className="ml-2 text-neutral-700">
-                  {review.authorLabel}・{formatDate(review.visitedOn)}来店
-                  {review.staffName ? `・担当 ${review.staffName}` : ""}
-                </span>
-              </p>
-              {review.title ? <h3 className="mt-1 font-bold">{review.title}</h3> : null}
-              <p className="mt-1 text-sm">{review.body}</p>
-            </li>
-          ))}
-        </ul>
+        <>
+          <ReviewSummaryPanel summary={reviews.summary} />
+          <h3 className="mt-6 font-bold">新着の口コミ</h3>
+          <ul className="mt-2 flex flex-col gap-4">
+            {reviews.latest.map((review) => (
+              <li key={review.id}>
+                <SalonReview review={review} headingLevel={4} />
+              </li>
+            ))}
+          </ul>
+          <p className="mt-4">
+            <Link to={`/salons/${salon.slug}/reviews`} className="font-bold underline">
+              口コミをすべて見る（{reviews.summary.count}件）
+            </Link>
+          </p>
+        </>
       )}
-      <Pagination
-        page={reviews.page}
-        total={reviews.total}
-        pageSize={reviews.pageSize}
-        label="口コミのページ送り"
-        hrefFor={(page) => `/salons/${salon.slug}${page > 1 ? `?reviews=${page}` : ""}#reviews`}
-      />
     </section>
   );
 }
