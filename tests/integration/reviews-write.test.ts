@@ -1,0 +1,347 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { databaseRateLimitStore, type RateLimits } from "../../server/accounts/rate-limit";
+import type { Database } from "../../server/db/client";
+import { accountProfiles, bookingMenus, reviews, salons } from "../../server/db/schema";
+import { DomainError } from "../../server/errors/domain-error";
+import { reviewInputSchema } from "../../server/reviews/review.schema";
+import { authorLabelOf, eligibility, saveReview } from "../../server/reviews/reviews.server";
+import { buildBooking, buildReview, buildSalonWithStaff, buildUser } from "../support/builders";
+import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
+
+const database = withTestDatabase();
+
+/** The visit: Sunday 1 November 2026, 14:00–15:00 in Tokyo. */
+const VISIT = new Date("2026-11-01T14:00:00+09:00");
+/** The next morning. */
+const NOW = new Date("2026-11-02T10:00:00+09:00");
+const DAY = 86_400_000;
+
+let ipCounter = 0;
+const nextIp = () => `198.51.100.${(ipCounter++ % 250) + 1}`;
+
+function limits(db: Database, max = 100_000): RateLimits {
+  return { store: databaseRateLimitStore(db), window: 60, perIp: max, perAccount: max };
+}
+
+/** A customer's booking at a fresh salon, completed unless told otherwise, with one menu. */
+async function visit(
+  options: { status?: "completed" | "confirmed" | "cancelled_by_user"; startsAt?: Date } = {},
+) {
+  const { db } = database;
+  const { salon, stylists, menu } = await buildSalonWithStaff(db);
+  const customer = await buildUser(db);
+  const startsAt = options.startsAt ?? VISIT;
+  const booking = await buildBooking(db, {
+    salonId: salon.id,
+    staffId: stylists[0]?.id ?? "",
+    startsAt,
+    endsAt: new Date(startsAt.getTime() + 3_600_000),
+    status: options.status ?? "completed",
+    userId: customer.id,
+  });
+  await db.insert(bookingMenus).values({
+    salonId: salon.id,
+    bookingId: booking.id,
+    position: 0,
+    menuId: menu.id,
+    name: menu.name,
+    price: menu.price,
+    durationMinutes: 60,
+  });
+  return { salon, stylist: stylists[0], customer, booking, menu };
+}
+
+const input = (fields: Record<string, unknown> = {}) =>
+  reviewInputSchema.parse({ rating: 4, body: "カットがとても上手で満足しました。", ...fields });
+
+async function save(
+  userId: string,
+  bookingId: string,
+  fields: Record<string, unknown> = {},
+  options: { now?: Date; limits?: RateLimits; ip?: string; db?: Database } = {},
+) {
+  const db = options.db ?? database.db;
+  return saveReview(db, {
+    userId,
+    bookingId,
+    input: input(fields),
+    now: options.now ?? NOW,
+    limits: options.limits ?? limits(db),
+    ip: options.ip ?? nextIp(),
+  });
+}
+
+async function refusal(promise: Promise<unknown>) {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof DomainError)) throw new Error(`expected a DomainError, got ${error}`);
+  return { status: error.status, code: error.code, message: error.message };
+}
+
+const salonRating = async (salonId: string) => {
+  const [row] = await database.db
+    .select({ average: salons.ratingAverage, count: salons.reviewCount })
+    .from(salons)
+    .where(eq(salons.id, salonId));
+  return row;
+};
+
+describe("who may review a visit", () => {
+  it("the customer of a completed visit writes one review, with the visit's stylist and date", async () => {
+    const { customer, booking, stylist, salon } = await visit();
+    const state = await eligibility(database.db, {
+      userId: customer.id,
+      bookingId: booking.id,
+      now: NOW,
+    });
+    expect(state.action).toBe("write");
+    expect(state.visit.menus).toHaveLength(1);
+
+    const { review, created } = await save(customer.id, booking.id, {
+      ratingTechnique: "5",
+      title: "  また行きます ",
+    });
+    expect(created).toBe(true);
+    expect(review).toMatchObject({
+      salonId: salon.id,
+      userId: customer.id,
+      bookingId: booking.id,
+      staffId: stylist?.id,
+      visitedOn: "2026-11-01",
+      rating: 4,
+      ratingTechnique: 5,
+      ratingAtmosphere: null,
+      title: "また行きます",
+      authorLabel: "お客様",
+      version: 0,
+    });
+  });
+
+  it("refuses a visit that is not completed, and someone else's booking is not found", async () => {
+    const confirmed = await visit({ status: "confirmed" });
+    expect(await refusal(save(confirmed.customer.id, confirmed.booking.id))).toMatchObject({
+      status: 422,
+      code: "review_not_completed",
+    });
+    const cancelled = await visit({ status: "cancelled_by_user" });
+    expect((await refusal(save(cancelled.customer.id, cancelled.booking.id))).status).toBe(422);
+
+    const mine = await visit();
+    const stranger = await buildUser(database.db);
+    expect(await refusal(save(stranger.id, mine.booking.id))).toMatchObject({
+      status: 404,
+      message: "ご予約が見つかりません。",
+    });
+    expect((await refusal(save(mine.customer.id, "not-a-uuid"))).status).toBe(404);
+    expect(
+      await database.db.select().from(reviews).where(eq(reviews.bookingId, mine.booking.id)),
+    ).toEqual([]);
+  });
+
+  it("one review per booking: a second write is 409, an edit needs the version", async () => {
+    const { customer, booking } = await visit();
+    await save(customer.id, booking.id);
+    expect(await refusal(save(customer.id, booking.id))).toMatchObject({
+      status: 409,
+      code: "review_exists",
+    });
+    const { review, created } = await save(customer.id, booking.id, {
+      rating: 2,
+      body: "仕上がりが思っていたのと違いました。",
+      version: 0,
+    });
+    expect(created).toBe(false);
+    expect(review).toMatchObject({ rating: 2, version: 1 });
+    // The version the customer saw is gone: 409, nothing overwritten.
+    expect(await refusal(save(customer.id, booking.id, { rating: 5, version: 0 }))).toMatchObject({
+      status: 409,
+      code: "review_changed",
+    });
+  });
+
+  it("the write window closes at the end of the 30th day after the visit (salon's zone)", async () => {
+    const { customer, booking } = await visit();
+    const lastMoment = new Date("2026-12-01T23:59:59+09:00");
+    const closed = new Date("2026-12-02T00:00:00+09:00");
+    expect(
+      (await eligibility(database.db, { userId: customer.id, bookingId: booking.id, now: closed }))
+        .action,
+    ).toBeNull();
+    expect(await refusal(save(customer.id, booking.id, {}, { now: closed }))).toMatchObject({
+      status: 422,
+      code: "review_window_closed",
+    });
+    expect((await save(customer.id, booking.id, {}, { now: lastMoment })).created).toBe(true);
+  });
+
+  it("edits until 30 days after writing, then the review is read-only", async () => {
+    const { customer, booking } = await visit();
+    await save(customer.id, booking.id, {}, { now: NOW });
+    const edited = await save(
+      customer.id,
+      booking.id,
+      { rating: 5, version: 0 },
+      { now: new Date(NOW.getTime() + 30 * DAY - 1000) },
+    );
+    expect(edited.review.rating).toBe(5);
+    const late = new Date(NOW.getTime() + 30 * DAY);
+    expect(
+      (await eligibility(database.db, { userId: customer.id, bookingId: booking.id, now: late }))
+        .action,
+    ).toBe("written");
+    expect(
+      await refusal(save(customer.id, booking.id, { rating: 1, version: 1 }, { now: late })),
+    ).toMatchObject({ status: 422, code: "review_edit_closed" });
+  });
+
+  it.skipIf(transactionsTakeTurns)(
+    "two writes of one visit's review at the same moment: one review, the other 409",
+    async () => {
+      const { customer, booking } = await visit();
+      const other = await database.openAnother();
+      try {
+        const results = await Promise.allSettled([
+          save(customer.id, booking.id, { rating: 5 }),
+          save(customer.id, booking.id, { rating: 1 }, { db: other.db }),
+        ]);
+        expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+        const rejected = results.find((r) => r.status === "rejected");
+        expect(rejected?.status === "rejected" && rejected.reason).toMatchObject({
+          status: 409,
+          code: "review_exists",
+        });
+        const rows = await database.db
+          .select()
+          .from(reviews)
+          .where(eq(reviews.bookingId, booking.id));
+        expect(rows).toHaveLength(1);
+      } finally {
+        await other.close();
+      }
+    },
+  );
+});
+
+describe("the author label", () => {
+  it("reads the age band on the visit date and the gender, as the demo labels do", async () => {
+    expect(authorLabelOf({ gender: "female", birthDate: "1994-11-02" }, "2026-11-01")).toBe(
+      "30代前半・女性",
+    );
+    expect(authorLabelOf({ gender: "female", birthDate: "1994-11-01" }, "2026-11-01")).toBe(
+      "30代前半・女性",
+    );
+    expect(authorLabelOf({ gender: "male", birthDate: "2001-11-02" }, "2026-11-01")).toBe(
+      "20代前半・男性",
+    );
+    expect(authorLabelOf({ gender: "unspecified", birthDate: "1960-01-01" }, "2026-11-01")).toBe(
+      "60代以上",
+    );
+    expect(authorLabelOf({ gender: "male", birthDate: null }, "2026-11-01")).toBe("男性");
+    expect(authorLabelOf({ gender: "other", birthDate: null }, "2026-11-01")).toBe("お客様");
+    expect(authorLabelOf(null, "2026-11-01")).toBe("お客様");
+  });
+
+  it("is written from the customer's profile", async () => {
+    const { customer, booking } = await visit();
+    await database.db.insert(accountProfiles).values({
+      userId: customer.id,
+      name: "口コミ 花子",
+      nameKana: "クチコミ ハナコ",
+      phone: "090-1111-2222",
+      gender: "female",
+      birthDate: "1998-05-05",
+      completed: true,
+    });
+    const { review } = await save(customer.id, booking.id);
+    expect(review.authorLabel).toBe("20代後半・女性");
+  });
+});
+
+describe("the text and the ratings", () => {
+  const issues = (fields: Record<string, unknown>) => {
+    const result = reviewInputSchema.safeParse(fields);
+    return result.success ? [] : result.error.issues.map((issue) => issue.message);
+  };
+
+  it("counts the body in characters after trimming: 10 to 1,000", () => {
+    expect(issues({ rating: 5, body: "   短すぎる口コミ   " })).toEqual([
+      "口コミの本文は10文字以上で入力してください。",
+    ]);
+    expect(issues({ rating: 5, body: "あ".repeat(10) })).toEqual([]);
+    expect(issues({ rating: 5, body: "あ".repeat(1000) })).toEqual([]);
+    // Code points, as PostgreSQL counts: 1,000 emoji fit, 1,001 do not.
+    expect(issues({ rating: 5, body: "💇".repeat(1000) })).toEqual([]);
+    expect(issues({ rating: 5, body: "あ".repeat(1001) })).toEqual([
+      "口コミの本文は1,000文字以内で入力してください。",
+    ]);
+    expect(issues({ rating: 5, body: "" })).toEqual(["口コミの本文を入力してください。"]);
+    expect(issues({ rating: 5, title: "あ".repeat(51), body: "あ".repeat(10) })).toEqual([
+      "タイトルは50文字以内で入力してください。",
+    ]);
+  });
+
+  it("takes ratings 1–5 from a form or JSON, nothing else", () => {
+    const body = "あ".repeat(10);
+    expect(issues({ rating: "5", ratingFinish: "", body })).toEqual([]);
+    for (const rating of [0, 6, 4.5, "4.5", true, "五", null, undefined, "", [5]]) {
+      expect(issues({ rating, body })).toEqual(["総合評価を1〜5で選んでください。"]);
+    }
+    expect(issues({ rating: 5, ratingService: 9, body })).toEqual([
+      "接客の評価は1〜5で選んでください。",
+    ]);
+    expect(issues({ rating: 5, body: 12345678901 })).toEqual(["口コミの本文を入力してください。"]);
+  });
+
+  it("stores HTML and URLs as the text typed", async () => {
+    const { customer, booking } = await visit();
+    const hostile = '<script>alert("x")</script> https://example.com/ <b>最高</b>';
+    const { review } = await save(customer.id, booking.id, { body: hostile, title: "<img src=x>" });
+    expect(review.body).toBe(hostile);
+    expect(review.title).toBe("<img src=x>");
+  });
+});
+
+describe("the derived rating", () => {
+  it("moves in the same transaction as the write and the edit", async () => {
+    const { customer, booking, salon } = await visit();
+    await buildReview(database.db, salon.id, { rating: 5 });
+    expect(await salonRating(salon.id)).toEqual({ average: 5, count: 1 });
+    await save(customer.id, booking.id, { rating: 2 });
+    expect(await salonRating(salon.id)).toEqual({ average: 3.5, count: 2 });
+    await save(customer.id, booking.id, { rating: 4, version: 0 });
+    expect(await salonRating(salon.id)).toEqual({ average: 4.5, count: 2 });
+  });
+
+  it("a write that fails leaves the average alone", async () => {
+    const { customer, booking, salon } = await visit();
+    await save(customer.id, booking.id, { rating: 3 });
+    await refusal(save(customer.id, booking.id, { rating: 1, version: 7 }));
+    expect(await salonRating(salon.id)).toEqual({ average: 3, count: 1 });
+  });
+});
+
+describe("rate limits", () => {
+  it("counts writes per account and per address: 429 in Japanese", async () => {
+    const strict = limits(database.db, 2);
+    const first = await visit();
+    const ip = nextIp();
+    await save(first.customer.id, first.booking.id, {}, { limits: strict, ip });
+    await save(first.customer.id, first.booking.id, { version: 0 }, { limits: strict, ip });
+    await save(first.customer.id, first.booking.id, { version: 1 }, { limits: strict, ip });
+    // A third edit from the same account: over the limit, whatever the address.
+    expect(
+      await refusal(
+        save(first.customer.id, first.booking.id, { version: 2 }, { limits: strict, ip: nextIp() }),
+      ),
+    ).toMatchObject({ status: 429, code: "too_many_requests" });
+    const message = (
+      await refusal(
+        save(first.customer.id, first.booking.id, { version: 2 }, { limits: strict, ip }),
+      )
+    ).message;
+    expect(message).toMatch(/秒ほど待ってから/);
+  });
+});
