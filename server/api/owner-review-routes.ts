@@ -139,10 +139,18 @@ const replyRoute = createRoute({
       required: true,
       content: {
         "application/json": {
-          schema: z.object({
-            body: z.string().openapi({ description: "返信の本文" }),
-            version: z.number().int().openapi({ description: "GET …/reviews の version" }),
-          }),
+          schema: z.object(
+            {
+              body: z
+                .string({ error: "返信の本文（body）は文字列で指定してください。" })
+                .openapi({ description: "返信の本文" }),
+              version: z
+                .number({ error: "version は GET …/reviews の値（整数）で指定してください。" })
+                .int("version は GET …/reviews の値（整数）で指定してください。")
+                .openapi({ description: "GET …/reviews の version" }),
+            },
+            { error: "送信内容は { body, version } の JSON オブジェクトで指定してください。" },
+          ),
         },
       },
     },
