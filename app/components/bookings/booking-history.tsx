@@ -32,7 +32,30 @@ export type HistoryBooking = {
   changed: boolean;
   /** The confirm URL with the same menus and stylist. */
   rebookHref: string;
+  /** A completed visit's review (decision 0054): write, edit, already written; else null. */
+  review?: "write" | "edit" | "written" | null;
+  reviewHref?: string | null;
 };
+
+/** 口コミを書く / 口コミを編集する as a link, 口コミ投稿済み (edit window closed) as a link to read it. */
+function ReviewLink({ booking }: { booking: HistoryBooking }) {
+  if (!booking.review || !booking.reviewHref) return null;
+  const label =
+    booking.review === "write"
+      ? "口コミを書く"
+      : booking.review === "edit"
+        ? "口コミを編集する"
+        : "口コミ投稿済み";
+  return (
+    <Link
+      to={booking.reviewHref}
+      className={linkClass}
+      aria-label={`予約番号${booking.bookingNumber}の${label}`}
+    >
+      {label}
+    </Link>
+  );
+}
 
 /** 変更済み: the booking was moved or its menus changed (by the customer or the salon). */
 function ChangedBadge({ changed }: { changed: boolean }) {
@@ -103,6 +126,7 @@ export function BookingCard({ booking }: { booking: HistoryBooking }) {
           詳細を見る
         </Link>
         <ChangeLink booking={booking} />
+        <ReviewLink booking={booking} />
       </p>
     </article>
   );
@@ -236,6 +260,11 @@ export function BookingDetail({
             <span className="ml-2 text-sm text-neutral-700">
               （日時・スタッフ・メニュー。予約番号はそのままです）
             </span>
+          </li>
+        ) : null}
+        {booking.review ? (
+          <li>
+            <ReviewLink booking={booking} />
           </li>
         ) : null}
         <li>

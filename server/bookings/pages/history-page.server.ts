@@ -1,11 +1,17 @@
 import { and, inArray } from "drizzle-orm";
+import { type ReviewAction, reviewActionFor } from "../../../common/reviews";
 import type { Database } from "../../db/client";
-import { bookingEvents } from "../../db/schema";
+import { bookingEvents, reviews } from "../../db/schema";
 import { type BookingSummary, getBookingForUser, listBookingsForUser } from "../booking.server";
 import { bookingSettingsFor } from "../settings";
 
 /** A booking as the history page shows it (plain data for the page). */
-function historyItem(booking: BookingSummary, cancellable: boolean, changed: ReadonlySet<string>) {
+function historyItem(
+  booking: BookingSummary,
+  cancellable: boolean,
+  changed: ReadonlySet<string>,
+  review: ReviewAction = null,
+) {
   const params = new URLSearchParams(booking.menus.map((menu) => ["menu", menu.menuId]));
   if (booking.staffRequested) params.set("staff", booking.staff.slug);
   return {
@@ -39,7 +45,40 @@ function historyItem(booking: BookingSummary, cancellable: boolean, changed: Rea
     /** Moved or its menus changed at least once (変更済み). */
     changed: changed.has(booking.id),
     rebookHref: `/salons/${booking.salon.slug}/confirm?${params}`,
+    /** 口コミを書く / 口コミを編集する / 口コミ投稿済み for a completed visit (decision 0054); else null. */
+    review,
+    reviewHref: review ? `/account/reviews/${booking.id}` : null,
   };
+}
+
+/** The review each completed visit may get now: its one review's age decides editing. */
+async function reviewActions(
+  db: Database,
+  list: BookingSummary[],
+  now: Date,
+): Promise<Map<string, ReviewAction>> {
+  const completed = list.filter((booking) => booking.status === "completed");
+  if (completed.length === 0) return new Map();
+  const rows = await db
+    .select({ bookingId: reviews.bookingId, createdAt: reviews.createdAt })
+    .from(reviews)
+    .where(
+      inArray(
+        reviews.bookingId,
+        completed.map((booking) => booking.id),
+      ),
+    );
+  const written = new Map(rows.map((row) => [row.bookingId, row]));
+  return new Map(
+    completed.map((booking) => [
+      booking.id,
+      reviewActionFor(
+        { status: booking.status, startsAt: booking.startsAt, timeZone: booking.salon.timeZone },
+        written.get(booking.id) ?? null,
+        now,
+      ),
+    ]),
+  );
 }
 
 /** Before the salon's cutoff: the web may still cancel or change it (cancelBooking, rescheduleBooking). */
@@ -74,6 +113,7 @@ async function changedBookings(db: Database, list: BookingSummary[]): Promise<Se
 export async function historyList(db: Database, userId: string, now: Date) {
   const { upcoming, past } = await listBookingsForUser(db, { userId, now });
   const changed = await changedBookings(db, [...upcoming, ...past]);
+  const review = await reviewActions(db, past, now);
   // Upcoming bookings are few: each salon's cutoff decides whether 予約変更 is offered.
   const cutoffs = new Map<string, number>();
   for (const booking of upcoming) {
@@ -86,7 +126,7 @@ export async function historyList(db: Database, userId: string, now: Date) {
     upcoming: upcoming.map((booking) =>
       historyItem(booking, beforeCutoff(booking, cutoffs.get(booking.salon.id) ?? 0, now), changed),
     ),
-    past: past.map((booking) => historyItem(booking, false, changed)),
+    past: past.map((booking) => historyItem(booking, false, changed, review.get(booking.id))),
   };
 }
 
@@ -96,5 +136,9 @@ export async function historyDetail(db: Database, userId: string, bookingId: str
   const { cancellationCutoffHours } = await bookingSettingsFor(db, booking.salon.id);
   const cancellable = beforeCutoff(booking, cancellationCutoffHours, now);
   const changed = await changedBookings(db, [booking]);
-  return { booking: historyItem(booking, cancellable, changed), cancellationCutoffHours };
+  const review = await reviewActions(db, [booking], now);
+  return {
+    booking: historyItem(booking, cancellable, changed, review.get(booking.id)),
+    cancellationCutoffHours,
+  };
 }
