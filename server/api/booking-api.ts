@@ -10,6 +10,7 @@ import { type OpenApiDocument, renderApiDocs } from "./docs-page";
 import { registerFavoriteRoutes } from "./favorite-routes";
 import { registerOwnerApi } from "./owner-api";
 import { guardedByCapability } from "./owner-capability";
+import { registerWaitlistRoutes } from "./waitlist-routes";
 
 export type BookingApiDeps = {
   db: Database;
@@ -31,7 +32,7 @@ const documentInfo = {
     title: "Salon Navi 予約 API",
     version: "1.0.0",
     description:
-      "空き状況、仮押さえ、予約、予約履歴、キャンセル、お気に入り。JSON、認証は Bearer トークンまたはセッション Cookie。エラーは常に { error: { code, message } }（message は日本語）。",
+      "空き状況、仮押さえ、予約、予約履歴、キャンセル、お気に入り、キャンセル待ち。JSON、認証は Bearer トークンまたはセッション Cookie。エラーは常に { error: { code, message } }（message は日本語）。",
   },
   servers: [{ url: "/" }],
 };
@@ -67,6 +68,7 @@ export function createBookingApi(options: BookingApiDeps) {
 
   registerBookingRoutes(app, deps);
   registerFavoriteRoutes(app, deps);
+  registerWaitlistRoutes(app, deps);
   // Each owner operation's declared capability guards it before its validators (decision 0045).
   registerOwnerApi(guardedByCapability(app, deps), deps);
 

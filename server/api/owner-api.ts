@@ -10,6 +10,7 @@ import { registerOwnerReportRoutes } from "./owner-report-routes";
 import { registerOwnerReviewRoutes } from "./owner-review-routes";
 import { registerOwnerScheduleRoutes } from "./owner-schedule-routes";
 import { registerOwnerTodayRoutes } from "./owner-today-routes";
+import { registerOwnerWaitlistRoutes } from "./owner-waitlist-routes";
 
 /**
  * /api/owner/*: what the back office's pages do, as JSON for a salon's own
@@ -39,6 +40,7 @@ export function registerOwnerApi(app: BookingApiApp, deps: ResolvedBookingApiDep
   registerOwnerEntryRoutes(app, deps);
   registerOwnerCustomerRoutes(app, deps);
   registerOwnerScheduleRoutes(app, deps);
+  registerOwnerWaitlistRoutes(app, deps);
 }
 
 /** The document's security and tag for every owner operation. */
