@@ -23,6 +23,7 @@ export default [
   route("salons/search", "routes/salons.search.tsx"),
   route("salons/search/count", "routes/salons.search.count.ts"), // JSON: the phone filter dialog's count (issue 17)
   route("salons/:id", "routes/salons.$id.tsx"),
+  route("salons/:id/reviews", "routes/salons.$id.reviews.tsx"), // none: 口コミ (?sort=&staff=&genre=&page=)
   route("salons/:id/confirm", "routes/salons.$id.confirm.tsx"), // none
   route("salons/:id/confirm/thanks", "routes/salons.$id.confirm.thanks.tsx"), // none (own booking only)
   route("salons/:id/confirm/thanks.ics", "routes/salons.$id.confirm.thanks.ics.ts"), // the thanks page's calendar file

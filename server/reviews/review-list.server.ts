@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNull, min, type SQL, sql } from "drizzle-orm";
+import type { ReviewListQuery } from "../../common/review-list-query";
 import {
   formatRating,
   REVIEWS_PER_PAGE,
@@ -241,20 +242,13 @@ export class UnknownReviewFilterError extends DomainError {
   }
 }
 
-export type SalonReviewQuery = {
-  sort: ReviewSort;
-  /** A stylist's slug or UUID. */
-  staff?: string | null;
-  genre?: string | null;
-  page: number;
-};
-
 /**
  * The salon's review list as its page and GET /api/salons/{id}/reviews give
  * it: the summary, the filters' choices, the chosen filters and one page.
+ * `staff` names a stylist by slug or UUID.
  * A stylist or genre that is not among the choices is UnknownReviewFilterError.
  */
-export async function salonReviewList(db: Database, salonId: string, query: SalonReviewQuery) {
+export async function salonReviewList(db: Database, salonId: string, query: ReviewListQuery) {
   const [summary, choices] = await Promise.all([
     reviewSummary(db, salonId),
     reviewFilterChoices(db, salonId),

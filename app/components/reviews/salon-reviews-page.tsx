@@ -1,0 +1,148 @@
+import { Form, Link } from "react-router";
+import { reviewListHref } from "../../../common/review-list-query";
+import { reviewSortLabels, reviewSorts } from "../../../common/reviews";
+import type { SalonReviewsPage } from "../../../server/salons/salon-reviews-page";
+import { Breadcrumbs } from "../breadcrumbs";
+import { Pagination } from "../pagination";
+import { ReviewSummaryPanel, SalonReview } from "./salon-review";
+
+const control = "min-h-11 w-full rounded-lg border border-neutral-400 bg-white px-3 py-2";
+
+function Select({
+  id,
+  name,
+  label,
+  value,
+  options,
+}: {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  options: { value: string; label: string }[];
+}) {
+  return (
+    <div className="flex min-w-0 flex-col gap-1">
+      <label htmlFor={id} className="text-sm font-bold">
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={value} className={control}>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+/**
+ * /salons/:id/reviews: every shown review of the salon, sorted and filtered
+ * by a GET form (it works without JavaScript), ten a page.
+ */
+export function SalonReviewsPageView({ data }: { data: SalonReviewsPage }) {
+  const { salon, area, summary, choices, filters, items, total, page, pageSize } = data;
+  const trail = [
+    { name: "トップ", path: "/" },
+    { name: "エリア一覧", path: "/area" },
+    { name: area.name, path: `/area/${area.slug}` },
+    { name: salon.name, path: `/salons/${salon.slug}` },
+    { name: "口コミ", path: `/salons/${salon.slug}/reviews` },
+  ];
+  const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
+  const last = Math.min(total, page * pageSize);
+  return (
+    <div className="mx-auto max-w-4xl px-4 py-8">
+      <Breadcrumbs items={trail} />
+      <h1 className="mt-4 text-2xl font-bold break-words">{salon.name}の口コミ</h1>
+      <p className="mt-1 text-sm">
+        <Link to={`/salons/${salon.slug}`} className="underline">
+          サロンのページへ戻る
+        </Link>
+      </p>
+      {summary.count === 0 ? (
+        <p className="mt-6">まだ口コミはありません。</p>
+      ) : (
+        <>
+          <section aria-labelledby="review-summary" className="mt-6">
+            <h2 id="review-summary" className="text-xl font-bold">
+              評価（口コミ{summary.count}件）
+            </h2>
+            <ReviewSummaryPanel summary={summary} />
+          </section>
+          <section aria-labelledby="review-list" className="mt-8">
+            <h2 id="review-list" className="text-xl font-bold">
+              口コミ一覧
+            </h2>
+            <Form
+              method="get"
+              action={`/salons/${salon.slug}/reviews`}
+              aria-label="口コミの並び替えと絞り込み"
+              className="mt-4 grid grid-cols-1 items-end gap-3 sm:grid-cols-4"
+            >
+              <Select
+                id="review-sort"
+                name="sort"
+                label="並び順"
+                value={filters.sort}
+                options={reviewSorts.map((sort) => ({
+                  value: sort,
+                  label: reviewSortLabels[sort],
+                }))}
+              />
+              <Select
+                id="review-staff"
+                name="staff"
+                label="スタイリスト"
+                value={filters.staff ?? ""}
+                options={[
+                  { value: "", label: "すべてのスタイリスト" },
+                  ...choices.stylists.map((stylist) => ({
+                    value: stylist.slug,
+                    label: stylist.name,
+                  })),
+                ]}
+              />
+              <Select
+                id="review-genre"
+                name="genre"
+                label="メニュー"
+                value={filters.genre ?? ""}
+                options={[
+                  { value: "", label: "すべてのメニュー" },
+                  ...choices.genres.map((genre) => ({ value: genre, label: genre })),
+                ]}
+              />
+              <button
+                type="submit"
+                className="min-h-11 rounded-lg bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800"
+              >
+                この条件で表示
+              </button>
+            </Form>
+            <p className="mt-4 text-sm" aria-live="polite">
+              {total === 0
+                ? "条件に合う口コミはありません。"
+                : `${total}件中 ${first}〜${last}件目（${reviewSortLabels[filters.sort]}）`}
+            </p>
+            <ul className="mt-2 flex flex-col gap-4">
+              {items.map((review) => (
+                <li key={review.id}>
+                  <SalonReview review={review} headingLevel={3} />
+                </li>
+              ))}
+            </ul>
+            <Pagination
+              page={page}
+              total={total}
+              pageSize={pageSize}
+              label="口コミのページ送り"
+              hrefFor={(n) => reviewListHref(salon.slug, { ...filters, page: n })}
+            />
+          </section>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import { and, eq } from "drizzle-orm";
+import {
+  type ReviewListQuery,
+  reviewListKeys,
+  reviewListParams,
+  reviewListQuerySchema,
+} from "../../common/review-list-query";
+import { SLUG_PATTERN } from "../../common/slug";
+import type { Database } from "../db/client";
+import { areas, salons } from "../db/schema";
+import { salonReviewList, UnknownReviewFilterError } from "../reviews/review-list.server";
+
+/** With the other parameters (not ours) as they came. */
+function withParams(searchParams: URLSearchParams, ours: URLSearchParams) {
+  const merged = new URLSearchParams(ours);
+  for (const [key, value] of searchParams) {
+    if (!(reviewListKeys as readonly string[]).includes(key)) merged.append(key, value);
+  }
+  return merged;
+}
+
+/**
+ * /salons/:id/reviews: the published salon's shown reviews, the summary and
+ * the filters; `{ redirect }` to the canonical URL of the same list (a
+ * stylist or genre without reviews dropped, a page past the last one made the
+ * last); null when no published salon has the slug.
+ */
+export async function loadSalonReviewsPage(
+  db: Database,
+  slug: string,
+  searchParams: URLSearchParams,
+) {
+  if (!SLUG_PATTERN.test(slug)) return null;
+  const [salon] = await db
+    .select({
+      id: salons.id,
+      slug: salons.slug,
+      name: salons.name,
+      genre: salons.genre,
+      areaSlug: areas.slug,
+      areaName: areas.name,
+    })
+    .from(salons)
+    .innerJoin(areas, eq(areas.id, salons.areaId))
+    .where(and(eq(salons.slug, slug), eq(salons.status, "published")));
+  if (!salon) return null;
+  const path = `/salons/${salon.slug}/reviews`;
+  const hrefOf = (ours: URLSearchParams) => {
+    const params = withParams(searchParams, ours);
+    return params.size > 0 ? `${path}?${params}` : path;
+  };
+  const raw = Object.fromEntries(
+    reviewListKeys.map((key) => [key, searchParams.get(key) ?? undefined]),
+  );
+  const query: ReviewListQuery = reviewListQuerySchema.parse(raw);
+  const canonical = reviewListParams(query);
+  const given = new URLSearchParams(
+    [...searchParams].filter(([key]) => (reviewListKeys as readonly string[]).includes(key)),
+  );
+  if (canonical.toString() !== given.toString()) return { redirect: hrefOf(canonical) };
+  let list: Awaited<ReturnType<typeof salonReviewList>>;
+  try {
+    list = await salonReviewList(db, salon.id, query);
+  } catch (error) {
+    if (!(error instanceof UnknownReviewFilterError)) throw error;
+    return { redirect: hrefOf(reviewListParams({ ...query, [error.param]: undefined, page: 1 })) };
+  }
+  if (query.page > list.pages) {
+    return { redirect: hrefOf(reviewListParams({ ...query, page: list.pages })) };
+  }
+  const { areaSlug, areaName, ...rest } = salon;
+  return { redirect: null, salon: rest, area: { slug: areaSlug, name: areaName }, ...list };
+}
+
+export type SalonReviewsPage = Extract<
+  NonNullable<Awaited<ReturnType<typeof loadSalonReviewsPage>>>,
+  { redirect: null }
+>;
