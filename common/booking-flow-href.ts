@@ -13,6 +13,20 @@ export type FlowLink = {
 };
 
 export function bookingFlowHref(slug: string, link: FlowLink, extra: [string, string][] = []) {
+  const query = flowQuery(link, extra);
+  return query ? `/salons/${slug}/confirm?${query}` : `/salons/${slug}/confirm`;
+}
+
+/**
+ * キャンセル待ちに登録 (/salons/:id/waitlist) for the flow's menus, stylist,
+ * coupon and a full day: the same query, so a guest sent to sign in comes
+ * back to the same choice.
+ */
+export function waitlistJoinHref(slug: string, link: FlowLink & { date: string }) {
+  return `/salons/${slug}/waitlist?${flowQuery({ ...link, holdId: null }, [])}`;
+}
+
+function flowQuery(link: FlowLink, extra: [string, string][]) {
   const params = new URLSearchParams();
   for (const id of link.menuIds) params.append("menu", id);
   if (link.staffSlug) params.set("staff", link.staffSlug);
@@ -20,8 +34,7 @@ export function bookingFlowHref(slug: string, link: FlowLink, extra: [string, st
   if (link.date) params.set("date", link.date);
   if (link.holdId) params.set("hold", link.holdId);
   for (const [key, value] of extra) params.append(key, value);
-  const query = params.toString();
-  return query ? `/salons/${slug}/confirm?${query}` : `/salons/${slug}/confirm`;
+  return params.toString();
 }
 
 /** The same menus, whatever their order (the times and the hold do not depend on it). */

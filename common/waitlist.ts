@@ -1,3 +1,5 @@
+import { formatMinutes } from "./local-time";
+
 /**
  * What the waiting list's forms, pages and API share (issue 30, point 4;
  * decision 0055): limits, quiet hours and the Japanese labels.
@@ -31,3 +33,7 @@ export const waitlistOfferStatusLabels = {
 /** Whether a local time of day (minutes after midnight) falls in the quiet hours. */
 export const inQuietHours = (minutes: number) =>
   minutes >= WAITLIST_QUIET_FROM_MINUTES || minutes < WAITLIST_QUIET_UNTIL_MINUTES;
+
+/** An entry's wished window of start times as read: "10:00〜13:00" (minutes after midnight). */
+export const waitlistWindowText = (windowStart: number, windowEnd: number) =>
+  `${formatMinutes(windowStart)}〜${formatMinutes(windowEnd)}`;

@@ -6,9 +6,11 @@ import { cancelBooking } from "../../server/bookings/booking.server";
 import { historyDetail, historyList } from "../../server/bookings/pages/history-page.server";
 import { appContext } from "../../server/context";
 import { DomainError } from "../../server/errors/domain-error";
+import { historyWaitlist } from "../../server/waitlist/history-waitlist.server";
 import { Notice } from "../components/accounts/account-frame";
 import { BookingCard, BookingDetail } from "../components/bookings/booking-history";
 import { useFocusAfterStep } from "../components/bookings/step-focus";
+import { WaitlistEntries } from "../components/bookings/waitlist-entries";
 import { cancellationPolicy } from "../lib/booking-format";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/account.history";
@@ -31,16 +33,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireLogin(request, ctx);
   const params = new URL(request.url).searchParams;
   const now = new Date();
-  const list = await historyList(ctx.db, user.id, now);
+  const [list, waitlist] = await Promise.all([
+    historyList(ctx.db, user.id, now),
+    historyWaitlist(ctx.db, user.id, params, now),
+  ]);
   const bookingId = params.get("booking");
   const changed = params.get("changed");
   if (bookingId === null) {
-    return { list, detail: null, error: null, cancelled: false, changed: null };
+    return { list, waitlist, detail: null, error: null, cancelled: false, changed: null };
   }
   try {
     const detail = await historyDetail(ctx.db, user.id, bookingId, now);
     return {
       list,
+      waitlist,
       detail: { ...detail, confirmingCancel: params.get("cancel") === "1" },
       error: null,
       cancelled: params.get("cancelled") === "1",
@@ -50,7 +56,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     return data(
-      { list, detail: null, error: error.message, cancelled: false, changed: null },
+      { list, waitlist, detail: null, error: error.message, cancelled: false, changed: null },
       { status: error.status },
     );
   }
@@ -92,7 +98,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function AccountHistory({ loaderData, actionData }: Route.ComponentProps) {
-  const { list, detail, cancelled, changed } = loaderData;
+  const { list, waitlist, detail, cancelled, changed } = loaderData;
   const error = actionData?.error ?? loaderData.error;
   useFocusAfterStep(
     error
@@ -154,6 +160,7 @@ export default function AccountHistory({ loaderData, actionData }: Route.Compone
             </ul>
           )}
         </section>
+        <WaitlistEntries waitlist={waitlist} />
         <section aria-labelledby="past-heading">
           <h2 id="past-heading" className="text-xl font-bold">
             過去・キャンセルしたご予約

@@ -28,6 +28,7 @@ import {
   staff,
 } from "../db/schema";
 import { BadRequestError } from "../errors/domain-error";
+import { type LedgerWaitlistEntry, ledgerWaitlist } from "./ledger-waitlist.server";
 import { ownerFrame, type SalonAccess } from "./salon-access.server";
 import { type ViewScope, viewScope } from "./scope.server";
 
@@ -541,6 +542,8 @@ export type LedgerPage =
   | (Frame & {
       kind: "ledger";
       ledger: Ledger;
+      /** The day's waiting list (day view only; absent or null in the week view). */
+      waitlist?: LedgerWaitlistEntry[] | null;
     })
   | (Frame & {
       kind: "invalid";
@@ -577,9 +580,10 @@ export async function ledgerPage(
       today: toLocal(now, access.salon.timeZone).date,
     };
   }
-  const [ledger, frame] = await Promise.all([
+  const [ledger, frame, waitlist] = await Promise.all([
     buildLedger(db, access.salon, date, now, view, viewScope(access)),
     ownerFrame(db, access),
+    view === "day" ? ledgerWaitlist(db, access, date) : null,
   ]);
-  return { kind: "ledger", ...frame, ledger };
+  return { kind: "ledger", ...frame, ledger, waitlist };
 }

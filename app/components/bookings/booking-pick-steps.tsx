@@ -16,6 +16,7 @@ import {
   withLiveDays,
   withLiveTimes,
 } from "./use-live-availability";
+import { WaitlistPrompt } from "./waitlist-prompt";
 
 /** The URL of the flow with this selection (the flow is driven by the URL). */
 function flowHref(
@@ -240,6 +241,15 @@ export function PickSteps({
           <p role="status" className="mt-2 text-sm font-bold text-brand-700">
             {slotMessage}
           </p>
+          {changeId === null && !stale ? (
+            <WaitlistPrompt
+              slug={slug}
+              link={current}
+              days={days}
+              date={view.date}
+              dayHasTimes={times.length > 0}
+            />
+          ) : null}
         </>
       ) : null}
     </>

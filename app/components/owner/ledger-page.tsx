@@ -11,6 +11,7 @@ import type {
   LedgerWeek,
 } from "../../../server/owner/ledger.server";
 import { ScrollRegion } from "../scroll-region";
+import { LedgerWaitlist } from "./ledger-waitlist";
 import { OwnerFrame } from "./owner-frame";
 import { useLedgerLive } from "./use-ledger-live";
 
@@ -631,7 +632,10 @@ export function LedgerPage({ data }: { data: LedgerPageData }) {
           today={ledger.today}
         />
         {ledger.view === "day" ? (
-          <DayView day={ledger} salonName={data.salon.name} />
+          <>
+            <DayView day={ledger} salonName={data.salon.name} />
+            {data.waitlist ? <LedgerWaitlist entries={data.waitlist} /> : null}
+          </>
         ) : (
           <WeekView week={ledger} />
         )}

@@ -32,7 +32,14 @@ export type PickView = {
   kind: "pick";
   selection: FlowSelection;
   date: string | null;
-  days: { date: string; holiday: boolean; holidayName: string | null; available: boolean }[];
+  days: {
+    date: string;
+    holiday: boolean;
+    holidayName: string | null;
+    available: boolean;
+    /** Open but fully booked: the visitor may join its waiting list (issue 30, point 4). */
+    full: boolean;
+  }[];
   times: { time: string; start: string }[];
   problems: string[];
   /** Not a problem with the request: why the visitor is shown times again. */
@@ -87,6 +94,7 @@ export async function loadPickView(
     holiday: day.holiday,
     holidayName: names.get(day.date) ?? null,
     available: day.slots.length > 0,
+    full: day.slots.length === 0 && day.closedReason === "full",
   }));
   let date = params.date;
   let times: PickView["times"] = [];
