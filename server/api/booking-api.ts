@@ -10,6 +10,7 @@ import { type OpenApiDocument, renderApiDocs } from "./docs-page";
 import { registerFavoriteRoutes } from "./favorite-routes";
 import { registerOwnerApi } from "./owner-api";
 import { guardedByCapability } from "./owner-capability";
+import { registerSalonReviewRoutes } from "./salon-review-routes";
 import { registerWaitlistRoutes } from "./waitlist-routes";
 
 export type BookingApiDeps = {
@@ -68,6 +69,7 @@ export function createBookingApi(options: BookingApiDeps) {
 
   registerBookingRoutes(app, deps);
   registerFavoriteRoutes(app, deps);
+  registerSalonReviewRoutes(app, deps);
   registerWaitlistRoutes(app, deps);
   // Each owner operation's declared capability guards it before its validators (decision 0045).
   registerOwnerApi(guardedByCapability(app, deps), deps);
