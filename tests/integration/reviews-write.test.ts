@@ -1,15 +1,25 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import type { ServerBuild } from "react-router";
+import { beforeAll, describe, expect, it } from "vitest";
+import * as reviewPage from "../../app/routes/account.reviews.$bookingId";
 import { databaseRateLimitStore, type RateLimits } from "../../server/accounts/rate-limit";
 import type { Database } from "../../server/db/client";
 import { accountProfiles, bookingMenus, reviews, salons } from "../../server/db/schema";
 import { DomainError } from "../../server/errors/domain-error";
+import { withDomainErrors } from "../../server/http/errors";
 import { reviewInputSchema } from "../../server/reviews/review.schema";
 import { authorLabelOf, eligibility, saveReview } from "../../server/reviews/reviews.server";
 import { buildBooking, buildReview, buildSalonWithStaff, buildUser } from "../support/builders";
+import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
 
 const database = withTestDatabase();
+
+/** A route module as server/app.ts serves it: thrown DomainErrors become their status. */
+function asServed<M extends object>(module: M): M {
+  const build = withDomainErrors({ routes: { page: { module } } } as unknown as ServerBuild);
+  return build.routes.page?.module as unknown as M;
+}
 
 /** The visit: Sunday 1 November 2026, 14:00–15:00 in Tokyo. */
 const VISIT = new Date("2026-11-01T14:00:00+09:00");
@@ -26,11 +36,15 @@ function limits(db: Database, max = 100_000): RateLimits {
 
 /** A customer's booking at a fresh salon, completed unless told otherwise, with one menu. */
 async function visit(
-  options: { status?: "completed" | "confirmed" | "cancelled_by_user"; startsAt?: Date } = {},
+  options: {
+    status?: "completed" | "confirmed" | "cancelled_by_user";
+    startsAt?: Date;
+    userId?: string;
+  } = {},
 ) {
   const { db } = database;
   const { salon, stylists, menu } = await buildSalonWithStaff(db);
-  const customer = await buildUser(db);
+  const customer = options.userId ? { id: options.userId } : await buildUser(db);
   const startsAt = options.startsAt ?? VISIT;
   const booking = await buildBooking(db, {
     salonId: salon.id,
@@ -343,5 +357,119 @@ describe("rate limits", () => {
       )
     ).message;
     expect(message).toMatch(/秒ほど待ってから/);
+  });
+});
+
+describe("the form at /account/reviews/:bookingId", () => {
+  let env: ReturnType<typeof createRouteApp>;
+  beforeAll(() => {
+    env = createRouteApp(database, [
+      { path: "/account/reviews/:bookingId", module: asServed(reviewPage) },
+    ]);
+  });
+  /** The routes read the real clock: a visit two days ago. */
+  const recent = () => new Date(Date.now() - 2 * DAY);
+
+  it("shows the visit and the form, saves, and goes back to the history with a notice", async () => {
+    const member = await signedInMember(database, env);
+    const { booking, menu, salon } = await visit({ userId: member.userId, startsAt: recent() });
+    const page = await member.b.request(`/account/reviews/${booking.id}`);
+    expect(page.status).toBe(200);
+    const { loaderData } = await page.json();
+    expect(loaderData).toMatchObject({
+      action: "write",
+      salon: { name: salon.name },
+      menus: [menu.name],
+      staffName: "スタイリスト1",
+      values: null,
+    });
+
+    const saved = await member.b.request(
+      `/account/reviews/${booking.id}`,
+      postForm({
+        rating: "5",
+        ratingFinish: "4",
+        ratingService: "",
+        title: "",
+        body: "丁寧なカウンセリングでした。",
+      }),
+    );
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("location")).toBe(`/account/history?booking=${booking.id}&reviewed=1`);
+
+    const again = await (await member.b.request(`/account/reviews/${booking.id}`)).json();
+    expect(again.loaderData).toMatchObject({
+      action: "edit",
+      values: { rating: "5", ratingFinish: "4", ratingService: "", version: "0" },
+    });
+    const edited = await member.b.request(
+      `/account/reviews/${booking.id}`,
+      postForm({ rating: "3", body: "丁寧なカウンセリングでした。また伺います。", version: "0" }),
+    );
+    expect(edited.headers.get("location")).toBe(
+      `/account/history?booking=${booking.id}&reviewed=edited`,
+    );
+  });
+
+  it("keeps what was typed with Japanese messages on bad input, 4xx never 5xx", async () => {
+    const member = await signedInMember(database, env);
+    const { booking } = await visit({ userId: member.userId, startsAt: recent() });
+    const typed = { rating: "9", title: "<b>題</b>", body: "短い" };
+    const refused = await member.b.request(`/account/reviews/${booking.id}`, postForm(typed));
+    expect(refused.status).toBe(400);
+    const { actionData } = await refused.json();
+    expect(actionData.errors).toEqual({
+      rating: "総合評価を1〜5で選んでください。",
+      body: "口コミの本文は10文字以上で入力してください。",
+    });
+    expect(actionData.values).toMatchObject(typed);
+
+    const huge = await member.b.request(
+      `/account/reviews/${booking.id}`,
+      postForm({ rating: "4", body: "あ".repeat(20_000) }),
+    );
+    expect(huge.status).toBe(400);
+    // A second write: the form again with the reason, as a 409.
+    await member.b.request(
+      `/account/reviews/${booking.id}`,
+      postForm({ rating: "4", body: "とても良いサロンでした。" }),
+    );
+    const twice = await member.b.request(
+      `/account/reviews/${booking.id}`,
+      postForm({ rating: "4", body: "とても良いサロンでした。" }),
+    );
+    expect(twice.status).toBe(409);
+    expect((await twice.json()).actionData.errors.form).toMatch(/すでに投稿されています/);
+  });
+
+  it("someone else's booking is 404 and a guest signs in first", async () => {
+    const member = await signedInMember(database, env);
+    const other = await visit({ startsAt: recent() });
+    const page = await member.b.request(`/account/reviews/${other.booking.id}`);
+    expect(page.status).toBe(404);
+    const post = await member.b.request(
+      `/account/reviews/${other.booking.id}`,
+      postForm({ rating: "1", body: "他人の予約への口コミです。" }),
+    );
+    expect(post.status).toBe(404);
+    expect((await member.b.request("/account/reviews/not-a-uuid")).status).toBe(404);
+
+    const guest = await env.app.request(
+      `http://localhost:3000/account/reviews/${other.booking.id}`,
+    );
+    expect(guest.status).toBe(302);
+    expect(guest.headers.get("location")).toMatch(/^\/signin\?redirect=/);
+  });
+
+  it("a visit that is not completed gets a message instead of the form", async () => {
+    const member = await signedInMember(database, env);
+    const { booking } = await visit({
+      userId: member.userId,
+      startsAt: new Date(Date.now() + 2 * DAY),
+      status: "confirmed",
+    });
+    const { loaderData } = await (await member.b.request(`/account/reviews/${booking.id}`)).json();
+    expect(loaderData.action).toBeNull();
+    expect(loaderData.closedMessage).toMatch(/施術が完了したご予約/);
   });
 });
