@@ -23,9 +23,11 @@ export default [
   route("salons/search", "routes/salons.search.tsx"),
   route("salons/search/count", "routes/salons.search.count.ts"), // JSON: the phone filter dialog's count (issue 17)
   route("salons/:id", "routes/salons.$id.tsx"),
+  route("salons/:id/reviews", "routes/salons.$id.reviews.tsx"), // none: 口コミ (?sort=&staff=&genre=&page=)
   route("salons/:id/confirm", "routes/salons.$id.confirm.tsx"), // none
   route("salons/:id/confirm/thanks", "routes/salons.$id.confirm.thanks.tsx"), // none (own booking only)
   route("salons/:id/confirm/thanks.ics", "routes/salons.$id.confirm.thanks.ics.ts"), // the thanks page's calendar file
+  route("salons/:id/waitlist", "routes/salons.$id.waitlist.tsx"), // is-login: キャンセル待ちに登録 for the flow's choice (?menu=&staff=&coupon=&date=)
   route("salons/staffs/:param", "routes/salons.staffs.$param.tsx"),
   route("salons/feature/:param", "routes/salons.feature.$param.tsx"),
   route("salons/recommend/:param", "routes/salons.recommend.$param.tsx"),
@@ -44,6 +46,8 @@ export default [
   route("account/thanks", "routes/account.thanks.tsx"), // none
   route("account/history", "routes/account.history.tsx"), // is-login
   route("account/reviews/:bookingId", "routes/account.reviews.$bookingId.tsx"), // is-login (someone else's booking: 404): 口コミを書く / 編集する
+  route("account/waitlist", "routes/account.waitlist.tsx"), // is-login: POST キャンセル待ちをやめる (GET: where the entries are)
+  route("account/waitlist/offers/:offerId", "routes/account.waitlist.offers.$offerId.tsx"), // is-login (someone else's: 404): an offer, 予約する, 辞退する
   route("account/favorite", "routes/account.favorite.tsx"), // auth-full, account-setup-validation
   route("account/edit", "routes/account.edit.tsx"), // auth-full, is-login
   route("account/edit/change-email", "routes/account.edit.change-email.tsx"), // is-login
