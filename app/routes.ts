@@ -70,6 +70,8 @@ export default [
   route("admin/salons/edit/:id/photos", "routes/admin.salons.edit.$id.photos.tsx"),
   // Not in SPEC.md §2: the route rules (redirects) of SPEC.md §2, managed (issue 16, point 9).
   route("admin/redirects", "routes/admin.redirects.tsx"),
+  // Not in SPEC.md §2: the moderation of reviews (issue 30, point 2; decision 0056).
+  route("admin/reviews", "routes/admin.reviews.tsx"),
   // The salon editor's tabs (issue 16, point 4): ?staff=, ?menu=, ?coupon= open one row.
   route("admin/salons/edit/:id/staff", "routes/admin.salons.edit.$id.staff.tsx"),
   route("admin/salons/edit/:id/menus", "routes/admin.salons.edit.$id.menus.tsx"),

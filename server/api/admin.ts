@@ -1,10 +1,11 @@
 import { Hono } from "hono";
 import type { AccountServices } from "../accounts/account-services";
-import { getCurrentUser } from "../accounts/current-user";
+import { type CurrentUser, getCurrentUser } from "../accounts/current-user";
 import { auditFilterSchema, ownerListQuerySchema } from "../admin/admin.schema";
 import { listAudit } from "../admin/audit";
 import { listOwners } from "../admin/owners";
 import { lookupPostalCode } from "../admin/postal-code.server";
+import { listModeration, moderate } from "../admin/review-moderation.server";
 import type { Database } from "../db/client";
 import {
   DomainError,
@@ -12,6 +13,8 @@ import {
   NotFoundError,
   UnauthenticatedError,
 } from "../errors/domain-error";
+import { moderationQuerySchema, moderationSchema } from "../reviews/review-reply.schema";
+import { invalidRequest } from "./api-app";
 
 /**
  * /api/admin/*: every call passes the admin check first, here, once for the
@@ -20,7 +23,7 @@ import {
  * (an API client cannot follow the pages' sign-in redirect or 404 screen).
  */
 export function adminApi({ db, accounts }: { db: Database; accounts: AccountServices }) {
-  const api = new Hono();
+  const api = new Hono<{ Variables: { admin: CurrentUser } }>();
   api.use("*", async (c, next) => {
     c.header("Cache-Control", "private, no-store");
     const user = await getCurrentUser(c.req.raw, { db, accounts });
@@ -31,6 +34,7 @@ export function adminApi({ db, accounts }: { db: Database; accounts: AccountServ
         403,
       );
     }
+    c.set("admin", user);
     await next();
   });
 
@@ -50,6 +54,50 @@ export function adminApi({ db, accounts }: { db: Database; accounts: AccountServ
       data: await listAudit(db, { salonId: filter.salon, actorUserId: filter.actor, limit: 50 }),
     });
   });
+
+  /**
+   * The moderation of reviews (decision 0056): ?view=reported|hidden|all,
+   * &q= (salon name, view all), &review=<id>, &page=; as /admin/reviews lists them.
+   */
+  api.get("/reviews", async (c) => {
+    const query = moderationQuerySchema.safeParse({
+      view: c.req.query("view") || undefined,
+      q: c.req.query("q") || undefined,
+      review: c.req.query("review") || undefined,
+      page: c.req.query("page") || undefined,
+    });
+    if (!query.success) return c.json(errorBody(invalidRequest(query.error)), 400);
+    return c.json({ data: await listModeration(db, query.data) });
+  });
+
+  /** Hide, restore or keep (問題なし) a review: { note, version } as JSON; audited. */
+  for (const intent of ["hide", "restore", "keep"] as const) {
+    api.post(`/reviews/:reviewId/${intent}`, async (c) => {
+      let body: unknown;
+      try {
+        body = await c.req.json();
+      } catch {
+        body = null;
+      }
+      const fields = body && typeof body === "object" && !Array.isArray(body) ? body : {};
+      const input = moderationSchema.safeParse({
+        note: "",
+        ...fields,
+        intent,
+        reviewId: c.req.param("reviewId"),
+      });
+      if (!input.success) return c.json(errorBody(invalidRequest(input.error)), 400);
+      const { reviewId, note, version } = input.data;
+      const outcome = await moderate(db, intent, {
+        reviewId,
+        note,
+        version,
+        actor: c.get("admin"),
+        now: new Date(),
+      });
+      return c.json({ data: outcome });
+    });
+  }
 
   /** The salon editor's 住所を検索 with JavaScript: the bundled postal-code data, as JSON. */
   api.get("/postal-codes/:code", (c) => {

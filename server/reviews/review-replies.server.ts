@@ -97,6 +97,81 @@ export async function listReviewsForSalon(
   };
 }
 
+/** What the back office selects of a review (the salon's list and the moderation queue). */
+export const reviewColumns = {
+  id: reviews.id,
+  bookingId: reviews.bookingId,
+  rating: reviews.rating,
+  ratingAtmosphere: reviews.ratingAtmosphere,
+  ratingService: reviews.ratingService,
+  ratingTechnique: reviews.ratingTechnique,
+  ratingFinish: reviews.ratingFinish,
+  title: reviews.title,
+  body: reviews.body,
+  authorLabel: reviews.authorLabel,
+  visitedOn: reviews.visitedOn,
+  createdAt: reviews.createdAt,
+  staffName: staff.name,
+  replyBody: reviews.replyBody,
+  repliedAt: reviews.repliedAt,
+  replyUpdatedAt: reviews.replyUpdatedAt,
+  hiddenAt: reviews.hiddenAt,
+  version: reviews.version,
+};
+
+type ReviewRow = {
+  bookingId: string;
+  id: string;
+  rating: number;
+  ratingAtmosphere: number | null;
+  ratingService: number | null;
+  ratingTechnique: number | null;
+  ratingFinish: number | null;
+  title: string;
+  body: string;
+  authorLabel: string;
+  visitedOn: string;
+  createdAt: Date;
+  staffName: string | null;
+  replyBody: string | null;
+  repliedAt: Date | null;
+  replyUpdatedAt: Date | null;
+  hiddenAt: Date | null;
+};
+
+/** A review's row as the back office shows it, with the visit's menus. */
+export function reviewFacts(row: ReviewRow, menus: Map<string, string[]>) {
+  return {
+    id: row.id,
+    rating: row.rating,
+    aspects: reviewAspects.flatMap(({ key, label }) => {
+      const value = row[key];
+      return value === null ? [] : [{ key, label, value }];
+    }),
+    title: row.title,
+    body: row.body,
+    authorLabel: row.authorLabel,
+    visitedOn: row.visitedOn,
+    visitedLabel: formatDate(row.visitedOn),
+    writtenAt: row.createdAt.toISOString(),
+    writtenLabel: formatDateTime(row.createdAt),
+    staffName: row.staffName,
+    menus: menus.get(row.bookingId) ?? [],
+    visited: true as const,
+    hidden: row.hiddenAt !== null,
+    reply:
+      row.replyBody !== null && row.repliedAt !== null
+        ? {
+            body: row.replyBody,
+            repliedAt: row.repliedAt.toISOString(),
+            repliedLabel: formatDateTime(row.repliedAt),
+            updatedAt: row.replyUpdatedAt?.toISOString() ?? null,
+            updatedLabel: row.replyUpdatedAt ? formatDateTime(row.replyUpdatedAt) : null,
+          }
+        : null,
+  };
+}
+
 /** One review of the salon as the list shows it, or null (none, or another salon's). */
 export async function reviewForSalon(
   db: Database,
@@ -115,26 +190,7 @@ async function ownerReviews(
   offset: number,
 ): Promise<OwnerReview[]> {
   const rows = await db
-    .select({
-      id: reviews.id,
-      bookingId: reviews.bookingId,
-      rating: reviews.rating,
-      ratingAtmosphere: reviews.ratingAtmosphere,
-      ratingService: reviews.ratingService,
-      ratingTechnique: reviews.ratingTechnique,
-      ratingFinish: reviews.ratingFinish,
-      title: reviews.title,
-      body: reviews.body,
-      authorLabel: reviews.authorLabel,
-      visitedOn: reviews.visitedOn,
-      createdAt: reviews.createdAt,
-      staffName: staff.name,
-      replyBody: reviews.replyBody,
-      repliedAt: reviews.repliedAt,
-      replyUpdatedAt: reviews.replyUpdatedAt,
-      hiddenAt: reviews.hiddenAt,
-      version: reviews.version,
-    })
+    .select(reviewColumns)
     .from(reviews)
     .leftJoin(staff, eq(staff.id, reviews.staffId))
     .where(and(eq(reviews.salonId, salonId), where))
@@ -143,49 +199,23 @@ async function ownerReviews(
     .offset(offset);
   const menus = await visitMenus(
     db,
-    salonId,
-    rows.map((row) => row.bookingId),
+    rows.map((row) => ({ salonId, bookingId: row.bookingId })),
   );
-  return rows.map((row) => ({
-    id: row.id,
-    rating: row.rating,
-    aspects: reviewAspects.flatMap(({ key, label }) => {
-      const value = row[key];
-      return value === null ? [] : [{ key, label, value }];
-    }),
-    title: row.title,
-    body: row.body,
-    authorLabel: row.authorLabel,
-    visitedOn: row.visitedOn,
-    visitedLabel: formatDate(row.visitedOn),
-    writtenAt: row.createdAt.toISOString(),
-    writtenLabel: formatDateTime(row.createdAt),
-    staffName: row.staffName,
-    menus: menus.get(row.bookingId) ?? [],
-    visited: true,
-    hidden: row.hiddenAt !== null,
-    reply:
-      row.replyBody !== null && row.repliedAt !== null
-        ? {
-            body: row.replyBody,
-            repliedAt: row.repliedAt.toISOString(),
-            repliedLabel: formatDateTime(row.repliedAt),
-            updatedAt: row.replyUpdatedAt?.toISOString() ?? null,
-            updatedLabel: row.replyUpdatedAt ? formatDateTime(row.replyUpdatedAt) : null,
-          }
-        : null,
-    version: row.version,
-  }));
+  return rows.map((row) => ({ ...reviewFacts(row, menus), version: row.version }));
 }
 
-/** The menus of each visit, as the booking recorded them. */
-export async function visitMenus(db: Database, salonId: string, bookingIds: string[]) {
+/** The menus of each visit, as the booking recorded them (keyed by booking id). */
+export async function visitMenus(db: Database, visits: { salonId: string; bookingId: string }[]) {
   const byBooking = new Map<string, string[]>();
-  if (bookingIds.length === 0) return byBooking;
+  if (visits.length === 0) return byBooking;
+  const salonIds = [...new Set(visits.map((visit) => visit.salonId))];
+  const bookingIds = visits.map((visit) => visit.bookingId);
   const rows = await db
     .select({ bookingId: bookingMenus.bookingId, name: bookingMenus.name })
     .from(bookingMenus)
-    .where(and(eq(bookingMenus.salonId, salonId), inArray(bookingMenus.bookingId, bookingIds)))
+    .where(
+      and(inArray(bookingMenus.salonId, salonIds), inArray(bookingMenus.bookingId, bookingIds)),
+    )
     .orderBy(asc(bookingMenus.bookingId), asc(bookingMenus.position));
   for (const row of rows) {
     const names = byBooking.get(row.bookingId) ?? [];
