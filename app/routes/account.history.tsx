@@ -27,6 +27,11 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 
 export const headers = privatePageHeaders;
 
+const reviewedNotices: Record<string, string> = {
+  "1": "口コミを投稿しました。ありがとうございました。サロンのページに「来店済み」の口コミとして表示されます。",
+  edited: "口コミを更新しました。",
+};
+
 // Guards (SPEC.md §2): is-login.
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
@@ -47,7 +52,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     return {
       list,
       waitlist,
-      detail: { ...detail, confirmingCancel: params.get("cancel") === "1" },
+      detail: {
+        ...detail,
+        confirmingCancel: params.get("cancel") === "1",
+        // After 口コミを書く: 1 written, edited (decision 0054).
+        reviewed: reviewedNotices[params.get("reviewed") ?? ""] ?? null,
+      },
       error: null,
       cancelled: params.get("cancelled") === "1",
       // After 予約変更: 1 changed, coupon changed without the coupon, 0 already so.
@@ -103,11 +113,13 @@ export default function AccountHistory({ loaderData, actionData }: Route.Compone
   useFocusAfterStep(
     error
       ? "history-error"
-      : detail?.confirmingCancel
-        ? "cancel-confirm"
-        : detail
-          ? "booking-detail"
-          : "history-heading",
+      : detail?.reviewed
+        ? "review-notice"
+        : detail?.confirmingCancel
+          ? "cancel-confirm"
+          : detail
+            ? "booking-detail"
+            : "history-heading",
     actionData,
   );
   return (
@@ -117,6 +129,11 @@ export default function AccountHistory({ loaderData, actionData }: Route.Compone
       </h1>
       <div className="mt-6 flex flex-col gap-8">
         {cancelled ? <Notice>ご予約をキャンセルしました。</Notice> : null}
+        {detail?.reviewed ? (
+          <div id="review-notice" tabIndex={-1}>
+            <Notice>{detail.reviewed}</Notice>
+          </div>
+        ) : null}
         {changed && detail ? (
           <Notice>
             {changed === "0"
