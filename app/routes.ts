@@ -46,6 +46,7 @@ export default [
   route("account/thanks", "routes/account.thanks.tsx"), // none
   route("account/history", "routes/account.history.tsx"), // is-login
   route("account/reviews/:bookingId", "routes/account.reviews.$bookingId.tsx"), // is-login (someone else's booking: 404): 口コミを書く / 編集する
+  route("reviews/:reviewId/report", "routes/reviews.$reviewId.report.tsx"), // is-login (hidden or missing review: 404): 口コミを通報する
   route("account/waitlist", "routes/account.waitlist.tsx"), // is-login: POST キャンセル待ちをやめる (GET: where the entries are)
   route("account/waitlist/offers/:offerId", "routes/account.waitlist.offers.$offerId.tsx"), // is-login (someone else's: 404): an offer, 予約する, 辞退する
   route("account/favorite", "routes/account.favorite.tsx"), // auth-full, account-setup-validation
