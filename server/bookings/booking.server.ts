@@ -12,7 +12,7 @@ import {
   UNIQUE_VIOLATION,
 } from "../db/sql-state";
 import { notifySlotChange } from "../realtime/slot-events.server";
-import { settleOfferOnConfirm } from "../waitlist/waitlist-trigger.server";
+import { enqueueWaitlistMatch, settleOfferOnConfirm } from "../waitlist/waitlist-trigger.server";
 import { approvalAtConfirm } from "./approval.server";
 import { findAvailability, pickStaff } from "./availability";
 import {
@@ -327,6 +327,11 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
           holderIp: request.userId === null ? request.ip : null,
           now: request.now,
         });
+        // A hold that is never confirmed frees its time with no write at all:
+        // the waiting list looks again when it lapses (decision 0055).
+        if (held.holdExpiresAt) {
+          await enqueueWaitlistMatch(tx, salon.id, [date], held.holdExpiresAt);
+        }
         // Open booking pages on every app server drop the time (and show a
         // released one) when this transaction commits; never on a rollback.
         await notifySlotChange(tx, salon.id, [

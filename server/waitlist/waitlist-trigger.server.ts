@@ -37,6 +37,8 @@ export async function enqueueWaitlistMatch(
   tx: Pick<Database, "execute">,
   salonId: string,
   dates: readonly string[],
+  /** Later than at once: when a hold lapses without any write (holdSlot). */
+  runAt?: Date,
 ) {
   if (dates.length === 0) return;
   const list = sql.join(
@@ -46,7 +48,7 @@ export async function enqueueWaitlistMatch(
   await tx.execute(sql`
     insert into jobs (kind, payload, run_at, salon_id)
     select ${waitlistJobKinds.match}, jsonb_build_object('salonId', ${salonId}::text, 'date', d),
-           ${AT_ONCE}::timestamptz, ${salonId}::uuid
+           ${runAt ? runAt.toISOString() : AT_ONCE}::timestamptz, ${salonId}::uuid
     from unnest(array[${list}]::text[]) as d
     where exists (
       select 1 from waitlist_entries e

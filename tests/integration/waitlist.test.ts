@@ -478,6 +478,28 @@ describe("offers", () => {
     expect(await offersOf(waiting.id)).toHaveLength(0);
   });
 
+  it("offers a time whose hold lapsed unconfirmed, when it lapses", async () => {
+    const { salon, menu, stylist, cancel } = await fullDay();
+    const waiting = await join(salon.id, menu.id);
+    await cancel();
+    const browsing = await buildUser(database.db);
+    await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      salonId: salon.id,
+      menuIds: [menu.id],
+      staffId: stylist.id,
+      start: at(`${DAY}T14:00`),
+      userId: browsing.id,
+      now: NOW,
+    });
+    await runJobs(NOW);
+    expect((await entryOf(waiting.id))?.status).toBe("waiting");
+    // The hold's ten minutes pass with no write at all.
+    await runJobs(later(NOW, 10));
+    expect((await entryOf(waiting.id))?.status).toBe("offered");
+    expect((await offersOf(waiting.id))[0]?.startsAt).toEqual(at(`${DAY}T14:00`));
+  });
+
   it("never offers a time within the salon's minimum notice", async () => {
     const { salon, menu, cancel } = await fullDay({
       settings: { leadTimeMinutes: 120, cancellationCutoffHours: 0 },
