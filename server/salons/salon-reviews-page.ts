@@ -54,10 +54,13 @@ export async function loadSalonReviewsPage(
   );
   const query: ReviewListQuery = reviewListQuerySchema.parse(raw);
   const canonical = reviewListParams(query);
-  const given = new URLSearchParams(
-    [...searchParams].filter(([key]) => (reviewListKeys as readonly string[]).includes(key)),
-  );
-  if (canonical.toString() !== given.toString()) return { redirect: hrefOf(canonical) };
+  // The same values in another order are the same list: no redirect for that alone.
+  const given = [...searchParams]
+    .filter(([key]) => (reviewListKeys as readonly string[]).includes(key))
+    .map(([key, value]) => `${key}=${value}`)
+    .sort();
+  const wanted = [...canonical].map(([key, value]) => `${key}=${value}`).sort();
+  if (given.join("&") !== wanted.join("&")) return { redirect: hrefOf(canonical) };
   let list: Awaited<ReturnType<typeof salonReviewList>>;
   try {
     list = await salonReviewList(db, salon.id, query);

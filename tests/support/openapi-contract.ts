@@ -34,6 +34,15 @@ export type ContractCall = {
 
 const DOCUMENT_ID = "https://salon-navi.invalid/openapi.json";
 
+/**
+ * A path or query value is text on the wire; a parameter documented as a
+ * number is read as one (page=2 is the integer 2), as a client sends it.
+ */
+function wireValue(schema: Schema, value: string): unknown {
+  const numeric = schema.type === "integer" || schema.type === "number";
+  return numeric && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+}
+
 export function openApiContract(document: OpenApiDocument) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   addFormats(ajv);
@@ -100,7 +109,7 @@ export function openApiContract(document: OpenApiDocument) {
       for (const value of values) {
         for (const p of problemsOf(
           ["paths", template, method, "parameters", String(index), "schema"],
-          value,
+          wireValue(parameter.schema, value),
         ))
           problems.push(`parameter ${parameter.name}${p}`);
       }

@@ -36,9 +36,8 @@ export function ReviewSummaryPanel({ summary }: { summary: ReviewSummary }) {
         {summary.distribution.map(({ rating, count }) => (
           <li key={rating} className="flex items-center gap-2">
             <span className="w-8 shrink-0">
-              <span aria-hidden="true">★</span>
-              <span className="sr-only">星</span>
-              {rating}
+              <span aria-hidden="true">★{rating}</span>
+              <span className="sr-only">星{rating}つ：</span>
             </span>
             <span aria-hidden="true" className="h-2 min-w-0 flex-1 rounded bg-neutral-200">
               <span
