@@ -8,7 +8,7 @@ import {
   type SalonCapability,
 } from "../../server/owner/salon-access.server";
 import { browser, ORIGIN } from "../support/accounts";
-import { buildBooking, buildSalonWithStaff } from "../support/builders";
+import { buildBooking, buildReview, buildSalonWithStaff } from "../support/builders";
 import { createFullApp } from "../support/full-app";
 import {
   declaredCapability,
@@ -44,7 +44,7 @@ const EMAIL_1 = "ichiro-sato@example.jp";
 
 let database: TestDatabase;
 let full: Awaited<ReturnType<typeof createFullApp>>;
-const ids = { id: "", bookingId: "", customerId: "" };
+const ids = { id: "", bookingId: "", customerId: "", reviewId: "" };
 /** Salon A's second stylist's booking (not the stylist account's). */
 let otherBookingId = "";
 let todayOwn = "";
@@ -139,6 +139,8 @@ beforeAll(async () => {
   who.manager = (await member("manager")).b;
   who.reception = (await member("reception")).b;
   who.stylist = (await member("stylist")).b;
+  // A review of a past visit, for /api/owner/…/reviews/{reviewId}/reply.
+  ids.reviewId = (await buildReview(database.db, a.salon.id, { staffId: other.id })).id;
   operations = await ownerOperations(full.app);
 }, 120_000);
 
