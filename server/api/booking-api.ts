@@ -11,6 +11,7 @@ import { registerFavoriteRoutes } from "./favorite-routes";
 import { registerOwnerApi } from "./owner-api";
 import { guardedByCapability } from "./owner-capability";
 import { registerSalonReviewRoutes } from "./salon-review-routes";
+import { registerWaitlistEventRoutes } from "./waitlist-event-routes";
 import { registerWaitlistRoutes } from "./waitlist-routes";
 
 export type BookingApiDeps = {
@@ -71,6 +72,7 @@ export function createBookingApi(options: BookingApiDeps) {
   registerFavoriteRoutes(app, deps);
   registerSalonReviewRoutes(app, deps);
   registerWaitlistRoutes(app, deps);
+  registerWaitlistEventRoutes(app, deps);
   // Each owner operation's declared capability guards it before its validators (decision 0045).
   registerOwnerApi(guardedByCapability(app, deps), deps);
 

@@ -21,6 +21,7 @@ import { EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
 import { DomainError } from "../errors/domain-error";
 import { enqueue } from "../jobs/queue.server";
 import { publishSlotChange } from "../realtime/slot-events.server";
+import { notifyWaitlistOffer } from "./live-offers.server";
 import { waitlistJobKinds } from "./waitlist-trigger.server";
 
 /**
@@ -180,6 +181,8 @@ async function offerTo(
       .update(waitlistEntries)
       .set({ status: "offered", version: sql`${waitlistEntries.version} + 1`, updatedAt: now })
       .where(eq(waitlistEntries.id, entry.id));
+    // The visitor's open pages show the notice on commit (GET /api/waitlist/events).
+    await notifyWaitlistOffer(tx, entry.userId, entry.date);
     await enqueue(tx, {
       kind: waitlistJobKinds.offerMail,
       payload: { offerId: offer.id },
