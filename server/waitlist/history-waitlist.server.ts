@@ -22,7 +22,7 @@ export type HistoryWaitlistEntry = {
   menuNames: string[];
   staffLabel: string;
   /** The open offer: its page and deadline (ISO). */
-  offer: { href: string; startsAt: string; expiresAt: string } | null;
+  offer: { id: string; href: string; startsAt: string; expiresAt: string } | null;
 };
 
 export type HistoryWaitlist = {
@@ -56,6 +56,7 @@ export async function historyWaitlist(
       staffLabel: entry.staffLabel,
       offer: entry.offer
         ? {
+            id: entry.offer.id,
             href: `/account/waitlist/offers/${entry.offer.id}`,
             startsAt: entry.offer.startsAt.toISOString(),
             expiresAt: entry.offer.expiresAt.toISOString(),

@@ -16,9 +16,11 @@ import {
   waitlistOffers,
 } from "../../server/db/schema";
 import { matchWaitlist } from "../../server/waitlist/waitlist-matcher.server";
-import { browser, setRole } from "../support/accounts";
+import { browser, ORIGIN, setRole } from "../support/accounts";
+import { apiUser, createApiTestApp } from "../support/api-client";
 import { buildBooking, buildSalonWithStaff } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
+import { readEventStream } from "../support/sse";
 import { withTestDatabase } from "../support/test-database";
 
 /**
@@ -431,5 +433,60 @@ describe("the day's waiting list in the salon's ledger", () => {
     // Another salon's ledger stays closed to them.
     const other = await buildSalonWithStaff(database.db);
     expect((await stylist.b.request(`/owner/salons/${other.salon.id}/bookings`)).status).toBe(404);
+  });
+});
+
+describe("the live notice of an offer", () => {
+  it("streams the visitor's open offers: none at first, then the offer the matcher makes; a guest gets 401", async () => {
+    const f = await fullDay();
+    const now = at(addDays(today(), 1), "09:00");
+    const server = createApiTestApp(database, { now: () => now });
+    try {
+      const guest = await server.app.request(`${ORIGIN}/api/waitlist/events`);
+      expect(guest.status).toBe(401);
+      const user = await apiUser(server.app);
+      await database.db.insert(waitlistEntries).values({
+        salonId: f.salon.id,
+        userId: user.userId,
+        menuIds: [f.menu.id],
+        date: f.date,
+        windowStart: 600,
+        windowEnd: 1200,
+        createdAt: new Date(now.getTime() - 3_600_000),
+      });
+      const response = await user.request("/api/waitlist/events");
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
+      const stream = readEventStream(response);
+      try {
+        const first = await stream.inbox.next((m) => m.event === "waitlist");
+        expect(JSON.parse(first.data ?? "null").data).toEqual([]);
+        // The matcher's offer reaches the visitor's stream once its transaction commits.
+        const blocker = f.blockers[0];
+        if (!blocker) throw new Error("no blocker");
+        await database.db
+          .update(bookings)
+          .set({ status: "cancelled_by_salon", cancelledAt: now, cancelledBy: "salon" })
+          .where(eq(bookings.id, blocker.id));
+        const { offerIds } = await database.db.transaction((tx) =>
+          matchWaitlist(tx, { salonId: f.salon.id, date: f.date, now }),
+        );
+        expect(offerIds).toHaveLength(1);
+        const next = await stream.inbox.next((m) => m.event === "waitlist");
+        const offers = JSON.parse(next.data ?? "null").data;
+        expect(offers).toEqual([
+          expect.objectContaining({
+            offerId: offerIds[0],
+            href: `/account/waitlist/offers/${offerIds[0]}`,
+            salonName: f.salon.name,
+            startsAt: at(f.date, "10:00").toISOString(),
+          }),
+        ]);
+      } finally {
+        await stream.close();
+      }
+    } finally {
+      await server.close();
+    }
   });
 });

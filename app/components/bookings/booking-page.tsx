@@ -9,6 +9,7 @@ import { HoldStep } from "./booking-hold-step";
 import { PickSteps } from "./booking-pick-steps";
 import { draftFromState } from "./hold-expired-notice";
 import { stepIds } from "./step-focus";
+import { WaitlistLiveNotice } from "./waitlist-live-notice";
 
 /** What the booking page's action answered: a refused time, or the contact form again. */
 export type BookingActionData =
@@ -55,6 +56,7 @@ export function BookingPage({
             : "ご予約"}
         <span className="block text-base font-normal text-neutral-700">{salon.name}</span>
       </h1>
+      <WaitlistLiveNotice />
       {view.kind === "change" ? (
         <ChangeConfirmStep view={view} actionError={actionError} />
       ) : view.kind === "change-refused" ? (

@@ -3,6 +3,7 @@ import { toLocal } from "../../../common/local-time";
 import type { HistoryWaitlist } from "../../../server/waitlist/history-waitlist.server";
 import { formatLocalDate } from "../../lib/booking-format";
 import { linkClass, Notice } from "../accounts/account-frame";
+import { WaitlistLiveNotice } from "./waitlist-live-notice";
 
 const noticeText = {
   left: "キャンセル待ちをやめました。",
@@ -22,6 +23,9 @@ export function WaitlistEntries({ waitlist }: { waitlist: HistoryWaitlist }) {
       <h2 id="waitlist-heading" className="text-xl font-bold">
         キャンセル待ち
       </h2>
+      <WaitlistLiveNotice
+        known={waitlist.entries.flatMap((entry) => (entry.offer ? [entry.offer.id] : []))}
+      />
       {waitlist.notice ? (
         <div className="mt-3">
           <Notice>{noticeText[waitlist.notice]}</Notice>
