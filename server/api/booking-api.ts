@@ -9,6 +9,7 @@ import { registerBookingRoutes } from "./booking-routes";
 import { type OpenApiDocument, renderApiDocs } from "./docs-page";
 import { registerFavoriteRoutes } from "./favorite-routes";
 import { registerOwnerApi } from "./owner-api";
+import { registerReviewRoutes } from "./review-routes";
 import { guardedByCapability } from "./owner-capability";
 import { registerSalonReviewRoutes } from "./salon-review-routes";
 import { registerWaitlistEventRoutes } from "./waitlist-event-routes";
@@ -70,6 +71,7 @@ export function createBookingApi(options: BookingApiDeps) {
 
   registerBookingRoutes(app, deps);
   registerFavoriteRoutes(app, deps);
+  registerReviewRoutes(app, deps);
   registerSalonReviewRoutes(app, deps);
   registerWaitlistRoutes(app, deps);
   registerWaitlistEventRoutes(app, deps);

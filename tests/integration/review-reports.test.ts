@@ -9,6 +9,7 @@ import { DomainError } from "../../server/errors/domain-error";
 import { withDomainErrors } from "../../server/http/errors";
 import { reviewReportSchema } from "../../server/reviews/review.schema";
 import { reportReview } from "../../server/reviews/reviews.server";
+import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { buildReview, buildSalon, buildUser } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { withTestDatabase } from "../support/test-database";
@@ -208,5 +209,72 @@ describe("the page at /reviews/:reviewId/report", () => {
     const guest = await env.app.request(`http://localhost:3000/reviews/${review.id}/report`);
     expect(guest.status).toBe(302);
     expect(guest.headers.get("location")).toMatch(/^\/signin\?redirect=/);
+  });
+});
+
+describe("POST /api/reviews/{reviewId}/reports", () => {
+  let api: ReturnType<typeof createApiTestApp>;
+  beforeAll(() => {
+    api = createApiTestApp(database, { now: () => NOW });
+    return () => api.close();
+  });
+
+  it("takes one report per person, as the OpenAPI document says", async () => {
+    const { review } = await shownReview();
+    const user = await apiUser(api.app);
+    const path = `/api/reviews/${review.id}/reports`;
+    const created = await user.request(path, {
+      method: "POST",
+      json: { reason: "not_a_visit", note: "来店していない内容に読めます。" },
+    });
+    expect(created.status).toBe(201);
+    expect((await created.json()).data).toMatchObject({
+      reviewId: review.id,
+      reason: "not_a_visit",
+      note: "来店していない内容に読めます。",
+    });
+    const again = await user.request(path, { method: "POST", json: { reason: "spam" } });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({
+      error: { code: "already_reported", message: "この口コミはすでに通報済みです。" },
+    });
+  });
+
+  it("answers 401 to guests, 404 for a hidden review, 4xx in Japanese for hostile input", async () => {
+    const { review } = await shownReview();
+    const path = `/api/reviews/${review.id}/reports`;
+    expect(
+      (await apiClient(api.app).request(path, { method: "POST", json: { reason: "spam" } })).status,
+    ).toBe(401);
+    const user = await apiUser(api.app);
+    for (const json of [
+      { reason: "hate" },
+      { reason: 3 },
+      { reason: "spam", note: 5 },
+      "spam",
+      {},
+    ]) {
+      const response = await user.request(path, { method: "POST", json });
+      expect(response.status, JSON.stringify(json)).toBe(400);
+      expect((await response.json()).error.message).toMatch(/通報の理由|補足|JSON オブジェクト/);
+    }
+    const long = await user.request(path, {
+      method: "POST",
+      json: { reason: "spam", note: "あ".repeat(501) },
+    });
+    expect(long.status).toBe(400);
+    expect((await long.json()).error.message).toMatch(/500文字以内/);
+    expect(
+      (
+        await user.request("/api/reviews/nope/reports", {
+          method: "POST",
+          json: { reason: "spam" },
+        })
+      ).status,
+    ).toBe(400);
+
+    await database.db.update(reviews).set({ hiddenAt: NOW }).where(eq(reviews.id, review.id));
+    const hidden = await user.request(path, { method: "POST", json: { reason: "spam" } });
+    expect(hidden.status).toBe(404);
   });
 });

@@ -9,6 +9,7 @@ import { DomainError } from "../../server/errors/domain-error";
 import { withDomainErrors } from "../../server/http/errors";
 import { reviewInputSchema } from "../../server/reviews/review.schema";
 import { authorLabelOf, eligibility, saveReview } from "../../server/reviews/reviews.server";
+import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { buildBooking, buildReview, buildSalonWithStaff, buildUser } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
@@ -471,5 +472,117 @@ describe("the form at /account/reviews/:bookingId", () => {
     const { loaderData } = await (await member.b.request(`/account/reviews/${booking.id}`)).json();
     expect(loaderData.action).toBeNull();
     expect(loaderData.closedMessage).toMatch(/施術が完了したご予約/);
+  });
+});
+
+describe("PUT and GET /api/bookings/{id}/review", () => {
+  let api: ReturnType<typeof createApiTestApp>;
+  beforeAll(() => {
+    api = createApiTestApp(database, { now: () => NOW });
+    return () => api.close();
+  });
+
+  it("writes, reads and edits the review of one's visit, as the OpenAPI document says", async () => {
+    const user = await apiUser(api.app);
+    const { booking, salon } = await visit({ userId: user.userId });
+    const path = `/api/bookings/${booking.id}/review`;
+    expect((await user.request(path)).status).toBe(404);
+
+    const created = await user.request(path, {
+      method: "PUT",
+      json: {
+        rating: 5,
+        ratingService: 4,
+        ratingFinish: null,
+        body: "とても丁寧でした。また来ます。",
+      },
+    });
+    expect(created.status).toBe(201);
+    const { data } = await created.json();
+    expect(data).toMatchObject({
+      bookingId: booking.id,
+      salonId: salon.id,
+      rating: 5,
+      ratingService: 4,
+      ratingFinish: null,
+      title: "",
+      visitedOn: "2026-11-01",
+      hidden: false,
+      reply: null,
+      version: 0,
+      editableUntil: "2026-12-02T01:00:00.000Z",
+    });
+    expect((await (await user.request(path)).json()).data.id).toBe(data.id);
+
+    const edited = await user.request(path, {
+      method: "PUT",
+      json: { rating: 3, body: "とても丁寧でした。また来ます。", version: 0 },
+    });
+    expect(edited.status).toBe(200);
+    expect((await edited.json()).data).toMatchObject({ rating: 3, version: 1 });
+    expect(await salonRating(salon.id)).toEqual({ average: 3, count: 1 });
+
+    const again = await user.request(path, {
+      method: "PUT",
+      json: { rating: 1, body: "別の内容で書き直します。" },
+    });
+    expect(again.status).toBe(409);
+    expect((await again.json()).error.code).toBe("review_exists");
+  });
+
+  it("someone else's booking is 404, a guest 401", async () => {
+    const user = await apiUser(api.app);
+    const { booking } = await visit();
+    const path = `/api/bookings/${booking.id}/review`;
+    expect((await user.request(path)).status).toBe(404);
+    const put = await user.request(path, {
+      method: "PUT",
+      json: { rating: 5, body: "他人の予約への口コミです。" },
+    });
+    expect(put.status).toBe(404);
+    expect((await put.json()).error.message).toBe("ご予約が見つかりません。");
+    const guest = apiClient(api.app);
+    expect((await guest.request(path)).status).toBe(401);
+  });
+
+  it("hostile input is a 4xx with a Japanese message, never a 5xx", async () => {
+    const user = await apiUser(api.app);
+    const { booking } = await visit({ userId: user.userId });
+    const path = `/api/bookings/${booking.id}/review`;
+    const cases: [unknown, RegExp][] = [
+      [{ rating: "5", body: "文字列の評価は受け付けません。" }, /総合評価（rating）は1〜5の整数/],
+      [{ rating: 6, body: "範囲外の評価は受け付けません。" }, /総合評価（rating）は1〜5の整数/],
+      [{ rating: 5, ratingTechnique: 2.5, body: "小数の評価は受け付けません。" }, /技術/],
+      [{ rating: 5, body: 12345 }, /本文（body）は文字列/],
+      [{ rating: 5, body: "短い" }, /10文字以上/],
+      [{ rating: 5, body: "あ".repeat(1001) }, /1,000文字以内/],
+      [{ rating: 5, title: "あ".repeat(51), body: "タイトルが長すぎます。" }, /50文字以内/],
+      [{ rating: 5, body: "版が文字列です。", version: "0" }, /version/],
+      [[1, 2, 3], /JSON オブジェクト/],
+      [null, /JSON オブジェクト/],
+    ];
+    for (const [json, message] of cases) {
+      const response = await user.request(path, { method: "PUT", json });
+      expect(response.status, JSON.stringify(json)).toBe(400);
+      const { error } = await response.json();
+      expect(error.code).toBe("invalid_request");
+      expect(error.message).toMatch(message);
+    }
+    const broken = await user.request(path, {
+      method: "PUT",
+      body: '{"rating": 5, "body": "閉じていない',
+      headers: { "content-type": "application/json" },
+    });
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).error.message).toMatch(/JSON/);
+    const badId = await user.request("/api/bookings/%3Cscript%3E/review");
+    expect(badId.status).toBe(400);
+    // HTML is kept as text.
+    const html = await user.request(path, {
+      method: "PUT",
+      json: { rating: 4, body: "<script>alert(1)</script> https://example.com" },
+    });
+    expect(html.status).toBe(201);
+    expect((await html.json()).data.body).toBe("<script>alert(1)</script> https://example.com");
   });
 });
