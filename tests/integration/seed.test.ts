@@ -192,6 +192,52 @@ describe("demo seed", () => {
     expect(result.rows[0]?.reviews).toBeGreaterThan(SALONS * 3);
   });
 
+  it("stands every review on a completed visit of its salon and stylist, with aspects and some replies", async () => {
+    type Row = {
+      reviews: number;
+      without_their_visit: number;
+      with_aspects: number;
+      aspects_far_from_rating: number;
+      replied: number;
+      replies_not_a_day_or_two_later: number;
+      visits_without_menus: number;
+    };
+    const result = (await database.db.execute(sql`
+      select
+        (select count(*)::int from reviews) as reviews,
+        (select count(*)::int from reviews r where not exists (select 1 from bookings b
+          join salons s on s.id = b.salon_id
+          where b.id = r.booking_id and b.salon_id = r.salon_id and b.status = 'completed'
+          and b.staff_id is not distinct from r.staff_id
+          and (b.starts_at at time zone s.time_zone)::date = r.visited_on)) as without_their_visit,
+        (select count(*)::int from reviews where rating_atmosphere is not null
+          or rating_service is not null or rating_technique is not null
+          or rating_finish is not null) as with_aspects,
+        (select count(*)::int from reviews where abs(rating_atmosphere - rating) > 1
+          or abs(rating_service - rating) > 1 or abs(rating_technique - rating) > 1
+          or abs(rating_finish - rating) > 1) as aspects_far_from_rating,
+        (select count(*)::int from reviews where reply_body is not null) as replied,
+        (select count(*)::int from reviews where reply_body is not null and (replied_at is null
+          or replied_at < created_at + interval '20 hours'
+          or replied_at > created_at + interval '2 days')) as replies_not_a_day_or_two_later,
+        (select count(*)::int from reviews r where not exists (select 1 from booking_menus m
+          where m.booking_id = r.booking_id and m.salon_id = r.salon_id)) as visits_without_menus`)) as unknown as {
+      rows: Row[];
+    };
+    const row = result.rows[0];
+    if (!row) throw new Error("no row");
+    expect(row).toMatchObject({
+      without_their_visit: 0,
+      aspects_far_from_rating: 0,
+      replies_not_a_day_or_two_later: 0,
+      visits_without_menus: 0,
+    });
+    // Most reviews rate the aspects; about 40 % have the salon's reply.
+    expect(row.with_aspects / row.reviews).toBeGreaterThan(0.6);
+    expect(row.replied / row.reviews).toBeGreaterThan(0.2);
+    expect(row.replied / row.reviews).toBeLessThan(0.6);
+  });
+
   it("is safe to re-run: the same rows, no duplicates", async () => {
     const before = await fingerprint();
     await seedDatabase(database.db, { salonCount: SALONS, now: NOW });

@@ -35,6 +35,7 @@ import {
 } from "./data/staff";
 import { seedId } from "./ids";
 import { Random } from "./random";
+import { withReviewExtras } from "./review-extras";
 import { reviewVisits } from "./review-visits";
 
 /**
@@ -566,6 +567,7 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
 
   // Reviews
   const reviewRows: ReviewRow[] = [];
+  const reviewStaffNames: string[] = [];
   const reviewCount = rng.int(3, 12);
   const femaleVisitors = genre === "hair" ? 0.75 : genre === "headspa" ? 0.7 : 0.93;
   for (let k = 0; k < reviewCount; k++) {
@@ -573,6 +575,7 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
     const mood = moodOf(rating);
     const staffIndex = rng.int(0, staffRows.length - 1);
     const staffName = staffFamilyNames[staffIndex] ?? "";
+    reviewStaffNames.push(staffName);
     const middles = rng.sample(reviewMiddles[genre][mood], mood === "positive" ? rng.int(1, 2) : 1);
     const body = [rng.pick(reviewOpenings[mood]), ...middles, rng.pick(reviewClosings[mood])]
       .join("")
@@ -670,6 +673,12 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
       bookingSettings?.closedOnPublicHolidays ?? false,
     );
   }
+
+  // Aspect ratings and replies from each review's own generator: a draw from
+  // `rng` here would change every later value (search's tests read them).
+  reviewRows.forEach((review, k) => {
+    withReviewExtras(review, new Random(`review-extra:${index}:${k}`), reviewStaffNames[k] ?? "");
+  });
 
   const visits = reviewVisits({
     salonId: id,

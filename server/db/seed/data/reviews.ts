@@ -190,3 +190,54 @@ export const reviewMiddles: Record<SalonGenre, Record<Mood, readonly string[]>> 
     ],
   },
 };
+
+/**
+ * The salon's replies (「サロンからの返信」), by the review's mood: a thanks
+ * or an apology, a sentence that may name the stylist (`{staff}`, the
+ * family name, without さん as a salon speaks of its own people), a closing.
+ */
+export const salonReplyOpenings: Record<Mood, readonly string[]> = {
+  positive: [
+    "この度はご来店いただき、誠にありがとうございます。",
+    "嬉しい口コミをありがとうございます。",
+    "いつもご利用いただき、ありがとうございます。",
+    "素敵なお言葉をいただき、ありがとうございます。",
+  ],
+  mixed: [
+    "ご来店いただき、ありがとうございます。",
+    "率直なご意見をいただき、ありがとうございます。",
+  ],
+  negative: [
+    "この度はご期待に沿えず、大変申し訳ございませんでした。",
+    "貴重なご意見をいただき、ありがとうございます。ご不快な思いをおかけし、申し訳ございません。",
+  ],
+};
+
+export const salonReplyMiddles: Record<Mood, readonly string[]> = {
+  positive: [
+    "担当の{staff}も、お客様のお言葉をとても喜んでおりました。",
+    "{staff}にも申し伝えましたところ、大変励みになると申しておりました。",
+    "仕上がりを気に入っていただけて、スタッフ一同とても嬉しく思っております。",
+    "お客様にくつろいでいただける空間づくりを、これからも大切にしてまいります。",
+  ],
+  mixed: [
+    "いただいたご意見は{staff}をはじめ、スタッフ全員で共有いたしました。",
+    "ご期待に届かなかった点は、今後の施術とご案内に活かしてまいります。",
+  ],
+  negative: [
+    "{staff}とも話し合い、カウンセリングの進め方を見直しております。",
+    "いただいたご指摘はスタッフ全員で共有し、改善に努めてまいります。",
+  ],
+};
+
+export const salonReplyClosings: Record<Mood, readonly string[]> = {
+  positive: ["またのご来店を心よりお待ちしております。", "次回もどうぞよろしくお願いいたします。"],
+  mixed: [
+    "次回はさらにご満足いただけるよう努めてまいります。",
+    "またのご来店をお待ちしております。",
+  ],
+  negative: [
+    "よろしければ、改めてお話を伺えますと幸いです。",
+    "またご来店いただける機会がございましたら、精一杯務めさせていただきます。",
+  ],
+};
