@@ -50,10 +50,7 @@ export function ReviewSummaryPanel({ summary }: { summary: ReviewSummary }) {
         ))}
       </ul>
       {rated.length > 0 ? (
-        <dl
-          aria-label="項目ごとの平均"
-          className="grid grid-cols-[auto_auto] content-start gap-x-3 gap-y-1 text-sm"
-        >
+        <dl className="grid grid-cols-[auto_auto] content-start gap-x-3 gap-y-1 text-sm">
           {rated.map((aspect) => (
             <div key={aspect.key} className="contents">
               <dt>{aspect.label}</dt>
@@ -127,7 +124,10 @@ export function SalonReview({
         </section>
       ) : null}
       <p className="text-right text-xs">
-        <Link to={`/reviews/${review.id}/report`} className="text-neutral-700 underline">
+        <Link
+          to={`/reviews/${review.id}/report`}
+          className="inline-block py-1 text-neutral-700 underline"
+        >
           この口コミを通報する<span className="sr-only">（{about}）</span>
         </Link>
       </p>
