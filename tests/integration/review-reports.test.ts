@@ -1,6 +1,9 @@
 import { eq } from "drizzle-orm";
-import type { ServerBuild } from "react-router";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub, type ServerBuild } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ReviewReportForm } from "../../app/components/reviews/review-report-form";
 import * as reportPage from "../../app/routes/reviews.$reviewId.report";
 import { databaseRateLimitStore, type RateLimits } from "../../server/accounts/rate-limit";
 import type { Database } from "../../server/db/client";
@@ -276,5 +279,39 @@ describe("POST /api/reviews/{reviewId}/reports", () => {
     await database.db.update(reviews).set({ hiddenAt: NOW }).where(eq(reviews.id, review.id));
     const hidden = await user.request(path, { method: "POST", json: { reason: "spam" } });
     expect(hidden.status).toBe(404);
+  });
+});
+
+const hostile = '<script>alert("x")</script> https://example.com/';
+
+function QuotedHostileReview() {
+  return createElement(ReviewReportForm, {
+    review: {
+      id: "5d1e0c7e-3f1e-4a53-9a4c-2f6a1e0f8d21",
+      rating: 2,
+      title: "<b>題</b>",
+      body: hostile,
+      authorLabel: "30代前半・女性",
+      visitedOn: "2026-11-01",
+      salon: { name: "Hair <i>X</i>", slug: "hair-x" },
+      own: false,
+      alreadyReported: false,
+    },
+    sent: false,
+    busy: false,
+  });
+}
+
+describe("rendering", () => {
+  it("shows a quoted review's HTML as text and links no URL", () => {
+    const Stub = createRoutesStub([{ path: "/", Component: QuotedHostileReview }]);
+    const html = renderToString(createElement(Stub)).replaceAll("<!-- -->", "");
+    expect(html).toContain(
+      "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; https://example.com/",
+    );
+    expect(html).toContain("&lt;b&gt;題&lt;/b&gt;");
+    expect(html).not.toContain("<script>alert");
+    expect(html).not.toContain('href="https://example.com/"');
+    expect(html).toContain("30代前半・女性・2026年11月1日(日)来店");
   });
 });
