@@ -425,8 +425,14 @@ async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booki
       .where(eq(bookings.id, row.id))
       .returning();
     if (!confirmed) throw new HoldExpiredError();
-    // The hold was a waiting-list offer's: accepted, its entry booked (decision 0055).
-    await settleOfferOnConfirm(tx, { holdId: confirmed.id, now: request.now });
+    // A waiting-list offer's hold, or a time its visitor waited for: entry booked (decision 0055).
+    await settleOfferOnConfirm(tx, {
+      holdId: confirmed.id,
+      salonId: confirmed.salonId,
+      userId: request.userId,
+      startsAt: confirmed.startsAt,
+      now: request.now,
+    });
     // The mails and the reminder are jobs of this transaction: they exist
     // exactly when the booking does, and no mail is sent inside the request.
     const [salon] = await tx

@@ -57,12 +57,22 @@ export async function enqueueWaitlistMatch(
 }
 
 /**
- * Inside confirmHold's transaction: the hold was an offer's, so the offer is
- * accepted and its entry booked with this booking, together with the booking.
+ * Inside confirmHold's transaction. The hold was an offer's: the offer is
+ * accepted and its entry booked with this booking, together with the
+ * booking. Or the visitor booked a time they were waiting for some other
+ * way (the booking page): their waiting entry for that salon and date whose
+ * window holds the start is booked too, so the time is not offered to them
+ * again later.
  */
 export async function settleOfferOnConfirm(
-  tx: Pick<Database, "update">,
-  { holdId, now }: { holdId: string; now: Date },
+  tx: Pick<Database, "update" | "execute">,
+  {
+    holdId,
+    salonId,
+    userId,
+    startsAt,
+    now,
+  }: { holdId: string; salonId: string; userId: string; startsAt: Date; now: Date },
 ) {
   const settled = await tx
     .update(waitlistOffers)
@@ -80,4 +90,14 @@ export async function settleOfferOnConfirm(
       })
       .where(eq(waitlistEntries.id, entryId));
   }
+  await tx.execute(sql`
+    update waitlist_entries e
+    set status = 'booked', booking_id = ${holdId}::uuid, version = e.version + 1,
+        updated_at = ${now.toISOString()}::timestamptz
+    from salons s, lateral (select ${startsAt.toISOString()}::timestamptz at time zone s.time_zone as at) l
+    where s.id = e.salon_id and e.salon_id = ${salonId}::uuid and e.user_id = ${userId}
+      and e.status = 'waiting'
+      and e.date = l.at::date
+      and extract(hour from l.at) * 60 + extract(minute from l.at) >= e.window_start
+      and extract(hour from l.at) * 60 + extract(minute from l.at) < e.window_end`);
 }

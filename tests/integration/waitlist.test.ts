@@ -478,6 +478,36 @@ describe("offers", () => {
     expect(await offersOf(waiting.id)).toHaveLength(0);
   });
 
+  it("books the entry of a visitor who booked the wished time themselves", async () => {
+    const { salon, menu, stylist, cancel } = await fullDay();
+    const waiting = await join(salon.id, menu.id);
+    const other = await join(salon.id, menu.id, { now: later(NOW, 1) });
+    await cancel();
+    const hold = await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      salonId: salon.id,
+      menuIds: [menu.id],
+      staffId: stylist.id,
+      start: at(`${DAY}T14:00`),
+      userId: waiting.userId,
+      now: NOW,
+    });
+    const booking = await confirmBooking(database.db, {
+      ...bookingClient(database.db),
+      holdId: hold.id,
+      userId: waiting.userId,
+      customer,
+      notes: "",
+      idempotencyKey: null,
+      now: NOW,
+    });
+    expect(await entryOf(waiting.id)).toMatchObject({ status: "booked", bookingId: booking.id });
+    expect((await entryOf(other.id))?.status).toBe("waiting");
+    await runJobs(NOW);
+    expect(await offersOf(waiting.id)).toHaveLength(0);
+    expect(await offersOf(other.id)).toHaveLength(0);
+  });
+
   it("offers a time whose hold lapsed unconfirmed, when it lapses", async () => {
     const { salon, menu, stylist, cancel } = await fullDay();
     const waiting = await join(salon.id, menu.id);
