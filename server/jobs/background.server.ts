@@ -2,6 +2,7 @@ import { bookingJobHandlers } from "../bookings/booking-jobs.server";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { describeError, type Logger } from "../logger";
+import { reviewReplyJobHandlers } from "../reviews/review-reply-jobs.server";
 import { reviewRequestJobHandlers } from "../reviews/review-request-jobs.server";
 import { waitlistJobHandlers } from "../waitlist/waitlist-jobs.server";
 import {
@@ -31,6 +32,7 @@ export function startBackgroundJobs(
     handlers: {
       ...bookingJobHandlers({ mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL }),
       ...reviewRequestJobHandlers({ mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL }),
+      ...reviewReplyJobHandlers({ mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL }),
       ...waitlistJobHandlers({ mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL }),
       [housekeepingKind]: housekeepingHandler,
     },

@@ -5,6 +5,7 @@ import type { Database } from "../db/client";
 import { bookingMenus, reviews, staff } from "../db/schema";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import type { OwnerReviewFilter, ReviewReplyInput } from "./review-reply.schema";
+import { enqueueReviewReplyNotice } from "./review-reply-jobs.server";
 
 /**
  * The salon's side of its reviews (issue 30, point 2; decision 0056): the
@@ -260,42 +261,47 @@ export async function replyToReview(
   },
 ): Promise<ReplyOutcome> {
   const { salonId, reviewId, now } = input;
-  const [saved] = await db
-    .update(reviews)
-    .set({
-      replyBody: input.body,
-      replyBy: input.actor.id,
-      repliedAt: sql`coalesce(${reviews.repliedAt}, ${now.toISOString()}::timestamptz)`,
-      replyUpdatedAt: sql`case when ${reviews.repliedAt} is null then null else ${now.toISOString()}::timestamptz end`,
-      version: sql`${reviews.version} + 1`,
-      updatedAt: now,
-    })
-    .where(
-      and(
-        eq(reviews.id, reviewId),
-        eq(reviews.salonId, salonId),
-        eq(reviews.version, input.version),
-        isNull(reviews.hiddenAt),
-      ),
-    )
-    .returning({
-      version: reviews.version,
-      replyUpdatedAt: reviews.replyUpdatedAt,
-    });
-  if (saved) return { reviewId, first: saved.replyUpdatedAt === null, version: saved.version };
-  const [current] = await db
-    .select({ hiddenAt: reviews.hiddenAt })
-    .from(reviews)
-    .where(and(eq(reviews.id, reviewId), eq(reviews.salonId, salonId)));
-  if (!current) throw reviewMissing();
-  if (current.hiddenAt) {
-    throw new DomainError(
-      "review_hidden",
-      "この口コミは運営が非表示にしたため、返信できません。",
-      409,
-    );
-  }
-  throw reviewChanged();
+  return db.transaction(async (txn) => {
+    const tx = txn as unknown as Database;
+    const [saved] = await tx
+      .update(reviews)
+      .set({
+        replyBody: input.body,
+        replyBy: input.actor.id,
+        repliedAt: sql`coalesce(${reviews.repliedAt}, ${now.toISOString()}::timestamptz)`,
+        replyUpdatedAt: sql`case when ${reviews.repliedAt} is null then null else ${now.toISOString()}::timestamptz end`,
+        version: sql`${reviews.version} + 1`,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(reviews.id, reviewId),
+          eq(reviews.salonId, salonId),
+          eq(reviews.version, input.version),
+          isNull(reviews.hiddenAt),
+        ),
+      )
+      .returning({ version: reviews.version, replyUpdatedAt: reviews.replyUpdatedAt });
+    if (saved) {
+      const first = saved.replyUpdatedAt === null;
+      // The reviewer hears of the first reply only; its dedupe key keeps it to one mail.
+      if (first) await enqueueReviewReplyNotice(tx, { id: reviewId, salonId }, now);
+      return { reviewId, first, version: saved.version };
+    }
+    const [current] = await tx
+      .select({ hiddenAt: reviews.hiddenAt })
+      .from(reviews)
+      .where(and(eq(reviews.id, reviewId), eq(reviews.salonId, salonId)));
+    if (!current) throw reviewMissing();
+    if (current.hiddenAt) {
+      throw new DomainError(
+        "review_hidden",
+        "この口コミは運営が非表示にしたため、返信できません。",
+        409,
+      );
+    }
+    throw reviewChanged();
+  });
 }
 
 /** replyToReview with the form's or body's parsed input. */

@@ -179,12 +179,13 @@ describe("moderation", () => {
     const staleHtml = await stale.text();
     expect(staleHtml).toContain("ほかの人がこの口コミか返信を変更しました");
     expect(staleHtml).toContain("古い画面から");
-    for (const fields of [
+    const refusals: Record<string, string>[] = [
       { intent: "delete", reviewId: bad, note: "x", version },
       { intent: "hide", reviewId: "<script>", note: "x", version },
       { intent: "hide", reviewId: bad, note: "x", version: "-1" },
       {},
-    ]) {
+    ];
+    for (const fields of refusals) {
       const refused = await decide(admin, fields);
       expect(refused.status, JSON.stringify(fields)).toBe(400);
     }

@@ -2,8 +2,11 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REVIEW_REPLY_MAX } from "../../common/reviews";
 import { bookingMenus, reviews, salonMembers, salonOwners, users } from "../../server/db/schema";
-import { browser, ORIGIN } from "../support/accounts";
-import { buildMenu, buildReview, buildSalonWithStaff } from "../support/builders";
+import { createJobWorker } from "../../server/jobs/queue.server";
+import { createLogger } from "../../server/logger";
+import { reviewReplyJobHandlers } from "../../server/reviews/review-reply-jobs.server";
+import { browser, ORIGIN, outboxFor } from "../support/accounts";
+import { buildMenu, buildReview, buildSalonWithStaff, buildUser } from "../support/builders";
 import { createFullApp } from "../support/full-app";
 import { checkCall } from "../support/openapi-contract";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -256,6 +259,51 @@ describe("the salon's reply", () => {
     const guest = browser(full.app);
     expect((await guest.request(page())).status).toBe(302);
     expect((await api(guest, `/api/owner/salons/${salonId}/reviews`)).status).toBe(401);
+  });
+});
+
+describe("the reviewer's notice", () => {
+  it("mails the reviewer once, on the first reply, through the job queue; an edit sends nothing", async () => {
+    const reviewer = await buildUser(database.db);
+    const review = await buildReview(database.db, salonId, {
+      userId: reviewer.id,
+      title: "また行きたい",
+      body: "スタッフの方がとても親切でした。",
+    });
+    const runJobs = () =>
+      createJobWorker({
+        db: database.db,
+        handlers: reviewReplyJobHandlers({
+          mailFrom: "Salon Navi <no-reply@example.jp>",
+          publicUrl: ORIGIN,
+        }),
+        log: createLogger("silent"),
+      }).runOnce();
+    const first = await post(owner, {
+      reviewId: review.id,
+      body: "ありがとうございます。<b>https://salon.example/</b>",
+      version: String(review.version),
+    });
+    expect(first.status).toBe(302);
+    // Nothing is sent by the request itself: the job sends it.
+    expect(await outboxFor(database.db, reviewer.email)).toHaveLength(0);
+    await runJobs();
+    const mails = await outboxFor(database.db, reviewer.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.subject).toContain("サロンから返信がありました");
+    expect(mails[0]?.text).toContain("ありがとうございます。<b>https://salon.example/</b>");
+    expect(mails[0]?.html).toContain("&#60;b&#62;");
+    expect(mails[0]?.html).not.toContain("<b>");
+    expect(mails[0]?.html).not.toContain('href="https://salon.example/');
+
+    const edit = await post(owner, {
+      reviewId: review.id,
+      body: "ありがとうございます。またお待ちしています。",
+      version: String(review.version + 1),
+    });
+    expect(edit.status).toBe(302);
+    await runJobs();
+    expect(await outboxFor(database.db, reviewer.email)).toHaveLength(1);
   });
 });
 
