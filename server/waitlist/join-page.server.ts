@@ -116,8 +116,6 @@ export async function loadWaitlistJoinPage(
     salon: FlowSalon;
     search: URLSearchParams;
     now: Date;
-    /** What was typed, after a refused post. */
-    typed?: WaitlistWindowValues;
   },
 ): Promise<WaitlistJoinPage> {
   const { salon, search, now } = input;
@@ -156,10 +154,7 @@ export async function loadWaitlistJoinPage(
     backHref: bookingFlowHref(salon.slug, linkOf(selection, date)),
     startChoices: starts,
     endChoices: ends,
-    values: input.typed ?? {
-      windowStart: starts[0] ?? "",
-      windowEnd: ends.at(-1) ?? "",
-    },
+    values: { windowStart: starts[0] ?? "", windowEnd: ends.at(-1) ?? "" },
     problems: [...new Set(problems)],
     joined: problems.length === 0 && search.get("joined") === "1",
     liveEntriesMax: WAITLIST_LIVE_ENTRIES_MAX,
