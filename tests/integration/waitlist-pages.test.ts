@@ -189,6 +189,31 @@ describe("joining the waiting list from the booking flow", () => {
     expect((await entriesOf(userId)).length).toBe(1);
   });
 
+  it("limits joins per account (429 with a Japanese message, what was typed kept)", async () => {
+    const limited = createRouteApp(
+      database,
+      [{ path: "/salons/:id/waitlist", module: joinRoute }],
+      {
+        BOOKING_RATE_LIMIT_PER_ACCOUNT: "2",
+      },
+    );
+    const f = await fullDay();
+    const { b } = await signedInMember(database, limited, "hasty");
+    // Refused windows do not reach joinWaitlist; joins (and refused joins) count.
+    const other = `/salons/${f.salon.slug}/waitlist?menu=${f.menu.id}&date=${addDays(f.date, 1)}`;
+    expect(
+      (await b.request(other, postForm({ windowStart: "11:00", windowEnd: "12:00" }))).status,
+    ).toBe(409);
+    expect(
+      (await b.request(f.path, postForm({ windowStart: "10:00", windowEnd: "20:00" }))).status,
+    ).toBe(302);
+    const third = await b.request(f.path, postForm({ windowStart: "12:00", windowEnd: "13:00" }));
+    expect(third.status).toBe(429);
+    const { actionData } = (await third.json()) as JoinPage;
+    expect(actionData?.errors.form).toMatch(/操作が多すぎます/);
+    expect(actionData?.values).toEqual({ windowStart: "12:00", windowEnd: "13:00" });
+  });
+
   it("offers the full days in the booking flow (the chosen full day, and a list of them)", async () => {
     const f = await fullDay();
     const { b } = await signedInMember(database, env, "flow");
