@@ -508,6 +508,36 @@ describe("offers", () => {
     expect(await offersOf(other.id)).toHaveLength(0);
   });
 
+  it("keeps an offer's hold when its visitor holds another time at the salon", async () => {
+    const { salon, menu, stylist, cancel } = await fullDay();
+    const waiting = await join(salon.id, menu.id);
+    await cancel();
+    await runJobs(NOW);
+    const [offer] = await offersOf(waiting.id);
+    const other = await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      salonId: salon.id,
+      menuIds: [menu.id],
+      staffId: stylist.id,
+      start: at("2026-12-04T10:00"),
+      userId: waiting.userId,
+      now: NOW,
+    });
+    expect(await database.db.$count(bookings, eq(bookings.id, offer?.holdId ?? ""))).toBe(1);
+    // Picking yet another time releases that ordinary hold, as before.
+    await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      salonId: salon.id,
+      menuIds: [menu.id],
+      staffId: stylist.id,
+      start: at("2026-12-04T11:00"),
+      userId: waiting.userId,
+      now: NOW,
+    });
+    expect(await database.db.$count(bookings, eq(bookings.id, other.id))).toBe(0);
+    expect(await database.db.$count(bookings, eq(bookings.id, offer?.holdId ?? ""))).toBe(1);
+  });
+
   it("offers a time whose hold lapsed unconfirmed, when it lapses", async () => {
     const { salon, menu, stylist, cancel } = await fullDay();
     const waiting = await join(salon.id, menu.id);
