@@ -3,6 +3,7 @@ import type { ServerBuild } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as reviewPage from "../../app/routes/account.reviews.$bookingId";
 import { databaseRateLimitStore, type RateLimits } from "../../server/accounts/rate-limit";
+import { historyDetail, historyList } from "../../server/bookings/pages/history-page.server";
 import type { Database } from "../../server/db/client";
 import { accountProfiles, bookingMenus, reviews, salons } from "../../server/db/schema";
 import { DomainError } from "../../server/errors/domain-error";
@@ -584,5 +585,36 @@ describe("PUT and GET /api/bookings/{id}/review", () => {
     });
     expect(html.status).toBe(201);
     expect((await html.json()).data.body).toBe("<script>alert(1)</script> https://example.com");
+  });
+});
+
+describe("予約履歴's review links", () => {
+  const pastItem = async (userId: string, bookingId: string, now: Date) => {
+    const { past } = await historyList(database.db, userId, now);
+    return past.find((item) => item.id === bookingId);
+  };
+
+  it("offers 口コミを書く, then 口コミを編集する, then 口コミ投稿済み; nothing once the window closed unwritten", async () => {
+    const { customer, booking } = await visit();
+    expect(await pastItem(customer.id, booking.id, NOW)).toMatchObject({
+      review: "write",
+      reviewHref: `/account/reviews/${booking.id}`,
+    });
+    await save(customer.id, booking.id);
+    expect((await pastItem(customer.id, booking.id, NOW))?.review).toBe("edit");
+    expect(
+      (await pastItem(customer.id, booking.id, new Date(NOW.getTime() + 31 * DAY)))?.review,
+    ).toBe("written");
+    const detail = await historyDetail(database.db, customer.id, booking.id, NOW);
+    expect(detail.booking.review).toBe("edit");
+
+    const unwritten = await visit();
+    const closed = new Date("2026-12-02T00:00:00+09:00");
+    expect(await pastItem(unwritten.customer.id, unwritten.booking.id, closed)).toMatchObject({
+      review: null,
+      reviewHref: null,
+    });
+    const cancelled = await visit({ status: "cancelled_by_user" });
+    expect((await pastItem(cancelled.customer.id, cancelled.booking.id, NOW))?.review).toBeNull();
   });
 });
