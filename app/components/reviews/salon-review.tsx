@@ -3,14 +3,11 @@ import { formatDate } from "../../../common/format";
 import { formatRating, reviewAspects } from "../../../common/reviews";
 import type { ListedReview, ReviewSummary } from "../../../server/reviews/review-list.server";
 
-/** ★★★★☆ for the eye, 「評価4」 for a screen reader. */
+/** ★★★★☆ for the eye (the shape, not a pale colour, tells them apart), 「評価4」 for a screen reader. */
 export function Stars({ rating }: { rating: number }) {
   return (
     <span className="font-bold text-brand-700">
-      <span aria-hidden="true">
-        {"★".repeat(rating)}
-        <span className="text-neutral-400">{"★".repeat(5 - rating)}</span>
-      </span>
+      <span aria-hidden="true">{"★".repeat(rating) + "☆".repeat(5 - rating)}</span>
       <span className="sr-only">評価{rating}</span>
     </span>
   );
@@ -114,14 +111,12 @@ export function SalonReview({
       ) : null}
       <p className="text-sm whitespace-pre-line break-words">{review.body}</p>
       {review.reply ? (
-        <section
-          aria-label="サロンからの返信"
-          className="rounded-lg border-l-4 border-brand-700 bg-neutral-50 p-3 text-sm"
-        >
+        // Not a landmark: a page of replies would be a row of regions with one name.
+        <div className="rounded-lg border-l-4 border-brand-700 bg-neutral-50 p-3 text-sm">
           <p className="font-bold">サロンからの返信</p>
           <p className="mt-1 whitespace-pre-line break-words">{review.reply.body}</p>
           <p className="mt-1 text-xs text-neutral-700">{formatDate(review.reply.repliedAt)}</p>
-        </section>
+        </div>
       ) : null}
       <p className="text-right text-xs">
         <Link
