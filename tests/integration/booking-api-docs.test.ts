@@ -14,6 +14,7 @@ beforeAll(async () => {
 const BOOKING_API_OPERATIONS = [
   "get /api/salons/{id}/availability",
   "get /api/salons/{id}/availability/stream",
+  "get /api/salons/{id}/reviews",
   "post /api/holds",
   "post /api/bookings",
   "get /api/bookings",
