@@ -23,6 +23,8 @@ export type HistoryWaitlistEntry = {
   staffLabel: string;
   /** The open offer: its page and deadline (ISO). */
   offer: { id: string; href: string; startsAt: string; expiresAt: string } | null;
+  /** The booking it became (予約済み), in the history. */
+  bookingHref: string | null;
 };
 
 export type HistoryWaitlist = {
@@ -62,6 +64,7 @@ export async function historyWaitlist(
             expiresAt: entry.offer.expiresAt.toISOString(),
           }
         : null,
+      bookingHref: entry.bookingId ? `/account/history?booking=${entry.bookingId}` : null,
     })),
     notice: flag === "left" || flag === "declined" ? flag : null,
   };

@@ -365,6 +365,39 @@ describe("the offer page", () => {
     expect((await browser(env.app).request(f.offerPath)).status).toBe(302);
   });
 
+  it("is taken in the confirm step: the booking is made, the offer and entry say so, and the history links to it", async () => {
+    const f = await offered();
+    const { offer } = ((await (await f.member.b.request(f.offerPath)).json()) as OfferAnswer)
+      .loaderData;
+    const view = (await (await f.member.b.request(offer.bookHref ?? "")).json()).loaderData.view;
+    const confirmed = await f.member.b.request(
+      offer.bookHref ?? "",
+      postForm({
+        intent: "confirm",
+        hold: view.holdId,
+        idempotencyKey: view.idempotencyKey,
+        name: "山田 花子",
+        nameKana: "やまだ はなこ",
+        phone: "090-1234-5678",
+        email: f.member.email,
+        note: "",
+      }),
+    );
+    expect(confirmed.status).toBe(302);
+    expect(confirmed.headers.get("location")).toContain("/confirm/thanks?booking=");
+    const page = ((await (await f.member.b.request(f.offerPath)).json()) as OfferAnswer).loaderData
+      .offer;
+    expect(page.state).toBe("accepted");
+    expect(page.message).toMatch(/ご予約済み/);
+    expect(page.bookHref).toBeNull();
+    const history = await (await f.member.b.request("/account/history")).json();
+    expect(history.loaderData.waitlist.entries[0]).toMatchObject({
+      statusLabel: "予約済み",
+      live: false,
+      bookingHref: `/account/history?booking=${view.holdId}`,
+    });
+  });
+
   it("says an expired offer has ended, with no way to book it", async () => {
     const f = await offered();
     const past = new Date(Date.now() - 60_000);

@@ -80,6 +80,13 @@ export function WaitlistEntries({ waitlist }: { waitlist: HistoryWaitlist }) {
                       </Link>
                     </p>
                   ) : null}
+                  {entry.bookingHref ? (
+                    <p>
+                      <Link to={entry.bookingHref} className={linkClass}>
+                        ご予約の詳細を見る
+                      </Link>
+                    </p>
+                  ) : null}
                   {entry.live ? (
                     <details className="mt-2">
                       <summary className="cursor-pointer font-bold text-red-700">

@@ -140,6 +140,7 @@ describe("the history's キャンセル待ち section", () => {
           startsAt: "2026-11-23T05:00:00.000Z",
           expiresAt: "2026-11-22T00:30:00.000Z",
         },
+        bookingHref: null,
       },
       {
         id: "e2",
@@ -151,6 +152,7 @@ describe("the history's キャンセル待ち section", () => {
         menuNames: ["カラー"],
         staffLabel: "佐藤",
         offer: null,
+        bookingHref: "/account/history?booking=b1",
       },
     ],
   };
@@ -166,6 +168,7 @@ describe("the history's キャンセル待ち section", () => {
     expect(html).toMatch(/<form [^>]*action="\/account\/waitlist" method="post"/);
     expect(html).toContain('name="entry" value="e1"');
     expect(html).not.toContain('value="e2"');
+    expect(html).toContain('href="/account/history?booking=b1"');
     // The live notice's region is there from the start, empty.
     expect(html).toContain('<div role="status"></div>');
   });
