@@ -21,6 +21,19 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ NODE_ENV: "staging" })).toThrow(/NODE_ENV/);
   });
 
+  it("keeps the waiting list's quiet hours on, and refuses them off in production", () => {
+    expect(loadConfig({}).WAITLIST_QUIET_HOURS).toBe("on");
+    expect(loadConfig({ WAITLIST_QUIET_HOURS: "off" }).WAITLIST_QUIET_HOURS).toBe("off");
+    expect(() => loadConfig({ WAITLIST_QUIET_HOURS: "sometimes" })).toThrow(/WAITLIST_QUIET_HOURS/);
+    expect(() =>
+      loadConfig({
+        NODE_ENV: "production",
+        BETTER_AUTH_SECRET: secret,
+        WAITLIST_QUIET_HOURS: "off",
+      }),
+    ).toThrow(/WAITLIST_QUIET_HOURS/);
+  });
+
   it("refuses the e2e login route in production", () => {
     expect(loadConfig({ E2E_LOGIN: "true" }).E2E_LOGIN).toBe(true);
     expect(() =>

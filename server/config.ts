@@ -45,6 +45,12 @@ const configSchema = z.object({
   /** `smtp://user:pass@host:587`: mails go over SMTP. Unset: they go to the outbox (/dev/mailbox). */
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Salon Navi <no-reply@salon-navi.localhost>"),
+  /**
+   * The waiting list's quiet hours (22:00–08:00 in the salon's zone, no offers
+   * then; decision 0055). `off` only for the end-to-end tests, which must pass
+   * at any hour (the integration tests prove the hours with a frozen clock).
+   */
+  WAITLIST_QUIET_HOURS: z.enum(["on", "off"]).default("on"),
   /** Rate-limit counters in Redis (shared by app servers); unset: in the database. */
   REDIS_URL: z.string().optional(),
   /**
@@ -135,6 +141,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (isProduction && parsed.data.E2E_LOGIN) {
     throw new Error("Invalid environment:\n  E2E_LOGIN: never in production (it signs anyone in)");
+  }
+  if (isProduction && parsed.data.WAITLIST_QUIET_HOURS === "off") {
+    throw new Error(
+      "Invalid environment:\n  WAITLIST_QUIET_HOURS: never off in production (offers would go out at night)",
+    );
   }
   const s3 = [
     parsed.data.S3_BUCKET,

@@ -20,7 +20,7 @@ import { type RunningJobWorker, startJobWorker } from "./queue.server";
  */
 export function startBackgroundJobs(
   db: Database,
-  config: Pick<Config, "MAIL_FROM" | "PUBLIC_URL">,
+  config: Pick<Config, "MAIL_FROM" | "PUBLIC_URL" | "WAITLIST_QUIET_HOURS">,
   log: Logger,
   now: () => Date = () => new Date(),
 ): RunningJobWorker {
@@ -33,7 +33,11 @@ export function startBackgroundJobs(
       ...bookingJobHandlers({ mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL }),
       ...reviewRequestJobHandlers({ mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL }),
       ...reviewReplyJobHandlers({ mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL }),
-      ...waitlistJobHandlers({ mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL }),
+      ...waitlistJobHandlers({
+        mailFrom: config.MAIL_FROM,
+        publicUrl: config.PUBLIC_URL,
+        quietHours: config.WAITLIST_QUIET_HOURS === "on",
+      }),
       [housekeepingKind]: housekeepingHandler,
     },
     log,

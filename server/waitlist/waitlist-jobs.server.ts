@@ -25,7 +25,12 @@ import { waitlistJobKinds } from "./waitlist-trigger.server";
  * never a second offer or mail.
  */
 
-export type WaitlistJobOptions = { mailFrom: string; publicUrl: string };
+export type WaitlistJobOptions = {
+  mailFrom: string;
+  publicUrl: string;
+  /** WAITLIST_QUIET_HOURS: false makes offers at any hour (end-to-end tests only). */
+  quietHours?: boolean;
+};
 
 const offerIdOf = (payload: Record<string, unknown>) =>
   isUuid(payload.offerId) ? payload.offerId : null;
@@ -35,7 +40,7 @@ const offerIdOf = (payload: Record<string, unknown>) =>
  * accepted; else its hold goes, the offer and entry lapse, and the time is
  * offered to the next in line in the same transaction.
  */
-export async function expireOffer(tx: Database, offerId: string, now: Date) {
+export async function expireOffer(tx: Database, offerId: string, now: Date, quietHours = true) {
   const [offer] = await tx
     .select()
     .from(waitlistOffers)
@@ -79,7 +84,7 @@ export async function expireOffer(tx: Database, offerId: string, now: Date) {
     .update(waitlistEntries)
     .set({ status: "lapsed", version: sql`${waitlistEntries.version} + 1`, updatedAt: now })
     .where(eq(waitlistEntries.id, entry.id));
-  await matchWaitlist(tx, { salonId: offer.salonId, date: entry.date, now });
+  await matchWaitlist(tx, { salonId: offer.salonId, date: entry.date, now, quietHours });
 }
 
 /** The offer mail, sent only while the offer is open. */
@@ -148,7 +153,7 @@ export function waitlistJobHandlers(options: WaitlistJobOptions): Record<string,
       const { salonId, date } = job.payload;
       // A payload from an older version, or damaged: nothing to match.
       if (!isUuid(salonId) || typeof date !== "string" || !isLocalDate(date)) return;
-      await matchWaitlist(tx, { salonId, date, now });
+      await matchWaitlist(tx, { salonId, date, now, quietHours: options.quietHours });
     },
     async [waitlistJobKinds.offerMail]({ tx, job, now }) {
       const offerId = offerIdOf(job.payload);
@@ -156,7 +161,7 @@ export function waitlistJobHandlers(options: WaitlistJobOptions): Record<string,
     },
     async [waitlistJobKinds.expire]({ tx, job, now }) {
       const offerId = offerIdOf(job.payload);
-      if (offerId) await expireOffer(tx, offerId, now);
+      if (offerId) await expireOffer(tx, offerId, now, options.quietHours);
     },
   };
 }
