@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, or, sql } from "drizzle-orm";
 import { addDays, isLocalDate, toLocal } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
 import {
@@ -561,13 +561,4 @@ export async function listWaitlistForSalonDay(
       },
     };
   });
-}
-
-/** Live entries of the account (for tests and the page's "あと何件" hint). */
-export async function countLiveEntries(db: Pick<Database, "select">, userId: string) {
-  const [row] = await db
-    .select({ entries: count() })
-    .from(waitlistEntries)
-    .where(and(eq(waitlistEntries.userId, userId), inArray(waitlistEntries.status, liveStatuses)));
-  return row?.entries ?? 0;
 }
