@@ -56,7 +56,8 @@ export function BookingPage({
             : "ご予約"}
         <span className="block text-base font-normal text-neutral-700">{salon.name}</span>
       </h1>
-      <WaitlistLiveNotice />
+      {/* While picking; not over a hold being confirmed, which may be the offer itself. */}
+      {view.kind === "pick" ? <WaitlistLiveNotice /> : null}
       {view.kind === "change" ? (
         <ChangeConfirmStep view={view} actionError={actionError} />
       ) : view.kind === "change-refused" ? (
