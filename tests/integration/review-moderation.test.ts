@@ -1,6 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REVIEW_HIDE_NOTE_MAX } from "../../common/reviews";
+import { moderate } from "../../server/admin/review-moderation.server";
 import {
   auditLog,
   reviewReports,
@@ -12,7 +13,11 @@ import {
 import { browser, ORIGIN } from "../support/accounts";
 import { buildReview, buildSalonWithStaff, buildUser } from "../support/builders";
 import { createFullApp } from "../support/full-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import {
+  createTestDatabase,
+  type TestDatabase,
+  transactionsTakeTurns,
+} from "../support/test-database";
 
 /**
  * The administrator's moderation (issue 30, point 2; decision 0056):
@@ -376,4 +381,45 @@ describe("who may moderate", () => {
     expect((await json(admin, "/api/admin/reviews?page=0")).status).toBe(400);
     expect((await admin.request("/admin/reviews?view=nope&page=x")).status).toBe(200);
   });
+});
+
+// Races: PostgreSQL only (PGlite runs one transaction at a time, transactionsTakeTurns).
+describe("two administrators at the same moment", () => {
+  it.skipIf(transactionsTakeTurns)(
+    "applies one of 非表示 and 問題なし on the same screen; the average matches the outcome",
+    async () => {
+      const review = await buildReview(database.db, salon.id, {
+        rating: 2,
+        body: "競合する判断の口コミ",
+      });
+      await report(review.id, "spam");
+      const before = await derived();
+      const now = new Date();
+      const decision = {
+        reviewId: review.id,
+        note: "同時の判断",
+        version: review.version,
+        actor: { id: adminId },
+        now,
+      };
+      const outcomes = await Promise.allSettled([
+        moderate(database.db, "hide", decision),
+        moderate(database.db, "keep", decision),
+      ]);
+      const done = outcomes.filter((outcome) => outcome.status === "fulfilled");
+      expect(done).toHaveLength(1);
+      const refused = outcomes.flatMap((outcome) =>
+        outcome.status === "rejected" ? [outcome.reason as { status?: number }] : [],
+      );
+      expect(refused.map((error) => error.status)).toEqual([409]);
+      const hidden = (await reviewRow(review.id)).hiddenAt !== null;
+      expect(await openReports(review.id)).toBe(0);
+      const entries = await audits(review.id);
+      expect(entries).toHaveLength(1);
+      expect(entries[0]?.action).toBe(hidden ? "review.hide" : "review.keep");
+      const after = await derived();
+      // The derived count moved with the decision that won: one fewer if it was 非表示.
+      expect(after.count).toBe(hidden ? (before.count ?? 0) - 1 : before.count);
+    },
+  );
 });

@@ -1,15 +1,27 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REVIEW_REPLY_MAX } from "../../common/reviews";
-import { bookingMenus, reviews, salonMembers, salonOwners, users } from "../../server/db/schema";
+import {
+  bookingMenus,
+  jobs,
+  reviews,
+  salonMembers,
+  salonOwners,
+  users,
+} from "../../server/db/schema";
 import { createJobWorker } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
+import { replyToReview } from "../../server/reviews/review-replies.server";
 import { reviewReplyJobHandlers } from "../../server/reviews/review-reply-jobs.server";
 import { browser, ORIGIN, outboxFor } from "../support/accounts";
 import { buildMenu, buildReview, buildSalonWithStaff, buildUser } from "../support/builders";
 import { createFullApp } from "../support/full-app";
 import { checkCall } from "../support/openapi-contract";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import {
+  createTestDatabase,
+  type TestDatabase,
+  transactionsTakeTurns,
+} from "../support/test-database";
 
 /**
  * The salon's replies (issue 30, point 2; decision 0056): the owner or a
@@ -401,4 +413,43 @@ describe("GET /api/owner/salons/{id}/reviews", () => {
     expect(filtered.reviews.every((review) => review.reply === null && !review.hidden)).toBe(true);
     expect(filtered.reviews.length).toBeGreaterThan(0);
   });
+});
+
+// Races: PostgreSQL only (PGlite runs one transaction at a time, transactionsTakeTurns).
+describe("two answers at the same moment", () => {
+  it.skipIf(transactionsTakeTurns)(
+    "saves exactly one of two first replies on the same version and enqueues one notice",
+    async () => {
+      const reviewer = await buildUser(database.db);
+      const review = await buildReview(database.db, salonId, {
+        userId: reviewer.id,
+        body: "同時に返信される口コミです。",
+      });
+      const now = new Date();
+      const attempt = (body: string) =>
+        replyToReview(database.db, {
+          salonId,
+          reviewId: review.id,
+          body,
+          version: review.version,
+          actor: { id: ownerId },
+          now,
+        });
+      const outcomes = await Promise.allSettled([attempt("返信A"), attempt("返信B")]);
+      const saved = outcomes.filter((outcome) => outcome.status === "fulfilled");
+      const refused = outcomes.flatMap((outcome) =>
+        outcome.status === "rejected" ? [outcome.reason as { status?: number }] : [],
+      );
+      expect(saved).toHaveLength(1);
+      expect(refused.map((error) => error.status)).toEqual([409]);
+      const row = await reviewRow(review.id);
+      expect(row.version).toBe(review.version + 1);
+      expect(["返信A", "返信B"]).toContain(row.replyBody);
+      const notices = await database.db
+        .select()
+        .from(jobs)
+        .where(eq(jobs.dedupeKey, `review-reply:${review.id}`));
+      expect(notices).toHaveLength(1);
+    },
+  );
 });
