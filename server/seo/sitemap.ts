@@ -17,13 +17,13 @@ const staticPaths = [
   "/privacy-policy",
 ];
 
-/** Every public, indexable page: static pages, areas, listings, salons and articles. */
+/** Every public, indexable page: static pages, areas, listings, salons, their reviews and articles. */
 export async function listSitemapEntries(db: Database, now: Date): Promise<SitemapEntry[]> {
   const [areaRows, featureRows, salonRows, articleRows] = await Promise.all([
     db.select({ slug: areas.slug }).from(areas).orderBy(asc(areas.slug)),
     db.select({ slug: features.slug }).from(features).orderBy(asc(features.slug)),
     db
-      .select({ slug: salons.slug, updatedAt: salons.updatedAt })
+      .select({ slug: salons.slug, updatedAt: salons.updatedAt, reviewCount: salons.reviewCount })
       .from(salons)
       .where(eq(salons.status, "published"))
       .orderBy(asc(salons.slug)),
@@ -39,6 +39,10 @@ export async function listSitemapEntries(db: Database, now: Date): Promise<Sitem
     ...["all", ...salonGenres].map((scope) => ({ path: `/salons/recommend/${scope}` })),
     ...featureRows.map((row) => ({ path: `/salons/feature/${row.slug}` })),
     ...salonRows.map((row) => ({ path: `/salons/${row.slug}`, lastModified: row.updatedAt })),
+    // A salon's review list, once it has a shown review (an empty list is no page to index).
+    ...salonRows
+      .filter((row) => row.reviewCount > 0)
+      .map((row) => ({ path: `/salons/${row.slug}/reviews` })),
     ...articleRows.map((row) => ({ path: `/articles/${row.slug}`, lastModified: row.updatedAt })),
   ];
 }

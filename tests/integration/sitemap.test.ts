@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { articles, features } from "../../server/db/schema";
 import { listSitemapEntries, renderRobots, renderSitemap } from "../../server/seo/sitemap";
-import { buildArea, buildSalon } from "../support/builders";
+import { buildArea, buildReview, buildSalon } from "../support/builders";
 import { withTestDatabase } from "../support/test-database";
 
 const database = withTestDatabase();
@@ -10,7 +10,9 @@ const now = new Date("2026-11-22T00:00:00Z");
 beforeAll(async () => {
   const { db } = database;
   const area = await buildArea(db, { slug: "shinjuku" });
-  await buildSalon(db, { slug: "listed", areaId: area.id });
+  const listed = await buildSalon(db, { slug: "listed", areaId: area.id });
+  await buildReview(db, listed.id);
+  await buildSalon(db, { slug: "quiet", areaId: area.id });
   await buildSalon(db, { slug: "unlisted", areaId: area.id, status: "draft" });
   await db.insert(features).values({ slug: "kids", name: "キッズ歓迎" });
   await db.insert(articles).values([
@@ -34,7 +36,7 @@ beforeAll(async () => {
 });
 
 describe("sitemap", () => {
-  it("covers static pages, areas, listings, published salons and articles", async () => {
+  it("covers static pages, areas, listings, published salons, their reviews and articles", async () => {
     const paths = (await listSitemapEntries(database.db, now)).map((entry) => entry.path);
     expect(paths).toEqual(
       expect.arrayContaining([
@@ -44,10 +46,13 @@ describe("sitemap", () => {
         "/salons/recommend/all",
         "/salons/feature/kids",
         "/salons/listed",
+        "/salons/listed/reviews",
+        "/salons/quiet",
         "/articles/live",
       ]),
     );
     expect(paths).not.toContain("/salons/unlisted");
+    expect(paths).not.toContain("/salons/quiet/reviews");
     expect(paths).not.toContain("/articles/later");
   });
 
