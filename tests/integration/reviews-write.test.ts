@@ -1,6 +1,9 @@
 import { eq } from "drizzle-orm";
-import type { ServerBuild } from "react-router";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createRoutesStub, type ServerBuild } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ReviewWriteForm } from "../../app/components/reviews/review-write-form";
 import * as reviewPage from "../../app/routes/account.reviews.$bookingId";
 import { databaseRateLimitStore, type RateLimits } from "../../server/accounts/rate-limit";
 import { historyDetail, historyList } from "../../server/bookings/pages/history-page.server";
@@ -616,5 +619,51 @@ describe("予約履歴's review links", () => {
     });
     const cancelled = await visit({ status: "cancelled_by_user" });
     expect((await pastItem(cancelled.customer.id, cancelled.booking.id, NOW))?.review).toBeNull();
+  });
+});
+
+function HostileReviewForm() {
+  return createElement(ReviewWriteForm, {
+    busy: false,
+    page: {
+      bookingId: "0b7c1c7e-3f1e-4a53-9a4c-2f6a1e0f8d21",
+      bookingNumber: "R-TEST",
+      salon: { name: "Hair <i>X</i>", slug: "hair-x" },
+      visitLabel: "2026年11月1日(日) 14:00〜15:00",
+      staffName: "スタイリスト1",
+      menus: ["カット"],
+      action: "edit",
+      closedMessage: null,
+      writeUntilLabel: "2026年12月1日(火)",
+      editUntilLabel: "2026年12月2日(水) 10:00",
+      hidden: false,
+      values: {
+        rating: "4",
+        ratingAtmosphere: "",
+        ratingService: "5",
+        ratingTechnique: "",
+        ratingFinish: "",
+        title: "<b>題</b>",
+        body: '<script>alert("x")</script> https://example.com/',
+        version: "3",
+      },
+    },
+  });
+}
+
+describe("rendering the form", () => {
+  it("fills an edit with the review as text, each rating a radio group with a legend", () => {
+    const Stub = createRoutesStub([{ path: "/", Component: HostileReviewForm }]);
+    const html = renderToString(createElement(Stub)).replaceAll("<!-- -->", "");
+    expect(html).toContain(
+      "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; https://example.com/",
+    );
+    expect(html).not.toContain("<script>alert");
+    expect(html).not.toContain('href="https://example.com/"');
+    expect(html.match(/<legend/g)).toHaveLength(5);
+    expect(html).toMatch(/<input type="radio" id="rating-4"[^>]*checked=""/);
+    expect(html).toMatch(/<input type="radio" id="ratingAtmosphere-0"[^>]*checked=""/);
+    expect(html).toContain('name="version" value="3"');
+    expect(html).toContain("2026年12月2日(水) 10:00まで編集できます。");
   });
 });

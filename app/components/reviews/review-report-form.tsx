@@ -3,6 +3,7 @@ import { formatDate } from "../../../common/format";
 import { REVIEW_REPORT_NOTE_MAX, reviewReportReasonLabels } from "../../../common/reviews";
 import { linkClass, Notice, SubmitButton } from "../accounts/account-frame";
 import { ErrorSummary, TextAreaField } from "../form/field";
+import { Stars } from "./salon-review";
 
 /**
  * 口コミを通報する (/reviews/:reviewId/report; issue 30, point 2): the review
@@ -35,11 +36,7 @@ function QuotedReview({ review }: { review: ReportedReview }) {
     <figure className="rounded-lg border border-neutral-300 p-4">
       <blockquote className="flex flex-col gap-1">
         <p>
-          <span aria-hidden="true" className="text-amber-600">
-            {"★".repeat(review.rating)}
-            {"☆".repeat(5 - review.rating)}
-          </span>
-          <span className="ml-1">評価 {review.rating}</span>
+          <Stars rating={review.rating} />
         </p>
         {review.title ? <p className="font-bold">{review.title}</p> : null}
         <p className="whitespace-pre-line break-words">{review.body}</p>

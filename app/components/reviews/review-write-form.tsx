@@ -12,6 +12,7 @@ import type {
 } from "../../../server/reviews/review-form-page.server";
 import { linkClass, SubmitButton } from "../accounts/account-frame";
 import { ErrorSummary, TextField } from "../form/field";
+import { Stars } from "./salon-review";
 
 /**
  * The customer's review of one visit (/account/reviews/:bookingId; issue 30,
@@ -36,8 +37,6 @@ const emptyValues: ReviewFormValues = {
   body: "",
   version: "",
 };
-
-const stars = (n: number) => "★".repeat(n) + "☆".repeat(5 - n);
 
 /** Characters as the server counts them (code points). */
 const length = (text: string) => [...text.replace(/\r\n?/g, "\n").trim()].length;
@@ -85,16 +84,7 @@ function StarGroup({
                 defaultChecked={value === choice}
                 required={required}
               />
-              {n === 0 ? (
-                "評価しない"
-              ) : (
-                <>
-                  <span aria-hidden="true" className="text-amber-600">
-                    {stars(n)}
-                  </span>
-                  <span>{n}</span>
-                </>
-              )}
+              {n === 0 ? "評価しない" : <Stars rating={n} />}
             </label>
           );
         })}
@@ -145,8 +135,7 @@ function ReadOnlyReview({ page, values }: { page: ReviewFormPage; values: Review
         投稿した口コミ
       </h2>
       <p>
-        総合評価 <span aria-hidden="true">{stars(Number(values.rating))}</span>
-        <span className="ml-1">{values.rating}</span>
+        総合評価 <Stars rating={Number(values.rating)} />
       </p>
       {rated.length > 0 ? (
         <p className="text-sm">
