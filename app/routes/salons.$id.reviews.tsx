@@ -1,7 +1,7 @@
 import { redirect, useRouteLoaderData } from "react-router";
 import { publicPageHeaders } from "../../common/page-cache";
 import { reviewListHref } from "../../common/review-list-query";
-import { reviewSortLabels } from "../../common/reviews";
+import { formatRating, reviewSortLabels } from "../../common/reviews";
 import { appContext } from "../../server/context";
 import { notFound } from "../../server/routing/not-found";
 import { loadSalonReviewsPage } from "../../server/salons/salon-reviews-page";
@@ -20,7 +20,7 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     description:
       summary.count === 0
         ? `${salon.name}の口コミはまだありません。`
-        : `${salon.name}の口コミ${summary.count}件・評価${summary.average.toFixed(1)}。来店したお客様だけが書いた口コミを${reviewSortLabels[filters.sort]}で。サロンからの返信も。`,
+        : `${salon.name}の口コミ${summary.count}件・評価${formatRating(summary.average)}。来店したお客様だけが書いた口コミを${reviewSortLabels[filters.sort]}で。サロンからの返信も。`,
     path: reviewListHref(salon.slug, { ...filters, page }),
     origin: originFromMatches(matches),
   });
