@@ -8,17 +8,10 @@ import {
   reviewWriteClosesAt,
 } from "../../common/reviews";
 import { isUuid } from "../../common/uuid";
+import { findProfile } from "../accounts/profile";
 import type { RateLimits } from "../accounts/rate-limit";
 import type { Database } from "../db/client";
-import {
-  accountProfiles,
-  bookingMenus,
-  bookings,
-  reviewReports,
-  reviews,
-  salons,
-  staff,
-} from "../db/schema";
+import { bookingMenus, bookings, reviewReports, reviews, salons, staff } from "../db/schema";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import { recomputeSalonDerived } from "../salons/derived.server";
 import type { ReviewInput, ReviewReportInput } from "./review.schema";
@@ -305,10 +298,7 @@ async function writeReview(tx: Database, state: ReviewEligibility, save: SaveInp
     );
   }
   const { visit } = state;
-  const [profile] = await tx
-    .select({ gender: accountProfiles.gender, birthDate: accountProfiles.birthDate })
-    .from(accountProfiles)
-    .where(eq(accountProfiles.userId, save.userId));
+  const profile = await findProfile(tx, save.userId);
   const [created] = await tx
     .insert(reviews)
     .values({
@@ -316,7 +306,7 @@ async function writeReview(tx: Database, state: ReviewEligibility, save: SaveInp
       userId: save.userId,
       bookingId: visit.bookingId,
       staffId: visit.staffId,
-      authorLabel: authorLabelOf(profile ?? null, visit.visitedOn),
+      authorLabel: authorLabelOf(profile, visit.visitedOn),
       visitedOn: visit.visitedOn,
       ...ratingColumns(save.input),
       createdAt: save.now,
