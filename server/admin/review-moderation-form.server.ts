@@ -6,6 +6,7 @@ import {
   moderationQuerySchema,
   moderationSchema,
 } from "../reviews/review-reply.schema";
+import { pastTheLast } from "../reviews/review-reply-page.server";
 import { listModeration, moderate } from "./review-moderation.server";
 
 /**
@@ -33,6 +34,7 @@ export function readModerationQuery(url: URL): ModerationQuery {
 
 export async function moderationPage(db: Database, url: URL) {
   const list = await listModeration(db, readModerationQuery(url));
+  pastTheLast(url, list);
   const done = url.searchParams.get("done");
   return {
     list,

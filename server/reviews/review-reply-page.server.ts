@@ -1,3 +1,4 @@
+import { redirect } from "react-router";
 import { fieldErrors } from "../../common/field-rules";
 import type { Database } from "../db/client";
 import { DomainError } from "../errors/domain-error";
@@ -29,12 +30,26 @@ export function readReviewQuery(url: URL): OwnerReviewQuery {
   return parsed.success ? parsed.data : { filter: "all", page: 1 };
 }
 
+/**
+ * A page past the last (the last review of it just answered under 未返信のみ,
+ * or an old link) goes to the last page that has reviews.
+ */
+export function pastTheLast(url: URL, list: { page: number; total: number; perPage: number }) {
+  const last = Math.max(1, Math.ceil(list.total / list.perPage));
+  if (list.page <= last) return;
+  const next = new URL(url);
+  if (last === 1) next.searchParams.delete("page");
+  else next.searchParams.set("page", String(last));
+  throw redirect(`${next.pathname}${next.search}`);
+}
+
 export async function reviewReplyPage(db: Database, access: SalonAccess, url: URL) {
   const query = readReviewQuery(url);
   const [frame, list] = await Promise.all([
     ownerFrame(db, access),
     listReviewsForSalon(db, access.salon.id, query),
   ]);
+  pastTheLast(url, list);
   const done = url.searchParams.get("done");
   return {
     ...frame,

@@ -380,6 +380,9 @@ describe("who may moderate", () => {
     expect((await json(admin, "/api/admin/reviews?view=nope")).status).toBe(400);
     expect((await json(admin, "/api/admin/reviews?page=0")).status).toBe(400);
     expect((await admin.request("/admin/reviews?view=nope&page=x")).status).toBe(200);
+    const past = await admin.request("/admin/reviews?view=hidden&page=50");
+    expect(past.status).toBe(302);
+    expect(past.headers.get("location")).toBe("/admin/reviews?view=hidden");
   });
 });
 

@@ -374,6 +374,12 @@ describe("hostile input", () => {
     expect((await api(owner, `/api/owner/salons/${salonId}/reviews?page=-1`)).status).toBe(400);
     // The page falls back to the first page of every review.
     expect((await owner.request(`${page()}?filter=%3Cx%3E&page=abc`)).status).toBe(200);
+    // A page past the last goes to the last.
+    const past = await owner.request(`${page()}?filter=unanswered&page=99`);
+    expect(past.status).toBe(302);
+    expect(past.headers.get("location")).toMatch(
+      new RegExp(`^${page()}\\?filter=unanswered(&page=\\d+)?$`),
+    );
   });
 
   it("shows the reply and the review as text: no markup, no links", async () => {

@@ -152,7 +152,7 @@ function ModerationDetails({ review }: { review: ModerationReview }) {
         </p>
       ) : null}
       {review.reports.length > 0 ? (
-        <section aria-label="通報" className="flex flex-col gap-1">
+        <div className="flex flex-col gap-1">
           <p className="font-bold">
             通報 {review.reports.length}件（未対応 {review.openReportCount}件）
           </p>
@@ -165,7 +165,7 @@ function ModerationDetails({ review }: { review: ModerationReview }) {
               </li>
             ))}
           </ul>
-        </section>
+        </div>
       ) : null}
     </div>
   );

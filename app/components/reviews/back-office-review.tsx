@@ -72,17 +72,14 @@ export function BackOfficeReview({
       </dl>
       <p className="whitespace-pre-line break-words">{review.body}</p>
       {review.reply ? (
-        <section
-          aria-label="サロンからの返信"
-          className="rounded-lg border-l-4 border-brand-700 bg-brand-50 p-3"
-        >
+        <div className="rounded-lg border-l-4 border-brand-700 bg-brand-50 p-3">
           <p className="font-bold">サロンからの返信</p>
           <p className="whitespace-pre-line break-words">{review.reply.body}</p>
           <p className="mt-1 text-sm text-neutral-700">
             {review.reply.repliedLabel}
             {review.reply.updatedLabel ? `（${review.reply.updatedLabel} 更新）` : ""}
           </p>
-        </section>
+        </div>
       ) : null}
       {children}
     </article>
