@@ -11,13 +11,9 @@ import {
 } from "../../common/reviews";
 import { clientIp } from "../accounts/request-info";
 import { reviewReportReasons } from "../db/schema/reviews";
+import { NotFoundError } from "../errors/domain-error";
 import { reviewInputSchema, reviewReportSchema } from "../reviews/review.schema";
-import {
-  eligibility,
-  ReviewVisitNotFoundError,
-  reportReview,
-  saveReview,
-} from "../reviews/reviews.server";
+import { eligibility, reportReview, saveReview } from "../reviews/reviews.server";
 import {
   authErrorResponses,
   errorResponse,
@@ -253,7 +249,7 @@ export function registerReviewRoutes(app: BookingApiApp, deps: ResolvedBookingAp
     const user = await requireApiUser(c, deps);
     const { id } = c.req.valid("param");
     const { review } = await eligibility(db, { userId: user.id, bookingId: id, now: now() });
-    if (!review) throw new ReviewVisitNotFoundError();
+    if (!review) throw new NotFoundError("このご予約の口コミはまだありません。");
     return c.json({ data: reviewBody(review) }, 200);
   });
 

@@ -490,7 +490,9 @@ describe("PUT and GET /api/bookings/{id}/review", () => {
     const user = await apiUser(api.app);
     const { booking, salon } = await visit({ userId: user.userId });
     const path = `/api/bookings/${booking.id}/review`;
-    expect((await user.request(path)).status).toBe(404);
+    const none = await user.request(path);
+    expect(none.status).toBe(404);
+    expect((await none.json()).error.message).toBe("このご予約の口コミはまだありません。");
 
     const created = await user.request(path, {
       method: "PUT",
