@@ -33,7 +33,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (value) query.set(key, value.slice(0, 100));
   }
   query.set("done", outcome.intent);
-  return redirect(`${url.pathname}?${query}`);
+  // Not url.pathname: a fetcher's POST arrives at /admin/reviews.data.
+  return redirect(`/admin/reviews?${query}`);
 }
 
 export default function AdminReviews({ loaderData, actionData }: Route.ComponentProps) {

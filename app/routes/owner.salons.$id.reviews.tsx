@@ -43,7 +43,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (value) query.set(key, value);
   }
   query.set("done", outcome.notice);
-  return redirect(`${url.pathname}?${query}#review-${outcome.reviewId}`);
+  // Not url.pathname: a fetcher's POST arrives at …/reviews.data.
+  return redirect(`/owner/salons/${params.id}/reviews?${query}#review-${outcome.reviewId}`);
 }
 
 export default function OwnerReviews({ loaderData, actionData }: Route.ComponentProps) {
