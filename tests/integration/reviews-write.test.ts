@@ -669,3 +669,37 @@ describe("rendering the form", () => {
     expect(html).toContain("2026年12月2日(水) 10:00まで編集できます。");
   });
 });
+
+describe("the API's rate limit", () => {
+  let strict: ReturnType<typeof createApiTestApp>;
+  beforeAll(() => {
+    strict = createApiTestApp(database, { now: () => NOW, env: { RATE_LIMIT_PER_ACCOUNT: "2" } });
+    return () => strict.close();
+  });
+
+  it("answers 429 in Japanese with Retry-After once an account edits too often", async () => {
+    const user = await apiUser(strict.app);
+    const { booking } = await visit({ userId: user.userId });
+    const path = `/api/bookings/${booking.id}/review`;
+    const body = "とても丁寧でした。また来ます。";
+    expect((await user.request(path, { method: "PUT", json: { rating: 5, body } })).status).toBe(
+      201,
+    );
+    for (const version of [0, 1]) {
+      const edited = await user.request(path, {
+        method: "PUT",
+        json: { rating: 4, body, version },
+      });
+      expect(edited.status).toBe(200);
+    }
+    const limited = await user.request(path, {
+      method: "PUT",
+      json: { rating: 3, body, version: 2 },
+    });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+    const { error } = await limited.json();
+    expect(error.code).toBe("too_many_requests");
+    expect(error.message).toMatch(/秒ほど待ってから、もう一度お試しください。/);
+  });
+});
