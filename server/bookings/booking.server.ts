@@ -378,6 +378,22 @@ export type ConfirmRequest = BookingClient & {
  */
 async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booking> {
   if (!isUuid(request.holdId)) throw new HoldExpiredError();
+  // The update re-checks the exclusion constraint: a hold being inserted for
+  // the same time at that moment (a visitor's, or the waiting list's offer)
+  // waits on this row while this waits on that one, and PostgreSQL ends one
+  // of the two with a deadlock. Ours is then simply run again (it reads
+  // everything afresh); the other writer has lost the race.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await confirmHoldOnce(db, request);
+    } catch (error) {
+      if (attempt < 3 && sqlState(error) === DEADLOCK_DETECTED) continue;
+      throw error;
+    }
+  }
+}
+
+async function confirmHoldOnce(db: Database, request: ConfirmRequest): Promise<Booking> {
   const booking = await db.transaction(async (tx) => {
     const [row] = await tx
       .select()

@@ -17,7 +17,7 @@ import {
   waitlistEntries,
   waitlistOffers,
 } from "../db/schema";
-import { EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
+import { DEADLOCK_DETECTED, EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
 import { DomainError } from "../errors/domain-error";
 import { enqueue } from "../jobs/queue.server";
 import { publishSlotChange } from "../realtime/slot-events.server";
@@ -242,7 +242,12 @@ async function tryHold(
         }),
       );
     } catch (error) {
-      if (sqlState(error) === EXCLUSION_VIOLATION) return null;
+      // A deadlock here is the same lost race seen from the other side: two
+      // writers of one time each waiting on the other's uncommitted row (this
+      // insert and a visitor's hold or confirmation); the savepoint is rolled
+      // back, the visitor's transaction goes on and has the time.
+      const state = sqlState(error);
+      if (state === EXCLUSION_VIOLATION || state === DEADLOCK_DETECTED) return null;
       if (error instanceof CouponNotApplicableError) continue;
       throw error;
     }
