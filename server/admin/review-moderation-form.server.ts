@@ -34,7 +34,7 @@ export function readModerationQuery(url: URL): ModerationQuery {
 
 export async function moderationPage(db: Database, url: URL) {
   const list = await listModeration(db, readModerationQuery(url));
-  pastTheLast(url, list);
+  pastTheLast("/admin/reviews", url, ["view", "q", "review"], list);
   const done = url.searchParams.get("done");
   return {
     list,

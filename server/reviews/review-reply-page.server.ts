@@ -32,15 +32,26 @@ export function readReviewQuery(url: URL): OwnerReviewQuery {
 
 /**
  * A page past the last (the last review of it just answered under 未返信のみ,
- * or an old link) goes to the last page that has reviews.
+ * or an old link) goes to the last page that has reviews: the page's own
+ * path (`base`; a client navigation's request is for `….data`) with the
+ * query's `keys` kept.
  */
-export function pastTheLast(url: URL, list: { page: number; total: number; perPage: number }) {
+export function pastTheLast(
+  base: string,
+  url: URL,
+  keys: readonly string[],
+  list: { page: number; total: number; perPage: number },
+) {
   const last = Math.max(1, Math.ceil(list.total / list.perPage));
   if (list.page <= last) return;
-  const next = new URL(url);
-  if (last === 1) next.searchParams.delete("page");
-  else next.searchParams.set("page", String(last));
-  throw redirect(`${next.pathname}${next.search}`);
+  const query = new URLSearchParams();
+  for (const key of keys) {
+    const value = url.searchParams.get(key);
+    if (value) query.set(key, value.slice(0, 100));
+  }
+  if (last > 1) query.set("page", String(last));
+  const text = query.toString();
+  throw redirect(text ? `${base}?${text}` : base);
 }
 
 export async function reviewReplyPage(db: Database, access: SalonAccess, url: URL) {
@@ -49,7 +60,7 @@ export async function reviewReplyPage(db: Database, access: SalonAccess, url: UR
     ownerFrame(db, access),
     listReviewsForSalon(db, access.salon.id, query),
   ]);
-  pastTheLast(url, list);
+  pastTheLast(`/owner/salons/${access.salon.id}/reviews`, url, ["filter"], list);
   const done = url.searchParams.get("done");
   return {
     ...frame,
