@@ -274,6 +274,31 @@ describe("the salon's reply", () => {
   });
 });
 
+describe("client navigation (React Router's .data requests)", () => {
+  it("sends a reply posted by a fetcher, and a page past the last, to the page, not the .data URL", async () => {
+    const review = await buildReview(database.db, salonId, {
+      body: "フェッチャーから返信される口コミ",
+    });
+    const posted = await post(
+      owner,
+      { reviewId: review.id, body: "ありがとうございました。", version: String(review.version) },
+      `${page()}.data?filter=unanswered`,
+    );
+    const target = posted.headers.get("x-remix-redirect") ?? (await posted.text());
+    expect(target).toContain(`${page()}?filter=unanswered&done=replied`);
+    expect(target).not.toContain(".data");
+    expect((await reviewRow(review.id)).replyBody).toBe("ありがとうございました。");
+
+    const past = await owner.request(
+      `${page()}.data?filter=unanswered&page=99&_routes=routes%2Fowner.salons.%24id.reviews`,
+    );
+    const pastTarget = past.headers.get("x-remix-redirect") ?? (await past.text());
+    expect(pastTarget).toContain(`${page()}?filter=unanswered`);
+    expect(pastTarget).not.toContain(".data");
+    expect(pastTarget).not.toContain("_routes");
+  });
+});
+
 describe("the reviewer's notice", () => {
   it("mails the reviewer once, on the first reply, through the job queue; an edit sends nothing", async () => {
     const reviewer = await buildUser(database.db);
