@@ -219,7 +219,6 @@ export function ReviewWriteForm({
             hint={`${REVIEW_TITLE_MAX}文字以内`}
             defaultValue={values.title}
             error={errors.title}
-            maxLength={REVIEW_TITLE_MAX * 2}
           />
           <div className="flex flex-col gap-1">
             <label htmlFor="review-body" className="font-bold">
