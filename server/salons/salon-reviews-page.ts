@@ -10,10 +10,15 @@ import type { Database } from "../db/client";
 import { areas, salons } from "../db/schema";
 import { salonReviewList, UnknownReviewFilterError } from "../reviews/review-list.server";
 
-/** With the other parameters (not ours) as they came. */
+/**
+ * With the other parameters (not ours) as they came, but not React Router's
+ * own (`_routes` of a client-side navigation's data request), which would
+ * otherwise end up in the address bar.
+ */
 function withParams(searchParams: URLSearchParams, ours: URLSearchParams) {
   const merged = new URLSearchParams(ours);
   for (const [key, value] of searchParams) {
+    if (key.startsWith("_")) continue;
     if (!(reviewListKeys as readonly string[]).includes(key)) merged.append(key, value);
   }
   return merged;
