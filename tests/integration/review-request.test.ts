@@ -1,9 +1,12 @@
+import { once } from "node:events";
 import { and, eq } from "drizzle-orm";
+import { SMTPServer } from "smtp-server";
 import { describe, expect, it } from "vitest";
 import { salonActor } from "../../server/bookings/booking-history.server";
 import { bookings, jobs, mailOutbox, salonOwners } from "../../server/db/schema";
 import { createJobWorker } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
+import { outboxSender } from "../../server/mail/mailer";
 import { markCompleted } from "../../server/owner/booking-actions.server";
 import {
   reviewRequestJobHandlers,
@@ -11,6 +14,7 @@ import {
   reviewRequestTime,
 } from "../../server/reviews/review-request-jobs.server";
 import { buildBooking, buildReview, buildSalonWithStaff, buildUser } from "../support/builders";
+import { parseMail } from "../support/mail-message";
 import { withTestDatabase } from "../support/test-database";
 
 const database = withTestDatabase();
@@ -143,5 +147,53 @@ describe("the review request", () => {
     expect(await requestJobs(booking.id)).toEqual([]);
     await runJobs(NEXT_MORNING);
     expect(await requestMails("walk-in@example.jp")).toEqual([]);
+  });
+});
+
+describe("delivery of the review request over SMTP", () => {
+  it("arrives once, in Japanese, with the form's link in the text and the HTML", async () => {
+    const { visitor, booking, salon } = await completedVisit();
+    await runJobs(NEXT_MORNING);
+    const messages: { to: string; raw: string }[] = [];
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        stream.on("end", () => {
+          messages.push({
+            to: session.envelope.rcptTo.map((r) => r.address).join(","),
+            raw: Buffer.concat(chunks).toString("utf8"),
+          });
+          callback();
+        });
+      },
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server.server, "listening");
+    const { port } = server.server.address() as { port: number };
+    const sender = outboxSender({
+      database,
+      smtpUrl: `smtp://127.0.0.1:${port}`,
+      log: createLogger("silent"),
+    });
+    try {
+      // Other tests' mails are in the outbox too; one pass sends a batch, so loop until none is left.
+      while ((await sender.deliverPending()) > 0) {}
+    } finally {
+      sender.close();
+      server.close();
+    }
+    const ours = messages.filter((m) => m.to === visitor.email);
+    expect(ours).toHaveLength(1);
+    const mail = parseMail(ours[0]?.raw ?? "");
+    const link = `${PUBLIC_URL}/account/reviews/${booking.id}`;
+    expect(mail.subject).toBe(
+      `【Salon Navi】ご来店ありがとうございました・口コミのお願い（${salon.name}）`,
+    );
+    expect(mail.text).toContain(link);
+    expect(mail.links).toContain(link);
+    expect(mail.text).toContain("口コミは2026年12月31日(木)まで投稿でき");
   });
 });
