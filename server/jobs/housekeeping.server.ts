@@ -1,7 +1,7 @@
 import { and, isNotNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { bookings, jobs, ownerInvitations, sessions, verifications } from "../db/schema";
-import { expireAllPastEntries } from "../waitlist/waitlist-jobs.server";
+import { expirePastEntries } from "../waitlist/waitlist-matcher.server";
 import { enqueue, type JobHandler } from "./queue.server";
 
 /**
@@ -101,6 +101,6 @@ export function scheduleHousekeeping(db: Pick<Database, "insert">, runAt: Date) 
 export const housekeepingHandler: JobHandler = async ({ tx, now }) => {
   await removeDeadRows(tx, now);
   // Waiting-list entries of dates gone by end as expired (decision 0055).
-  await expireAllPastEntries(tx, now);
+  await expirePastEntries(tx, { now });
   await scheduleHousekeeping(tx, nextHousekeepingRun(now));
 };

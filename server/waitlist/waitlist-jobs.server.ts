@@ -15,7 +15,7 @@ import {
 import type { JobHandler } from "../jobs/queue.server";
 import { createMailer } from "../mail/mailer";
 import { renderWaitlistOfferMail } from "../mail/waitlist-templates";
-import { expirePastEntries, matchWaitlist } from "./waitlist-matcher.server";
+import { matchWaitlist } from "./waitlist-matcher.server";
 import { waitlistJobKinds } from "./waitlist-trigger.server";
 
 /**
@@ -164,9 +164,4 @@ export function waitlistJobHandlers(options: WaitlistJobOptions): Record<string,
       if (offerId) await expireOffer(tx, offerId, now, options.quietHours);
     },
   };
-}
-
-/** Housekeeping's part: every salon's entries of past dates end as expired. */
-export async function expireAllPastEntries(tx: Database, now: Date) {
-  return expirePastEntries(tx, { now });
 }
