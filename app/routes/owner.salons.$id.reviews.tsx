@@ -5,7 +5,11 @@ import {
   type OwnerRouteCapability,
   requireSalonAccess,
 } from "../../server/owner/salon-access.server";
-import { reviewReplyPage, submitReplyForm } from "../../server/reviews/review-reply-page.server";
+import {
+  afterReply,
+  reviewReplyPage,
+  submitReplyForm,
+} from "../../server/reviews/review-reply-page.server";
 import { ReviewReplyPage } from "../components/owner/review-reply-page";
 import type { Route } from "./+types/owner.salons.$id.reviews";
 
@@ -35,16 +39,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const access = await requireSalonAccess(request, ctx, params.id, capability.action);
   const outcome = await submitReplyForm(ctx.db, access, await request.formData(), new Date());
   if (outcome.kind === "form") return data(outcome.result, { status: outcome.status });
-  // Back to the same filter and page, at the review just answered.
-  const url = new URL(request.url);
-  const query = new URLSearchParams();
-  for (const key of ["filter", "page"]) {
-    const value = url.searchParams.get(key);
-    if (value) query.set(key, value);
-  }
-  query.set("done", outcome.notice);
-  // Not url.pathname: a fetcher's POST arrives at …/reviews.data.
-  return redirect(`/owner/salons/${params.id}/reviews?${query}#review-${outcome.reviewId}`);
+  return redirect(afterReply(access.salon.id, new URL(request.url), outcome));
 }
 
 export default function OwnerReviews({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
 import { fieldErrors } from "../../common/field-rules";
+import { UUID_PATTERN } from "../../common/uuid";
 import type { Database } from "../db/client";
 import { DomainError } from "../errors/domain-error";
 import { ownerFrame, type SalonAccess } from "../owner/salon-access.server";
@@ -62,12 +63,15 @@ export async function reviewReplyPage(db: Database, access: SalonAccess, url: UR
   ]);
   pastTheLast(`/owner/salons/${access.salon.id}/reviews`, url, ["filter"], list);
   const done = url.searchParams.get("done");
+  const answered = url.searchParams.get("answered") ?? "";
   return {
     ...frame,
     slug: access.salon.slug,
     status: access.salon.status,
     list,
     notice: done && done in replyNotices ? replyNotices[done as ReplyNotice] : null,
+    /** The review just answered: its card shows the notice, so focus stays where the form was. */
+    answered: UUID_PATTERN.test(answered) ? answered.toLowerCase() : null,
   };
 }
 export type ReviewReplyPageData = Awaited<ReturnType<typeof reviewReplyPage>>;
@@ -116,4 +120,23 @@ export async function submitReplyForm(
       result: { ...typed, errors: { form: error.message } },
     };
   }
+}
+
+/**
+ * Where a saved reply goes: the page's own path (a fetcher's POST arrives at
+ * `….data`) with the same filter and page, the notice, and the review.
+ */
+export function afterReply(
+  salonId: string,
+  url: URL,
+  outcome: { notice: ReplyNotice; reviewId: string },
+) {
+  const query = new URLSearchParams();
+  for (const key of ["filter", "page"]) {
+    const value = url.searchParams.get(key);
+    if (value) query.set(key, value.slice(0, 100));
+  }
+  query.set("done", outcome.notice);
+  query.set("answered", outcome.reviewId);
+  return `/owner/salons/${salonId}/reviews?${query}#review-${outcome.reviewId}`;
 }

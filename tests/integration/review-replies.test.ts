@@ -163,7 +163,9 @@ describe("the salon's reply", () => {
       version: String(review.version),
     });
     expect(first.status).toBe(302);
-    expect(first.headers.get("location")).toBe(`${page()}?done=replied#review-${review.id}`);
+    expect(first.headers.get("location")).toBe(
+      `${page()}?done=replied&answered=${review.id}#review-${review.id}`,
+    );
     const replied = await reviewRow(review.id);
     expect(replied).toMatchObject({
       replyBody: "ご来店ありがとうございました。\nまたのお越しをお待ちしております。",
@@ -173,8 +175,14 @@ describe("the salon's reply", () => {
     });
     expect(replied.repliedAt).not.toBeNull();
 
-    const after = await (await owner.request(page())).text();
+    const after = await (
+      await owner.request(`${page()}?done=replied&answered=${review.id}`)
+    ).text();
     expect(after).toContain("サロンからの返信");
+    // The notice is in the answered review's card, after its heading.
+    const card = after.slice(after.indexOf(`id="review-${review.id}"`));
+    expect(card.indexOf("返信を公開しました")).toBeGreaterThan(0);
+    expect(card.indexOf("返信を公開しました")).toBeLessThan(card.indexOf("</article>"));
     expect(after).toContain("返信を更新する");
     expect(after).toMatch(/未返信のみ（(<!-- -->)?0(<!-- -->)?件）/);
 
@@ -184,7 +192,9 @@ describe("the salon's reply", () => {
       version: String(replied.version),
     });
     expect(edit.status).toBe(302);
-    expect(edit.headers.get("location")).toBe(`${page()}?done=updated#review-${review.id}`);
+    expect(edit.headers.get("location")).toBe(
+      `${page()}?done=updated&answered=${review.id}#review-${review.id}`,
+    );
     const edited = await reviewRow(review.id);
     expect(edited.replyBody).toBe("ご来店ありがとうございました。次回はカラーもぜひ。");
     expect(edited.repliedAt).toEqual(replied.repliedAt);

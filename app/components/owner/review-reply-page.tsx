@@ -65,7 +65,9 @@ export function ReviewReplyPage({
       capabilities={data.capabilities}
       title="口コミ"
     >
-      {data.notice && !result ? <Notice>{data.notice}</Notice> : null}
+      {data.notice && !result && !list.reviews.some((review) => review.id === data.answered) ? (
+        <Notice>{data.notice}</Notice>
+      ) : null}
       <p className="max-w-3xl text-sm">
         返信は口コミの下に「サロンからの返信」として公開されます。1件の口コミに返信は1つで、あとから更新できます。運営が非表示にした口コミは公開ページに出ず、評価の平均にも入りません。
       </p>
@@ -100,6 +102,9 @@ export function ReviewReplyPage({
           {list.reviews.map((review) => (
             <li key={review.id}>
               <BackOfficeReview review={review}>
+                {data.notice && !result && review.id === data.answered ? (
+                  <Notice>{data.notice}</Notice>
+                ) : null}
                 <ReplyForm
                   review={review}
                   result={result?.reviewId === review.id ? result : undefined}
