@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { requireAdmin } from "../../server/accounts/guards";
 import {
+  afterModeration,
   moderationPage,
   submitModerationForm,
 } from "../../server/admin/review-moderation-form.server";
@@ -25,16 +26,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request, ctx);
   const outcome = await submitModerationForm(ctx.db, admin, await request.formData(), new Date());
   if (outcome.kind === "form") return data(outcome.result, { status: outcome.status });
-  // Back to the same view and page.
-  const url = new URL(request.url);
-  const query = new URLSearchParams();
-  for (const key of ["view", "q", "page", "review"]) {
-    const value = url.searchParams.get(key);
-    if (value) query.set(key, value.slice(0, 100));
-  }
-  query.set("done", outcome.intent);
-  // Not url.pathname: a fetcher's POST arrives at /admin/reviews.data.
-  return redirect(`/admin/reviews?${query}`);
+  return redirect(afterModeration(new URL(request.url), outcome.intent));
 }
 
 export default function AdminReviews({ loaderData, actionData }: Route.ComponentProps) {

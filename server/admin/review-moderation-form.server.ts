@@ -86,3 +86,17 @@ export async function submitModerationForm(
     };
   }
 }
+
+/**
+ * Where a decision goes: the page's own path (a fetcher's POST arrives at
+ * `/admin/reviews.data`) with the same view, search and page, and the notice.
+ */
+export function afterModeration(url: URL, intent: keyof typeof moderationNotices) {
+  const query = new URLSearchParams();
+  for (const key of ["view", "q", "page", "review"]) {
+    const value = url.searchParams.get(key);
+    if (value) query.set(key, value.slice(0, 100));
+  }
+  query.set("done", intent);
+  return `/admin/reviews?${query}`;
+}
