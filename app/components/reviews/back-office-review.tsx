@@ -57,7 +57,7 @@ export function BackOfficeReview({
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
         <div className="contents">
           <dt className="font-bold">スタイリスト</dt>
-          <dd className="break-words">{review.staffName ?? "指名なし"}</dd>
+          <dd className="break-words">{review.staffName ?? "—"}</dd>
         </div>
         <div className="contents">
           <dt className="font-bold">メニュー</dt>
