@@ -15,7 +15,7 @@ import { reportReview } from "../../server/reviews/reviews.server";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { buildReview, buildSalon, buildUser } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
-import { withTestDatabase } from "../support/test-database";
+import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
 
 const database = withTestDatabase();
 const NOW = new Date("2026-11-20T12:00:00+09:00");
@@ -88,6 +88,41 @@ describe("reporting a review", () => {
       .where(eq(reviewReports.reviewId, review.id));
     expect(rows).toHaveLength(2);
   });
+
+  it.skipIf(transactionsTakeTurns)(
+    "two reports by one person at the same moment: one stored, the other 409",
+    async () => {
+      const { review } = await shownReview();
+      const reader = await buildUser(database.db);
+      const other = await database.openAnother();
+      try {
+        const results = await Promise.allSettled([
+          report(reader.id, review.id, { reason: "spam" }),
+          reportReview(other.db, {
+            userId: reader.id,
+            reviewId: review.id,
+            report: reviewReportSchema.parse({ reason: "other" }),
+            now: NOW,
+            limits: limits(other.db),
+            ip: nextIp(),
+          }),
+        ]);
+        expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+        const rejected = results.find((r) => r.status === "rejected");
+        expect(rejected?.status === "rejected" && rejected.reason).toMatchObject({
+          status: 409,
+          code: "already_reported",
+        });
+        const rows = await database.db
+          .select()
+          .from(reviewReports)
+          .where(eq(reviewReports.reviewId, review.id));
+        expect(rows).toHaveLength(1);
+      } finally {
+        await other.close();
+      }
+    },
+  );
 
   it("refuses one's own review, and a hidden or missing review is not found", async () => {
     const { review, author } = await shownReview();
