@@ -1,4 +1,3 @@
-import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { REVIEW_HIDE_NOTE_MAX } from "../../../common/reviews";
 import type { ModerationReview } from "../../../server/admin/review-moderation.server";
@@ -7,26 +6,10 @@ import type {
   ModerationPageData,
 } from "../../../server/admin/review-moderation-form.server";
 import { ErrorSummary, TextAreaField } from "../form/field";
+import { FocusedNotice } from "../form/focused-notice";
 import { Pagination } from "../pagination";
 import { BackOfficeReview } from "../reviews/back-office-review";
 import { AdminFrame, buttonClass, ListCount, linkClass, secondaryButtonClass } from "./admin-frame";
-
-function Notice({ children }: { children: string }) {
-  const ref = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    ref.current?.focus();
-  }, []);
-  return (
-    <p
-      ref={ref}
-      role="status"
-      tabIndex={-1}
-      className="rounded-lg bg-brand-50 p-4 font-bold focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-700"
-    >
-      {children}
-    </p>
-  );
-}
 
 /**
  * /admin/reviews: the reported reviews (oldest report first), the hidden
@@ -54,7 +37,7 @@ export function ReviewModeration({
   ] as const;
   return (
     <AdminFrame title="口コミの管理">
-      {data.notice && !result ? <Notice>{data.notice}</Notice> : null}
+      {data.notice && !result ? <FocusedNotice tone="brand">{data.notice}</FocusedNotice> : null}
       <p className="max-w-3xl text-sm">
         非表示にした口コミはサロンのページに出ず、評価の平均と件数から外れます（口コミ自体は残り、再表示できます）。どの操作にもメモが記録され、操作履歴に残ります。
       </p>

@@ -1,7 +1,8 @@
-import { type ReactNode, useEffect, useRef } from "react";
+import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import type { EditorDoorView } from "../../../server/admin/salon-editor-door.server";
 import { ErrorSummary } from "../form/field";
+import { FocusedNotice } from "../form/focused-notice";
 import {
   buttonClass,
   headCellClass,
@@ -153,21 +154,13 @@ const notices: Record<string, string> = {
 
 /** The outcome of the last save (?done=…), focused so a screen reader hears it first. */
 export function DoneNotice({ done }: { done: string | null }) {
-  const ref = useRef<HTMLParagraphElement>(null);
   const message = done ? notices[done] : undefined;
-  useEffect(() => {
-    if (message) ref.current?.focus();
-  }, [message]);
   if (!message) return null;
+  // Keyed by the message: another save's notice is a new element, focused again.
   return (
-    <p
-      ref={ref}
-      role="status"
-      tabIndex={-1}
-      className="rounded-lg bg-brand-50 p-4 font-bold focus:outline-none focus-visible:ring-2 focus-visible:ring-brand-700"
-    >
+    <FocusedNotice key={message} tone="brand">
       {message}
-    </p>
+    </FocusedNotice>
   );
 }
 

@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef } from "react";
+import type { ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import type {
   BookingDetailPageData,
@@ -8,6 +8,7 @@ import type {
   MovePageData,
 } from "../../../server/owner/booking-detail-page.server";
 import { ErrorSummary, SelectField, TextAreaField, TextField } from "../form/field";
+import { FocusedNotice } from "../form/focused-notice";
 import { OwnerFrame } from "./owner-frame";
 
 /**
@@ -32,23 +33,6 @@ const sectionClass = "rounded-lg border border-neutral-300 p-4";
 const headingClass = "mb-3 text-lg font-bold";
 
 /** The message after an action, announced and focused once. */
-function DoneMessage({ message }: { message: string }) {
-  const ref = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    ref.current?.focus();
-  }, []);
-  return (
-    <p
-      ref={ref}
-      role="status"
-      tabIndex={-1}
-      className="rounded-lg border-2 border-green-700 bg-green-50 p-3 font-bold text-green-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-green-700"
-    >
-      {message}
-    </p>
-  );
-}
-
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="grid grid-cols-1 gap-1 border-b border-neutral-200 py-2 sm:grid-cols-[9rem_1fr]">
@@ -198,7 +182,7 @@ export function BookingDetailView({
             予約台帳へ戻る
           </Link>
         </p>
-        {data.done && !result ? <DoneMessage message={data.done} /> : null}
+        {data.done && !result ? <FocusedNotice>{data.done}</FocusedNotice> : null}
         <ErrorSummary errors={errors} />
 
         {booking.pending ? (

@@ -1,4 +1,3 @@
-import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { memberRoleHints, memberRoleLabels } from "../../../common/member-roles";
 import type {
@@ -8,6 +7,7 @@ import type {
 } from "../../../server/owner/members.server";
 import { buttonClass, secondaryButtonClass } from "../admin/admin-frame";
 import { ErrorSummary, SelectField, TextField } from "../form/field";
+import { FocusedNotice } from "../form/focused-notice";
 import { OwnerFrame } from "./owner-frame";
 
 export type MembersResult = {
@@ -16,23 +16,6 @@ export type MembersResult = {
 };
 
 const roleOptions = Object.entries(memberRoleLabels).map(([value, label]) => ({ value, label }));
-
-function Done({ children }: { children: string }) {
-  const ref = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    ref.current?.focus();
-  }, []);
-  return (
-    <p
-      ref={ref}
-      role="status"
-      tabIndex={-1}
-      className="rounded-lg border-2 border-green-700 bg-green-50 p-3 font-bold text-green-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-green-700"
-    >
-      {children}
-    </p>
-  );
-}
 
 /**
  * /owner/salons/{id}/members: the salon's owners, its staff with their
@@ -53,7 +36,7 @@ export function MembersPage({ data, result }: { data: MembersPageData; result?: 
       capabilities={data.capabilities}
       title="メンバー"
     >
-      {data.done && !result ? <Done>{data.done}</Done> : null}
+      {data.done && !result ? <FocusedNotice>{data.done}</FocusedNotice> : null}
       {result && typed?.intent !== "invite" ? <ErrorSummary errors={errors} /> : null}
 
       {data.removing ? (

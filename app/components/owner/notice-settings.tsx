@@ -8,6 +8,7 @@ import type { StrandedBooking } from "../../../server/owner/schedule-stranding.s
 import { buttonClass } from "../admin/admin-frame";
 import { BookingRulesFields } from "../admin/booking-rules-fields";
 import { ErrorSummary, TextField } from "../form/field";
+import { FocusedNotice } from "../form/focused-notice";
 import { OwnerFrame, type OwnerFrameSalon } from "./owner-frame";
 
 export type NoticeSettingsPageData = {
@@ -60,23 +61,6 @@ function Stranded({ salonId, bookings }: { salonId: string; bookings: StrandedBo
   );
 }
 
-function Saved({ children }: { children: string }) {
-  const ref = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    ref.current?.focus();
-  }, []);
-  return (
-    <p
-      ref={ref}
-      role="status"
-      tabIndex={-1}
-      className="rounded-lg border-2 border-green-700 bg-green-50 p-3 font-bold text-green-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-green-700"
-    >
-      {children}
-    </p>
-  );
-}
-
 /**
  * /owner/salons/{id}/settings: the salon's booking rules (the admin editor's
  * fields, decision 0048) and where it hears of new bookings, cancellations and moves.
@@ -101,8 +85,12 @@ export function NoticeSettingsPage({
       capabilities={data.capabilities}
       title="設定"
     >
-      {data.saved === "notice" && !result ? <Saved>通知メールの設定を保存しました。</Saved> : null}
-      {data.saved === "rules" && !result ? <Saved>予約の設定を保存しました。</Saved> : null}
+      {data.saved === "notice" && !result ? (
+        <FocusedNotice>通知メールの設定を保存しました。</FocusedNotice>
+      ) : null}
+      {data.saved === "rules" && !result ? (
+        <FocusedNotice>予約の設定を保存しました。</FocusedNotice>
+      ) : null}
       {result?.kind === "stranded" ? (
         <Stranded salonId={data.salon.id} bookings={result.stranded} />
       ) : null}

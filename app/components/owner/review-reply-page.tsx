@@ -1,4 +1,3 @@
-import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { REVIEW_REPLY_MAX } from "../../../common/reviews";
 import type { OwnerReview } from "../../../server/reviews/review-replies.server";
@@ -8,26 +7,10 @@ import type {
 } from "../../../server/reviews/review-reply-page.server";
 import { buttonClass, ListCount } from "../admin/admin-frame";
 import { ErrorSummary, TextAreaField } from "../form/field";
+import { FocusedNotice } from "../form/focused-notice";
 import { Pagination } from "../pagination";
 import { BackOfficeReview } from "../reviews/back-office-review";
 import { OwnerFrame } from "./owner-frame";
-
-function Notice({ children }: { children: string }) {
-  const ref = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    ref.current?.focus();
-  }, []);
-  return (
-    <p
-      ref={ref}
-      role="status"
-      tabIndex={-1}
-      className="rounded-lg border-2 border-green-700 bg-green-50 p-3 font-bold text-green-900 focus:outline-none focus-visible:ring-2 focus-visible:ring-green-700"
-    >
-      {children}
-    </p>
-  );
-}
 
 /**
  * /owner/salons/{id}/reviews: the salon's reviews, newest first, each with
@@ -66,7 +49,7 @@ export function ReviewReplyPage({
       title="口コミ"
     >
       {data.notice && !result && !list.reviews.some((review) => review.id === data.answered) ? (
-        <Notice>{data.notice}</Notice>
+        <FocusedNotice>{data.notice}</FocusedNotice>
       ) : null}
       <p className="max-w-3xl text-sm">
         返信は口コミの下に「サロンからの返信」として公開されます。1件の口コミに返信は1つで、あとから更新できます。運営が非表示にした口コミは公開ページに出ず、評価の平均にも入りません。
@@ -103,7 +86,7 @@ export function ReviewReplyPage({
             <li key={review.id}>
               <BackOfficeReview review={review}>
                 {data.notice && !result && review.id === data.answered ? (
-                  <Notice>{data.notice}</Notice>
+                  <FocusedNotice>{data.notice}</FocusedNotice>
                 ) : null}
                 <ReplyForm
                   review={review}
