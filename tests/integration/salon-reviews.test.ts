@@ -403,7 +403,10 @@ describe("/salons/:id/reviews", () => {
       [`?genre=${"長".repeat(51)}`, "/salons/review-salon/reviews"],
       ["?page=9", "/salons/review-salon/reviews"],
       // A client-side GET form's data request: React Router's parameter stays out of the address.
-      ["?sort=rating_low&staff=&_routes=routes%2Fx", "/salons/review-salon/reviews?sort=rating_low"],
+      [
+        "?sort=rating_low&staff=&_routes=routes%2Fx",
+        "/salons/review-salon/reviews?sort=rating_low",
+      ],
     ];
     for (const [query, location] of cases) {
       const response = await get(`/salons/review-salon/reviews${query}`);
