@@ -64,7 +64,12 @@ export function ReviewModeration({
         </ul>
       </nav>
       {list.view === "all" ? (
-        <Form method="get" className="flex flex-wrap items-end gap-2" role="search">
+        <Form
+          method="get"
+          className="flex flex-wrap items-end gap-2"
+          role="search"
+          aria-label="口コミをサロン名で探す"
+        >
           <input type="hidden" name="view" value="all" />
           <div className="flex min-w-0 flex-col gap-1">
             <label htmlFor="review-salon-q" className="text-sm font-bold">
