@@ -73,10 +73,14 @@ const limitsOf = (options: { perIp?: number; perAccount?: number; ip?: string } 
 };
 
 /** Runs every due job (waiting-list kinds and housekeeping) at `now`, until none is left. */
-async function runJobs(now: Date) {
+async function runJobs(now: Date, quietHours = true) {
   const worker = createJobWorker({
     db: database.db,
-    handlers: waitlistJobHandlers({ mailFrom: "noreply@example.jp", publicUrl: PUBLIC_URL }),
+    handlers: waitlistJobHandlers({
+      mailFrom: "noreply@example.jp",
+      publicUrl: PUBLIC_URL,
+      quietHours,
+    }),
     log: createLogger("silent"),
     now: () => now,
   });
@@ -596,6 +600,16 @@ describe("offers", () => {
     expect(mails).toHaveLength(1);
     const [offer] = await offersOf(waiting.id);
     expect(offer?.expiresAt).toEqual(later(morning, 30));
+  });
+
+  it("offers at night only where WAITLIST_QUIET_HOURS is off (the end-to-end server)", async () => {
+    const { salon, menu, cancel } = await fullDay();
+    const waiting = await join(salon.id, menu.id);
+    const night = new Date("2026-12-01T23:00:00+09:00");
+    await cancel(night);
+    await runJobs(night, false);
+    expect((await entryOf(waiting.id))?.status).toBe("offered");
+    expect(await mailsTo(waiting.userId)).toHaveLength(1);
   });
 
   it("ends the offer in time for the minimum notice before the start", async () => {
