@@ -5,7 +5,7 @@ import routes from "../../app/routes";
 import { attachCustomer } from "../../server/bookings/salon-customers.server";
 import { bookings, salonOwners, users } from "../../server/db/schema";
 import { browser, ORIGIN } from "../support/accounts";
-import { buildBooking, buildSalonWithStaff } from "../support/builders";
+import { buildBooking, buildReview, buildSalonWithStaff } from "../support/builders";
 import { createFullApp } from "../support/full-app";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -27,7 +27,7 @@ const env = {
 
 let database: TestDatabase;
 let full: Awaited<ReturnType<typeof createFullApp>>;
-const ids = { id: "", bookingId: "", customerId: "" };
+const ids = { id: "", bookingId: "", customerId: "", reviewId: "" };
 let salonB = "";
 
 type Browser = ReturnType<typeof browser>;
@@ -79,6 +79,8 @@ beforeAll(async () => {
   });
   ids.bookingId = booking.id;
   ids.customerId = customerId;
+  // A review of a past visit, for /api/owner/…/reviews/{reviewId}/reply.
+  ids.reviewId = (await buildReview(database.db, a.salon.id, { staffId: a.stylists[0]?.id })).id;
 
   who.guest = browser(full.app);
   who.member = (await signedIn("user")).b;
