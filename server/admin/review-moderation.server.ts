@@ -17,12 +17,12 @@ import { notifyPublicPagesChanged } from "../cache/invalidation";
 import type { Database } from "../db/client";
 import { reviewReports, reviews, salons, staff, users } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
+import { visitMenusOf } from "../reviews/review-list.server";
 import {
   reviewChanged,
   reviewColumns,
   reviewFacts,
   reviewMissing,
-  visitMenus,
 } from "../reviews/review-replies.server";
 import type { ModerationIntent, ModerationQuery } from "../reviews/review-reply.schema";
 import { recomputeSalonDerived } from "../salons/derived.server";
@@ -189,7 +189,7 @@ async function moderationReviews(db: Database, ids: string[]): Promise<Moderatio
       .where(inArray(reviewReports.reviewId, ids))
       .orderBy(asc(reviewReports.createdAt), asc(reviewReports.id)),
   ]);
-  const menus = await visitMenus(
+  const menus = await visitMenusOf(
     db,
     rows.map((row) => ({ salonId: row.salonId, bookingId: row.bookingId })),
   );

@@ -180,8 +180,7 @@ export async function listReviews(db: Database, salonId: string, options: Review
   ]);
   const visitMenus = await visitMenusOf(
     db,
-    salonId,
-    rows.map((row) => row.bookingId),
+    rows.map((row) => ({ salonId, bookingId: row.bookingId })),
   );
   const total = Number(totalRow?.total ?? 0);
   return {
@@ -205,20 +204,32 @@ export async function listReviews(db: Database, salonId: string, options: Review
 
 /**
  * The menus of visits, as booked (booking_menus keeps the name of the day)
- * with their genre: booking id → menus in the booking's order.
+ * with their genre: booking id → menus in the booking's order. Visits may
+ * be of several salons (the administrator's moderation lists any salon's).
  */
 export async function visitMenusOf(
   db: Database,
-  salonId: string,
-  bookingIds: readonly string[],
+  visits: readonly { salonId: string; bookingId: string }[],
 ): Promise<Map<string, { name: string; genre: string }[]>> {
   const byBooking = new Map<string, { name: string; genre: string }[]>();
-  if (bookingIds.length === 0) return byBooking;
+  if (visits.length === 0) return byBooking;
+  const salonIds = [...new Set(visits.map((visit) => visit.salonId))];
   const rows = await db
     .select({ bookingId: bookingMenus.bookingId, name: bookingMenus.name, genre: menus.category })
     .from(bookingMenus)
-    .innerJoin(menus, and(eq(menus.id, bookingMenus.menuId), eq(menus.salonId, salonId)))
-    .where(and(eq(bookingMenus.salonId, salonId), inArray(bookingMenus.bookingId, [...bookingIds])))
+    .innerJoin(
+      menus,
+      and(eq(menus.id, bookingMenus.menuId), eq(menus.salonId, bookingMenus.salonId)),
+    )
+    .where(
+      and(
+        inArray(bookingMenus.salonId, salonIds),
+        inArray(
+          bookingMenus.bookingId,
+          visits.map((visit) => visit.bookingId),
+        ),
+      ),
+    )
     .orderBy(asc(bookingMenus.bookingId), asc(bookingMenus.position));
   for (const row of rows) {
     const list = byBooking.get(row.bookingId) ?? [];

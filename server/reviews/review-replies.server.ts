@@ -1,9 +1,10 @@
-import { and, asc, count, desc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { formatDate, formatDateTime } from "../../common/format";
 import { REVIEWS_PER_PAGE, reviewAspects } from "../../common/reviews";
 import type { Database } from "../db/client";
-import { bookingMenus, reviews, staff } from "../db/schema";
+import { reviews, staff } from "../db/schema";
 import { DomainError, NotFoundError } from "../errors/domain-error";
+import { visitMenusOf } from "./review-list.server";
 import type { OwnerReviewFilter, ReviewReplyInput } from "./review-reply.schema";
 import { enqueueReviewReplyNotice } from "./review-reply-jobs.server";
 
@@ -141,7 +142,7 @@ type ReviewRow = {
 };
 
 /** A review's row as the back office shows it, with the visit's menus. */
-export function reviewFacts(row: ReviewRow, menus: Map<string, string[]>) {
+export function reviewFacts(row: ReviewRow, menus: Map<string, readonly { name: string }[]>) {
   return {
     id: row.id,
     rating: row.rating,
@@ -157,7 +158,7 @@ export function reviewFacts(row: ReviewRow, menus: Map<string, string[]>) {
     writtenAt: row.createdAt.toISOString(),
     writtenLabel: formatDateTime(row.createdAt),
     staffName: row.staffName,
-    menus: menus.get(row.bookingId) ?? [],
+    menus: (menus.get(row.bookingId) ?? []).map((menu) => menu.name),
     visited: true as const,
     hidden: row.hiddenAt !== null,
     reply:
@@ -198,32 +199,11 @@ async function ownerReviews(
     .orderBy(desc(reviews.createdAt), desc(reviews.id))
     .limit(REVIEWS_PER_PAGE)
     .offset(offset);
-  const menus = await visitMenus(
+  const menus = await visitMenusOf(
     db,
     rows.map((row) => ({ salonId, bookingId: row.bookingId })),
   );
   return rows.map((row) => ({ ...reviewFacts(row, menus), version: row.version }));
-}
-
-/** The menus of each visit, as the booking recorded them (keyed by booking id). */
-export async function visitMenus(db: Database, visits: { salonId: string; bookingId: string }[]) {
-  const byBooking = new Map<string, string[]>();
-  if (visits.length === 0) return byBooking;
-  const salonIds = [...new Set(visits.map((visit) => visit.salonId))];
-  const bookingIds = visits.map((visit) => visit.bookingId);
-  const rows = await db
-    .select({ bookingId: bookingMenus.bookingId, name: bookingMenus.name })
-    .from(bookingMenus)
-    .where(
-      and(inArray(bookingMenus.salonId, salonIds), inArray(bookingMenus.bookingId, bookingIds)),
-    )
-    .orderBy(asc(bookingMenus.bookingId), asc(bookingMenus.position));
-  for (const row of rows) {
-    const names = byBooking.get(row.bookingId) ?? [];
-    names.push(row.name);
-    byBooking.set(row.bookingId, names);
-  }
-  return byBooking;
 }
 
 export const reviewMissing = () =>
