@@ -203,46 +203,74 @@ export function ExceptionForms(props: FormProps & { date: string }) {
           defaultValue={state.value("date", props.date)}
           error={state.errors.date}
         />
-        <SelectField
-          id="exception-kind"
-          name="kind"
-          label="種類"
-          required
-          options={Object.entries(kindLabels).map(([value, label]) => ({ value, label }))}
-          defaultValue={state.value("kind", "closed")}
-          error={state.errors.kind}
-          hint="勤務時間の変更はその日の勤務時間を置き換え、臨時出勤は休みの曜日に勤務を加えます。"
-        />
-        <div className="grid gap-3 sm:grid-cols-2">
-          <TextField
-            id="exception-start"
-            name="startsAt"
-            type="time"
-            step={300}
-            label="開始時刻（休みは空欄）"
-            defaultValue={state.value("startsAt")}
-            error={state.errors.startsAt}
-          />
-          <TextField
-            id="exception-end"
-            name="endsAt"
-            type="time"
-            step={300}
-            label="終了時刻（休みは空欄）"
-            defaultValue={state.value("endsAt")}
-            error={state.errors.endsAt}
-          />
-        </div>
-        <TextField
-          id="exception-note"
-          name="note"
-          label="メモ（任意）"
-          maxLength={100}
-          defaultValue={state.value("note")}
-          error={state.errors.note}
+        <ScheduleChangeFields
+          idPrefix="exception"
+          state={state}
+          noteMax={100}
+          kindHint="勤務時間の変更はその日の勤務時間を置き換え、臨時出勤は休みの曜日に勤務を加えます。"
         />
       </ScheduleForm>
     </section>
+  );
+}
+
+/**
+ * What a dated change of one day says — its kind, the hours (blank for a day
+ * off) and a note —, for the 勤務表's exception form and a stylist's request
+ * (schedule-requests.tsx), which the exception writer reads alike.
+ */
+export function ScheduleChangeFields({
+  idPrefix,
+  state,
+  noteMax,
+  kindHint,
+}: {
+  idPrefix: string;
+  state: ReturnType<typeof stateOf>;
+  noteMax: number;
+  kindHint?: string;
+}) {
+  return (
+    <>
+      <SelectField
+        id={`${idPrefix}-kind`}
+        name="kind"
+        label="種類"
+        required
+        options={Object.entries(kindLabels).map(([value, label]) => ({ value, label }))}
+        defaultValue={state.value("kind", "closed")}
+        error={state.errors.kind}
+        hint={kindHint}
+      />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <TextField
+          id={`${idPrefix}-start`}
+          name="startsAt"
+          type="time"
+          step={300}
+          label="開始時刻（休みは空欄）"
+          defaultValue={state.value("startsAt")}
+          error={state.errors.startsAt}
+        />
+        <TextField
+          id={`${idPrefix}-end`}
+          name="endsAt"
+          type="time"
+          step={300}
+          label="終了時刻（休みは空欄）"
+          defaultValue={state.value("endsAt")}
+          error={state.errors.endsAt}
+        />
+      </div>
+      <TextField
+        id={`${idPrefix}-note`}
+        name="note"
+        label="メモ（任意）"
+        maxLength={noteMax}
+        defaultValue={state.value("note")}
+        error={state.errors.note}
+      />
+    </>
   );
 }
 

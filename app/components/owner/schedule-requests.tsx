@@ -3,8 +3,8 @@ import { scheduleExceptionLabels } from "../../../common/salon-parts";
 import type { ScheduleRequestView } from "../../../server/owner/schedule-requests.server";
 import type { ScheduleFormResult } from "../../../server/owner/schedules.server";
 import { buttonClass, linkClass, secondaryButtonClass } from "../admin/admin-frame";
-import { ErrorSummary, SelectField, TextField } from "../form/field";
-import { stateOf } from "./schedule-forms";
+import { ErrorSummary, TextField } from "../form/field";
+import { ScheduleChangeFields, stateOf } from "./schedule-forms";
 
 /**
  * A stylist's schedule requests (decision 0052): on their own month the
@@ -66,43 +66,7 @@ export function OwnRequests({
           error={state.errors.date}
           hint="今日から1年以内の日付です。"
         />
-        <SelectField
-          id="request-kind"
-          name="kind"
-          label="種類"
-          required
-          options={Object.entries(kindLabels).map(([value, label]) => ({ value, label }))}
-          defaultValue={state.value("kind", "closed")}
-          error={state.errors.kind}
-        />
-        <div className="grid gap-3 sm:grid-cols-2">
-          <TextField
-            id="request-start"
-            name="startsAt"
-            type="time"
-            step={300}
-            label="開始時刻（休みは空欄）"
-            defaultValue={state.value("startsAt")}
-            error={state.errors.startsAt}
-          />
-          <TextField
-            id="request-end"
-            name="endsAt"
-            type="time"
-            step={300}
-            label="終了時刻（休みは空欄）"
-            defaultValue={state.value("endsAt")}
-            error={state.errors.endsAt}
-          />
-        </div>
-        <TextField
-          id="request-note"
-          name="note"
-          label="メモ（任意）"
-          maxLength={200}
-          defaultValue={state.value("note")}
-          error={state.errors.note}
-        />
+        <ScheduleChangeFields idPrefix="request" state={state} noteMax={200} />
         <div>
           <button type="submit" className={buttonClass} disabled={busy}>
             申請する
