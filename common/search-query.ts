@@ -16,6 +16,12 @@ export const searchSorts = [
 ] as const;
 export type SearchSort = (typeof searchSorts)[number];
 
+/** `view=map`: the results on a map (issue 31). The list has no value: it is the default. */
+export const searchViews = ["map"] as const;
+
+/** A date range (`date` to `dateTo`) spans at most this many days, both ends counted. */
+export const SEARCH_DATE_RANGE_DAYS = 7;
+
 /** The URL of a search, omitting defaults so links stay short and canonical. */
 export function searchQueryToParams(query: Partial<SearchQuery>): URLSearchParams {
   const params = new URLSearchParams();
@@ -28,6 +34,7 @@ export function searchQueryToParams(query: Partial<SearchQuery>): URLSearchParam
     ["priceMin", query.priceMin],
     ["priceMax", query.priceMax],
     ["date", query.date],
+    ["dateTo", query.dateTo],
     ["from", query.from],
     ["to", query.to],
     ["rating", query.rating],
@@ -40,6 +47,7 @@ export function searchQueryToParams(query: Partial<SearchQuery>): URLSearchParam
   }
   for (const feature of query.feature ?? []) params.append("feature", feature);
   if (query.page && query.page > 1) params.set("page", String(query.page));
+  if (query.view) params.set("view", query.view);
   return params;
 }
 

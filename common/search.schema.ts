@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { salonGenres } from "./genres";
-import { searchSorts } from "./search-query";
+import { SEARCH_DATE_RANGE_DAYS, searchSorts, searchViews } from "./search-query";
 import { SLUG_PATTERN } from "./slug";
 
 /**
@@ -53,6 +53,16 @@ export const searchQuerySchema = z.object({
     .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
     .optional()
     .catch(undefined),
+  /**
+   * YYYY-MM-DD, with `date`: the last day of a range (今週末, 土日: issue 31),
+   * any day of which matches. At most SEARCH_DATE_RANGE_DAYS days in all.
+   */
+  dateTo: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)))
+    .optional()
+    .catch(undefined),
   /** HH:MM: a free start at or after this time (with `date`, or over the next two weeks). */
   from: hhmm,
   /** HH:MM: a free start before this time ("24:00" allowed). */
@@ -62,6 +72,8 @@ export const searchQuerySchema = z.object({
   lat: z.coerce.number().min(-90).max(90).optional().catch(undefined),
   lng: z.coerce.number().min(-180).max(180).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(MAX_PAGE).catch(1),
+  /** The same results on a map (issue 31); absent: the list, the default. */
+  view: z.enum(searchViews).optional().catch(undefined),
 });
 
 export type SearchQuery = z.infer<typeof searchQuerySchema>;
@@ -89,6 +101,16 @@ export function parseSearchQuery(params: URLSearchParams): SearchQuery {
     parsed.priceMin > parsed.priceMax
   ) {
     [parsed.priceMin, parsed.priceMax] = [parsed.priceMax, parsed.priceMin];
+  }
+  // A range needs its first day, ends after it and spans a week at most; otherwise the first day alone.
+  if (
+    parsed.dateTo !== undefined &&
+    (parsed.date === undefined ||
+      parsed.dateTo <= parsed.date ||
+      Date.parse(`${parsed.dateTo}T00:00:00Z`) - Date.parse(`${parsed.date}T00:00:00Z`) >=
+        SEARCH_DATE_RANGE_DAYS * 86_400_000)
+  ) {
+    parsed.dateTo = undefined;
   }
   // Distance needs the visitor's position; without it the order falls back.
   if (parsed.sort === "distance" && (parsed.lat === undefined || parsed.lng === undefined)) {
@@ -123,6 +145,7 @@ export function parseSearch(params: URLSearchParams, today: string) {
     errors.date = PAST_DATE_MESSAGE;
     typed.date = query.date;
     query.date = undefined;
+    query.dateTo = undefined;
   }
   return { query, errors, typed };
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   check,
   doublePrecision,
   index,
@@ -17,6 +18,8 @@ import type { PhotoVariant } from "../../../common/photo-variants";
 import { users } from "./accounts";
 import { areas, prefectures, stations } from "./areas";
 import { createdAt, id, updatedAt } from "./common";
+import { menus } from "./menus";
+import { staff } from "./staff";
 
 export const salonStatuses = ["draft", "published", "suspended"] as const;
 export type SalonStatus = (typeof salonStatuses)[number];
@@ -201,6 +204,13 @@ export const salonPhotos = pgTable(
      * photos that are a single file, such as the seed's SVGs.
      */
     variants: jsonb("variants").$type<PhotoVariant[]>().notNull().default([]),
+    /**
+     * スタイル (issue 31): the stylist who did the style shown and the menu it
+     * was, where known. Only the salon's own (the editors check it); a
+     * stylist or menu removed leaves the photo untagged.
+     */
+    staffId: uuid("staff_id").references((): AnyPgColumn => staff.id, { onDelete: "set null" }),
+    menuId: uuid("menu_id").references((): AnyPgColumn => menus.id, { onDelete: "set null" }),
   },
   (t) => [
     index("salon_photos_salon_idx").on(t.salonId, t.sortOrder),
