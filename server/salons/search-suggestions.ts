@@ -84,7 +84,10 @@ export async function suggestSearches(
     });
   }
   if (query.date)
-    candidates.push({ label: "日付の指定を外す", query: { ...base, date: undefined } });
+    candidates.push({
+      label: "日付の指定を外す",
+      query: { ...base, date: undefined, dateTo: undefined },
+    });
   if (query.rating !== undefined) {
     candidates.push({ label: "評価の指定を外す", query: { ...base, rating: undefined } });
   }
