@@ -1,6 +1,11 @@
 import { useEffect, useRef } from "react";
 import { Link, useLocation, useNavigate, useNavigation, useNavigationType } from "react-router";
-import { formatDate, formatResultCount, formatYen } from "../../../common/format";
+import {
+  formatDate,
+  formatMonthDayWeekday,
+  formatResultCount,
+  formatYen,
+} from "../../../common/format";
 import { genreLabels } from "../../../common/genres";
 import type { SearchQuery } from "../../../common/search.schema";
 import { searchQueryToParams } from "../../../common/search-query";
@@ -56,10 +61,13 @@ export function activeConditions(query: SearchQuery, options: SearchOptions) {
       label: `${formatYen(query.priceMax)}以下`,
       href: href({ ...base, priceMax: undefined }),
     });
+  // A range (今週末) is one condition: one chip removes both its days.
   if (query.date)
     out.push({
-      label: `${formatDate(query.date)}に空席あり`,
-      href: href({ ...base, date: undefined }),
+      label: query.dateTo
+        ? `${formatMonthDayWeekday(query.date)}〜${formatMonthDayWeekday(query.dateTo)}に空席あり`
+        : `${formatDate(query.date)}に空席あり`,
+      href: href({ ...base, date: undefined, dateTo: undefined }),
     });
   if (query.from || query.to)
     out.push({
