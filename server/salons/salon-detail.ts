@@ -37,13 +37,12 @@ export const staffProfileColumns = {
   nominationFee: staff.nominationFee,
 };
 /**
- * Everything the salon page shows, or null when no published salon has the
- * slug. Of the reviews, the summary and the latest few (the rest are on
- * /salons/:id/reviews).
+ * The published salon with the slug and where it is (area, prefecture,
+ * nearest station), or null: what every tab of the salon's pages starts from.
  */
-export async function getSalonDetail(db: Database, slug: string, now: Date) {
+export async function findPublishedSalon(db: Database, slug: string) {
   if (!SLUG_PATTERN.test(slug)) return null;
-  const [salon] = await db
+  const [row] = await db
     .select({
       salon: salons,
       areaSlug: areas.slug,
@@ -58,38 +57,57 @@ export async function getSalonDetail(db: Database, slug: string, now: Date) {
     .innerJoin(prefectures, eq(prefectures.code, salons.prefectureCode))
     .leftJoin(stations, eq(stations.id, salons.stationId))
     .where(and(eq(salons.slug, slug), eq(salons.status, "published")));
-  if (!salon) return null;
-  const salonId = salon.salon.id;
-  // The salon's own calendar day, for date-only validity columns.
-  const today = calendarDay(now, salon.salon.timeZone);
-  const [
-    photos,
-    featureRows,
-    menuRows,
-    couponRows,
-    couponMenuRows,
-    staffRows,
-    reviewTotals,
-    latestReviews,
-    openingHours,
-  ] = await Promise.all([
-    db
-      .select({
-        url: salonPhotos.url,
-        alt: salonPhotos.alt,
-        width: salonPhotos.width,
-        height: salonPhotos.height,
-        variants: salonPhotos.variants,
-      })
-      .from(salonPhotos)
-      .where(eq(salonPhotos.salonId, salonId))
-      .orderBy(asc(salonPhotos.sortOrder)),
-    db
-      .select({ slug: features.slug, name: features.name })
-      .from(salonFeatures)
-      .innerJoin(features, eq(features.slug, salonFeatures.featureSlug))
-      .where(eq(salonFeatures.salonId, salonId))
-      .orderBy(asc(features.sortOrder), asc(features.slug)),
+  if (!row) return null;
+  const { id, searchText: _searchText, ...publicFields } = row.salon;
+  return {
+    id,
+    salon: publicFields,
+    area: { slug: row.areaSlug, name: row.areaName },
+    prefecture: { slug: row.prefectureSlug, name: row.prefectureName },
+    station: row.stationSlug ? { slug: row.stationSlug, name: row.stationName ?? "" } : null,
+  };
+}
+
+export type PublishedSalon = NonNullable<Awaited<ReturnType<typeof findPublishedSalon>>>;
+
+/**
+ * The salon's photos in order, each with the stylist and the menu of the
+ * style shown where the salon tagged them (スタイル): only an active
+ * stylist and a published menu of this salon, so a tag never points to a
+ * page or a booking that is not there.
+ */
+export function salonPhotosOf(db: Database, salonId: string) {
+  return db
+    .select({
+      url: salonPhotos.url,
+      alt: salonPhotos.alt,
+      width: salonPhotos.width,
+      height: salonPhotos.height,
+      variants: salonPhotos.variants,
+      stylistSlug: staff.slug,
+      stylistName: staff.name,
+      menuId: menus.id,
+      menuName: menus.name,
+      menuPrice: menus.price,
+    })
+    .from(salonPhotos)
+    .leftJoin(
+      staff,
+      and(eq(staff.id, salonPhotos.staffId), eq(staff.salonId, salonId), eq(staff.active, true)),
+    )
+    .leftJoin(
+      menus,
+      and(eq(menus.id, salonPhotos.menuId), eq(menus.salonId, salonId), eq(menus.published, true)),
+    )
+    .where(eq(salonPhotos.salonId, salonId))
+    .orderBy(asc(salonPhotos.sortOrder), asc(salonPhotos.id));
+}
+
+export type SalonPhoto = Awaited<ReturnType<typeof salonPhotosOf>>[number];
+
+/** The salon's published menus by category, and its coupons valid on `today` (the salon's day). */
+export async function salonMenusAndCoupons(db: Database, salonId: string, today: string) {
+  const [menuRows, couponRows, couponMenuRows] = await Promise.all([
     db
       .select(menuItemColumns)
       .from(menus)
@@ -107,42 +125,82 @@ export async function getSalonDetail(db: Database, slug: string, now: Date) {
         validUntil: coupons.validUntil,
       })
       .from(coupons)
-      .where(
-        and(
-          eq(coupons.salonId, salonId),
-          lte(coupons.validFrom, today),
-          or(isNull(coupons.validUntil), gte(coupons.validUntil, today)),
-        ),
-      )
+      .where(and(eq(coupons.salonId, salonId), couponValidOn(today)))
       .orderBy(asc(coupons.title)),
     db
       .select({ couponId: couponMenus.couponId, menuId: couponMenus.menuId })
       .from(couponMenus)
       .innerJoin(coupons, eq(coupons.id, couponMenus.couponId))
       .where(eq(coupons.salonId, salonId)),
-    db
-      .select(staffProfileColumns)
-      .from(staff)
-      .where(and(eq(staff.salonId, salonId), eq(staff.active, true)))
-      .orderBy(asc(staff.sortOrder), asc(staff.slug)),
-    reviewSummary(db, salonId),
-    listReviews(db, salonId, { sort: "newest", page: 1, pageSize: LATEST_REVIEWS }),
-    openingHoursOf(db, salonId),
   ]);
-  const { id: _id, searchText: _searchText, ...publicFields } = salon.salon;
   return {
-    salon: { ...publicFields, openingHours },
-    area: { slug: salon.areaSlug, name: salon.areaName },
-    prefecture: { slug: salon.prefectureSlug, name: salon.prefectureName },
-    station: salon.stationSlug ? { slug: salon.stationSlug, name: salon.stationName ?? "" } : null,
-    photos,
-    features: featureRows,
     menuGroups: groupMenus(menuRows),
     // With the menus each is for (none: the whole booking), so the page can show its price.
     coupons: couponRows.map((coupon) => ({
       ...coupon,
       menuIds: couponMenuRows.filter((row) => row.couponId === coupon.id).map((row) => row.menuId),
     })),
+  };
+}
+
+/** A coupon can be used on `today` (the salon's calendar day; the columns are dates). */
+export function couponValidOn(today: string) {
+  return and(
+    lte(coupons.validFrom, today),
+    or(isNull(coupons.validUntil), gte(coupons.validUntil, today)),
+  );
+}
+
+/** The salon's active stylists in display order. */
+export function salonStylistsOf(db: Database, salonId: string) {
+  return db
+    .select(staffProfileColumns)
+    .from(staff)
+    .where(and(eq(staff.salonId, salonId), eq(staff.active, true)))
+    .orderBy(asc(staff.sortOrder), asc(staff.slug));
+}
+
+/**
+ * Everything the salon page shows, or null when no published salon has the
+ * slug. Of the reviews, the summary and the latest few (the rest are on
+ * /salons/:id/reviews).
+ */
+export async function getSalonDetail(db: Database, slug: string, now: Date) {
+  const salon = await findPublishedSalon(db, slug);
+  if (!salon) return null;
+  const salonId = salon.id;
+  // The salon's own calendar day, for date-only validity columns.
+  const today = calendarDay(now, salon.salon.timeZone);
+  const [
+    photos,
+    featureRows,
+    menusAndCoupons,
+    staffRows,
+    reviewTotals,
+    latestReviews,
+    openingHours,
+  ] = await Promise.all([
+    salonPhotosOf(db, salonId),
+    db
+      .select({ slug: features.slug, name: features.name })
+      .from(salonFeatures)
+      .innerJoin(features, eq(features.slug, salonFeatures.featureSlug))
+      .where(eq(salonFeatures.salonId, salonId))
+      .orderBy(asc(features.sortOrder), asc(features.slug)),
+    salonMenusAndCoupons(db, salonId, today),
+    salonStylistsOf(db, salonId),
+    reviewSummary(db, salonId),
+    listReviews(db, salonId, { sort: "newest", page: 1, pageSize: LATEST_REVIEWS }),
+    openingHoursOf(db, salonId),
+  ]);
+  return {
+    salon: { ...salon.salon, openingHours },
+    area: salon.area,
+    prefecture: salon.prefecture,
+    station: salon.station,
+    photos,
+    features: featureRows,
+    ...menusAndCoupons,
     staff: staffRows,
     /** Next free times (空席あり) from the search summary, or null. */
     freeTimes: (await nextFreeTimes(db, [salonId], now)).get(salonId) ?? null,
