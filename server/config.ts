@@ -40,6 +40,24 @@ const configSchema = z.object({
   /** Public pages held by the anonymous page micro-cache (decision 0007); 0 turns it off. */
   PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).default(500),
 
+  /**
+   * Raster map tiles for the search's map view (issue 31, decision 0058): a
+   * `{z}/{x}/{y}` URL template. Unset: no map, the search is a list only.
+   */
+  MAP_TILE_URL: z
+    .url({ protocol: /^https?$/, error: "http(s):// で始まるURLにしてください" })
+    .refine(
+      (value) => ["{z}", "{x}", "{y}"].every((part) => value.includes(part)),
+      "{z}, {x}, {y} を含むタイルのURLにしてください",
+    )
+    .refine(
+      (value) => !value.includes("{s}"),
+      "{s} は使えません（タイルの配信元を一つにしてください）",
+    )
+    .optional(),
+  /** The tiles' credit shown on the map (the tile server's licence requires it). */
+  MAP_TILE_ATTRIBUTION: z.string().default("© OpenStreetMap contributors"),
+
   /** Signs session cookies and mail tokens. Required in production (checked below). */
   BETTER_AUTH_SECRET: z.string().min(32, "32文字以上のランダムな文字列にしてください").optional(),
   /** `smtp://user:pass@host:587`: mails go over SMTP. Unset: they go to the outbox (/dev/mailbox). */
@@ -170,4 +188,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     BETTER_AUTH_SECRET: parsed.data.BETTER_AUTH_SECRET ?? DEVELOPMENT_AUTH_SECRET,
     isProduction,
   };
+}
+
+/** The origin serving the map tiles (the CSP's img-src allows it), or null when there is no map. */
+export function mapTileOrigin(config: Pick<Config, "MAP_TILE_URL">): string | null {
+  if (!config.MAP_TILE_URL) return null;
+  return new URL(config.MAP_TILE_URL.replace(/\{[a-z]\}/g, "0")).origin;
 }

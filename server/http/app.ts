@@ -10,7 +10,7 @@ import { accountRecordHandler } from "../api/accounts";
 import { adminApi } from "../api/admin";
 import { createBookingApi } from "../api/booking-api";
 import { testLoginHandler } from "../api/test-login";
-import type { Config } from "../config";
+import { type Config, mapTileOrigin } from "../config";
 import { appContext } from "../context";
 import type { DatabaseHandle } from "../db/client";
 import { type DomainError, NotFoundError } from "../errors/domain-error";
@@ -113,7 +113,7 @@ export function createHttpApp({
   app.use(
     secureHeaders({
       // Vite's dev server injects inline scripts, so the policy applies to built apps only.
-      contentSecurityPolicy: clientDir ? contentSecurityPolicy(Boolean(config.GTM_ID)) : undefined,
+      contentSecurityPolicy: clientDir ? contentSecurityPolicy(config) : undefined,
       strictTransportSecurity: config.isProduction ? "max-age=63072000; includeSubDomains" : false,
       referrerPolicy: "strict-origin-when-cross-origin",
       xFrameOptions: "DENY",
@@ -329,13 +329,15 @@ function listPublicFiles(clientDir: string): Set<string> {
 
 const TAG_MANAGER_HOSTS = ["https://www.googletagmanager.com", "https://www.google-analytics.com"];
 
-function contentSecurityPolicy(tagManager: boolean) {
-  const tags = tagManager ? TAG_MANAGER_HOSTS : [];
+function contentSecurityPolicy(config: Config) {
+  const tags = config.GTM_ID ? TAG_MANAGER_HOSTS : [];
+  // The search's map view draws its tiles as images from the tile server (decision 0058).
+  const tiles = mapTileOrigin(config);
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", NONCE, ...tags],
     styleSrc: ["'self'", "'unsafe-inline'"],
-    imgSrc: ["'self'", "data:", "blob:", ...tags],
+    imgSrc: ["'self'", "data:", "blob:", ...tags, ...(tiles ? [tiles] : [])],
     fontSrc: ["'self'"],
     connectSrc: ["'self'", ...tags],
     formAction: ["'self'"],
