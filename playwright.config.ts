@@ -8,6 +8,9 @@ export const OIDC_PORT = PORT + 98;
 // The app sends every mail over SMTP to tests/e2e/mail-capture-server.ts, which
 // tests read over HTTP (tests/support/mail-capture.ts).
 export const MAIL_CAPTURE = { smtpPort: PORT + 1, httpPort: PORT + 2 };
+// The search's map view draws tiles from a stub tile server that tests/e2e/search-map.spec.ts
+// starts (127.0.0.1:3391 with the default port; each checkout its own).
+export const MAP_TILE_PORT = PORT + 291;
 export const E2E_ADMIN = { email: "admin@example.jp", password: "admin-pass-123" };
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -81,6 +84,8 @@ export default defineConfig({
         GOOGLE_ISSUER: `http://localhost:${OIDC_PORT}`,
         // Mails leave through the real delivery loop (outbox → SMTP), not /dev/mailbox.
         SMTP_URL: `smtp://127.0.0.1:${MAIL_CAPTURE.smtpPort}`,
+        // The map view is on (decision 0058); its tiles come from the spec's own stub server.
+        MAP_TILE_URL: `http://127.0.0.1:${MAP_TILE_PORT}/tiles/{z}/{x}/{y}.png`,
       },
     },
   ],
