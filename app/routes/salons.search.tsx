@@ -7,6 +7,7 @@ import { searchQueryToParams, withoutEmptyParams } from "../../common/search-que
 import { appContext } from "../../server/context";
 import { favoritesAmong } from "../../server/favorites/favorites.server";
 import { loadSearchPage, withoutUnknownFilters } from "../../server/salons/search-page";
+import { SearchCorrectionNotice } from "../components/salons/search-correction";
 import { SEARCH_FILTERS_ID, SearchFilterBar } from "../components/salons/search-filter-bar";
 import { SearchForm } from "../components/salons/search-form";
 import { activeConditions, SearchResults } from "../components/salons/search-results";
@@ -42,7 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const now = new Date();
   const today = calendarDay(now, SITE_TIME_ZONE);
   const { query, errors, typed } = parseSearch(searchParams, today);
-  const { result, options, suggestions } = await loadSearchPage(db, query, now);
+  const { result, options, suggestions, correction } = await loadSearchPage(db, query, now);
   // Past the last page: the last page itself, at its own URL (no results: page 1, the empty state).
   const lastPage = Math.max(1, Math.ceil(result.total / result.pageSize));
   if (query.page > lastPage) {
@@ -57,14 +58,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ctx,
     result.salons.map((salon) => salon.slug),
   );
-  return { query, errors, typed, today, result, options, favorites, suggestions };
+  return { query, errors, typed, today, result, options, favorites, suggestions, correction };
 }
 
 const searchHref = (params: URLSearchParams) =>
   params.size > 0 ? `/salons/search?${params}` : "/salons/search";
 
 export default function SalonSearch({ loaderData }: Route.ComponentProps) {
-  const { query, errors, typed, today, result, options, favorites, suggestions } = loaderData;
+  const { query, errors, typed, today, result, options, favorites, suggestions, correction } =
+    loaderData;
   const { search } = useLocation();
   // One search form at a time: the page's own, or the phone dialog's while it
   // is open. Open for the search it was opened on: any new search closes it.
@@ -91,6 +93,7 @@ export default function SalonSearch({ loaderData }: Route.ComponentProps) {
               {errors.q}
             </p>
           ) : null}
+          <SearchCorrectionNotice correction={correction} />
           <SearchResults
             query={query}
             result={result}

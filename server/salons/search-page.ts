@@ -6,6 +6,7 @@ import { areas, features, prefectures, stations } from "../db/schema";
 import { loadLexicon } from "../search/keyword";
 import type { Lexicon } from "../search/understand";
 import { SEARCH_COUNT_CAP, type SearchResult, searchSalons } from "./search";
+import { correctSearch, type SearchCorrection } from "./search-correction";
 import { type SearchSuggestion, suggestSearches } from "./search-suggestions";
 
 export type SearchOptions = {
@@ -85,27 +86,36 @@ export async function listSearchOptions(db: Database, query: SearchQuery): Promi
 
 /**
  * Everything /salons/search renders: one page of results, the form's
- * choices and, when nothing matched on page 1, searches that would find salons.
+ * choices and, when nothing matched on page 1, searches that would find
+ * salons: the keyword respelled (「表参道」で検索しますか？, decision 0060)
+ * and the same search with fewer conditions.
  */
 export async function loadSearchPage(
   db: Database,
   query: SearchQuery,
   now: Date,
-): Promise<{ result: SearchResult; options: SearchOptions; suggestions: SearchSuggestion[] }> {
+): Promise<{
+  result: SearchResult;
+  options: SearchOptions;
+  suggestions: SearchSuggestion[];
+  correction: SearchCorrection | null;
+}> {
   const [result, options] = await Promise.all([
     searchSalons(db, query, undefined, now, { countCap: SEARCH_COUNT_CAP }),
     listSearchOptions(db, query),
   ]);
   // Not for a later page: the route redirects it to page 1, which suggests.
-  const suggestions =
-    result.total === 0 && query.page <= 1
-      ? await suggestSearches(
-          db,
-          query,
-          new Map(options.features.map((feature) => [feature.slug, feature.name])),
-        )
-      : [];
-  return { result, options, suggestions };
+  if (result.total > 0 || query.page > 1)
+    return { result, options, suggestions: [], correction: null };
+  const [suggestions, correction] = await Promise.all([
+    suggestSearches(
+      db,
+      query,
+      new Map(options.features.map((feature) => [feature.slug, feature.name])),
+    ),
+    correctSearch(db, query, now),
+  ]);
+  return { result, options, suggestions, correction };
 }
 
 const PLACE_PARAMS = { pref: "prefecture", area: "area", station: "station" } as const;
