@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { Link, useLocation, useNavigate, useNavigation, useNavigationType } from "react-router";
 import {
   formatDate,
@@ -88,6 +88,7 @@ export function SearchResults({
   options,
   favorites,
   suggestions = [],
+  list,
 }: {
   query: SearchQuery;
   result: SearchResult;
@@ -96,6 +97,8 @@ export function SearchResults({
   favorites: string[] | null;
   /** Searches that would find salons, when this one found none. */
   suggestions?: SearchSuggestion[];
+  /** The results shown otherwise than as cards (the map view), between the count and the pages. */
+  list?: ReactNode;
 }) {
   const loading = useNavigation().state === "loading";
   const conditions = activeConditions(query, options);
@@ -176,8 +179,10 @@ export function SearchResults({
             </li>
           </ul>
         </div>
+      ) : list ? (
+        list
       ) : (
-        <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
+        <ul className="mt-3 grid grid-cols-1 gap-3 sm:mt-4 sm:grid-cols-2 sm:gap-4 xl:grid-cols-3">
           {result.salons.map((salon, index) => (
             <li key={salon.slug}>
               <SalonCardItem
@@ -239,7 +244,8 @@ function NearMeButton({ query }: { query: SearchQuery }) {
         });
       }}
     >
-      現在地から近い順に並べる
+      {/* Shorter on a phone, so the count and the button share one line above the results. */}
+      現在地から近い順<span className="max-sm:hidden">に並べる</span>
     </button>
   );
 }
