@@ -7,6 +7,7 @@ import { searchQueryToParams, withoutEmptyParams } from "../../common/search-que
 import { appContext } from "../../server/context";
 import { favoritesAmong } from "../../server/favorites/favorites.server";
 import { loadSearchPage, withoutUnknownFilters } from "../../server/salons/search-page";
+import { withQueryWords } from "../../server/search/query-words";
 import { SearchCorrectionNotice } from "../components/salons/search-correction";
 import { SEARCH_FILTERS_ID, SearchFilterBar } from "../components/salons/search-filter-bar";
 import { SearchForm } from "../components/salons/search-form";
@@ -41,6 +42,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const known = await withoutUnknownFilters(db, searchParams);
   if (known) throw redirect(searchHref(known));
   const now = new Date();
+  // 明日 19時以降 typed in the keyword box: the same search with those words as filters (decision 0059).
+  const worded = withQueryWords(searchParams, now);
+  if (worded) throw redirect(searchHref(worded));
   const today = calendarDay(now, SITE_TIME_ZONE);
   const { query, errors, typed } = parseSearch(searchParams, today);
   const { result, options, suggestions, correction } = await loadSearchPage(db, query, now);
