@@ -3,10 +3,12 @@ import { publicPageHeaders } from "../../common/page-cache";
 import { reviewListHref } from "../../common/review-list-query";
 import { formatRating, reviewSortLabels } from "../../common/reviews";
 import { appContext } from "../../server/context";
+import { favoritesAmong } from "../../server/favorites/favorites.server";
 import { notFound } from "../../server/routing/not-found";
 import { loadSalonReviewsPage } from "../../server/salons/salon-reviews-page";
 import { JsonLd } from "../components/json-ld";
 import { SalonReviewsPageView } from "../components/reviews/salon-reviews-page";
+import { SalonFrameView } from "../components/salons/salon-frame";
 import { salonReviewsJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/salons.$id.reviews";
@@ -32,10 +34,11 @@ export const headers = publicPageHeaders;
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
   const { searchParams } = new URL(request.url);
-  const data = await loadSalonReviewsPage(ctx.db, params.id, searchParams);
+  const data = await loadSalonReviewsPage(ctx.db, params.id, searchParams, new Date());
   if (!data) throw notFound(request);
   if (data.redirect !== null) throw redirect(data.redirect);
-  return data;
+  const favorites = await favoritesAmong(request, ctx, [data.salon.slug]);
+  return { ...data, favorites };
 }
 
 export default function SalonReviewsRoute({ loaderData }: Route.ComponentProps) {
@@ -46,7 +49,14 @@ export default function SalonReviewsRoute({ loaderData }: Route.ComponentProps) 
       <JsonLd
         data={salonReviewsJsonLd(loaderData.salon, url, loaderData.summary, loaderData.items)}
       />
-      <SalonReviewsPageView data={loaderData} />
+      <SalonFrameView
+        frame={loaderData.frame}
+        via={loaderData.frame.via}
+        favorites={loaderData.favorites}
+        tab="reviews"
+      >
+        <SalonReviewsPageView data={loaderData} />
+      </SalonFrameView>
     </>
   );
 }

@@ -1,27 +1,29 @@
-import { redirect, useRouteLoaderData } from "react-router";
+import { Link, redirect, useRouteLoaderData } from "react-router";
 import { genreLabels } from "../../common/genres";
 import { publicPageHeaders } from "../../common/page-cache";
 import { pageNumberSchema } from "../../common/search.schema";
 import { appContext } from "../../server/context";
 import { favoritesAmong } from "../../server/favorites/favorites.server";
 import { notFound } from "../../server/routing/not-found";
-import { getSalonDetail } from "../../server/salons/salon-detail";
-import { Breadcrumbs } from "../components/breadcrumbs";
-import { FavoriteToggle, favoriteState } from "../components/favorites/favorite-toggle";
+import { loadSalonTopPage } from "../../server/salons/salon-sections";
 import { JsonLd } from "../components/json-ld";
+import { SalonAccessSummary } from "../components/salons/salon-access";
 import { FreeTimes } from "../components/salons/salon-card-item";
 import {
   SalonCoupons,
-  SalonInfo,
-  SalonMenus,
   SalonPhotos,
   SalonReviews,
   SalonStaff,
 } from "../components/salons/salon-detail-sections";
-import { ratingText, SalonRating } from "../components/salons/salon-rating";
-import { breadcrumbJsonLd, salonJsonLd } from "../lib/json-ld";
+import { SalonFrameView, salonTabHref } from "../components/salons/salon-frame";
+import { ratingText } from "../components/salons/salon-rating";
+import { salonJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/salons.$id";
+
+/** How many coupons and stylists トップ shows before 「…をすべて見る」. */
+const TOP_COUPONS = 3;
+const TOP_STYLISTS = 4;
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   if (!loaderData) return [];
@@ -44,8 +46,9 @@ export const headers = publicPageHeaders;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
+  const { searchParams } = new URL(request.url);
   // The review pages moved to /salons/:id/reviews (issue 30): old ?reviews=N links follow them.
-  const reviewPage = new URL(request.url).searchParams.get("reviews");
+  const reviewPage = searchParams.get("reviews");
   if (reviewPage !== null) {
     const page = pageNumberSchema.parse(reviewPage);
     throw redirect(
@@ -53,66 +56,56 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       301,
     );
   }
-  const detail = await getSalonDetail(ctx.db, params.id, new Date());
-  if (!detail) throw notFound(request);
-  const favorites = await favoritesAmong(request, ctx, [detail.salon.slug]);
-  return { detail, favorites };
+  const page = await loadSalonTopPage(ctx.db, params.id, searchParams, new Date());
+  if (!page) throw notFound(request);
+  const favorites = await favoritesAmong(request, ctx, [page.detail.salon.slug]);
+  return { ...page, favorites };
 }
 
+/** トップ: a summary to decide from, each part with the way to its tab (decision 0057). */
 export default function SalonPage({ loaderData }: Route.ComponentProps) {
-  const { detail, favorites } = loaderData;
+  const { detail, via, favorites } = loaderData;
   const { salon } = detail;
   const origin = useRouteLoaderData<{ origin: string }>("root")?.origin ?? "";
-  const trail = [
-    { name: "トップ", path: "/" },
-    { name: "エリア一覧", path: "/area" },
-    { name: detail.area.name, path: `/area/${detail.area.slug}` },
-    { name: salon.name, path: `/salons/${salon.slug}` },
-  ];
+  const href = (tab: Parameters<typeof salonTabHref>[1]) => salonTabHref(salon.slug, tab, via);
   return (
-    <article className="mx-auto max-w-5xl px-4 py-8">
+    <SalonFrameView frame={detail} via={via} favorites={favorites} tab="top">
       <JsonLd
         data={salonJsonLd(detail, new URL(`/salons/${salon.slug}`, origin).toString(), origin)}
       />
-      <JsonLd data={breadcrumbJsonLd(trail, origin)} />
-      <Breadcrumbs items={trail} />
-      <header className="mt-4">
-        <p className="text-sm text-neutral-700">
-          {genreLabels[salon.genre]}・{detail.prefecture.name} {detail.area.name}
-          {detail.station ? `・${detail.station.name}駅` : ""}
-        </p>
-        <h1 className="text-2xl font-bold sm:text-3xl">{salon.name}</h1>
-        <p className="text-sm text-neutral-700">{salon.nameKana}</p>
-        <div className="mt-2">
-          <FavoriteToggle
-            salonSlug={salon.slug}
-            salonName={salon.name}
-            state={favoriteState(favorites, salon.slug)}
-            size="large"
-          />
-        </div>
-        <p className="mt-2">
-          <SalonRating
-            ratingAverage={salon.ratingAverage}
-            reviewCount={salon.reviewCount}
-            reviewsHref="#reviews"
-          />
-        </p>
-      </header>
       <SalonPhotos photos={detail.photos} />
+      {detail.photos.length > 0 ? (
+        <p className="mt-2 text-right">
+          <Link to={href("styles")} className="font-bold text-brand-700 underline">
+            スタイル写真をすべて見る
+          </Link>
+        </p>
+      ) : null}
       {salon.catchCopy ? <p className="mt-6 text-lg font-bold">{salon.catchCopy}</p> : null}
       <p className="mt-2 whitespace-pre-line">{salon.description}</p>
       {detail.freeTimes ? <FreeTimes slug={salon.slug} freeTimes={detail.freeTimes} /> : null}
-      <p className="mt-4">
-        <a href="#salon-menus" className="underline">
-          メニューから予約する
-        </a>
-      </p>
-      <SalonMenus detail={detail} />
-      <SalonCoupons detail={detail} />
-      <SalonStaff detail={detail} />
-      <SalonInfo detail={detail} />
-      <SalonReviews detail={detail} />
-    </article>
+      <SalonCoupons
+        slug={salon.slug}
+        coupons={detail.coupons}
+        menuGroups={detail.menuGroups}
+        limit={TOP_COUPONS}
+        moreHref={href("coupons")}
+      />
+      {detail.coupons.length === 0 ? (
+        <p className="mt-10">
+          <Link to={href("coupons")} className="font-bold text-brand-700 underline">
+            メニューを見て予約する
+          </Link>
+        </p>
+      ) : null}
+      <SalonStaff
+        slug={salon.slug}
+        staff={detail.staff}
+        limit={TOP_STYLISTS}
+        moreHref={href("stylists")}
+      />
+      <SalonReviews detail={detail} allHref={href("reviews")} />
+      <SalonAccessSummary frame={detail} accessHref={href("access")} />
+    </SalonFrameView>
   );
 }

@@ -167,7 +167,11 @@ export function salonStylistsOf(db: Database, salonId: string) {
  */
 export async function getSalonDetail(db: Database, slug: string, now: Date) {
   const salon = await findPublishedSalon(db, slug);
-  if (!salon) return null;
+  return salon ? salonDetailOf(db, salon, now) : null;
+}
+
+/** The salon page's parts for a salon already found. */
+export async function salonDetailOf(db: Database, salon: PublishedSalon, now: Date) {
   const salonId = salon.id;
   // The salon's own calendar day, for date-only validity columns.
   const today = calendarDay(now, salon.salon.timeZone);
@@ -208,4 +212,4 @@ export async function getSalonDetail(db: Database, slug: string, now: Date) {
   };
 }
 
-export type SalonDetail = NonNullable<Awaited<ReturnType<typeof getSalonDetail>>>;
+export type SalonDetail = Awaited<ReturnType<typeof salonDetailOf>>;

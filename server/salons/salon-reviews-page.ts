@@ -1,14 +1,12 @@
-import { and, eq } from "drizzle-orm";
 import {
   type ReviewListQuery,
   reviewListKeys,
   reviewListParams,
   reviewListQuerySchema,
 } from "../../common/review-list-query";
-import { SLUG_PATTERN } from "../../common/slug";
 import type { Database } from "../db/client";
-import { areas, salons } from "../db/schema";
 import { salonReviewList, UnknownReviewFilterError } from "../reviews/review-list.server";
+import { publicFrame, salonFrameOf } from "./salon-sections";
 
 /**
  * With the other parameters (not ours) as they came, but not React Router's
@@ -34,21 +32,11 @@ export async function loadSalonReviewsPage(
   db: Database,
   slug: string,
   searchParams: URLSearchParams,
+  now: Date,
 ) {
-  if (!SLUG_PATTERN.test(slug)) return null;
-  const [salon] = await db
-    .select({
-      id: salons.id,
-      slug: salons.slug,
-      name: salons.name,
-      genre: salons.genre,
-      areaSlug: areas.slug,
-      areaName: areas.name,
-    })
-    .from(salons)
-    .innerJoin(areas, eq(areas.id, salons.areaId))
-    .where(and(eq(salons.slug, slug), eq(salons.status, "published")));
-  if (!salon) return null;
+  const frame = await salonFrameOf(db, slug, searchParams, now);
+  if (!frame) return null;
+  const salon = { id: frame.id, slug: frame.salon.slug, name: frame.salon.name };
   const path = `/salons/${salon.slug}/reviews`;
   const hrefOf = (ours: URLSearchParams) => {
     const params = withParams(searchParams, ours);
@@ -76,8 +64,12 @@ export async function loadSalonReviewsPage(
   if (query.page > list.pages) {
     return { redirect: hrefOf(reviewListParams({ ...query, page: list.pages })) };
   }
-  const { areaSlug, areaName, ...rest } = salon;
-  return { redirect: null, salon: rest, area: { slug: areaSlug, name: areaName }, ...list };
+  return {
+    redirect: null,
+    salon: { slug: salon.slug, name: salon.name, genre: frame.salon.genre },
+    frame: publicFrame(frame),
+    ...list,
+  };
 }
 
 export type SalonReviewsPage = Extract<

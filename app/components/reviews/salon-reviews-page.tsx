@@ -1,8 +1,7 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { reviewListHref } from "../../../common/review-list-query";
 import { reviewSortLabels, reviewSorts } from "../../../common/reviews";
 import type { SalonReviewsPage } from "../../../server/salons/salon-reviews-page";
-import { Breadcrumbs } from "../breadcrumbs";
 import { Pagination } from "../pagination";
 import { ReviewSummaryPanel, SalonReview } from "./salon-review";
 
@@ -39,28 +38,21 @@ function Select({
 
 /**
  * /salons/:id/reviews: every shown review of the salon, sorted and filtered
- * by a GET form (it works without JavaScript), ten a page.
+ * by a GET form (it works without JavaScript), ten a page, inside the
+ * salon's header and tabs (the route's SalonFrameView).
  */
 export function SalonReviewsPageView({ data }: { data: SalonReviewsPage }) {
-  const { salon, area, summary, choices, filters, items, total, page, pageSize } = data;
-  const trail = [
-    { name: "トップ", path: "/" },
-    { name: "エリア一覧", path: "/area" },
-    { name: area.name, path: `/area/${area.slug}` },
-    { name: salon.name, path: `/salons/${salon.slug}` },
-    { name: "口コミ", path: `/salons/${salon.slug}/reviews` },
-  ];
+  const { salon, summary, choices, filters, items, total, page, pageSize, frame } = data;
+  // A coupon or menu the visitor came with stays with the filters and pages (decision 0057).
+  const via = frame.via;
+  const withVia = (href: string) =>
+    via
+      ? `${href}${href.includes("?") ? "&" : "?"}${via.kind}=${encodeURIComponent(via.id)}`
+      : href;
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(total, page * pageSize);
   return (
-    <div className="mx-auto max-w-4xl px-4 py-8">
-      <Breadcrumbs items={trail} />
-      <h1 className="mt-4 text-2xl font-bold break-words">{salon.name}の口コミ</h1>
-      <p className="mt-1 text-sm">
-        <Link to={`/salons/${salon.slug}`} className="underline">
-          サロンのページへ戻る
-        </Link>
-      </p>
+    <div className="max-w-4xl">
       {summary.count === 0 ? (
         <p className="mt-6">まだ口コミはありません。</p>
       ) : (
@@ -114,6 +106,7 @@ export function SalonReviewsPageView({ data }: { data: SalonReviewsPage }) {
                   ...choices.genres.map((genre) => ({ value: genre, label: genre })),
                 ]}
               />
+              {via ? <input type="hidden" name={via.kind} value={via.id} /> : null}
               <button
                 type="submit"
                 className="min-h-11 rounded-lg bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800"
@@ -138,7 +131,7 @@ export function SalonReviewsPageView({ data }: { data: SalonReviewsPage }) {
               total={total}
               pageSize={pageSize}
               label="口コミのページ送り"
-              hrefFor={(n) => reviewListHref(salon.slug, { ...filters, page: n })}
+              hrefFor={(n) => withVia(reviewListHref(salon.slug, { ...filters, page: n }))}
             />
           </section>
         </>

@@ -5,7 +5,6 @@ import { photoSrcSet } from "../../../common/photo-variants";
 import type { SalonDetail } from "../../../server/salons/salon-detail";
 import { ReviewSummaryPanel, SalonReview } from "../reviews/salon-review";
 
-const weekdayNames = ["日", "月", "火", "水", "木", "金", "土"];
 const sectionClass = "mt-10";
 const headingClass = "border-l-4 border-brand-700 pl-3 text-xl font-bold";
 const bookingLink =
@@ -13,6 +12,17 @@ const bookingLink =
 
 export function bookingHref(salonSlug: string, params: Record<string, string>) {
   return `/salons/${salonSlug}/confirm?${new URLSearchParams(params)}`;
+}
+
+/** The link under a summary on トップ to the tab with all of it. */
+function MoreLink({ href, children }: { href: string; children: string }) {
+  return (
+    <p className="mt-4">
+      <Link to={href} className="font-bold text-brand-700 underline">
+        {children}
+      </Link>
+    </p>
+  );
 }
 
 export function SalonPhotos({ photos }: { photos: SalonDetail["photos"] }) {
@@ -47,90 +57,25 @@ export function SalonPhotos({ photos }: { photos: SalonDetail["photos"] }) {
   );
 }
 
-export function SalonInfo({ detail }: { detail: SalonDetail }) {
-  const { salon } = detail;
-  const mapUrl = `https://www.google.com/maps/search/?api=1&query=${salon.latitude},${salon.longitude}`;
-  // One line per weekday; a lunch closing shows as two intervals on it.
-  const hours = new Map<number, string[]>();
-  for (const interval of salon.openingHours) {
-    const list = hours.get(interval.weekday) ?? [];
-    list.push(`${interval.opens}〜${interval.closes}`);
-    hours.set(interval.weekday, list);
-  }
-  return (
-    <section aria-labelledby="salon-info" className={sectionClass}>
-      <h2 id="salon-info" className={headingClass}>
-        サロン情報
-      </h2>
-      <dl className="mt-4 grid grid-cols-1 gap-x-4 gap-y-3 sm:grid-cols-[8rem_1fr]">
-        <dt className="font-bold">住所</dt>
-        <dd>
-          〒{salon.postalCode} {salon.address}
-          <a
-            href={mapUrl}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="ml-2 text-brand-700 underline"
-          >
-            地図を見る<span className="sr-only">（新しいタブで開きます）</span>
-          </a>
-        </dd>
-        <dt className="font-bold">アクセス</dt>
-        <dd>{salon.access || "—"}</dd>
-        <dt className="font-bold">営業時間</dt>
-        <dd>
-          <ul>
-            {[...hours].map(([weekday, intervals]) => (
-              <li key={weekday}>
-                {weekdayNames[weekday]}曜日 {intervals.join("、")}
-              </li>
-            ))}
-          </ul>
-        </dd>
-        <dt className="font-bold">定休日</dt>
-        <dd>
-          {salon.regularHolidays.length > 0
-            ? `${salon.regularHolidays.map((d) => `${weekdayNames[d]}曜日`).join("・")}`
-            : "なし"}
-          {salon.holidayNote ? `（${salon.holidayNote}）` : ""}
-        </dd>
-        {salon.phone ? (
-          <>
-            <dt className="font-bold">電話番号</dt>
-            <dd>
-              <a href={`tel:${salon.phone}`} className="underline">
-                {salon.phone}
-              </a>
-            </dd>
-          </>
-        ) : null}
-        <dt className="font-bold">こだわり条件</dt>
-        <dd>
-          <ul className="flex flex-wrap gap-2">
-            {detail.features.map((feature) => (
-              <li key={feature.slug}>
-                <Link
-                  to={`/salons/feature/${feature.slug}`}
-                  className="inline-block rounded-full border border-neutral-400 px-3 py-0.5 text-sm hover:bg-neutral-50"
-                >
-                  {feature.name}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </dd>
-      </dl>
-    </section>
-  );
-}
+type MenuGroups = SalonDetail["menuGroups"];
 
-export function SalonMenus({ detail }: { detail: SalonDetail }) {
+export function SalonMenus({ slug, menuGroups }: { slug: string; menuGroups: MenuGroups }) {
+  if (menuGroups.length === 0) {
+    return (
+      <section aria-labelledby="salon-menus" className={sectionClass}>
+        <h2 id="salon-menus" className={headingClass}>
+          メニュー
+        </h2>
+        <p className="mt-4">ネット予約できるメニューはまだありません。</p>
+      </section>
+    );
+  }
   return (
     <section aria-labelledby="salon-menus" className={sectionClass}>
       <h2 id="salon-menus" className={headingClass}>
         メニュー
       </h2>
-      {detail.menuGroups.map((group) => (
+      {menuGroups.map((group) => (
         <div key={group.category} className="mt-4">
           <h3 className="text-lg font-bold">{group.category}</h3>
           <ul className="mt-2 divide-y divide-neutral-200 border-y border-neutral-200">
@@ -149,7 +94,7 @@ export function SalonMenus({ detail }: { detail: SalonDetail }) {
                   </p>
                 </div>
                 <Link
-                  to={bookingHref(detail.salon.slug, { menu: menu.id })}
+                  to={bookingHref(slug, { menu: menu.id })}
                   className={bookingLink}
                   aria-label={`${menu.name}を予約する`}
                 >
@@ -204,16 +149,33 @@ function CouponPrices({ coupon, menus }: { coupon: Coupon; menus: Menu[] }) {
   );
 }
 
-export function SalonCoupons({ detail }: { detail: SalonDetail }) {
-  if (detail.coupons.length === 0) return null;
-  const menus = detail.menuGroups.flatMap((group) => group.menus);
+/**
+ * Today's coupons; on トップ the first few (`limit`) and the way to all of
+ * them (`moreHref`).
+ */
+export function SalonCoupons({
+  slug,
+  coupons,
+  menuGroups,
+  limit,
+  moreHref,
+}: {
+  slug: string;
+  coupons: Coupon[];
+  menuGroups: MenuGroups;
+  limit?: number;
+  moreHref?: string;
+}) {
+  if (coupons.length === 0) return null;
+  const menus = menuGroups.flatMap((group) => group.menus);
+  const shown = limit === undefined ? coupons : coupons.slice(0, limit);
   return (
     <section aria-labelledby="salon-coupons" className={sectionClass}>
       <h2 id="salon-coupons" className={headingClass}>
         クーポン
       </h2>
       <ul className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2">
-        {detail.coupons.map((coupon) => (
+        {shown.map((coupon) => (
           <li key={coupon.id} className="rounded-lg border border-dashed border-brand-700 p-4">
             <p className="text-sm font-bold text-brand-700">
               {coupon.newCustomersOnly ? "新規限定　" : ""}
@@ -231,7 +193,7 @@ export function SalonCoupons({ detail }: { detail: SalonDetail }) {
               </p>
             ) : null}
             <Link
-              to={bookingHref(detail.salon.slug, { coupon: coupon.id })}
+              to={bookingHref(slug, { coupon: coupon.id })}
               className={`${bookingLink} mt-2`}
               aria-label={`このクーポンで予約（${coupon.title}）`}
             >
@@ -240,20 +202,43 @@ export function SalonCoupons({ detail }: { detail: SalonDetail }) {
           </li>
         ))}
       </ul>
+      {moreHref ? (
+        <MoreLink
+          href={moreHref}
+        >{`クーポン・メニューをすべて見る（クーポン${coupons.length}件）`}</MoreLink>
+      ) : null}
     </section>
   );
 }
 
-export function SalonStaff({ detail }: { detail: SalonDetail }) {
-  if (detail.staff.length === 0) return null;
+/** The stylists; on トップ the first few (`limit`) and the way to all of them (`moreHref`). */
+export function SalonStaff({
+  slug,
+  staff,
+  limit,
+  moreHref,
+}: {
+  slug: string;
+  staff: SalonDetail["staff"];
+  limit?: number;
+  moreHref?: string;
+}) {
+  if (staff.length === 0) {
+    return moreHref ? null : <p className="mt-6">スタッフの紹介はまだありません。</p>;
+  }
+  const shown = limit === undefined ? staff : staff.slice(0, limit);
   return (
     <section aria-labelledby="salon-staff" className={sectionClass}>
       <h2 id="salon-staff" className={headingClass}>
-        スタッフ
+        スタッフ（{staff.length}人）
       </h2>
       <ul className="mt-4 grid grid-cols-1 gap-4 sm:grid-cols-2">
-        {detail.staff.map((member) => (
-          <li key={member.slug} className="flex gap-4 rounded-lg border border-neutral-200 p-4">
+        {shown.map((member) => (
+          <li
+            key={member.slug}
+            id={`stylist-${member.slug}`}
+            className="flex scroll-mt-16 gap-4 rounded-lg border border-neutral-200 p-4"
+          >
             {member.photoUrl ? (
               <img
                 src={member.photoUrl}
@@ -280,7 +265,7 @@ export function SalonStaff({ detail }: { detail: SalonDetail }) {
               ) : null}
               {member.profile ? <p className="mt-1 text-sm">{member.profile}</p> : null}
               <Link
-                to={bookingHref(detail.salon.slug, { staff: member.slug })}
+                to={bookingHref(slug, { staff: member.slug })}
                 className={`${bookingLink} mt-2`}
                 aria-label={`${member.name}を指名して予約する`}
               >
@@ -290,6 +275,9 @@ export function SalonStaff({ detail }: { detail: SalonDetail }) {
           </li>
         ))}
       </ul>
+      {moreHref ? (
+        <MoreLink href={moreHref}>{`スタッフをすべて見る（${staff.length}人）`}</MoreLink>
+      ) : null}
     </section>
   );
 }
@@ -298,8 +286,8 @@ export function SalonStaff({ detail }: { detail: SalonDetail }) {
  * The salon page's 口コミ: the summary, the latest few reviews with the
  * salon's replies, and the way to all of them (/salons/:id/reviews).
  */
-export function SalonReviews({ detail }: { detail: SalonDetail }) {
-  const { reviews, salon } = detail;
+export function SalonReviews({ detail, allHref }: { detail: SalonDetail; allHref: string }) {
+  const { reviews } = detail;
   return (
     <section aria-labelledby="reviews-heading" id="reviews" className={sectionClass}>
       <h2 id="reviews-heading" className={headingClass}>
@@ -319,7 +307,7 @@ export function SalonReviews({ detail }: { detail: SalonDetail }) {
             ))}
           </ul>
           <p className="mt-4">
-            <Link to={`/salons/${salon.slug}/reviews`} className="font-bold underline">
+            <Link to={allHref} className="font-bold underline">
               口コミをすべて見る（{reviews.summary.count}件）
             </Link>
           </p>
