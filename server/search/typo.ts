@@ -243,7 +243,9 @@ function indexOf(lexicon: Lexicon): Map<number, Entry[]> {
         display: displays.get(key) ?? key,
         place: meaning.kind === "place",
       };
-      index.set(chars.length, [...(index.get(chars.length) ?? []), entry]);
+      const sameLength = index.get(chars.length);
+      if (sameLength) sameLength.push(entry);
+      else index.set(chars.length, [entry]);
     }
     indexes.set(lexicon, index);
   }
@@ -264,7 +266,10 @@ export function displaySpellings(lexicon: Lexicon): Map<string, string> {
   const options = new Map<string, string[]>();
   const show = (word: string, display: string) => {
     const key = normalizeForSearch(word);
-    if (key) options.set(key, [...(options.get(key) ?? []), display]);
+    if (!key) return;
+    const list = options.get(key);
+    if (list) list.push(display);
+    else options.set(key, [display]);
   };
   for (const place of lexicon.places) {
     const names = [place.name, ...parts(place.name)];
@@ -286,7 +291,7 @@ export function displaySpellings(lexicon: Lexicon): Map<string, string> {
     kanas.forEach((kana, i) => {
       const name = (kanas.length === names.length ? names[i] : undefined) ?? place.name;
       show(kana, name);
-      for (const romaji of romajiReadings(normalizeForSearch(kana))) show(romaji, name);
+      for (const romaji of readingsOf(normalizeForSearch(kana))) show(romaji, name);
     });
   }
   for (const entry of vocabulary) {
@@ -312,6 +317,22 @@ function sameMeaning(a: Meaning | undefined, b: Meaning): boolean {
     same(a.stationIds, b.stationIds) &&
     same(a.prefectureCodes, b.prefectureCodes)
   );
+}
+
+/**
+ * romajiReadings, kept across lexicons: the lexicon is reread every minute
+ * with the same places, and romanizing every reading again is most of the
+ * cost of the display spellings.
+ */
+const romajiOfKana = new Map<string, string[]>();
+
+function readingsOf(kana: string): string[] {
+  let readings = romajiOfKana.get(kana);
+  if (!readings) {
+    readings = romajiReadings(kana);
+    romajiOfKana.set(kana, readings);
+  }
+  return readings;
 }
 
 function parts(text: string): string[] {
