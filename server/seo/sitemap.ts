@@ -1,7 +1,7 @@
-import { and, asc, eq, isNotNull, lte } from "drizzle-orm";
+import { and, asc, eq, exists, isNotNull, lte } from "drizzle-orm";
 import { salonGenres } from "../../common/genres";
 import type { Database } from "../db/client";
-import { areas, articles, features, salons } from "../db/schema";
+import { areas, articles, features, salonPhotos, salons } from "../db/schema";
 
 export type SitemapEntry = { path: string; lastModified?: Date };
 
@@ -17,13 +17,23 @@ const staticPaths = [
   "/privacy-policy",
 ];
 
-/** Every public, indexable page: static pages, areas, listings, salons, their reviews and articles. */
+/** Every public, indexable page: static pages, areas, listings, salons, their tabs and reviews, and articles. */
 export async function listSitemapEntries(db: Database, now: Date): Promise<SitemapEntry[]> {
   const [areaRows, featureRows, salonRows, articleRows] = await Promise.all([
     db.select({ slug: areas.slug }).from(areas).orderBy(asc(areas.slug)),
     db.select({ slug: features.slug }).from(features).orderBy(asc(features.slug)),
     db
-      .select({ slug: salons.slug, updatedAt: salons.updatedAt, reviewCount: salons.reviewCount })
+      .select({
+        slug: salons.slug,
+        updatedAt: salons.updatedAt,
+        reviewCount: salons.reviewCount,
+        hasPhotos: exists(
+          db
+            .select({ one: salonPhotos.id })
+            .from(salonPhotos)
+            .where(eq(salonPhotos.salonId, salons.id)),
+        ),
+      })
       .from(salons)
       .where(eq(salons.status, "published"))
       .orderBy(asc(salons.slug)),
@@ -38,7 +48,14 @@ export async function listSitemapEntries(db: Database, now: Date): Promise<Sitem
     ...areaRows.map((row) => ({ path: `/area/${row.slug}` })),
     ...["all", ...salonGenres].map((scope) => ({ path: `/salons/recommend/${scope}` })),
     ...featureRows.map((row) => ({ path: `/salons/feature/${row.slug}` })),
-    ...salonRows.map((row) => ({ path: `/salons/${row.slug}`, lastModified: row.updatedAt })),
+    ...salonRows.flatMap((row) => [
+      { path: `/salons/${row.slug}`, lastModified: row.updatedAt },
+      // The salon's tabs (decision 0057); スタイル once it has a photo (an empty gallery is no page to index).
+      { path: `/salons/${row.slug}/coupons` },
+      ...(row.hasPhotos ? [{ path: `/salons/${row.slug}/styles` }] : []),
+      { path: `/salons/${row.slug}/stylists` },
+      { path: `/salons/${row.slug}/access` },
+    ]),
     // A salon's review list, once it has a shown review (an empty list is no page to index).
     ...salonRows
       .filter((row) => row.reviewCount > 0)

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coupons, salonBookingSettings, salonPhotos } from "../../server/db/schema";
+import { listSitemapEntries } from "../../server/seo/sitemap";
 import { ORIGIN } from "../support/accounts";
 import { buildArea, buildMenu, buildSalon, buildStaff, buildStation } from "../support/builders";
 import { createFullApp } from "../support/full-app";
@@ -305,5 +306,23 @@ describe("the styles tab", () => {
   it("says so when the salon has no photos", async () => {
     const text = visibleText(await page("/salons/tab-other/styles"));
     expect(text).toContain("このサロンのスタイル写真はまだありません。");
+  });
+});
+
+describe("the sitemap", () => {
+  it("lists each published salon's tabs, スタイル once it has a photo", async () => {
+    const paths = (await listSitemapEntries(db(), new Date())).map((entry) => entry.path);
+    expect(paths).toEqual(
+      expect.arrayContaining(
+        ["", "/coupons", "/styles", "/stylists", "/access"].map((tab) => `/salons/${SLUG}${tab}`),
+      ),
+    );
+    expect(paths).toEqual(
+      expect.arrayContaining(
+        ["", "/coupons", "/stylists", "/access"].map((tab) => `/salons/tab-other${tab}`),
+      ),
+    );
+    expect(paths).not.toContain("/salons/tab-other/styles");
+    expect(paths.filter((path) => path.startsWith("/salons/tab-draft"))).toEqual([]);
   });
 });
