@@ -6,12 +6,15 @@ import { parseSearch } from "../../common/search.schema";
 import { searchQueryToParams, withoutEmptyParams } from "../../common/search-query";
 import { appContext } from "../../server/context";
 import { favoritesAmong } from "../../server/favorites/favorites.server";
+import { loadSearchMap, mapTilesOf } from "../../server/salons/search-map-data";
 import { loadSearchPage, withoutUnknownFilters } from "../../server/salons/search-page";
 import { withQueryWords } from "../../server/search/query-words";
 import { SearchCorrectionNotice } from "../components/salons/search-correction";
 import { SEARCH_FILTERS_ID, SearchFilterBar } from "../components/salons/search-filter-bar";
 import { SearchForm } from "../components/salons/search-form";
+import { SearchMapView } from "../components/salons/search-map-view";
 import { activeConditions, SearchResults } from "../components/salons/search-results";
+import { SearchViewSwitch } from "../components/salons/search-view-switch";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/salons.search";
 
@@ -20,7 +23,13 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   const { query, result, options } = loaderData;
   const conditions = activeConditions(query, options).map((condition) => condition.label);
   const subject = conditions.length > 0 ? conditions.join("・") : "すべてのサロン";
-  const params = searchQueryToParams({ ...query, lat: undefined, lng: undefined }).toString();
+  // The map view is the same results: the list is the canonical page.
+  const params = searchQueryToParams({
+    ...query,
+    lat: undefined,
+    lng: undefined,
+    view: undefined,
+  }).toString();
   return pageMeta({
     title: `${subject}の検索結果${query.page > 1 ? `（${query.page}ページ目）` : ""}`,
     description: `${subject}の条件に合うサロン${formatResultCount(result.total, result.totalIsLowerBound)}。口コミ評価・価格・エリアから比較して、そのままネット予約できます。`,
@@ -47,6 +56,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (worded) throw redirect(searchHref(worded));
   const today = calendarDay(now, SITE_TIME_ZONE);
   const { query, errors, typed } = parseSearch(searchParams, today);
+  // No tiles (MAP_TILE_URL unset) or an unknown view: the same search as the list, at its URL.
+  const tiles = mapTilesOf(ctx.config);
+  if (searchParams.has("view") && (!tiles || !query.view)) {
+    const params = new URLSearchParams(searchParams);
+    params.delete("view");
+    throw redirect(searchHref(params));
+  }
   const { result, options, suggestions, correction } = await loadSearchPage(db, query, now);
   // Past the last page: the last page itself, at its own URL (no results: page 1, the empty state).
   const lastPage = Math.max(1, Math.ceil(result.total / result.pageSize));
@@ -62,15 +78,47 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ctx,
     result.salons.map((salon) => salon.slug),
   );
-  return { query, errors, typed, today, result, options, favorites, suggestions, correction };
+  // Positions only for the map view: the list's cards stay as they are.
+  const map =
+    query.view === "map"
+      ? await loadSearchMap(
+          db,
+          query,
+          result.salons.map((salon) => salon.slug),
+        )
+      : null;
+  return {
+    query,
+    errors,
+    typed,
+    today,
+    result,
+    options,
+    favorites,
+    suggestions,
+    correction,
+    tiles,
+    map,
+  };
 }
 
 const searchHref = (params: URLSearchParams) =>
   params.size > 0 ? `/salons/search?${params}` : "/salons/search";
 
 export default function SalonSearch({ loaderData }: Route.ComponentProps) {
-  const { query, errors, typed, today, result, options, favorites, suggestions, correction } =
-    loaderData;
+  const {
+    query,
+    errors,
+    typed,
+    today,
+    result,
+    options,
+    favorites,
+    suggestions,
+    correction,
+    tiles,
+    map,
+  } = loaderData;
   const { search } = useLocation();
   // One search form at a time: the page's own, or the phone dialog's while it
   // is open. Open for the search it was opened on: any new search closes it.
@@ -78,11 +126,15 @@ export default function SalonSearch({ loaderData }: Route.ComponentProps) {
   const dialogOpen = openedOn === search;
   const formProps = { query, errors, typed, today, options };
   return (
-    <div className="mx-auto max-w-6xl px-4 py-8">
-      <h1 className="text-2xl font-bold">サロンを探す</h1>
+    <div className="mx-auto max-w-6xl px-4 py-4 sm:py-8">
+      {/* Tight on a phone, so three results fit the first screen (issue 31). */}
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-xl font-bold sm:text-2xl">サロンを探す</h1>
+        {tiles ? <SearchViewSwitch query={query} /> : null}
+      </div>
       {/* Results first (issue 17): on a phone they lead and the form follows them;
           on the two-column layout the form is placed in the left column. */}
-      <div className="mt-6 grid grid-cols-1 gap-8 lg:grid-cols-[18rem_1fr]">
+      <div className="mt-3 grid grid-cols-1 gap-8 sm:mt-6 lg:grid-cols-[18rem_1fr]">
         <div className="min-w-0 lg:col-start-2 lg:row-start-1">
           <SearchFilterBar
             {...formProps}
@@ -104,6 +156,11 @@ export default function SalonSearch({ loaderData }: Route.ComponentProps) {
             options={options}
             favorites={favorites}
             suggestions={suggestions}
+            list={
+              map && tiles ? (
+                <SearchMapView salons={result.salons} map={map} tiles={tiles} />
+              ) : undefined
+            }
           />
         </div>
         <section
