@@ -18,14 +18,21 @@ export type NextFreeTimes = { date: LocalDate; times: string[] };
 /**
  * For each salon id, its next free start times (up to `count`) on the first
  * date from today with any left after now: from the summary, so "maybe
- * free" (the booking page has the truth). With `date`, that date only,
- * and the times within [fromMinute, toMinute).
+ * free" (the booking page has the truth). With `date`, that date only (or
+ * with `dateTo` the first of those days that has one), and the times within
+ * [fromMinute, toMinute).
  */
 export async function nextFreeTimes(
   db: Database,
   salonIds: readonly string[],
   now: Date,
-  options: { date?: LocalDate; fromMinute?: number; toMinute?: number; count?: number } = {},
+  options: {
+    date?: LocalDate;
+    dateTo?: LocalDate;
+    fromMinute?: number;
+    toMinute?: number;
+    count?: number;
+  } = {},
 ): Promise<Map<string, NextFreeTimes>> {
   const out = new Map<string, NextFreeTimes>();
   if (salonIds.length === 0) return out;
@@ -33,7 +40,9 @@ export async function nextFreeTimes(
   const nowLocal = toLocal(now, "Asia/Tokyo");
   const nowMinute = minutesOf(nowLocal.time);
   const from = options.date ?? nowLocal.date;
-  const to = options.date ?? addDays(nowLocal.date, FREE_DAYS_HORIZON - 1);
+  const to = options.date
+    ? (options.dateTo ?? options.date)
+    : addDays(nowLocal.date, FREE_DAYS_HORIZON - 1);
   if (from < nowLocal.date) return out;
   const low = options.fromMinute ?? 0;
   const high = options.toMinute ?? 24 * 60;

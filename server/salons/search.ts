@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, inArray, lte, or, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
-import { addDays, minutesOf, toLocal } from "../../common/local-time";
+import { addDays, type LocalDate, minutesOf, toLocal, weekdayOf } from "../../common/local-time";
 import { SEARCH_PAGE_SIZE, type SearchQuery } from "../../common/search.schema";
 import { FREE_DAYS_HORIZON, type NextFreeTimes, nextFreeTimes } from "../bookings/free-times";
 import type { Database } from "../db/client";
@@ -81,8 +81,9 @@ const minutes = (time: string) => minutesOf(time);
  * start in [from, to) (and, today, after the current minute). Dates
  * inside the summary's horizon read only that table (a lookup per salon on
  * its partial (date, salon_id) index); a later date falls back to "open that
- * day" from the opening hours. A time range without a date asks for any
- * day of the horizon.
+ * day" from the opening hours. A range (date to dateTo, 今週末: decision
+ * 0059) matches on any of its days, each part of it read the same way. A
+ * time range without a date asks for any day of the horizon.
  */
 function freeTimeCondition(query: SearchQuery, now: Date): SQL | undefined {
   if (!query.date && !query.from && !query.to) return undefined;
@@ -91,19 +92,60 @@ function freeTimeCondition(query: SearchQuery, now: Date): SQL | undefined {
   const lastSummarized = addDays(today, FREE_DAYS_HORIZON - 1);
   const low = query.from ? minutes(query.from) : 0;
   const high = query.to ? minutes(query.to) : 24 * 60;
-  if (query.date && query.date > lastSummarized) {
-    const weekday = new Date(`${query.date}T12:00:00Z`).getUTCDay();
+  const first = query.date ?? today;
+  const last = query.date ? (query.dateTo ?? query.date) : lastSummarized;
+  const parts: SQL[] = [];
+  const pastSummary = last > lastSummarized;
+  if (first <= lastSummarized) {
+    const until = pastSummary ? lastSummarized : last;
+    parts.push(freeInSummary(first, until, today, nowLocal.time, low, high));
+  }
+  if (pastSummary) {
+    const weekdays: number[] = [];
+    for (let day = first > lastSummarized ? first : addDays(lastSummarized, 1); day <= last; ) {
+      weekdays.push(weekdayOf(day));
+      day = addDays(day, 1);
+    }
+    parts.push(openOnWeekdays(weekdays, low, high));
+  }
+  return parts.length === 1 ? parts[0] : or(...parts);
+}
+
+/** Beyond the summary: open, for part of [low, high), on one of these weekdays. */
+function openOnWeekdays(weekdays: number[], low: number, high: number): SQL {
+  const overlaps = sql`extract(hour from h.opens) * 60 + extract(minute from h.opens) < ${high}
+        and extract(hour from h.closes) * 60 + extract(minute from h.closes) > ${low}`;
+  const [weekday] = weekdays;
+  if (weekdays.length === 1 && weekday !== undefined) {
     return and(
       sql`not (${weekday}::smallint = any(${salons.regularHolidays}))`,
       sql`exists (select 1 from salon_opening_hours h where h.salon_id = ${salons.id} and h.weekday = ${weekday}
-        and extract(hour from h.opens) * 60 + extract(minute from h.opens) < ${high}
-        and extract(hour from h.closes) * 60 + extract(minute from h.closes) > ${low})`,
-    );
+        and ${overlaps})`,
+    ) as SQL;
   }
-  const nowMinute = minutesOf(nowLocal.time);
-  const dates = query.date
-    ? sql`f.date = ${query.date}::date`
-    : sql`f.date between ${today}::date and ${lastSummarized}::date`;
+  const list = sql.join(
+    weekdays.map((day) => sql`${day}::smallint`),
+    sql`, `,
+  );
+  return sql`exists (select 1 from salon_opening_hours h where h.salon_id = ${salons.id} and h.weekday in (${list})
+        and not (h.weekday = any(${salons.regularHolidays})) and ${overlaps})`;
+}
+
+/** Inside the summary: a free start in [low, high) on a day from `first` to `last`. */
+function freeInSummary(
+  first: LocalDate,
+  last: LocalDate,
+  today: LocalDate,
+  time: string,
+  low: number,
+  high: number,
+): SQL {
+  const nowMinute = minutesOf(time);
+  // One day is an equality, a range a `between` on the same (date, salon_id) index.
+  const dates =
+    first === last
+      ? sql`f.date = ${first}::date`
+      : sql`f.date between ${first}::date and ${last}::date`;
   // Today, a start before the current minute is gone even if the row is not refreshed yet.
   const earliest = sql`(case when f.date = ${today}::date then ${Math.max(low, nowMinute + 1)}::int else ${low}::int end)`;
   // A lookup per candidate salon (the summary's index on date and salon),
@@ -446,6 +488,7 @@ async function withFreeTimes(
     now,
     {
       date: query.date,
+      dateTo: query.dateTo,
       fromMinute: query.from ? minutes(query.from) : undefined,
       toMinute: query.to ? minutes(query.to) : undefined,
     },
