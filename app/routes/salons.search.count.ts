@@ -2,6 +2,7 @@ import { calendarDay, SITE_TIME_ZONE } from "../../common/format";
 import { parseSearch } from "../../common/search.schema";
 import { appContext } from "../../server/context";
 import { countSalons } from "../../server/salons/search";
+import { withQueryWords } from "../../server/search/query-words";
 import type { Route } from "./+types/salons.search.count";
 
 /**
@@ -13,8 +14,10 @@ import type { Route } from "./+types/salons.search.count";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
   const now = new Date();
+  const { searchParams } = new URL(request.url);
+  // The keyword's dates, times and prices read as the page reads them before its redirect (decision 0059).
   const { query } = parseSearch(
-    new URL(request.url).searchParams,
+    withQueryWords(searchParams, now) ?? searchParams,
     calendarDay(now, SITE_TIME_ZONE),
   );
   const total = await countSalons(db, query, now);
