@@ -34,6 +34,7 @@ import {
   staffCatalogues,
 } from "./data/staff";
 import { seedId } from "./ids";
+import { tagSeedPhotos } from "./photo-tags";
 import { Random } from "./random";
 import { withReviewExtras } from "./review-extras";
 import { reviewVisits } from "./review-visits";
@@ -564,6 +565,7 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
       sortOrder: k,
     };
   });
+  tagSeedPhotos(photoRows, staffRows, menuRows, menuStaffRows, new Random(`photo-tag:${index}`));
 
   // Reviews
   const reviewRows: ReviewRow[] = [];

@@ -156,11 +156,12 @@ async function insertBundles(
   await insertAll(db, salonOpeningHours, rows.openingHours);
   await insertAll(db, salonBookingSettings, rows.bookingSettings);
   await insertAll(db, salonFeatures, rows.features);
-  await insertAll(db, salonPhotos, rows.photos);
   await insertAll(db, staff, rows.staff);
   await insertAll(db, staffSchedules, rows.schedules);
   await insertAll(db, menus, rows.menus);
   await insertAll(db, menuStaff, rows.menuStaff);
+  // After the stylists and menus its スタイル tags name.
+  await insertAll(db, salonPhotos, rows.photos);
   await insertAll(db, coupons, rows.coupons);
   await insertAll(db, couponMenus, rows.couponMenus);
   // The visits the demo reviews stand on, then the reviews (decision 0054).
