@@ -102,10 +102,6 @@ test("open a salon from the results and see its menus, staff and JSON-LD", async
   const name = (await first.textContent()) ?? "";
   await first.click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
-  const menus = page.getByRole("region", { name: "メニュー" });
-  await expect(menus.getByRole("heading", { level: 3 }).first()).toBeVisible();
-  const bookMenu = menus.getByRole("link", { name: /を予約する$/ }).first();
-  await expect(bookMenu).toHaveAttribute("href", /\/salons\/[a-z0-9-]+\/confirm\?menu=/);
   const staff = page.getByRole("region", { name: "スタッフ" });
   await expect(staff.getByRole("link", { name: /を指名して予約する$/ }).first()).toHaveAttribute(
     "href",
@@ -128,6 +124,19 @@ test("open a salon from the results and see its menus, staff and JSON-LD", async
     new RegExp(name),
   );
   await axe.check();
+  // The menus are on the クーポン・メニュー tab (issue 31, decision 0057).
+  const tabs = page.getByRole("navigation", { name: "サロン内のページ" });
+  await expect(tabs.getByRole("link", { name: "トップ" })).toHaveAttribute("aria-current", "page");
+  await tabs.getByRole("link", { name: "クーポン・メニュー" }).click();
+  await expect(page).toHaveURL(/\/salons\/[a-z0-9-]+\/coupons$/);
+  const menus = page.getByRole("region", { name: "メニュー", exact: true });
+  await expect(menus.getByRole("heading", { level: 3 }).first()).toBeVisible();
+  const bookMenu = menus.getByRole("link", { name: /を予約する$/ }).first();
+  await expect(bookMenu).toHaveAttribute("href", /\/salons\/[a-z0-9-]+\/confirm\?menu=/);
+  await axe.check();
+  // The tabs are pages: the back button returns to トップ.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/salons\/[a-z0-9-]+$/);
 
   await staff.getByRole("heading", { level: 3 }).first().getByRole("link").click();
   await expect(page).toHaveURL(/\/salons\/staffs\//);
@@ -199,7 +208,7 @@ test("search and salon pages work at 320 px wide", async ({ page, axe }) => {
     expect(overflow, path).toBeLessThanOrEqual(0);
   }
   await page.locator('main a[href^="/salons/"]').first().click();
-  await expect(page.getByRole("region", { name: "メニュー" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "サロン内のページ" })).toBeVisible();
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - window.innerWidth,
   );
