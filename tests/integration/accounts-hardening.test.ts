@@ -1,7 +1,7 @@
 import { once } from "node:events";
 import { eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { AuthError } from "../../server/accounts/auth-error";
 import {
   changePassword,
@@ -23,17 +23,13 @@ import {
   setRole,
   uniqueEmail,
 } from "../support/accounts";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let env: ReturnType<typeof createAccountsApp>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   env = createAccountsApp(database, { PASSWORD_REQUIRE_NUMERIC: "true" });
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 type App = ReturnType<typeof createAccountsApp>["app"];

@@ -5,19 +5,17 @@ import { auditLog, users } from "../../server/db/schema";
 import { browser, lastMailLink, setRole, signUpThroughApi, uniqueEmail } from "../support/accounts";
 import { buildSalon } from "../support/builders";
 import { createRouterApp } from "../support/router-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
 // The admin area through the real routes, for each kind of visitor.
-let database: TestDatabase;
+const database = withTestDatabase();
 let site: Awaited<ReturnType<typeof createRouterApp>>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   site = await createRouterApp(database);
 });
 afterAll(async () => {
   await site?.close();
-  await database?.drop();
 });
 
 type Kind = "guest" | "unverified" | "user" | "owner" | "admin";

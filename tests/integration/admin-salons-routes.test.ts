@@ -12,20 +12,18 @@ import {
   buildStaff,
 } from "../support/builders";
 import { createRouterApp } from "../support/router-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
 // The salon pages of the admin area through the real routes: access, the
 // 404 screen for bad ids, forms that keep what was typed, and no 5xx.
-let database: TestDatabase;
+const database = withTestDatabase();
 let site: Awaited<ReturnType<typeof createRouterApp>>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   site = await createRouterApp(database);
 });
 afterAll(async () => {
   await site?.close();
-  await database?.drop();
 });
 
 type Kind = "guest" | "user" | "owner" | "admin";

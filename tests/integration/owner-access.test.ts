@@ -7,7 +7,7 @@ import { bookings, salonOwners, users } from "../../server/db/schema";
 import { browser, ORIGIN } from "../support/accounts";
 import { buildBooking, buildReview, buildSalonWithStaff } from "../support/builders";
 import { createFullApp } from "../support/full-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
 /**
  * The back office's access matrix (issue 28, points 1 and 9; decision 0037):
@@ -25,7 +25,7 @@ const env = {
   RATE_LIMIT_PER_ACCOUNT: "1000000",
 };
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let full: Awaited<ReturnType<typeof createFullApp>>;
 const ids = { id: "", bookingId: "", customerId: "", reviewId: "" };
 let salonB = "";
@@ -48,7 +48,6 @@ async function signedIn(role: "user" | "owner" | "admin") {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   full = await createFullApp(database, env);
   const a = await buildSalonWithStaff(database.db);
   const b = await buildSalonWithStaff(database.db);
@@ -99,7 +98,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await full?.close();
-  await database?.drop();
 });
 
 function flatten(entries: RouteConfigEntry[], prefix = ""): string[] {

@@ -11,7 +11,7 @@ import { browser, lastMailLink, ORIGIN, outboxFor, uniqueEmail } from "../suppor
 import { buildSalonWithStaff } from "../support/builders";
 import { createFullApp } from "../support/full-app";
 import { checkCall } from "../support/openapi-contract";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
 /**
  * The members page (issue 29, point 1; decision 0045): the owner invites
@@ -30,7 +30,7 @@ const env = {
   RATE_LIMIT_PER_ACCOUNT: String(PER_ACCOUNT),
 };
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let full: Awaited<ReturnType<typeof createFullApp>>;
 let salonId = "";
 let stylistId = "";
@@ -104,7 +104,6 @@ async function lastAudit(action: string) {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   full = await createFullApp(database, env);
   const built = await buildSalonWithStaff(database.db, { staffCount: 2 });
   salonId = built.salon.id;
@@ -119,7 +118,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await full?.close();
-  await database?.drop();
 });
 
 describe("inviting people", () => {

@@ -17,7 +17,7 @@ import {
   ownerOperations,
   ownerPageRoutes,
 } from "../support/owner-routes";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
 /**
  * The role matrix (issue 29, points 1 and 8; decision 0045): every /owner
@@ -42,7 +42,7 @@ const PHONE_1 = "09011112222";
 const PHONE_2 = "09033334444";
 const EMAIL_1 = "ichiro-sato@example.jp";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let full: Awaited<ReturnType<typeof createFullApp>>;
 const ids = { id: "", bookingId: "", customerId: "", reviewId: "" };
 /** Salon A's second stylist's booking (not the stylist account's). */
@@ -83,7 +83,6 @@ async function member(role: "manager" | "reception" | "stylist") {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   full = await createFullApp(database, env);
   const a = await buildSalonWithStaff(database.db, { staffCount: 2 });
   ids.id = a.salon.id;
@@ -146,7 +145,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await full?.close();
-  await database?.drop();
 });
 
 const allows = (role: SalonAccessRole, capability: SalonCapability) =>
