@@ -188,14 +188,25 @@ function SalonTabBar({
 }
 
 /**
- * 予約する at the bottom of a phone's screen. Sticky at the end of the page's
- * content rather than fixed (decision 0057): it stays in view while the
- * visitor reads, and settles above the footer at the end, so it never covers
- * the last content or the footer's links.
+ * While a page shows the 予約する bar, the document ends with room for it, so
+ * it never covers the footer's last line or the page's last content. A style
+ * hoisted into the head (React's precedence, as root.tsx's own CSS), since
+ * the footer and the body belong to the shell; a phone only, like the bar.
+ */
+const barRoom =
+  "@media (max-width: 639.98px){body:has(.salon-booking-bar){padding-bottom:calc(4.5rem + env(safe-area-inset-bottom))}}";
+
+/**
+ * 予約する fixed at the bottom of a phone's screen on every tab (from `sm`
+ * up the header's button takes its place), above the tab bar and below the
+ * loading overlay; it books with the coupon or menu the visitor came with.
  */
 function BookingBar({ href, via }: { href: string; via: BookingVia | null }) {
   return (
-    <div className="salon-booking-bar sticky inset-x-0 bottom-0 z-20 -mx-4 border-t border-neutral-300 bg-white px-4 py-2 sm:hidden">
+    <div className="salon-booking-bar fixed inset-x-0 bottom-0 z-30 border-t border-neutral-300 bg-white px-4 pt-2 pb-[max(0.5rem,env(safe-area-inset-bottom))] sm:hidden">
+      <style href="salon-booking-bar" precedence="default">
+        {barRoom}
+      </style>
       <Link
         to={href}
         className="flex min-h-12 w-full flex-col items-center justify-center rounded-lg bg-brand-700 px-4 py-1 text-center font-bold text-white hover:bg-brand-800"
