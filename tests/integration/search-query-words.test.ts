@@ -1,4 +1,8 @@
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import { createMemoryRouter, RouterProvider } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
+import { SearchForm } from "../../app/components/salons/search-form";
 import { activeConditions } from "../../app/components/salons/search-results";
 import * as searchRoute from "../../app/routes/salons.search";
 import * as countRoute from "../../app/routes/salons.search.count";
@@ -161,6 +165,28 @@ describe("the search page and the phone dialog's count", () => {
       : `${formatDate(weekend.date)}に空席あり`;
     const chip = conditions.find((condition) => condition.label === label);
     expect(chip?.href).toBe(`/salons/search?q=${encodeURIComponent("渋谷")}`);
+    // The form shows the range's last day in its own field, kept by a new search.
+    if (!page) throw new Error("no page");
+    const form = renderToString(
+      createElement(RouterProvider, {
+        router: createMemoryRouter([
+          {
+            path: "/",
+            element: createElement(SearchForm, {
+              query: page.loaderData.query,
+              errors: {},
+              typed: {},
+              today,
+              options: page.loaderData.options,
+            }),
+          },
+        ]),
+      }),
+    );
+    expect(form).toContain(`name="date" value="${weekend.date}"`);
+    expect(form).toContain(
+      weekend.dateTo ? `name="dateTo" value="${weekend.dateTo}"` : `name="dateTo" value=""`,
+    );
   });
 
   it("lets the typed date win over the form's range", async () => {

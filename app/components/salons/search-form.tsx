@@ -177,13 +177,26 @@ export function SearchForm({
             aria-describedby={errors.date ? "search-date-error" : "search-date-hint"}
             className={`${control} ${errors.date ? "border-red-700 bg-red-50" : ""}`}
           />
+          {/* A range (今週末 typed in the keyword box, or chosen here): its last day. */}
+          <label htmlFor="search-date-to" className="mt-1 text-sm">
+            〜最終日（期間で探すとき・7日間まで）
+          </label>
+          <input
+            id="search-date-to"
+            type="date"
+            name="dateTo"
+            min={today}
+            defaultValue={errors.date ? "" : (query.dateTo ?? "")}
+            aria-describedby={errors.date ? undefined : "search-date-hint"}
+            className={control}
+          />
           {errors.date ? (
             <p id="search-date-error" role="alert" className="text-sm font-bold text-red-700">
               {errors.date}
             </p>
           ) : (
             <p id="search-date-hint" className="text-xs text-neutral-700">
-              その日に予約できる時間があるサロンだけを表示します
+              その日（期間ならいずれかの日）に予約できる時間があるサロンだけを表示します
             </p>
           )}
         </div>
