@@ -269,6 +269,10 @@ describe("withQueryWords", () => {
     expect(withQueryWords(params("date=2026-11-27"), thursday)).toBeNull();
   });
 
+  it("leaves a keyword too long to search to its message", () => {
+    expect(withQueryWords(params(`q=明日 ${"カット".repeat(40)}`), thursday)).toBeNull();
+  });
+
   it("drops q when nothing else was typed", () => {
     expect(withQueryWords(params("q=今週末"), thursday)?.toString()).toBe(
       "date=2026-11-28&dateTo=2026-11-29",

@@ -7,6 +7,7 @@ import {
   type Weekday,
   weekdayOf,
 } from "../../common/local-time";
+import { KEYWORD_MAX_LENGTH } from "../../common/search.schema";
 
 /**
  * Dates, times and prices typed in the keyword box (issue 31,
@@ -500,7 +501,8 @@ export function withQueryWords(
   timeZone = "Asia/Tokyo",
 ): URLSearchParams | null {
   const q = params.get("q");
-  if (!q) return null;
+  // A keyword too long to search is refused with its message first (parseSearch), not read.
+  if (!q || [...q.trim()].length > KEYWORD_MAX_LENGTH) return null;
   const { words, filters, rest } = readQueryWords(q, now, timeZone);
   if (words.length === 0) return null;
   const out = new URLSearchParams(params);
