@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import type { EditorSalon } from "./salon-editor.server";
 import type { OpenEditorDoor } from "./salon-editor-door.server";
 import { type PartResult, salonTimeZone } from "./salon-parts.server";
-import { listSalonPhotos } from "./salon-photos.server";
+import { listSalonPhotos, photoTagChoices } from "./salon-photos.server";
 import { submitSalonPhotoForm } from "./salon-photos-form.server";
 
 /**
@@ -77,8 +77,11 @@ export async function salonPhotosLoader(
   openDoor: OpenEditorDoor,
 ) {
   const { view: door, salon } = await openDoor(request, ctx, idParam);
-  const photos = await listSalonPhotos(ctx.db, salon.id);
-  return { door, salon, photos, done: new URL(request.url).searchParams.get("done") };
+  const [photos, tagChoices] = await Promise.all([
+    listSalonPhotos(ctx.db, salon.id),
+    photoTagChoices(ctx.db, salon.id),
+  ]);
+  return { door, salon, photos, tagChoices, done: new URL(request.url).searchParams.get("done") };
 }
 
 /** The 写真 tab's posts behind either door: a redirect to the tab, or the refusal. */

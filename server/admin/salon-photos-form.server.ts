@@ -2,12 +2,12 @@ import { fieldErrors } from "../../common/field-rules";
 import type { AppContext } from "../context";
 import { DomainError } from "../errors/domain-error";
 import type { AdminActor } from "./salon-editor.server";
-import { salonPhotoActionSchema } from "./salon-photos.schema";
+import { type SalonPhotoAction, salonPhotoActionSchema } from "./salon-photos.schema";
 import { applySalonPhotoAction } from "./salon-photos.server";
 
 /** What a post to the 写真 tab ends in; the route maps it to a redirect or the page again. */
 export type SalonPhotoFormOutcome =
-  | { kind: "done"; intent: "upload" | "move" | "alt" | "delete" }
+  | { kind: "done"; intent: SalonPhotoAction["intent"] }
   | {
       kind: "form";
       status: number;

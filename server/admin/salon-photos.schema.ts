@@ -6,6 +6,12 @@ const version = z.coerce
   .number({ error: "ページを再読み込みしてから、もう一度操作してください。" })
   .int()
   .min(0);
+/** A select's choice: "" is none (the photo untagged), else the id. */
+const optionalId = (label: string) =>
+  z.union([
+    z.literal("").transform(() => null),
+    uuidText(label).transform((id) => id.toLowerCase()),
+  ]);
 const altText = z.string().trim().max(120, "写真の説明は120文字以内で入力してください。");
 
 /**
@@ -29,6 +35,14 @@ export const salonPhotoActionSchema = z.discriminatedUnion(
       alt: altText.min(1, "写真の説明を入力してください（画面を読み上げる方に伝わります）。"),
     }),
     z.object({ intent: z.literal("delete"), version, photoId }),
+    // スタイル (issue 31): the stylist who did the style shown and its menu, both optional.
+    z.object({
+      intent: z.literal("tag"),
+      version,
+      photoId,
+      staffId: optionalId("スタイリスト").default(""),
+      menuId: optionalId("メニュー").default(""),
+    }),
   ],
   { error: "操作の指定が正しくありません。" },
 );

@@ -2,8 +2,8 @@ import { createHash, randomUUID } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { PhotoVariant } from "../../common/photo-variants";
 import type { Database } from "../db/client";
-import { salonPhotos } from "../db/schema";
-import { NotFoundError } from "../errors/domain-error";
+import { menus, salonPhotos, staff } from "../db/schema";
+import { BadRequestError, NotFoundError } from "../errors/domain-error";
 import { describeError, type Logger } from "../logger";
 import { PhotoRejectedError, processPhoto } from "../photos/photo-image.server";
 import { type PhotoStore, uploadKey, uploadUrl } from "../photos/photo-store.server";
@@ -32,6 +32,8 @@ export function listSalonPhotos(db: Database, salonId: string) {
       height: salonPhotos.height,
       variants: salonPhotos.variants,
       sortOrder: salonPhotos.sortOrder,
+      staffId: salonPhotos.staffId,
+      menuId: salonPhotos.menuId,
     })
     .from(salonPhotos)
     .where(eq(salonPhotos.salonId, salonId))
@@ -200,6 +202,82 @@ export async function updateSalonPhotoAlt(
 }
 
 /**
+ * The stylists and menus a photo can be tagged with: the salon's own (its
+ * active stylists, every menu, published or not — the public page shows a
+ * tag only while the menu is published).
+ */
+export async function photoTagChoices(db: Database, salonId: string) {
+  const [stylists, salonMenus] = await Promise.all([
+    db
+      .select({ id: staff.id, name: staff.name })
+      .from(staff)
+      .where(and(eq(staff.salonId, salonId), eq(staff.active, true)))
+      .orderBy(asc(staff.sortOrder), asc(staff.slug)),
+    db
+      .select({ id: menus.id, name: menus.name, category: menus.category })
+      .from(menus)
+      .where(eq(menus.salonId, salonId))
+      .orderBy(asc(menus.sortOrder), asc(menus.name)),
+  ]);
+  return { stylists, menus: salonMenus };
+}
+
+/**
+ * スタイル (issue 31): the stylist who did the style shown and its menu, or
+ * neither. Only this salon's: another salon's id is refused (the form only
+ * offers the salon's own; a crafted post is not trusted).
+ */
+export async function tagSalonPhoto(
+  db: Database,
+  input: Edit & { photoId: string; staffId: string | null; menuId: string | null },
+  actor: Actor,
+  now: Date,
+) {
+  await db.transaction(async (tx) => {
+    await bumpSalonVersion(tx, input.salonId, input.version);
+    const [before] = await tx
+      .select({ staffId: salonPhotos.staffId, menuId: salonPhotos.menuId })
+      .from(salonPhotos)
+      .where(and(eq(salonPhotos.id, input.photoId), eq(salonPhotos.salonId, input.salonId)))
+      .for("update");
+    if (!before) throw new NotFoundError(PHOTO_MISSING);
+    if (input.staffId) {
+      const [own] = await tx
+        .select({ id: staff.id })
+        .from(staff)
+        .where(and(eq(staff.id, input.staffId), eq(staff.salonId, input.salonId)));
+      if (!own)
+        throw new BadRequestError("invalid_staff", "このサロンのスタイリストを選んでください。");
+    }
+    if (input.menuId) {
+      const [own] = await tx
+        .select({ id: menus.id })
+        .from(menus)
+        .where(and(eq(menus.id, input.menuId), eq(menus.salonId, input.salonId)));
+      if (!own) throw new BadRequestError("invalid_menu", "このサロンのメニューを選んでください。");
+    }
+    if (before.staffId === input.staffId && before.menuId === input.menuId) return;
+    await tx
+      .update(salonPhotos)
+      .set({ staffId: input.staffId, menuId: input.menuId })
+      .where(eq(salonPhotos.id, input.photoId));
+    await recordAudit(
+      tx,
+      {
+        actorUserId: actor.id,
+        action: "salon_photo.update",
+        targetType: "photo",
+        targetId: input.photoId,
+        salonId: input.salonId,
+        before,
+        after: { staffId: input.staffId, menuId: input.menuId },
+      },
+      now,
+    );
+  });
+}
+
+/**
  * Deletes the row (the next photo becomes the cover when it was first),
  * then its files once the deletion has committed. A file that cannot be
  * removed is logged, not shown: the page no longer links it.
@@ -286,6 +364,14 @@ export async function applySalonPhotoAction(
       return;
     case "delete":
       await deleteSalonPhoto(db, store, { ...edit, photoId: action.photoId }, actor, now, log);
+      return;
+    case "tag":
+      await tagSalonPhoto(
+        db,
+        { ...edit, photoId: action.photoId, staffId: action.staffId, menuId: action.menuId },
+        actor,
+        now,
+      );
       return;
   }
 }

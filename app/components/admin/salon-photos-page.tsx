@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
 import { photoSrcSet } from "../../../common/photo-variants";
 import type { EditorDoorView } from "../../../server/admin/salon-editor-door.server";
-import type { listSalonPhotos } from "../../../server/admin/salon-photos.server";
+import type { listSalonPhotos, photoTagChoices } from "../../../server/admin/salon-photos.server";
 import { Notice } from "../accounts/account-frame";
 import { ErrorSummary } from "../form/field";
 import { buttonClass, linkClass, secondaryButtonClass } from "./admin-frame";
@@ -15,13 +15,18 @@ const doneMessages: Record<string, string> = {
   move: "写真の順番を変更しました。",
   alt: "写真の説明を保存しました。",
   delete: "写真を削除しました。",
+  tag: "写真のスタイリストとメニューを保存しました。",
 };
+
+type TagChoices = Awaited<ReturnType<typeof photoTagChoices>>;
+const selectClass = "w-full rounded-lg border border-neutral-400 bg-white px-3 py-1.5";
 
 /** The salon editor's 写真 tab: upload, then each photo's description, order and removal. */
 export function SalonPhotosPage({
   door,
   salon,
   photos,
+  tagChoices,
   done,
   actionData,
 }: {
@@ -29,6 +34,8 @@ export function SalonPhotosPage({
   door: EditorDoorView;
   salon: { id: string; name: string; slug: string; status: string; version: number };
   photos: SalonPhotoRow[];
+  /** The salon's own stylists and menus a photo can name (スタイル). */
+  tagChoices: TagChoices;
   done: string | null;
   actionData:
     | { errors: Record<string, string | undefined>; photoId: string | null; alt: string }
@@ -143,6 +150,51 @@ export function SalonPhotosPage({
                       </div>
                       <button type="submit" disabled={busy} className={secondaryButtonClass}>
                         説明を保存
+                        <span className="sr-only">（{position}）</span>
+                      </button>
+                    </Form>
+                    <Form method="post" action={base} className="flex flex-wrap items-end gap-2">
+                      <input type="hidden" name="intent" value="tag" />
+                      <input type="hidden" name="version" value={salon.version} />
+                      <input type="hidden" name="photoId" value={photo.id} />
+                      <div className="flex min-w-40 flex-1 flex-col gap-1">
+                        <label htmlFor={`photo-staff-${photo.id}`} className="text-sm font-bold">
+                          スタイリスト
+                        </label>
+                        <select
+                          id={`photo-staff-${photo.id}`}
+                          name="staffId"
+                          defaultValue={photo.staffId ?? ""}
+                          className={selectClass}
+                        >
+                          <option value="">指定なし</option>
+                          {tagChoices.stylists.map((stylist) => (
+                            <option key={stylist.id} value={stylist.id}>
+                              {stylist.name}
+                            </option>
+                          ))}
+                        </select>
+                      </div>
+                      <div className="flex min-w-40 flex-1 flex-col gap-1">
+                        <label htmlFor={`photo-menu-${photo.id}`} className="text-sm font-bold">
+                          メニュー
+                        </label>
+                        <select
+                          id={`photo-menu-${photo.id}`}
+                          name="menuId"
+                          defaultValue={photo.menuId ?? ""}
+                          className={selectClass}
+                        >
+                          <option value="">指定なし</option>
+                          {tagChoices.menus.map((menu) => (
+                            <option key={menu.id} value={menu.id}>
+                              {menu.category}：{menu.name}
+                            </option>
+                          ))}
+                        </select>
+                      </div>
+                      <button type="submit" disabled={busy} className={secondaryButtonClass}>
+                        スタイル情報を保存
                         <span className="sr-only">（{position}）</span>
                       </button>
                     </Form>
