@@ -192,6 +192,9 @@ describe("the tabs", () => {
       expect(html).toContain(`<link rel="canonical" href="${ORIGIN}/salons/${SLUG}${path}"/>`);
       // The 予約する bar (phones) and the header's button (wide screens).
       expect(html).toContain(`href="/salons/${SLUG}/confirm"`);
+      // The bar is fixed on phones, and the document ends with room for it.
+      expect(html).toMatch(/class="salon-booking-bar fixed inset-x-0 bottom-0[^"]* sm:hidden"/);
+      expect(html).toContain("body:has(.salon-booking-bar){padding-bottom:");
     }
   });
 
