@@ -24,23 +24,21 @@ import {
 import { DomainError } from "../../server/errors/domain-error";
 import { browser, createAccountsApp, outboxFor, uniqueEmail } from "../support/accounts";
 import { buildBooking, buildSalon, buildStaff, buildUser } from "../support/builders";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
 // Every admin action on owners: the change, its audit entry in the same
 // transaction, and nothing at all when the change fails.
-let database: TestDatabase;
+const database = withTestDatabase();
 let setup: ReturnType<typeof createAccountsApp>;
 let admin: { id: string };
 const NOW = new Date("2026-11-23T03:00:00Z"); // Monday 12:00 in Tokyo
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   setup = createAccountsApp(database);
   admin = await buildUser(database.db, { role: "admin", email: uniqueEmail("admin") });
 });
 afterAll(async () => {
   await setup?.accounts.close();
-  await database?.drop();
 });
 
 const db = () => database.db;

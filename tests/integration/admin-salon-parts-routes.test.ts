@@ -5,21 +5,19 @@ import { auditLog, menus, salons, staff, users } from "../../server/db/schema";
 import { browser, setRole, signUpThroughApi, uniqueEmail } from "../support/accounts";
 import { buildSalonWithStaff } from "../support/builders";
 import { createRouterApp } from "../support/router-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
 // The スタッフ, メニュー and クーポン tabs through the real routes, without
 // JavaScript: access, the 404 screen for bad ids, redirects after a save,
 // refusals that keep what was typed, and no 5xx.
-let database: TestDatabase;
+const database = withTestDatabase();
 let site: Awaited<ReturnType<typeof createRouterApp>>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   site = await createRouterApp(database);
 });
 afterAll(async () => {
   await site?.close();
-  await database?.drop();
 });
 
 type Kind = "guest" | "user" | "owner" | "admin";

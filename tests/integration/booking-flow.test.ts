@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as historyRoute from "../../app/routes/account.history";
 import * as mailNotConfirmRoute from "../../app/routes/mail_not_confirm";
 import * as confirmRoute from "../../app/routes/salons.$id.confirm";
@@ -23,9 +23,9 @@ import { browser, lastMailLink, uniqueEmail } from "../support/accounts";
 import { bookingClient } from "../support/booking-client";
 import { buildMenu, buildSalonWithStaff, buildStaff, restrictMenu } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let env: ReturnType<typeof createRouteApp>;
 let slug: string;
 let menuId: string;
@@ -39,7 +39,6 @@ const tomorrow = () => addDays(calendarDay(new Date(), "Asia/Tokyo"), 1);
 const later = () => addDays(calendarDay(new Date(), "Asia/Tokyo"), 3);
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   env = createRouteApp(database, [
     { path: "/salons/:id/confirm", module: confirmRoute },
     { path: "/salons/:id/confirm/thanks", module: thanksRoute },
@@ -75,9 +74,6 @@ beforeAll(async () => {
     })
     .returning();
   couponId = coupon?.id ?? "";
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 type View = {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as confirmRoute from "../../app/routes/salons.$id.confirm";
 import { calendarDay } from "../../common/format";
 import { addDays } from "../../common/local-time";
@@ -6,25 +6,21 @@ import { browser, nextIp } from "../support/accounts";
 import { apiUser, createApiTestApp } from "../support/api-client";
 import { buildSalonWithStaff } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
 // Issue 27, point 6: nobody may block a salon's day with holds (decision 0034).
 // Two live holds at once here, per guest address and per account.
 const limits = { LIVE_GUEST_HOLDS_PER_IP: "2", LIVE_HOLDS_PER_ACCOUNT: "2" };
-let database: TestDatabase;
+const database = withTestDatabase();
 let env: ReturnType<typeof createRouteApp>;
 let salons: Awaited<ReturnType<typeof buildSalonWithStaff>>[];
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   env = createRouteApp(database, [{ path: "/salons/:id/confirm", module: confirmRoute }], limits);
   salons = [];
   for (let index = 0; index < 3; index++) {
     salons.push(await buildSalonWithStaff(database.db, { staffCount: 2 }));
   }
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 const date = () => addDays(calendarDay(new Date(), "Asia/Tokyo"), 2);

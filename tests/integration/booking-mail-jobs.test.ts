@@ -19,18 +19,16 @@ import { createLogger } from "../../server/logger";
 import { outboxSender } from "../../server/mail/mailer";
 import { bookingClient } from "../support/booking-client";
 import { buildSalonWithStaff, buildUser } from "../support/builders";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 /** On PostgreSQL, a second pool on the same database: another app server. */
 let second: DatabaseHandle | null = null;
 beforeAll(async () => {
-  database = await createTestDatabase();
   if (database.url) second = await openDatabase(database.url);
 });
 afterAll(async () => {
   await second?.close();
-  await database?.drop();
 });
 
 /** A fixed clock: Tuesday 1 December 2026, 09:00 in Tokyo. */

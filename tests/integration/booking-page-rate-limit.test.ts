@@ -1,21 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as confirmRoute from "../../app/routes/salons.$id.confirm";
 import { calendarDay } from "../../common/format";
 import { addDays } from "../../common/local-time";
 import { browser } from "../support/accounts";
 import { buildSalonWithStaff } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
 // The booking page's hold and confirm actions are limited like POST /api/holds
 // and POST /api/bookings (issue 15, point 9): two attempts a minute here.
-let database: TestDatabase;
+const database = withTestDatabase();
 let env: ReturnType<typeof createRouteApp>;
 let slug: string;
 let menuId: string;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   env = createRouteApp(database, [{ path: "/salons/:id/confirm", module: confirmRoute }], {
     BOOKING_RATE_LIMIT_PER_IP: "2",
     BOOKING_RATE_LIMIT_PER_ACCOUNT: "2",
@@ -26,9 +25,6 @@ beforeAll(async () => {
   });
   slug = built.salon.slug;
   menuId = built.menu.id;
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 describe("/salons/:id/confirm rate limits", () => {

@@ -1,17 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMailer } from "../../server/mail/mailer";
 import { createRouterApp } from "../support/router-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let site: Awaited<ReturnType<typeof createRouterApp>>;
 beforeAll(async () => {
-  database = await createTestDatabase();
   site = await createRouterApp(database);
 });
 afterAll(async () => {
   await site?.close();
-  await database?.drop();
 });
 
 describe("/dev/mailbox", () => {

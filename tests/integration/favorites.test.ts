@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as favoriteRoute from "../../app/routes/account.favorite";
 import { requireLogin } from "../../server/accounts/guards";
 import { signUpWithPassword } from "../../server/accounts/identity";
@@ -7,20 +7,16 @@ import { favoriteSlugs, listFavorites } from "../../server/favorites/favorites.s
 import { browser, lastMailLink, uniqueEmail } from "../support/accounts";
 import { buildSalon } from "../support/builders";
 import { createRouteApp } from "../support/route-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let env: ReturnType<typeof createRouteApp>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   env = createRouteApp(database, [{ path: "/account/favorite", module: favoriteRoute }]);
   await buildSalon(database.db, { slug: "fav-one", name: "Salon ONE" });
   await buildSalon(database.db, { slug: "fav-two", name: "Salon TWO" });
   await buildSalon(database.db, { slug: "fav-draft", status: "draft" });
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 /** A verified user with a completed profile, signed in. */

@@ -1,19 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browser, signUpThroughApi, uniqueEmail } from "../support/accounts";
 import { createRouterApp } from "../support/router-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
 // Guards through the real routes, as a browser meets them.
-let database: TestDatabase;
+const database = withTestDatabase();
 let site: Awaited<ReturnType<typeof createRouterApp>>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   site = await createRouterApp(database, { RATE_LIMIT_PER_IP: "3" });
 });
 afterAll(async () => {
   await site?.close();
-  await database?.drop();
 });
 
 describe("guards on real routes", () => {

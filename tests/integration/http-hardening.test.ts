@@ -4,15 +4,14 @@ import { salonPhotos } from "../../server/db/schema";
 import { browser, lastMailLink, ORIGIN, uniqueEmail } from "../support/accounts";
 import { buildSalon } from "../support/builders";
 import { createFullApp } from "../support/full-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
 // The whole app (Hono and every route) without a port: what a browser or a
 // hostile client gets for bad input, the headers, and the HTML of each page.
-let database: TestDatabase;
+const database = withTestDatabase();
 let full: Awaited<ReturnType<typeof createFullApp>>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   full = await createFullApp(database, {
     PUBLIC_URL: ORIGIN,
     TRUST_PROXY: "true",
@@ -22,7 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await full?.close();
-  await database?.drop();
 });
 
 const form = { "content-type": "application/x-www-form-urlencoded" };

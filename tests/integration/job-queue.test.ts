@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { jobs, mailOutbox } from "../../server/db/schema";
 import {
   createJobWorker,
@@ -9,15 +9,9 @@ import {
 } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
 import { createMailer } from "../../server/mail/mailer";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
-beforeAll(async () => {
-  database = await createTestDatabase();
-});
-afterAll(async () => {
-  await database?.drop();
-});
+const database = withTestDatabase();
 
 const T0 = new Date("2026-12-01T00:00:00Z");
 const later = (seconds: number) => new Date(T0.getTime() + seconds * 1000);

@@ -19,11 +19,7 @@ import { bookingClient } from "../support/booking-client";
 import { buildBooking, buildSalonWithStaff } from "../support/builders";
 import { createFullApp } from "../support/full-app";
 import { checkCall } from "../support/openapi-contract";
-import {
-  createTestDatabase,
-  type TestDatabase,
-  transactionsTakeTurns,
-} from "../support/test-database";
+import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
 
 /**
  * The salon's customers (顧客カルテ, issue 28, points 6, 8 and 9; decision
@@ -39,7 +35,7 @@ const env = {
   RATE_LIMIT_PER_ACCOUNT: "1000000",
 };
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let full: Awaited<ReturnType<typeof createFullApp>>;
 /** On PostgreSQL, a second pool on the same database: another app server. */
 let second: DatabaseHandle | null = null;
@@ -242,7 +238,6 @@ const customerIdOf = async (bookingId: string) => {
 };
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   if (database.url) second = await openDatabase(database.url);
   full = await createFullApp(database, env);
   salonA = await buildSalonWithStaff(database.db);
@@ -260,7 +255,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await second?.close();
   await full?.close();
-  await database?.drop();
 });
 
 describe("customer records", () => {

@@ -13,11 +13,7 @@ import {
 import { browser, ORIGIN } from "../support/accounts";
 import { buildReview, buildSalonWithStaff, buildUser } from "../support/builders";
 import { createFullApp } from "../support/full-app";
-import {
-  createTestDatabase,
-  type TestDatabase,
-  transactionsTakeTurns,
-} from "../support/test-database";
+import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
 
 /**
  * The administrator's moderation (issue 30, point 2; decision 0056):
@@ -35,7 +31,7 @@ const env = {
   RATE_LIMIT_PER_ACCOUNT: "1000000",
 };
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let full: Awaited<ReturnType<typeof createFullApp>>;
 type Browser = ReturnType<typeof browser>;
 let admin: Browser;
@@ -108,7 +104,6 @@ async function openReports(reviewId: string) {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   full = await createFullApp(database, env);
   const built = await buildSalonWithStaff(database.db, { staffCount: 1 });
   salon = { id: built.salon.id, slug: built.salon.slug };
@@ -123,7 +118,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await full?.close();
-  await database?.drop();
 });
 
 describe("moderation", () => {

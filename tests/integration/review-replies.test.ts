@@ -17,11 +17,7 @@ import { browser, ORIGIN, outboxFor } from "../support/accounts";
 import { buildMenu, buildReview, buildSalonWithStaff, buildUser } from "../support/builders";
 import { createFullApp } from "../support/full-app";
 import { checkCall } from "../support/openapi-contract";
-import {
-  createTestDatabase,
-  type TestDatabase,
-  transactionsTakeTurns,
-} from "../support/test-database";
+import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
 
 /**
  * The salon's replies (issue 30, point 2; decision 0056): the owner or a
@@ -39,7 +35,7 @@ const env = {
   RATE_LIMIT_PER_ACCOUNT: "1000000",
 };
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let full: Awaited<ReturnType<typeof createFullApp>>;
 type Browser = ReturnType<typeof browser>;
 let owner: Browser;
@@ -102,7 +98,6 @@ async function reviewRow(id: string) {
 }
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   full = await createFullApp(database, env);
   const built = await buildSalonWithStaff(database.db, { staffCount: 1 });
   salonId = built.salon.id;
@@ -126,7 +121,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await full?.close();
-  await database?.drop();
 });
 
 describe("the salon's reply", () => {

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseSearchQuery } from "../../common/search.schema";
 import { cancelBooking, confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import {
@@ -22,18 +22,14 @@ import {
   buildStaff,
   buildUser,
 } from "../support/builders";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 // Every salon of this file lives in one area, so `area=` searches see only them.
 let areaSlug = "";
 let areaId = "";
 beforeAll(async () => {
-  database = await createTestDatabase();
   ({ slug: areaSlug, id: areaId } = await buildArea(database.db));
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 /** A fixed clock: Tuesday 1 December 2026, 09:00 in Tokyo. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseSearchQuery } from "../../common/search.schema";
 import { areaId } from "../../server/db/seed/generate";
 import { seedDatabase } from "../../server/db/seed/seed";
@@ -6,7 +6,7 @@ import { countSalons, searchSalons } from "../../server/salons/search";
 import { loadSearchPage } from "../../server/salons/search-page";
 import { normalizeForSearch } from "../../server/search/normalize";
 import { buildSalon } from "../support/builders";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
 /**
  * The relevance suite: what visitors type, against the demo data set (the
@@ -14,14 +14,10 @@ import { createTestDatabase, type TestDatabase } from "../support/test-database"
  * first. Runs on PGlite and on PostgreSQL. Unlike other tests it reads the
  * seed on purpose: the point is the real vocabulary, places and copy.
  */
-let database: TestDatabase;
+const database = withTestDatabase();
 beforeAll(async () => {
-  database = await createTestDatabase();
   await seedDatabase(database.db, { salonCount: 140 });
 }, 120_000);
-afterAll(async () => {
-  await database?.drop();
-});
 
 const search = (query: string) =>
   searchSalons(database.db, parseSearchQuery(new URLSearchParams(query)), 200);
