@@ -182,7 +182,7 @@ export function SearchResults({
       ) : list ? (
         list
       ) : (
-        <ul className="mt-3 grid grid-cols-1 gap-3 sm:mt-4 sm:grid-cols-2 sm:gap-4 xl:grid-cols-3">
+        <ul className="mt-3 grid grid-cols-1 gap-2 sm:mt-4 sm:grid-cols-2 sm:gap-4 xl:grid-cols-3">
           {result.salons.map((salon, index) => (
             <li key={salon.slug}>
               <SalonCardItem
