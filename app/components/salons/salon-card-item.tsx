@@ -7,6 +7,19 @@ import type { SalonCard } from "../../../server/salons/salon-card";
 import { type FavoriteState, FavoriteToggle } from "../favorites/favorite-toggle";
 import { SalonRating } from "./salon-rating";
 
+/*
+ * Below `sm` (a phone) the card is a compact row, about 110 px tall — a small
+ * square photo with the heart on its corner, beside the place, the name on
+ * one line, rating and price, and the next free day with two times — so
+ * three results fit the first screen (issue 31); from `sm` up the large card
+ * with its 4:3 photo, kana and catch copy. One markup restyled by
+ * breakpoints: the search page renders each card once (its render budget).
+ */
+
+/** On a phone the heart alone, on the photo's corner: its words stay its accessible name. */
+const phoneHeart =
+  "absolute top-3 left-3 max-sm:[&_:is(a,button)]:size-8 max-sm:[&_:is(a,button)]:justify-center max-sm:[&_:is(a,button)]:p-0 max-sm:[&_:is(a,button)]:text-[0px] max-sm:[&_:is(a,button[aria-pressed=false])]:bg-white max-sm:[&_[aria-hidden]]:text-base sm:static sm:pt-2";
+
 /** One salon in a list; the whole card is one link, named by the salon. */
 export function SalonCardItem({
   salon,
@@ -26,14 +39,14 @@ export function SalonCardItem({
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
   return (
-    <article className="flex h-full flex-col overflow-hidden rounded-lg border border-neutral-200 bg-white">
+    <article className="relative flex h-full gap-3 overflow-hidden rounded-lg border border-neutral-200 bg-white p-2 sm:flex-col sm:gap-0 sm:p-0">
       {salon.photoUrl ? (
         <img
           src={salon.photoUrl}
           srcSet={photoSrcSet(salon.photoVariants)}
           sizes={
             salon.photoVariants?.length
-              ? "(min-width: 1024px) 360px, (min-width: 640px) 50vw, 100vw"
+              ? "(min-width: 1024px) 360px, (min-width: 600px) 50vw, 88px"
               : undefined
           }
           alt={salon.photoAlt ?? ""}
@@ -42,27 +55,33 @@ export function SalonCardItem({
           loading={priority ? "eager" : "lazy"}
           fetchPriority={priority ? "high" : undefined}
           decoding={priority ? "sync" : "async"}
-          className="aspect-[4/3] h-auto w-full object-cover"
+          className="size-22 shrink-0 rounded object-cover sm:aspect-[4/3] sm:h-auto sm:w-full sm:rounded-none"
         />
-      ) : null}
-      <div className="flex flex-1 flex-col gap-1 p-4">
-        <p className="text-xs text-neutral-700">
-          {genreLabels[salon.genre]}・{salon.areaName}
+      ) : (
+        <div aria-hidden="true" className="size-22 shrink-0 rounded bg-brand-50 sm:hidden" />
+      )}
+      <div className="flex min-w-0 flex-1 flex-col gap-0.5 sm:gap-1 sm:p-4">
+        <p className="truncate text-xs text-neutral-700 sm:whitespace-normal">
+          <span className="max-sm:hidden">{genreLabels[salon.genre]}・</span>
+          {salon.areaName}
           {salon.stationName ? `・${salon.stationName}駅` : ""}
         </p>
-        <Heading className="text-lg font-bold leading-snug">
+        <Heading className="truncate text-base leading-snug font-bold sm:whitespace-normal sm:text-lg">
           <Link to={`/salons/${salon.slug}`} className="hover:underline">
             {salon.name}
           </Link>
         </Heading>
-        <p className="text-xs text-neutral-700">{salon.nameKana}</p>
-        {salon.catchCopy ? <p className="mt-1 text-sm">{salon.catchCopy}</p> : null}
-        <p className="mt-auto pt-2 text-sm">
-          <SalonRating ratingAverage={salon.ratingAverage} reviewCount={salon.reviewCount} />
-          <span className="ml-3">{formatYen(salon.priceMin)}〜</span>
+        <p className="text-xs text-neutral-700 max-sm:hidden">{salon.nameKana}</p>
+        {salon.catchCopy ? <p className="mt-1 text-sm max-sm:hidden">{salon.catchCopy}</p> : null}
+        {/* A price that wraps (a 320 px phone) starts its own line, not indented. */}
+        <p className="flex flex-wrap gap-x-3 text-sm sm:mt-auto sm:pt-2">
+          <span>
+            <SalonRating ratingAverage={salon.ratingAverage} reviewCount={salon.reviewCount} />
+          </span>
+          <span>{formatYen(salon.priceMin)}〜</span>
         </p>
-        {freeTimes ? <FreeTimes slug={salon.slug} freeTimes={freeTimes} /> : null}
-        <div className="pt-2">
+        {freeTimes ? <FreeTimes slug={salon.slug} freeTimes={freeTimes} compact /> : null}
+        <div className={phoneHeart}>
           <FavoriteToggle salonSlug={salon.slug} salonName={salon.name} state={favorite} />
         </div>
       </div>
@@ -75,15 +94,42 @@ export function SalonCardItem({
  * flow on that date. From the search summary (decision 0014): "maybe free",
  * the booking page shows the truth.
  */
-export function FreeTimes({ slug, freeTimes }: { slug: string; freeTimes: NextFreeTimes }) {
+export function FreeTimes({
+  slug,
+  freeTimes,
+  compact = false,
+}: {
+  slug: string;
+  freeTimes: NextFreeTimes;
+  /** In a card: tighter on a phone, where the card is a compact row. */
+  compact?: boolean;
+}) {
   const day = formatMonthDayWeekday(freeTimes.date);
   return (
-    <div className="mt-2 text-sm">
-      <p>
-        <span className="rounded bg-brand-50 px-1.5 py-0.5 font-bold text-brand-700">空席あり</span>
-        <span className="ml-2">{day}</span>
+    // On a phone's card one line: the day (空席あり is said to screen readers) and two times.
+    <div
+      className={
+        compact
+          ? "text-sm max-sm:flex max-sm:flex-wrap max-sm:items-center max-sm:gap-x-2 max-sm:gap-y-1 sm:mt-2"
+          : "mt-2 text-sm"
+      }
+    >
+      <p className={compact ? "shrink-0" : undefined}>
+        <span
+          className={`rounded bg-brand-50 px-1.5 py-0.5 font-bold text-brand-700 ${compact ? "max-sm:sr-only" : ""}`}
+        >
+          空席あり
+        </span>
+        <span
+          className={compact ? "ml-2 max-sm:ml-0 max-sm:font-bold max-sm:text-brand-700" : "ml-2"}
+        >
+          {day}
+        </span>
       </p>
-      <ul className="mt-1 flex flex-wrap gap-2" aria-label={`${day}の空き時間`}>
+      <ul
+        className={`mt-1 flex flex-wrap gap-2 ${compact ? "max-sm:mt-0 max-sm:gap-1.5 max-sm:[&>li:nth-child(n+3)]:hidden" : ""}`}
+        aria-label={`${day}の空き時間`}
+      >
         {freeTimes.times.map((time) => (
           <li key={time}>
             <Link
