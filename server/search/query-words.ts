@@ -72,8 +72,6 @@ const AMOUNT = "((?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)?(?:万(?:\\d千|\\d{4}
 const NOT_AFTER_NUMBER = "(?<![\\d.,])";
 /** 19時, 19時半, 19時30分, 19:30, 夜8時, 午後7時 */
 const CLOCK = "(夜|午後|朝|午前)?(\\d{1,2})(?:時(?:(\\d{1,2})分|(半))?|:(\\d{2}))";
-/** The second time of a range: its own parts. */
-const CLOCK_2 = "(夜|午後|朝|午前)?(\\d{1,2})(?:時(?:(\\d{1,2})分|(半))?|:(\\d{2}))";
 const DAY_OF_WEEK = `(?:\\([${WEEKDAYS}](?:曜日?)?\\))?`;
 
 const rule = (pattern: string, read: Rule["read"]): Rule => ({
@@ -116,8 +114,9 @@ const RULES: Rule[] = [
     const to = clock(m, 1);
     return to && to > "00:00" ? { to } : undefined;
   }),
-  rule(`${NOT_AFTER_NUMBER}${CLOCK}${DASH}${CLOCK_2}(?:まで)?`, (m) => {
+  rule(`${NOT_AFTER_NUMBER}${CLOCK}${DASH}${CLOCK}(?:まで)?`, (m) => {
     const from = clock(m, 1);
+    // The second time's groups follow the first's five.
     const to = clock(m, 6);
     return from && to && from < to ? { from, to } : undefined;
   }),
@@ -130,16 +129,11 @@ const RULES: Rule[] = [
   // Prices (the salon's cheapest menu, as the form's 価格帯).
   rule(`${NOT_AFTER_NUMBER}${AMOUNT}円?${DASH}${AMOUNT}円(?:まで|以下|以内)?`, (m) => {
     const high = amount(m[2]);
-    // 1〜2万円, 3~5千円: the first number takes the second's unit.
-    const unit = /万|千/u.exec(m[2] ?? "")?.[0];
-    const bare = amount(m[1]);
-    const low =
-      unit && bare !== undefined && !/万|千/u.test(m[1] ?? "") && high !== undefined
-        ? bare * (unit === "万" ? 10_000 : 1000) <= high
-          ? bare * (unit === "万" ? 10_000 : 1000)
-          : bare
-        : bare;
+    let low = amount(m[1]);
     if (low === undefined || high === undefined) return undefined;
+    // 1〜2万円, 3~5千円: a first number without a unit takes the second's, if that still fits.
+    const unit = /万/u.test(m[2] ?? "") ? 10_000 : /千/u.test(m[2] ?? "") ? 1000 : 1;
+    if (!/[万千]/u.test(m[1] ?? "") && low * unit <= high) low *= unit;
     return { priceMin: Math.min(low, high), priceMax: Math.max(low, high) };
   }),
   rule(`${NOT_AFTER_NUMBER}${AMOUNT}円(?:以下|まで|以内)`, (m) => price("priceMax", m[1])),
