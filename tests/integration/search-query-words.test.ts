@@ -16,6 +16,7 @@ import { areas } from "../../server/db/schema";
 import { seedDatabase } from "../../server/db/seed/seed";
 import { countSalons, type SearchResult, searchSalons } from "../../server/salons/search";
 import type { SearchOptions } from "../../server/salons/search-page";
+import { suggestSearches } from "../../server/salons/search-suggestions";
 import { withQueryWords } from "../../server/search/query-words";
 import { browser } from "../support/accounts";
 import { buildSalonWithStaff } from "../support/builders";
@@ -135,6 +136,15 @@ describe("a range beyond the free-time summary", () => {
     expect(range.total).toBeGreaterThan(0);
     expect(slugs(range)).toEqual(await union(days));
   });
+});
+
+it("「日付の指定を外す」 drops a range whole", async () => {
+  const range = `date=${addDays(today, 3)}&dateTo=${addDays(today, 4)}`;
+  const q = `q=${encodeURIComponent("Hair Salon TEST")}`;
+  expect((await search(query(`${q}&${range}`))).total).toBe(0);
+  const suggestions = await suggestSearches(database.db, query(`${q}&${range}`));
+  const withoutDate = suggestions.find((s) => s.label === "日付の指定を外す");
+  expect(withoutDate).toMatchObject({ total: 1, query: { date: undefined, dateTo: undefined } });
 });
 
 describe("the search page and the phone dialog's count", () => {
