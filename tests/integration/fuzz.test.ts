@@ -1,11 +1,11 @@
 import type { RouteConfigEntry } from "@react-router/dev/routes";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, type MockInstance, vi } from "vitest";
 import routes from "../../app/routes";
 import { createAccountServices } from "../../server/accounts/account-services";
 import { loadConfig } from "../../server/config";
 import { browser, lastMailLink, ORIGIN, uniqueEmail } from "../support/accounts";
 import { createFullApp } from "../support/full-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
 /**
  * Hostile input against every page (from app/routes.ts, so new routes are
@@ -19,27 +19,6 @@ const env = {
   RATE_LIMIT_PER_IP: "1000000",
   RATE_LIMIT_PER_ACCOUNT: "1000000",
 };
-
-let database: TestDatabase;
-let full: Awaited<ReturnType<typeof createFullApp>>;
-let accounts: ReturnType<typeof createAccountServices>;
-
-beforeAll(async () => {
-  if (process.env.TEST_DB_ENGINE === "postgres") return;
-  // React Router warns once per path it cannot decode (and then serves the 404): expected here.
-  const warn = console.warn;
-  vi.spyOn(console, "warn").mockImplementation((...args: unknown[]) => {
-    if (!String(args[0]).includes("could not be decoded")) warn(...args);
-  });
-  database = await createTestDatabase();
-  accounts = createAccountServices(database.db, loadConfig({ LOG_LEVEL: "silent", ...env }));
-  full = await createFullApp(database, env, accounts);
-});
-afterAll(async () => {
-  await full?.close();
-  await accounts?.close();
-  await database?.drop();
-});
 
 const HOSTILE = [
   "%00",
@@ -264,20 +243,42 @@ async function run(
   }
 }
 
-async function signedIn() {
-  const b = browser(full.app);
-  const email = uniqueEmail("fuzz");
-  await b.request("/api/auth/sign-up/email", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email, password: "secret1-Fuzz", name: "fuzz" }),
-  });
-  await b.request(await lastMailLink(database.db, email));
-  return b;
-}
-
 // Engine-independent (the screen sits in front of the database): PGlite only, to keep the suite quick.
 describe.skipIf(process.env.TEST_DB_ENGINE === "postgres")("hostile input (fuzz)", () => {
+  // Inside the skipped describe: PostgreSQL creates no database for it.
+  const database = withTestDatabase();
+  let full: Awaited<ReturnType<typeof createFullApp>>;
+  let accounts: ReturnType<typeof createAccountServices>;
+  let warnSpy: MockInstance<typeof console.warn> | undefined;
+
+  beforeAll(async () => {
+    // React Router warns once per path it cannot decode (and then serves the 404): expected here.
+    const warn = console.warn;
+    warnSpy = vi.spyOn(console, "warn").mockImplementation((...args: unknown[]) => {
+      if (!String(args[0]).includes("could not be decoded")) warn(...args);
+    });
+    accounts = createAccountServices(database.db, loadConfig({ LOG_LEVEL: "silent", ...env }));
+    full = await createFullApp(database, env, accounts);
+  });
+  afterAll(async () => {
+    await full?.close();
+    await accounts?.close();
+    // The worker runs later files in the same process (isolate: false).
+    warnSpy?.mockRestore();
+  });
+
+  async function signedIn() {
+    const b = browser(full.app);
+    const email = uniqueEmail("fuzz");
+    await b.request("/api/auth/sign-up/email", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email, password: "secret1-Fuzz", name: "fuzz" }),
+    });
+    await b.request(await lastMailLink(database.db, email));
+    return b;
+  }
+
   it("gets no 5xx from any page or form action", { timeout: 120_000 }, async () => {
     const patterns = flatten(routes);
     const failures: string[] = [];
