@@ -14,7 +14,7 @@ import {
 } from "../../server/http/errors";
 import { createLogger } from "../../server/logger";
 import { notFound } from "../../server/routing/not-found";
-import { createTestDatabase, withTestDatabase } from "../support/test-database";
+import { createTestDatabase, type TestDatabase, withTestDatabase } from "../support/test-database";
 
 // The Hono layer on its own: React Router's handler is replaced by a plain
 // function so the middleware order, probes and error handling are visible.
@@ -34,6 +34,18 @@ function app(
     clientDir: "build/client",
   });
 }
+
+/**
+ * A database that is gone (created, then dropped), for the answers when it
+ * cannot answer: one per file, since starting a PGlite of its own costs
+ * seconds and both tests only need it closed.
+ */
+let gone: Promise<TestDatabase> | undefined;
+const goneDatabase = () =>
+  (gone ??= createTestDatabase().then(async (closed) => {
+    await closed.drop();
+    return closed;
+  }));
 
 describe("Hono application", () => {
   it("sends HSTS only in production", async () => {
@@ -126,8 +138,7 @@ describe("Hono application", () => {
 
   it("answers an unexpected error under /api as a JSON 500", async () => {
     // The route rules cannot be read from a database that is gone.
-    const closed = await createTestDatabase();
-    await closed.drop();
+    const closed = await goneDatabase();
     const response = await createHttpApp({
       config: loadConfig({}),
       database: closed,
@@ -182,8 +193,7 @@ describe("Hono application", () => {
   });
 
   it("reports not ready when the database cannot answer", async () => {
-    const closed = await createTestDatabase();
-    await closed.drop();
+    const closed = await goneDatabase();
     const response = await createHttpApp({
       config: loadConfig({}),
       database: closed,
