@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as favoriteRoute from "../../app/routes/account.favorite";
 import * as areaRoute from "../../app/routes/area.$id";
 import * as homeRoute from "../../app/routes/home";
@@ -11,13 +11,12 @@ import { cacheKey } from "../../server/http/page-cache";
 import { browser } from "../support/accounts";
 import { buildArea, buildFeature, buildSalon, buildStaff } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
-let database: TestDatabase;
+const database = withTestDatabase();
 let env: ReturnType<typeof createRouteApp>;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
   env = createRouteApp(database, [
     { path: "/", module: homeRoute },
     { path: "/area/:id", module: areaRoute },
@@ -34,9 +33,6 @@ beforeAll(async () => {
   const other = await buildSalon(db, { slug: "heart-other", areaId: area.id, reviewCount: 80 });
   await buildStaff(db, liked.id, { slug: "heart-stylist" });
   await buildFeature(db, [liked.id, other.id], { slug: "heart-feature", name: "ハート特集" });
-});
-afterAll(async () => {
-  await database?.drop();
 });
 
 /** Every page that shows salon cards (or the salon page's heart), and the salons it lists. */

@@ -9,16 +9,15 @@ import {
   type SlotEvents,
 } from "../../server/realtime/slot-events.server";
 import { Inbox } from "../support/inbox";
-import { createTestDatabase, type TestDatabase } from "../support/test-database";
+import { withTestDatabase } from "../support/test-database";
 
 // Two app servers over one database: A notifies, B's subscribers hear it.
-let serverA: TestDatabase;
+const serverA = withTestDatabase();
 let serverB: DatabaseHandle;
 let eventsA: SlotEvents;
 let eventsB: SlotEvents;
 
 beforeAll(async () => {
-  serverA = await createTestDatabase();
   serverB = await serverA.openAnother();
   eventsA = createSlotEvents(serverA);
   eventsB = createSlotEvents(serverB);
@@ -27,7 +26,6 @@ afterAll(async () => {
   await eventsA?.close();
   await eventsB?.close();
   await serverB?.close();
-  await serverA?.drop();
 });
 
 describe("slot change notifications (LISTEN/NOTIFY)", () => {
