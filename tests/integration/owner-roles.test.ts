@@ -131,13 +131,22 @@ beforeAll(async () => {
   todayOwn = (await booking(own.id, justNow, "今日 自分", PHONE_1, EMAIL_1)).id;
   todayOther = (await booking(other.id, justNow, "今日 他人", PHONE_2, "other@example.jp")).id;
 
-  const owner = await signedIn("owner");
+  // At once: each sign-in hashes a password (scrypt, on libuv's threads).
+  const [owner, admin, manager, reception, stylist] = await Promise.all([
+    signedIn("owner"),
+    signedIn("admin"),
+    member("manager"),
+    member("reception"),
+    member("stylist"),
+  ]);
   await database.db.insert(salonOwners).values({ salonId: a.salon.id, userId: owner.userId });
-  who.owner = owner.b;
-  who.admin = (await signedIn("admin")).b;
-  who.manager = (await member("manager")).b;
-  who.reception = (await member("reception")).b;
-  who.stylist = (await member("stylist")).b;
+  Object.assign(who, {
+    owner: owner.b,
+    admin: admin.b,
+    manager: manager.b,
+    reception: reception.b,
+    stylist: stylist.b,
+  });
   // A review of a past visit, for /api/owner/…/reviews/{reviewId}/reply.
   ids.reviewId = (await buildReview(database.db, a.salon.id, { staffId: other.id })).id;
   operations = await ownerOperations(full.app);
@@ -195,26 +204,33 @@ describe("the role matrix", () => {
       const capability = await declaredCapability(route);
       if (!capability) continue; // reported by the test above
       const path = `/${fillPattern(route.pattern, ids)}`;
-      for (const role of roles) {
-        const page = await who[role].request(path);
-        await page.body?.cancel();
-        const pageAllowed = allows(role, capability.loader);
-        if (
-          pageAllowed ? [401, 404].includes(page.status) || page.status >= 500 : page.status !== 404
-        ) {
-          failures.push(`${role} GET ${path} (${capability.loader}): ${page.status}`);
-        }
-        if (!capability.action) continue;
-        // A post that changes nothing (refused by the form's own checks when it gets there).
-        const post = await who[role].request(path, form("intent=%00&version=-1&email=x"));
-        await post.body?.cancel();
-        const postAllowed = allows(role, capability.action);
-        if (
-          postAllowed ? [401, 404].includes(post.status) || post.status >= 500 : post.status !== 404
-        ) {
-          failures.push(`${role} POST ${path} (${capability.action}): ${post.status}`);
-        }
-      }
+      // The five roles at once (their own sessions; the posts change nothing).
+      await Promise.all(
+        roles.map(async (role) => {
+          const page = await who[role].request(path);
+          await page.body?.cancel();
+          const pageAllowed = allows(role, capability.loader);
+          if (
+            pageAllowed
+              ? [401, 404].includes(page.status) || page.status >= 500
+              : page.status !== 404
+          ) {
+            failures.push(`${role} GET ${path} (${capability.loader}): ${page.status}`);
+          }
+          if (!capability.action) return;
+          // A post that changes nothing (refused by the form's own checks when it gets there).
+          const post = await who[role].request(path, form("intent=%00&version=-1&email=x"));
+          await post.body?.cancel();
+          const postAllowed = allows(role, capability.action);
+          if (
+            postAllowed
+              ? [401, 404].includes(post.status) || post.status >= 500
+              : post.status !== 404
+          ) {
+            failures.push(`${role} POST ${path} (${capability.action}): ${post.status}`);
+          }
+        }),
+      );
     }
     expect(failures).toEqual([]);
   });
@@ -229,23 +245,25 @@ describe("the role matrix", () => {
       const stream = path.endsWith("/stream");
       // A stream is asked for an impossible range: its guard answers before any event.
       const url = stream ? `${path}?from=2026-13-01` : path;
-      for (const role of roles) {
-        const response = await who[role].request(url, {
-          method: operation.method,
-          headers: { "content-type": "application/json" },
-          body: operation.method === "GET" ? undefined : "{}",
-        });
-        await response.body?.cancel();
-        const allowed = allows(role, declared);
-        const wrong = allowed
-          ? [401, 404].includes(response.status) || response.status >= 500
-          : response.status !== 404;
-        if (wrong) {
-          failures.push(
-            `${role} ${operation.method} ${operation.pattern} (${declared}): ${response.status}`,
-          );
-        }
-      }
+      await Promise.all(
+        roles.map(async (role) => {
+          const response = await who[role].request(url, {
+            method: operation.method,
+            headers: { "content-type": "application/json" },
+            body: operation.method === "GET" ? undefined : "{}",
+          });
+          await response.body?.cancel();
+          const allowed = allows(role, declared);
+          const wrong = allowed
+            ? [401, 404].includes(response.status) || response.status >= 500
+            : response.status !== 404;
+          if (wrong) {
+            failures.push(
+              `${role} ${operation.method} ${operation.pattern} (${declared}): ${response.status}`,
+            );
+          }
+        }),
+      );
     }
     expect(failures).toEqual([]);
   });
