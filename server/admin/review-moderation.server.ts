@@ -289,21 +289,26 @@ export async function moderate(
     if (intent === "keep" && resolved.length === 0) {
       throw new DomainError("no_open_reports", "この口コミに未対応の通報はありません。", 409);
     }
-    let version = review.version;
+    // Every decision moves the version, 問題なし too: another administrator's
+    // decision taken on the same screen is then refused (409), not applied on top.
+    const hiding = intent === "hide";
+    const [updated] = await tx
+      .update(reviews)
+      .set({
+        ...(intent === "keep"
+          ? {}
+          : {
+              hiddenAt: hiding ? now : null,
+              hiddenBy: hiding ? actor.id : null,
+              hiddenNote: hiding ? note : "",
+            }),
+        version: review.version + 1,
+        updatedAt: now,
+      })
+      .where(eq(reviews.id, reviewId))
+      .returning({ version: reviews.version });
+    const version = updated?.version ?? review.version + 1;
     if (intent !== "keep") {
-      const hiding = intent === "hide";
-      const [updated] = await tx
-        .update(reviews)
-        .set({
-          hiddenAt: hiding ? now : null,
-          hiddenBy: hiding ? actor.id : null,
-          hiddenNote: hiding ? note : "",
-          version: review.version + 1,
-          updatedAt: now,
-        })
-        .where(eq(reviews.id, reviewId))
-        .returning({ version: reviews.version });
-      version = updated?.version ?? version + 1;
       // The average and count search reads, and the cached salon page, in this transaction.
       await recomputeSalonDerived(tx, review.salonId);
       await notifyPublicPagesChanged(tx);
