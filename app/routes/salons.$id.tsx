@@ -11,6 +11,7 @@ import { SalonAccessSummary } from "../components/salons/salon-access";
 import { FreeTimes } from "../components/salons/salon-card-item";
 import {
   SalonCoupons,
+  SalonMenus,
   SalonPhotos,
   SalonReviews,
   SalonStaff,
@@ -23,6 +24,7 @@ import type { Route } from "./+types/salons.$id";
 
 /** How many coupons and stylists トップ shows before 「…をすべて見る」. */
 const TOP_COUPONS = 3;
+const TOP_MENUS = 4;
 const TOP_STYLISTS = 4;
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
@@ -91,13 +93,12 @@ export default function SalonPage({ loaderData }: Route.ComponentProps) {
         limit={TOP_COUPONS}
         moreHref={href("coupons")}
       />
-      {detail.coupons.length === 0 ? (
-        <p className="mt-10">
-          <Link to={href("coupons")} className="font-bold text-brand-700 underline">
-            メニューを見て予約する
-          </Link>
-        </p>
-      ) : null}
+      <SalonMenus
+        slug={salon.slug}
+        menuGroups={detail.menuGroups}
+        limit={TOP_MENUS}
+        moreHref={href("coupons")}
+      />
       <SalonStaff
         slug={salon.slug}
         staff={detail.staff}

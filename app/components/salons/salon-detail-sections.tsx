@@ -59,7 +59,36 @@ export function SalonPhotos({ photos }: { photos: SalonDetail["photos"] }) {
 
 type MenuGroups = SalonDetail["menuGroups"];
 
-export function SalonMenus({ slug, menuGroups }: { slug: string; menuGroups: MenuGroups }) {
+/** The first `limit` menus, in their groups' order (トップ's excerpt). */
+function firstMenus(menuGroups: MenuGroups, limit: number): MenuGroups {
+  const out: MenuGroups = [];
+  let left = limit;
+  for (const group of menuGroups) {
+    if (left <= 0) break;
+    const menus = group.menus.slice(0, left);
+    left -= menus.length;
+    out.push({ ...group, menus });
+  }
+  return out;
+}
+
+/**
+ * The menus, each with its 予約する; on トップ the first few (`limit`) and
+ * the way to all of them (`moreHref`), so a visitor can book from the first page.
+ */
+export function SalonMenus({
+  slug,
+  menuGroups: allGroups,
+  limit,
+  moreHref,
+}: {
+  slug: string;
+  menuGroups: MenuGroups;
+  limit?: number;
+  moreHref?: string;
+}) {
+  const menuGroups = limit === undefined ? allGroups : firstMenus(allGroups, limit);
+  const total = allGroups.reduce((sum, group) => sum + group.menus.length, 0);
   if (menuGroups.length === 0) {
     return (
       <section aria-labelledby="salon-menus" className={sectionClass}>
@@ -105,6 +134,9 @@ export function SalonMenus({ slug, menuGroups }: { slug: string; menuGroups: Men
           </ul>
         </div>
       ))}
+      {moreHref ? (
+        <MoreLink href={moreHref}>{`メニューをすべて見る（${total}件）`}</MoreLink>
+      ) : null}
     </section>
   );
 }
