@@ -94,11 +94,16 @@ test("an admin adds a menu and a stylist with a weekly schedule, by keyboard; ea
   await expect(page).toHaveURL(new RegExp(`/admin/salons/edit/${SALON}/coupons$`));
   await axe.check();
 
-  // The public salon page shows the new menu and stylist.
+  // The public salon page's tabs show the new menu and stylist (issue 31: each on its own tab).
   await page.getByRole("link", { name: "公開ページを見る" }).focus();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/salons\/[a-z0-9-]+$/);
+  const tabs = page.getByRole("navigation", { name: "サロン内のページ" });
+  await tabs.getByRole("link", { name: "クーポン・メニュー" }).click();
+  await expect(page).toHaveURL(/\/salons\/[a-z0-9-]+\/coupons$/);
   await expect(page.getByText("炭酸ヘッドスパ E2E").first()).toBeVisible();
+  await tabs.getByRole("link", { name: "スタッフ" }).click();
+  await expect(page).toHaveURL(/\/salons\/[a-z0-9-]+\/stylists$/);
   await expect(page.getByText("E2E 花子").first()).toBeVisible();
 });
 
