@@ -214,6 +214,9 @@ export const salonPhotos = pgTable(
   },
   (t) => [
     index("salon_photos_salon_idx").on(t.salonId, t.sortOrder),
+    // Behind the foreign keys: removing a stylist or a menu finds its photos by index.
+    index("salon_photos_staff_idx").on(t.staffId),
+    index("salon_photos_menu_idx").on(t.menuId),
     check("salon_photos_size_positive", sql`${t.width} > 0 and ${t.height} > 0`),
   ],
 );
