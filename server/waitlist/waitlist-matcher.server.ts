@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
 import { addDays, LocalDay, toLocal } from "../../common/local-time";
 import {
   inQuietHours,
@@ -14,6 +14,7 @@ import {
   bookings,
   salonBookingSettings,
   salons,
+  users,
   waitlistEntries,
   waitlistOffers,
 } from "../db/schema";
@@ -105,6 +106,7 @@ export async function matchWaitlist(tx: Database, request: MatchRequest): Promis
         eq(waitlistEntries.salonId, salonId),
         eq(waitlistEntries.date, date),
         eq(waitlistEntries.status, "waiting"),
+        inArray(waitlistEntries.userId, accountsThatCanBook(tx, now)),
       ),
     )
     .orderBy(asc(waitlistEntries.createdAt), asc(waitlistEntries.id))
@@ -116,6 +118,26 @@ export async function matchWaitlist(tx: Database, request: MatchRequest): Promis
   }
   if (offerIds.length > 0) await publishSlotChange(tx, salonId, [date]);
   return { offerIds, deferredUntil: null };
+}
+
+/**
+ * Accounts that could confirm an offer's hold now: the address verified
+ * (confirmBooking requires it, decision 0027) and not suspended (a ban that
+ * has run out is lifted at the next sign-in, so it does not count). An offer
+ * to anyone else would hold the freed time for its whole deadline while
+ * those behind them wait, so they are skipped; their entries keep their
+ * place in line for the next freed time, once they can book.
+ */
+function accountsThatCanBook(tx: Database, now: Date) {
+  return tx
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.emailVerified, true),
+        or(eq(users.banned, false), and(isNotNull(users.banExpires), lte(users.banExpires, now))),
+      ),
+    );
 }
 
 type Entry = typeof waitlistEntries.$inferSelect;

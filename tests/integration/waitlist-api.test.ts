@@ -155,6 +155,10 @@ describe("/api/waitlist", () => {
     const { salon, menu, first, cancel } = await fullSalon();
     const alice = await apiUser(api.app);
     const bob = await apiUser(api.app);
+    // Offers go only to accounts that can confirm them: the addresses are verified.
+    for (const { userId } of [alice, bob]) {
+      await database.db.update(users).set({ emailVerified: true }).where(eq(users.id, userId));
+    }
     const joined = await alice.request("/api/waitlist", {
       method: "POST",
       json: body(salon.slug, menu.id),

@@ -12,6 +12,7 @@ import {
   bookings,
   salonMembers,
   salonOwners,
+  users,
   waitlistEntries,
   waitlistOffers,
 } from "../../server/db/schema";
@@ -503,6 +504,8 @@ describe("the live notice of an offer", () => {
       const guest = await server.app.request(`${ORIGIN}/api/waitlist/events`);
       expect(guest.status).toBe(401);
       const user = await apiUser(server.app);
+      // Offers go only to accounts that can confirm them.
+      await database.db.update(users).set({ emailVerified: true }).where(eq(users.id, user.userId));
       await database.db.insert(waitlistEntries).values({
         salonId: f.salon.id,
         userId: user.userId,

@@ -434,6 +434,30 @@ describe("offers", () => {
     expect((await entryOf(third.id))?.status).toBe("offered");
   });
 
+  it("skips those who cannot confirm (unverified address, suspended account) and offers to the next", async () => {
+    const { salon, menu, cancel } = await fullDay();
+    const unverified = await buildUser(database.db, { emailVerified: false });
+    const suspended = await buildUser(database.db, { banned: true });
+    // A suspension that ran out is no suspension: Better Auth lifts it at the next sign-in.
+    const liftedBan = await buildUser(database.db, {
+      banned: true,
+      banExpires: later(NOW, -60),
+    });
+    const first = await join(salon.id, menu.id, { userId: unverified.id });
+    const second = await join(salon.id, menu.id, { userId: suspended.id, now: later(NOW, 1) });
+    const third = await join(salon.id, menu.id, { userId: liftedBan.id, now: later(NOW, 2) });
+    await cancel();
+    await runJobs(NOW);
+    // They keep their place: once verified (or reinstated) the next freed time is theirs.
+    expect((await entryOf(first.id))?.status).toBe("waiting");
+    expect((await entryOf(second.id))?.status).toBe("waiting");
+    expect(await offersOf(first.id)).toHaveLength(0);
+    expect(await offersOf(second.id)).toHaveLength(0);
+    expect(await mailsTo(unverified.id)).toHaveLength(0);
+    expect((await entryOf(third.id))?.status).toBe("offered");
+    expect(await mailsTo(liftedBan.id)).toHaveLength(1);
+  });
+
   it("offers a freed time to one person at a time", async () => {
     const { salon, menu, cancel } = await fullDay();
     const entries = [];
