@@ -7,7 +7,7 @@ import {
 } from "../../server/owner/salon-access.server";
 import { todayPage } from "../../server/owner/today.server";
 import { OwnerToday } from "../components/owner/owner-today";
-import { useLedgerLive } from "../components/owner/use-ledger-live";
+import { useTodayLive } from "../components/owner/use-ledger-live";
 import type { Route } from "./+types/owner.salons.$id";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
@@ -33,9 +33,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export default function OwnerTodayPage({ loaderData }: Route.ComponentProps) {
-  const { salon, date } = loaderData.view;
-  // Today's bookings changed anywhere (the ledger's live stream): read the day again.
-  const announcement = useLedgerLive(salon.id, date, date);
+  const { salon } = loaderData.view;
+  // The salon's bookings changed, on any day (要確認 lists them all): read the page again.
+  const announcement = useTodayLive(salon.id);
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;

@@ -10,9 +10,13 @@ export type AvailabilityStreamOptions<T> = {
   slotEvents: SlotEvents;
   /** The salon's UUID, as notifications name it. */
   salonId: string;
-  /** Inclusive local date range the client looks at. */
-  from: string;
-  to: string;
+  /**
+   * Inclusive local date range the client looks at; both left out, a change
+   * of any date is news (the back office's 今日, whose 要確認 lists changes
+   * to bookings of every day).
+   */
+  from?: string;
+  to?: string;
   /** The availability of the range, computed now (called again after each change). */
   snapshot: () => Promise<T>;
   heartbeatMs?: number;
@@ -56,7 +60,10 @@ export async function openAvailabilityStream<T>(
   let pending: { dates: string[] | null } | null = null;
   let wake = () => {};
   const onChange = (event: SlotEvent) => {
-    const relevant = event.dates?.filter((date) => date >= from && date <= to) ?? null;
+    const relevant =
+      event.dates?.filter(
+        (date) => (from === undefined || date >= from) && (to === undefined || date <= to),
+      ) ?? null;
     if (relevant && relevant.length === 0) return;
     if (!pending) pending = { dates: relevant };
     else if (pending.dates && relevant) {

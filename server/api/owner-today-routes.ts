@@ -1,9 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { toLocal } from "../../common/local-time";
 import { bookingSources, bookingStatuses } from "../db/schema";
 import { requireSalonAccessApi } from "../owner/salon-access.server";
 import { viewScope } from "../owner/scope.server";
 import { todayView } from "../owner/today.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
+import { openAvailabilityStream } from "./availability-stream";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
 import { CAPABILITY, needs } from "./owner-capability";
 import { envelope, uuid } from "./schemas";
@@ -141,7 +143,29 @@ const todayRoute = createRoute({
   },
 });
 
-/** GET /api/owner/salons/{id}/today. */
+const streamRoute = createRoute({
+  ...needs("ledger.read"),
+  method: "get",
+  path: "/owner/salons/{id}/today/stream",
+  operationId: "streamOwnerToday",
+  tags: ownerTags,
+  summary: "今日のライブ更新（Server-Sent Events）",
+  description:
+    "text/event-stream。接続直後と、サロンの予約・仮押さえ・ブロックが変わるたびに（どの日付の変更でも。要確認はすべての日の新規予約・キャンセル・予約変更を載せるため）event: today（data は { changedDates, data }。changedDates は変わった日付で、最初の1件と、変更を取りこぼした可能性があるときは null。data は { date }: 接続したときのサロンの今日）を送ります。どのアプリサーバーでの変更も届きます（PostgreSQL LISTEN/NOTIFY）。受け取ったら GET …/today を読み直してください。25秒ごとにコメント行、retry: で再接続間隔を指示します。",
+  security: signedIn,
+  request: { params },
+  responses: {
+    200: {
+      description: "イベントストリーム",
+      content: { "text/event-stream": { schema: z.string() } },
+    },
+    404: errorResponse("サロンが見つかりません（担当していないサロンも同じ）（not_found）"),
+    ...authErrorResponses,
+    ...errorResponses,
+  },
+});
+
+/** GET /api/owner/salons/{id}/today and its live stream. */
 export function registerOwnerTodayRoutes(app: BookingApiApp, deps: ResolvedBookingApiDeps) {
   app.openapi(todayRoute, async (c) => {
     const access = await requireSalonAccessApi(
@@ -152,5 +176,25 @@ export function registerOwnerTodayRoutes(app: BookingApiApp, deps: ResolvedBooki
     );
     const view = await todayView(deps.db, access.salon, deps.now(), viewScope(access));
     return c.json({ data: view }, 200);
+  });
+
+  // 要確認 lists the customers' changes to bookings of any day (issue 38,
+  // point 6): unlike the ledger's, this stream has no date range.
+  app.openapi(streamRoute, async (c) => {
+    const access = await requireSalonAccessApi(
+      c.req.raw,
+      deps,
+      c.req.valid("param").id,
+      streamRoute[CAPABILITY],
+    );
+    const date = toLocal(deps.now(), access.salon.timeZone).date;
+    const response = await openAvailabilityStream(c, {
+      slotEvents: deps.slotEvents,
+      salonId: access.salon.id,
+      event: "today",
+      snapshot: async () => ({ date }),
+      heartbeatMs: deps.heartbeatMs,
+    });
+    return response as never;
   });
 }

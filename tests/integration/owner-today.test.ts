@@ -7,13 +7,16 @@ import { OwnerToday } from "../../app/components/owner/owner-today";
 import * as ownerRoute from "../../app/routes/owner";
 import * as todayRoute from "../../app/routes/owner.salons.$id";
 import * as signinRoute from "../../app/routes/signin";
+import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import type { BookingActorKind, BookingEventKind, BookingStatus } from "../../server/db/schema";
 import { bookingEvents, salonOwners, scheduleExceptions, users } from "../../server/db/schema";
 import { todayView } from "../../server/owner/today.server";
 import { browser, setRole } from "../support/accounts";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
-import { buildBooking, buildSalonWithStaff } from "../support/builders";
+import { bookingClient } from "../support/booking-client";
+import { buildBooking, buildSalonWithStaff, buildUser } from "../support/builders";
 import { createRouteApp, signedInMember } from "../support/route-app";
+import { readEventStream } from "../support/sse";
 import { withTestDatabase } from "../support/test-database";
 
 /**
@@ -352,7 +355,7 @@ describe("the 今日 pages", () => {
 describe("GET /api/owner/salons/{id}/today", () => {
   let api: ReturnType<typeof createApiTestApp>;
   beforeAll(() => {
-    api = createApiTestApp(database, { now: () => NOW });
+    api = createApiTestApp(database, { now: () => NOW, heartbeatMs: 60_000 });
   });
   afterAll(async () => {
     await api.close();
@@ -395,5 +398,58 @@ describe("GET /api/owner/salons/{id}/today", () => {
     expect(body.error.message).toBe("サロンが見つかりません。");
     const malformed = await other.request("/api/owner/salons/not-a-uuid/today");
     expect([400, 404]).toContain(malformed.status);
+  });
+
+  it("streams every change of the salon's bookings, on any day, to the page's 要確認 (issue 38, point 6)", async () => {
+    const c = await buildSalonWithStaff(database.db, { salon: { name: "サロンC" } });
+    const client = await owner([c]);
+    const response = await client.request(`/api/owner/salons/${c.salon.id}/today/stream`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const stream = readEventStream(response);
+    try {
+      const hello = await stream.inbox.next((m) => m.event === "today");
+      expect(JSON.parse(hello.data ?? "null")).toEqual({
+        changedDates: null,
+        data: { date: "2026-12-01" },
+      });
+      // A visitor books tomorrow on the web: the hold, then the booking, are news for today.
+      const visitor = await buildUser(database.db);
+      const booking = bookingClient(database.db);
+      const hold = await holdSlot(database.db, {
+        ...booking,
+        salonId: c.salon.id,
+        menuIds: [c.menu.id],
+        staffId: null,
+        start: at("15:00", "2026-12-02"),
+        userId: visitor.id,
+        now: NOW,
+      });
+      const held = await stream.inbox.next((m) => m.event === "today");
+      expect(JSON.parse(held.data ?? "null").changedDates).toEqual(["2026-12-02"]);
+      await confirmBooking(database.db, {
+        ...booking,
+        holdId: hold.id,
+        userId: visitor.id,
+        customer: { name: "明日 来子", kana: "アシタ クルコ", phone: "09012345678", email: "" },
+        notes: "",
+        idempotencyKey: null,
+        now: NOW,
+      });
+      const confirmed = await stream.inbox.next((m) => m.event === "today");
+      expect(JSON.parse(confirmed.data ?? "null").changedDates).toEqual(["2026-12-02"]);
+      // What the page then reads again shows it in 要確認.
+      const view = await todayView(database.db, c.salon, NOW);
+      expect(view.attention.map((notice) => [notice.kind, notice.customerName])).toEqual([
+        ["created", "明日 来子"],
+      ]);
+    } finally {
+      await stream.close();
+    }
+    const stranger = await owner([b]);
+    const refused = await stranger.request(`/api/owner/salons/${c.salon.id}/today/stream`);
+    expect(refused.status).toBe(404);
+    const guest = await apiClient(api.app).request(`/api/owner/salons/${c.salon.id}/today/stream`);
+    expect(guest.status).toBe(401);
   });
 });

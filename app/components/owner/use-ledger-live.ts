@@ -26,15 +26,47 @@ export function useLedgerLive(
   const revalidator = useRevalidator();
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
+  const params = new URLSearchParams({ from, to });
+  const message = useLiveStream(`/api/owner/salons/${salonId}/ledger/stream?${params}`, "ledger");
+
+  // A hold that lapses changes nothing in the database until it is cleared,
+  // so no message comes: read the day again just after it lapsed.
+  useEffect(() => {
+    if (!nextExpiry) return;
+    const wait = Date.parse(nextExpiry) - Date.now() + 1_000;
+    if (!(wait > 0) || wait > 3_600_000) return;
+    const timer = setTimeout(() => void revalidate.current(), wait);
+    return () => clearTimeout(timer);
+  }, [nextExpiry]);
+
+  return message;
+}
+
+/**
+ * The back office's 今日 (issue 38, point 6): its 要確認 lists new bookings,
+ * cancellations and moves of any day, so it listens to every change of the
+ * salon (/api/owner/salons/{id}/today/stream), not only today's.
+ */
+export function useTodayLive(salonId: string): string {
+  return useLiveStream(`/api/owner/salons/${salonId}/today/stream`, "today");
+}
+
+/**
+ * An EventSource on `url`; on each `event` after the first of a connection,
+ * the page's loaders run again (debounced), then the announcement is set.
+ */
+function useLiveStream(url: string, event: string): string {
+  const revalidator = useRevalidator();
+  const revalidate = useRef(revalidator.revalidate);
+  revalidate.current = revalidator.revalidate;
   const [message, setMessage] = useState("");
 
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
-    const params = new URLSearchParams({ from, to });
-    const source = new EventSource(`/api/owner/salons/${salonId}/ledger/stream?${params}`);
+    const source = new EventSource(url);
     let greeted = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    source.addEventListener("ledger", () => {
+    source.addEventListener(event, () => {
       if (!greeted) {
         greeted = true;
         return;
@@ -49,17 +81,7 @@ export function useLedgerLive(
       clearTimeout(timer);
       source.close();
     };
-  }, [salonId, from, to]);
-
-  // A hold that lapses changes nothing in the database until it is cleared,
-  // so no message comes: read the day again just after it lapsed.
-  useEffect(() => {
-    if (!nextExpiry) return;
-    const wait = Date.parse(nextExpiry) - Date.now() + 1_000;
-    if (!(wait > 0) || wait > 3_600_000) return;
-    const timer = setTimeout(() => void revalidate.current(), wait);
-    return () => clearTimeout(timer);
-  }, [nextExpiry]);
+  }, [url, event]);
 
   return message;
 }
