@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { toLocal } from "../../common/local-time";
+import { staffBookingLabel } from "../../common/status-labels";
 import { salonActor } from "../bookings/booking-history.server";
 import {
   bookingActorKinds,
@@ -70,6 +71,11 @@ export const detailSchema = z
       .openapi({ description: "booking: 予約、block: ブロック（休憩など）" }),
     bookingNumber: z.string().openapi({ example: "7K3M-Q9TX" }),
     status: z.enum(bookingStatuses),
+    statusLabel: z.string().openapi({
+      example: "仮予約（承認待ち）",
+      description:
+        "管理画面と同じ状態の呼び方: 予約確定 / 仮予約（承認待ち） / 来店済み / 施術完了 / お客様キャンセル / サロンキャンセル / 無断キャンセル（ブロックはブロック中 / 削除済み）",
+    }),
     approval: z.enum(bookingApprovals).nullable().openapi({
       description:
         "承認制（仮予約）: pending（承認待ち。status は confirmed で時間は確保済み）/ approved（承認済み）/ refused（承認しない。status は cancelled_by_salon）。承認制でない予約は null",
@@ -250,6 +256,7 @@ export function ownerBookingJson(detail: OwnerBookingDetail) {
   const start = toLocal(detail.startsAt, detail.timeZone);
   return {
     ...detail,
+    statusLabel: staffBookingLabel({ ...detail, arrived: detail.arrivedAt !== null }),
     startsAt: detail.startsAt.toISOString(),
     endsAt: detail.endsAt.toISOString(),
     date: start.date,

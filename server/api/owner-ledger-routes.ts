@@ -76,7 +76,11 @@ const statusFields = {
   id: z.string(),
   kind: z.enum(bookingKinds).openapi({ description: "booking: 予約、block: ブロック（休憩など）" }),
   status: z.enum(bookingStatuses),
-  statusLabel: z.string().openapi({ example: "予約確定" }),
+  statusLabel: z.string().openapi({
+    example: "予約確定",
+    description:
+      "管理画面の呼び方（common/status-labels.ts）: 予約確定 / 仮予約（承認待ち） / 来店済み / 施術完了 / お客様キャンセル / サロンキャンセル / 無断キャンセル / 仮押さえ / ブロック中",
+  }),
 };
 
 const entrySchema = z
@@ -131,6 +135,10 @@ const daySchema = z
       }),
     ),
     cancelled: z.array(entrySchema),
+    cancelledTitle: z.string().openapi({
+      description:
+        "キャンセル一覧の見出し。今日なら「本日のキャンセル」、ほかの日は「11月28日(土)のキャンセル」",
+    }),
     previous: z.string(),
     next: z.string(),
   })

@@ -50,6 +50,11 @@ const bookingSchema = z
     pending: z
       .boolean()
       .openapi({ description: "承認制のサロンのネット予約で、サロンの承認待ち（仮予約）" }),
+    statusLabel: z.string().openapi({
+      example: "仮予約（承認待ち）",
+      description:
+        "管理画面と同じ状態の呼び方（予約確定・仮予約（承認待ち）・来店済み・施術完了…）",
+    }),
   })
   .openapi("OwnerTodayBooking");
 
@@ -79,6 +84,11 @@ const noticeSchema = z
     customerKana: z.string(),
     bookingStartLabel: z.string().openapi({ example: "12月3日(木) 14:00" }),
     status: z.enum(bookingStatuses).openapi({ description: "予約の現在の状態" }),
+    statusLabel: z.string().openapi({
+      example: "仮予約（承認待ち）",
+      description:
+        "管理画面と同じ状態の呼び方（予約確定・仮予約（承認待ち）・来店済み・施術完了…）",
+    }),
   })
   .openapi("OwnerNotice");
 

@@ -31,6 +31,5 @@ export async function approvalAtConfirm(
   return (await salonRequiresApproval(db, salonId)) ? "pending" : null;
 }
 
-/** A confirmed booking that still waits for the salon's answer. */
-export const isPendingApproval = (booking: { status: string; approval: string | null }) =>
-  booking.status === "confirmed" && booking.approval === "pending";
+/** A confirmed booking that still waits for the salon's answer (common/, for pages too). */
+export { isPendingApproval } from "../../common/status-labels";

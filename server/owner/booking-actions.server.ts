@@ -241,7 +241,7 @@ export async function markNoShow(
         "no_show_too_early",
       );
     }
-    if (row.arrivedAt) {
+    if (row.arrivedAt || row.source === "walk_in") {
       throw new BookingActionRefusedError(
         "来店済みの予約は無断キャンセルにできません。施術完了を記録してください。",
       );

@@ -1,6 +1,6 @@
 import { formatDate, formatYen } from "../../common/format";
 import { isLocalDate, toLocal } from "../../common/local-time";
-import { staffPendingApprovalLabel } from "../../common/status-labels";
+import { isPendingApproval, staffBookingLabel } from "../../common/status-labels";
 import { salonActor } from "../bookings/booking-history.server";
 import type { Database } from "../db/client";
 import type { BookingStatus } from "../db/schema";
@@ -26,15 +26,6 @@ import { readOwnerBooking } from "./scope.server";
  * the salon's zone, and their form posts turned into one action of
  * booking-actions.server.ts. The route modules only guard and call these.
  */
-
-const statusLabels: Record<BookingStatus, string> = {
-  held: "仮押さえ",
-  confirmed: "予約確定",
-  cancelled_by_user: "お客様がキャンセル",
-  cancelled_by_salon: "サロンがキャンセル",
-  completed: "施術完了",
-  no_show: "無断キャンセル",
-};
 
 const sourceLabels: Record<string, string> = { web: "ネット予約", phone: "電話", walk_in: "来店" };
 
@@ -184,23 +175,14 @@ function pageBooking(detail: OwnerBookingDetail, salonId: string, now: Date): Bo
   const end = toLocal(detail.endsAt, detail.timeZone);
   const live = detail.status === "confirmed";
   const isBooking = detail.kind === "booking";
-  const pending = isBooking && live && detail.approval === "pending";
+  const pending = isBooking && isPendingApproval(detail);
   return {
     id: detail.id,
     kind: detail.kind,
     bookingNumber: detail.bookingNumber,
     version: detail.version,
     status: detail.status,
-    statusLabel:
-      detail.kind === "block"
-        ? live
-          ? "ブロック中"
-          : "削除済み"
-        : detail.status === "confirmed" && detail.arrivedAt
-          ? "来店済み"
-          : pending
-            ? staffPendingApprovalLabel
-            : statusLabels[detail.status],
+    statusLabel: staffBookingLabel({ ...detail, arrived: detail.arrivedAt !== null }),
     sourceLabel: sourceLabels[detail.source] ?? detail.source,
     dateLabel: formatDate(start.date),
     timeLabel: `${start.time}〜${end.time}`,
@@ -239,7 +221,12 @@ function pageBooking(detail: OwnerBookingDetail, salonId: string, now: Date): Bo
     can: {
       arrive: isBooking && live && !detail.arrivedAt,
       complete: isBooking && live,
-      noShow: isBooking && live && !detail.arrivedAt && now >= detail.startsAt,
+      noShow:
+        isBooking &&
+        live &&
+        !detail.arrivedAt &&
+        detail.source !== "walk_in" &&
+        now >= detail.startsAt,
       cancel: isBooking && live,
       move: isBooking && live,
       release: !isBooking && live,

@@ -7,7 +7,7 @@ import {
   localToInstant,
   toLocal,
 } from "../../common/local-time";
-import { staffBookingStatusLabels } from "../../common/status-labels";
+import { staffBookingLabel } from "../../common/status-labels";
 import { recordAudit } from "../admin/audit";
 import type { Database } from "../db/client";
 import { type BookingSource, bookingMenus, bookings, coupons, staff } from "../db/schema";
@@ -158,6 +158,8 @@ export async function bookingsCsv(
         nominationFee: bookings.nominationFee,
         totalPrice: bookings.totalPrice,
         status: bookings.status,
+        approval: bookings.approval,
+        arrivedAt: bookings.arrivedAt,
         cancelCategory: bookings.cancelCategory,
         menus: menuNames,
         menuPrice: menuListPrice,
@@ -201,7 +203,7 @@ export async function bookingsCsv(
         listPrice - row.totalPrice,
         row.totalPrice,
         taxIncluded(row.totalPrice),
-        staffBookingStatusLabels[row.status] ?? row.status,
+        staffBookingLabel({ ...row, arrived: row.arrivedAt !== null }),
         row.status === "cancelled_by_user"
           ? "お客様"
           : row.status === "cancelled_by_salon" && row.cancelCategory

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { formatMonthDayWeekday } from "../../common/format";
 import {
   addDays,
   formatMinutes,
@@ -10,7 +11,7 @@ import {
   type Weekday,
   weekdayOf,
 } from "../../common/local-time";
-import { staffStatusLabel } from "../../common/status-labels";
+import { isPendingApproval, staffBookingLabel } from "../../common/status-labels";
 import { salonOpeningOn, workingIntervals } from "../bookings/availability";
 import type { SalonDays } from "../bookings/availability-data.server";
 import { loadSalonDays } from "../bookings/availability-data.server";
@@ -21,6 +22,7 @@ import {
   type BookingKind,
   type BookingSource,
   type BookingStatus,
+  bookingApprovals,
   bookingKinds,
   bookingSources,
   bookingStatuses,
@@ -120,6 +122,8 @@ export type LedgerDay = {
   columns: LedgerColumn[];
   /** Cancelled bookings and no-shows of the day: listed, not drawn. */
   cancelled: LedgerEntry[];
+  /** Their heading: 本日のキャンセル today, else the day it shows (11月28日(土)のキャンセル). */
+  cancelledTitle: string;
   previous: LocalDate;
   next: LocalDate;
 };
@@ -226,7 +230,7 @@ const rowSchema = z
     z.number().nullable(),
     z.boolean(),
     z.array(z.string()),
-    z.boolean(),
+    z.enum(bookingApprovals).nullable(),
   ])
   .transform(
     ([
@@ -245,7 +249,7 @@ const rowSchema = z
       holdExpiresMs,
       arrived,
       menus,
-      pending,
+      approval,
     ]) => ({
       id,
       staffId,
@@ -262,7 +266,7 @@ const rowSchema = z
       holdExpiresMs,
       arrived,
       menus,
-      pending,
+      pending: isPendingApproval({ status, approval }),
     }),
   );
 const rowsSchema = z.array(rowSchema);
@@ -292,7 +296,7 @@ async function readBookings(
         b.arrived_at is not null,
         (select coalesce(json_agg(bm.name order by bm.position), '[]'::json)
           from booking_menus bm where bm.salon_id = b.salon_id and bm.booking_id = b.id),
-        coalesce(b.status = 'confirmed' and b.approval = 'pending', false))
+        b.approval)
       order by b.starts_at, b.id), '[]'::json)::text as rows
     from bookings b
     where b.salon_id = ${salonId}
@@ -325,7 +329,12 @@ function toEntry(row: Row, local: LocalDay): LedgerEntry {
     staffId: row.staffId,
     kind: row.kind,
     status: row.status,
-    statusLabel: staffStatusLabel(row.status, row.pending ? "pending" : null),
+    statusLabel: staffBookingLabel({
+      kind: row.kind,
+      status: row.status,
+      approval: row.pending ? "pending" : null,
+      arrived: row.arrived,
+    }),
     startsAt: new Date(row.startsMs).toISOString(),
     endsAt: new Date(row.endsMs).toISOString(),
     date: local.date,
@@ -439,12 +448,13 @@ async function buildDay(
     stepMinutes: LEDGER_STEP_MINUTES,
   };
 
+  const today = toLocal(now, salon.timeZone).date;
   return {
     view: "day",
     salonId: salon.id,
     date,
     weekday: weekdayOf(date),
-    today: toLocal(now, salon.timeZone).date,
+    today,
     holiday,
     closed,
     scheduleKnown: schedule !== null,
@@ -452,6 +462,8 @@ async function buildDay(
     axis,
     columns,
     cancelled,
+    cancelledTitle:
+      date === today ? "本日のキャンセル" : `${formatMonthDayWeekday(date)}のキャンセル`,
     previous: addDays(date, -1),
     next: addDays(date, 1),
   };

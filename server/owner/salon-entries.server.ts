@@ -304,6 +304,8 @@ export async function enterSalonBooking(
           nominationFee,
           status: "confirmed",
           source: input.source,
+          // A walk-in is someone at the desk: 来店済み from the start, never a no-show.
+          arrivedAt: input.source === "walk_in" ? now : null,
           customerId: customer.customerId,
           customerName: customer.name,
           customerKana: customer.kana,

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, ne, or } from "drizzle-orm";
 import { formatDate, formatMonthDayWeekday } from "../../common/format";
 import { addDays, type LocalDate, LocalDay, toLocal } from "../../common/local-time";
+import { isPendingApproval, staffBookingLabel } from "../../common/status-labels";
 import type { CurrentUser } from "../accounts/current-user";
 import { workingIntervals } from "../bookings/availability";
 import { loadSalonDay } from "../bookings/availability-data.server";
@@ -63,6 +64,8 @@ export type TodayBooking = {
   totalPrice: number;
   /** A web booking waiting for the salon's approval (仮予約, decision 0051). */
   pending: boolean;
+  /** The back office's wording of its state (common/status-labels.ts). */
+  statusLabel: string;
 };
 
 /** A web booking waiting for the salon's approval (仮予約): listed first in 要確認. */
@@ -117,6 +120,8 @@ export type BookingNotice = {
   /** The booking's (current) start, as 11月28日(土) 14:00. */
   bookingStartLabel: string;
   status: BookingStatus;
+  /** The booking's state now, worded as everywhere in the back office (仮予約（承認待ち）…). */
+  statusLabel: string;
 };
 
 export type TodayView = {
@@ -218,7 +223,8 @@ async function dayBookings(
       source: row.source,
       arrived: row.arrivedAt !== null,
       totalPrice: row.totalPrice,
-      pending: row.status === "confirmed" && row.approval === "pending",
+      pending: isPendingApproval(row),
+      statusLabel: staffBookingLabel({ ...row, arrived: row.arrivedAt !== null }),
     }),
   );
 }
@@ -351,6 +357,8 @@ async function customerNotices(
       customerKana: bookings.customerKana,
       startsAt: bookings.startsAt,
       status: bookings.status,
+      approval: bookings.approval,
+      arrivedAt: bookings.arrivedAt,
     })
     .from(bookingEvents)
     .innerJoin(
@@ -379,6 +387,7 @@ async function customerNotices(
     customerKana: row.customerKana,
     bookingStartLabel: localLabel(row.startsAt, salon.timeZone),
     status: row.status,
+    statusLabel: staffBookingLabel({ ...row, arrived: row.arrivedAt !== null }),
   }));
 }
 

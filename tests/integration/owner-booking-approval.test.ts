@@ -648,7 +648,7 @@ describe("the page /owner/salons/:id/bookings/:bookingId", () => {
     const after = (await (await s.b.request(s.path(s.second.id))).json()) as {
       loaderData: BookingDetailPageData;
     };
-    expect(after.loaderData.booking.statusLabel).toBe("サロンがキャンセル");
+    expect(after.loaderData.booking.statusLabel).toBe("サロンキャンセル");
     expect(after.loaderData.booking.history.at(-1)?.what).toBe(
       "仮予約を承認しない（お断り）　メッセージ：満席のため",
     );

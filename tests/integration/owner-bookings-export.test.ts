@@ -240,7 +240,7 @@ describe("the bookings CSV", () => {
     );
     // The quoted name and the defused kana, as bytes on the line.
     expect(text).toContain(
-      `2026-11-02,08:00,09:00,${early.bookingNumber},"山田,""太郎""\n","'=HYPERLINK(""http://evil"")",電話,前髪カット,スタイリスト1,指名なし,,1000,0,1000,90,来店済み,\r\n`,
+      `2026-11-02,08:00,09:00,${early.bookingNumber},"山田,""太郎""\n","'=HYPERLINK(""http://evil"")",電話,前髪カット,スタイリスト1,指名なし,,1000,0,1000,90,施術完了,\r\n`,
     );
 
     const rows = records.slice(1);

@@ -202,7 +202,7 @@ describe("the ledger's read model", () => {
     ).toEqual([
       ["10:00", "booking", "confirmed", "予約確定", "山田 花子", ""],
       ["11:00", "booking", "held", "仮押さえ", "", ""],
-      ["15:00", "block", "confirmed", "予約確定", "", "打ち合わせ"],
+      ["15:00", "block", "confirmed", "ブロック中", "", "打ち合わせ"],
     ]);
     const first = a?.entries[0];
     expect(first).toMatchObject({
@@ -418,7 +418,7 @@ describe("the ledger page", () => {
     expect(html).toContain("ネット予約の手続き中");
     expect(html).toContain("ブロック：打ち合わせ");
     expect(html).toContain("休憩 13:00〜14:00");
-    expect(html).toContain("本日のキャンセル");
+    expect(html).toContain("11月23日(月)のキャンセル");
     expect(html).toContain("田中 次郎様");
     // Moving and jumping are links and a GET form.
     expect(html).toContain(`href="${base}?date=2026-11-22"`);

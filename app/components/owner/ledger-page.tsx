@@ -211,10 +211,7 @@ function EntryLink({ salonId, entry }: { salonId: string; entry: LedgerEntry }) 
         <span className="block text-sm font-bold">ブロック：{entry.label || "予定あり"}</span>
       ) : (
         <>
-          <span className="inline-block rounded bg-white px-1 font-bold">
-            {entry.statusLabel}
-            {entry.arrived && entry.status === "confirmed" ? "・来店" : ""}
-          </span>
+          <span className="inline-block rounded bg-white px-1 font-bold">{entry.statusLabel}</span>
           <span className="block">
             <span className="text-sm font-bold">{customerOf(entry)}</span>{" "}
             <StaffMark requested={entry.staffRequested} />
@@ -429,7 +426,7 @@ function DayView({ day, salonName }: { day: LedgerDay; salonName: string }) {
       </section>
       <section aria-labelledby="ledger-cancelled-heading">
         <h2 id="ledger-cancelled-heading" className="text-lg font-bold">
-          本日のキャンセル
+          {day.cancelledTitle}
         </h2>
         {day.cancelled.length === 0 ? (
           <p className="mt-2 text-neutral-700">キャンセルはありません。</p>

@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { staffBookingStatusLabels, staffPendingApprovalLabel } from "../../../common/status-labels";
 import type { SalonCapability } from "../../../server/owner/salon-access.server";
 import type {
   BookingNotice,
@@ -107,10 +106,7 @@ function BookingCard({
         </dd>
         <dt className="text-neutral-700">状態</dt>
         <dd>
-          {booking.pending
-            ? staffPendingApprovalLabel
-            : (staffBookingStatusLabels[booking.status] ?? booking.status)}
-          {booking.arrived ? "（来店済み）" : ""}・{sourceLabels[booking.source] ?? booking.source}
+          {booking.statusLabel}・{sourceLabels[booking.source] ?? booking.source}
         </dd>
       </dl>
     </article>
@@ -137,8 +133,7 @@ function NoticeList({ salonId, notices }: { salonId: string; notices: readonly B
             <span className="ml-1 text-neutral-700">（{notice.customerKana}）</span>
           ) : null}
           <span className="block text-neutral-700">
-            来店予定 {notice.bookingStartLabel}・
-            {staffBookingStatusLabels[notice.status] ?? notice.status}
+            来店予定 {notice.bookingStartLabel}・{notice.statusLabel}
           </span>
         </li>
       ))}
@@ -241,7 +236,7 @@ export function OwnerToday({
   const [next, ...later] = view.upcoming;
   const tiles = [
     { label: "予約確定", value: view.counts.booked },
-    { label: "来店済み", value: view.counts.completed },
+    { label: "施術完了", value: view.counts.completed },
     { label: "キャンセル", value: view.counts.cancelled },
     { label: "無断キャンセル", value: view.counts.noShow },
   ];
