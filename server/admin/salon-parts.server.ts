@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { retryTransaction } from "../db/retry";
 import { salons } from "../db/schema";
 import { sqlState } from "../db/sql-state";
 import { DomainError } from "../errors/domain-error";
@@ -30,19 +31,22 @@ export async function editSalonPart<T>(
   options: { affectsFreeTime?: boolean } = { affectsFreeTime: true },
 ): Promise<T> {
   try {
-    return await db.transaction(async (transaction) => {
-      const tx = transaction as unknown as Database;
-      // First: the row lock it takes makes a second editor wait here, then fail the check.
-      await bumpSalonVersion(tx, edit.salonId, edit.version);
-      const result = await change(tx);
-      // Staff, schedules and menus change when the salon is free (search's 空席 summary).
-      await recomputeSalonDerived(
-        tx,
-        edit.salonId,
-        options.affectsFreeTime ? { refreshFreeDaysAt: edit.now } : {},
-      );
-      return result;
-    });
+    // A deadlock with a booking of the salon (or another save) is run again from the start.
+    return await retryTransaction(() =>
+      db.transaction(async (transaction) => {
+        const tx = transaction as unknown as Database;
+        // First: the row lock it takes makes a second editor wait here, then fail the check.
+        await bumpSalonVersion(tx, edit.salonId, edit.version);
+        const result = await change(tx);
+        // Staff, schedules and menus change when the salon is free (search's 空席 summary).
+        await recomputeSalonDerived(
+          tx,
+          edit.salonId,
+          options.affectsFreeTime ? { refreshFreeDaysAt: edit.now } : {},
+        );
+        return result;
+      }),
+    );
   } catch (error) {
     throw partError(error);
   }

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { toLocal } from "../../common/local-time";
 import type { Database } from "../db/client";
+import { retryTransaction } from "../db/retry";
 import { salons } from "../db/schema";
 import { guardStranding } from "../owner/schedule-stranding.server";
 import type { RedirectRuleCache } from "../routing/redirect-rules";
@@ -63,62 +64,65 @@ export async function updateSalon(
 ): Promise<{ version: number; changed: string[] }> {
   let redirected = false;
   try {
-    const result = await db.transaction(async (tx) => {
-      const version = await bumpSalonVersion(tx, target.salonId, target.version);
-      const before = await readSalon(tx, target.salonId, null);
-      const today = toLocal(now, before.salon.timeZone).date;
-      const { prefectureName } = await checkReferences(tx, input);
-      await checkSlugFree(tx, input.slug, target.salonId);
-      await tx
-        .update(salons)
-        .set(salonColumns(input, prefectureName))
-        .where(eq(salons.id, target.salonId));
-      // Hours, 臨時休業 and the holiday rule pass the one stranding check (decision 0046).
-      const { result: rulesChanged } = await guardStranding(
-        tx,
-        { salonId: target.salonId, staffId: null, now, actorUserId: actor.id },
-        {},
-        () => writeParts(tx, target.salonId, input, today),
-      );
-      await recomputeSalonDerived(tx, target.salonId, { refreshFreeDaysAt: now });
-      const after = await readSalon(tx, target.salonId, today);
-      // The booking rules have their own entry, as from the owner's 設定 page (decision 0048).
-      const { bookingSettings: _before, ...viewBefore } = auditView(before);
-      const { bookingSettings: _after, ...viewAfter } = auditView(after);
-      const changes = changedFields(viewBefore, viewAfter);
-      if (rulesChanged) {
-        await auditBookingRules(tx, target.salonId, rulesChanged, actor.id, now);
-      }
-      if (changes) {
-        await recordAudit(
+    // A deadlock with a booking of the salon is run again from the start (issue 38, §4.1).
+    const result = await retryTransaction(() =>
+      db.transaction(async (tx) => {
+        const version = await bumpSalonVersion(tx, target.salonId, target.version);
+        const before = await readSalon(tx, target.salonId, null);
+        const today = toLocal(now, before.salon.timeZone).date;
+        const { prefectureName } = await checkReferences(tx, input);
+        await checkSlugFree(tx, input.slug, target.salonId);
+        await tx
+          .update(salons)
+          .set(salonColumns(input, prefectureName))
+          .where(eq(salons.id, target.salonId));
+        // Hours, 臨時休業 and the holiday rule pass the one stranding check (decision 0046).
+        const { result: rulesChanged } = await guardStranding(
           tx,
-          {
-            actorUserId: actor.id,
-            action: "salon.update",
-            targetType: "salon",
-            targetId: target.salonId,
-            salonId: target.salonId,
-            before: changes.before,
-            after: changes.after,
-          },
-          now,
+          { salonId: target.salonId, staffId: null, now, actorUserId: actor.id },
+          {},
+          () => writeParts(tx, target.salonId, input, today),
         );
-      }
-      if (before.salon.slug !== input.slug && before.salon.status === "published") {
-        await addSlugRedirect(
-          tx,
-          redirects,
-          target.salonId,
-          before.salon.slug,
-          input.slug,
-          actor,
-          now,
-        );
-        redirected = true;
-      }
-      const changed = Object.keys(changes?.after ?? {});
-      return { version, changed: rulesChanged ? [...changed, "bookingSettings"] : changed };
-    });
+        await recomputeSalonDerived(tx, target.salonId, { refreshFreeDaysAt: now });
+        const after = await readSalon(tx, target.salonId, today);
+        // The booking rules have their own entry, as from the owner's 設定 page (decision 0048).
+        const { bookingSettings: _before, ...viewBefore } = auditView(before);
+        const { bookingSettings: _after, ...viewAfter } = auditView(after);
+        const changes = changedFields(viewBefore, viewAfter);
+        if (rulesChanged) {
+          await auditBookingRules(tx, target.salonId, rulesChanged, actor.id, now);
+        }
+        if (changes) {
+          await recordAudit(
+            tx,
+            {
+              actorUserId: actor.id,
+              action: "salon.update",
+              targetType: "salon",
+              targetId: target.salonId,
+              salonId: target.salonId,
+              before: changes.before,
+              after: changes.after,
+            },
+            now,
+          );
+        }
+        if (before.salon.slug !== input.slug && before.salon.status === "published") {
+          await addSlugRedirect(
+            tx,
+            redirects,
+            target.salonId,
+            before.salon.slug,
+            input.slug,
+            actor,
+            now,
+          );
+          redirected = true;
+        }
+        const changed = Object.keys(changes?.after ?? {});
+        return { version, changed: rulesChanged ? [...changed, "bookingSettings"] : changed };
+      }),
+    );
     // saveRedirectRule invalidated the cache inside the transaction; a lookup
     // in between could have reloaded the old rules, so once more after commit.
     if (redirected) redirects.invalidate();

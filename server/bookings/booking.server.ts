@@ -395,12 +395,21 @@ async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booki
 
 async function confirmHoldOnce(db: Database, request: ConfirmRequest): Promise<Booking> {
   const booking = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
+    const mine = and(eq(bookings.id, request.holdId), eq(bookings.userId, request.userId));
+    // The hold's stylist first, FOR SHARE, before its row (the schedule change's
+    // lock order, decision 0053): a change open now is waited for, and if it
+    // left this hold outside working time it has released it, so the row is
+    // gone below and the visitor picks again. Otherwise the update below would
+    // wait on the change's delete of the hold and confirm it once the change
+    // committed: a booking on the new day off (issue 38, §4.1).
+    const [seen] = await tx
+      .select({ salonId: bookings.salonId, staffId: bookings.staffId })
       .from(bookings)
-      .where(and(eq(bookings.id, request.holdId), eq(bookings.userId, request.userId)))
-      .for("update");
-    if (!row) throw new HoldExpiredError();
+      .where(mine);
+    if (!seen) throw new HoldExpiredError();
+    await lockStylistsForBooking(tx, seen.salonId, seen.staffId);
+    const [row] = await tx.select().from(bookings).where(mine).for("update");
+    if (!row || row.staffId !== seen.staffId) throw new HoldExpiredError();
     // This hold, confirmed with this key already: the same booking again.
     if (request.idempotencyKey && row.idempotencyKey === request.idempotencyKey) return row;
     if (row.status !== "held" || !row.holdExpiresAt || row.holdExpiresAt <= request.now) {

@@ -8,6 +8,8 @@ export const UNIQUE_VIOLATION = "23505";
  * row and gets EXCLUSION_VIOLATION like any other loser.
  */
 export const DEADLOCK_DETECTED = "40P01";
+/** A transaction PostgreSQL could not serialize with another (SERIALIZABLE or REPEATABLE READ). */
+export const SERIALIZATION_FAILURE = "40001";
 
 /** The SQLSTATE of a database error (both drivers), looking through Drizzle's wrapper. */
 export function sqlState(error: unknown): string | undefined {

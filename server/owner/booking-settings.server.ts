@@ -13,6 +13,7 @@ import {
 } from "../admin/booking-rules.server";
 import { bumpSalonVersion, SalonVersionConflictError } from "../admin/salon-editor.server";
 import type { Database } from "../db/client";
+import { retryTransaction } from "../db/retry";
 import { salons } from "../db/schema";
 import { recomputeSalonDerived } from "../salons/derived.server";
 import type { SalonAccess } from "./salon-access.server";
@@ -87,20 +88,23 @@ export async function saveBookingRules(
   if (version < 0) return refused(400, { form: "画面を読み込み直してから保存してください。" });
   const salonId = access.salon.id;
   try {
-    return await db.transaction(async (tx) => {
-      await bumpSalonVersion(tx, salonId, version);
-      // 祝日は休業する closes days: the one stranding check of decision 0046, as on the admin tab.
-      const { result: changes, stranded } = await guardStranding(
-        tx,
-        { salonId, staffId: null, now, actorUserId: access.user.id },
-        { allowStranding: form.get("allowStranding") === "on" },
-        () => writeBookingRules(tx, salonId, parsed.rules),
-      );
-      if (!changes) return { ok: true as const, changed: [], stranded };
-      await recomputeSalonDerived(tx, salonId, { refreshFreeDaysAt: now });
-      await auditBookingRules(tx, salonId, changes, access.user.id, now);
-      return { ok: true as const, changed: Object.keys(changes.after), stranded };
-    });
+    // A deadlock with a booking of the salon is run again from the start (issue 38, §4.1).
+    return await retryTransaction(() =>
+      db.transaction(async (tx) => {
+        await bumpSalonVersion(tx, salonId, version);
+        // 祝日は休業する closes days: the one stranding check of decision 0046, as on the admin tab.
+        const { result: changes, stranded } = await guardStranding(
+          tx,
+          { salonId, staffId: null, now, actorUserId: access.user.id },
+          { allowStranding: form.get("allowStranding") === "on" },
+          () => writeBookingRules(tx, salonId, parsed.rules),
+        );
+        if (!changes) return { ok: true as const, changed: [], stranded };
+        await recomputeSalonDerived(tx, salonId, { refreshFreeDaysAt: now });
+        await auditBookingRules(tx, salonId, changes, access.user.id, now);
+        return { ok: true as const, changed: Object.keys(changes.after), stranded };
+      }),
+    );
   } catch (error) {
     if (error instanceof SalonVersionConflictError) return refused(409, { form: conflictMessage });
     if (error instanceof StrandedBookingsError) {

@@ -10,6 +10,7 @@ import { fieldsOf } from "../admin/salon-parts.server";
 import { addStaffException } from "../admin/salon-staff-exceptions.server";
 import type { Database } from "../db/client";
 import { localTime } from "../db/local-time";
+import { retryTransaction } from "../db/retry";
 import { type ScheduleRequestStatus, salons, scheduleRequests, staff } from "../db/schema";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import type { SalonAccess } from "./salon-access.server";
@@ -329,47 +330,54 @@ export async function approveScheduleRequest(
   options: StrandingOptions,
   now: Date,
 ) {
-  await db.transaction(async (transaction) => {
-    const tx = transaction as unknown as Database;
-    const row = await lockRequest(tx, access.salon.id, requestId, null);
-    if (row.status !== "pending" || row.version !== version) throw stale();
-    // The salon's version as it is now: the request's own version is the check here.
-    const [salon] = await tx
-      .select({ version: salons.version })
-      .from(salons)
-      .where(eq(salons.id, access.salon.id))
-      .for("update");
-    if (!salon) throw new NotFoundError();
-    const exception = await addStaffException(
-      tx,
-      {
-        salonId: access.salon.id,
-        version: salon.version,
-        actor: { id: access.user.id },
+  // A deadlock with a booking of the salon is run again from the start (issue 38, §4.1).
+  await retryTransaction(() =>
+    db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Database;
+      const row = await lockRequest(tx, access.salon.id, requestId, null);
+      if (row.status !== "pending" || row.version !== version) throw stale();
+      // The salon's version as it is now: the request's own version is the check here.
+      // NO KEY UPDATE, as the version bump's own UPDATE takes: FOR UPDATE would
+      // also stop the KEY SHARE a booking's insert takes on its salon, and a
+      // booking that holds its stylist (FOR SHARE) while this waits for that
+      // stylist (guardStranding) deadlocked with it (issue 38, §4.1: 40P01).
+      const [salon] = await tx
+        .select({ version: salons.version })
+        .from(salons)
+        .where(eq(salons.id, access.salon.id))
+        .for("no key update");
+      if (!salon) throw new NotFoundError();
+      const exception = await addStaffException(
+        tx,
+        {
+          salonId: access.salon.id,
+          version: salon.version,
+          actor: { id: access.user.id },
+          now,
+          timeZone: access.salon.timeZone,
+        },
+        row.staffId,
+        {
+          date: row.date,
+          kind: row.kind,
+          startsAt: row.startsAt ?? null,
+          endsAt: row.endsAt ?? null,
+          note: row.note,
+        },
+        options,
+      );
+      await setStatus(tx, row.id, "approved", { by: access.user.id, at: now, note: "" });
+      await audit(
+        tx,
+        access,
+        "schedule_request.approve",
+        row.id,
+        { status: row.status },
+        { status: "approved", exceptionId: exception?.id ?? null },
         now,
-        timeZone: access.salon.timeZone,
-      },
-      row.staffId,
-      {
-        date: row.date,
-        kind: row.kind,
-        startsAt: row.startsAt ?? null,
-        endsAt: row.endsAt ?? null,
-        note: row.note,
-      },
-      options,
-    );
-    await setStatus(tx, row.id, "approved", { by: access.user.id, at: now, note: "" });
-    await audit(
-      tx,
-      access,
-      "schedule_request.approve",
-      row.id,
-      { status: row.status },
-      { status: "approved", exceptionId: exception?.id ?? null },
-      now,
-    );
-  });
+      );
+    }),
+  );
 }
 
 /** A manager declines, with an optional note the stylist sees. */

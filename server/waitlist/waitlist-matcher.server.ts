@@ -9,6 +9,7 @@ import { findAvailability, pickStaff } from "../bookings/availability";
 import { loadAvailabilityInput } from "../bookings/availability-data.server";
 import { type Booking, insertHold } from "../bookings/booking.server";
 import { CouponNotApplicableError } from "../bookings/booking-errors";
+import { lockStylistsForBooking } from "../bookings/stylist-lock.server";
 import type { Database } from "../db/client";
 import {
   bookings,
@@ -69,6 +70,11 @@ function morningOf(today: string, minutes: number) {
 export async function matchWaitlist(tx: Database, request: MatchRequest): Promise<MatchResult> {
   const { salonId, date, now } = request;
   await lockSalonDate(tx, salonId, date);
+  // The salon's stylists FOR SHARE before any schedule read or hold (decision
+  // 0053's order: stylists, then bookings): a schedule change open now is
+  // waited for and its new working time read, so no offer's hold lands on a
+  // day off being saved (issue 38, §4.1). Every stylist: an entry may be 指名なし.
+  await lockStylistsForBooking(tx, salonId, null);
   const [salon] = await tx
     .select({ timeZone: salons.timeZone, status: salons.status })
     .from(salons)
