@@ -265,21 +265,32 @@ export async function issueInvitation(
 }
 
 /**
- * Counts one invitation against its sender and against the address (the
- * shared rate-limit store, RATE_LIMIT_PER_ACCOUNT per window each); false
- * when either is over, so a sender can neither flood one address nor mail
- * many. The salon's staff invitations use it (decision 0045).
+ * Counts one invitation against its sender (RATE_LIMIT_PER_ACCOUNT per
+ * window); false when over. Counted first, so that a sender probing
+ * addresses (an administrator's, a member's) is slowed like one flooding
+ * them; only the sender's own budget is spent.
  */
-export async function withinInvitationLimits(
+export async function withinSenderLimit(limits: RateLimits, senderId: string): Promise<boolean> {
+  const rule = { window: limits.window, max: limits.perAccount };
+  return (await limits.store.consume(`invite:sender:${senderId}`, rule)).allowed;
+}
+
+/**
+ * Counts one invitation of `salonId` to the address (RATE_LIMIT_PER_ACCOUNT
+ * per window); false when over. Per inviting salon, and only once the
+ * invitation passed the duplicate checks: a counter shared by all salons,
+ * or counting refused repeats, let another salon's owner make this salon's
+ * invitation fail (issue 38, §4.3). The salon's staff invitations use it
+ * (decision 0045).
+ */
+export async function withinAddressLimit(
   limits: RateLimits,
-  senderId: string,
+  salonId: string,
   email: string,
 ): Promise<boolean> {
   const rule = { window: limits.window, max: limits.perAccount };
-  const bySender = await limits.store.consume(`invite:sender:${senderId}`, rule);
-  if (!bySender.allowed) return false;
-  const byAddress = await limits.store.consume(`invite:address:${email.toLowerCase()}`, rule);
-  return byAddress.allowed;
+  const key = `invite:salon:${salonId}:address:${email.trim().toLowerCase()}`;
+  return (await limits.store.consume(key, rule)).allowed;
 }
 
 /** The invitation's mail: set a password (a new account) or confirm (an existing one). */
@@ -299,7 +310,9 @@ export async function sendInvitationMail(
       : invitation.kind === "new_owner"
         ? "ownerInvitation"
         : "ownerUpgrade";
-  await mailer.send(renderMail(template, email, url));
+  // Sent by a named, rate-limited sender: outside the per-recipient allowance
+  // that anonymous requests (sign-in links, resets) can spend (mailer.ts).
+  await mailer.send(renderMail(template, email, url), { limited: false });
 }
 
 /** The same address taken by a concurrent registration: the unique key answered it. */

@@ -14,7 +14,15 @@ export type Mail = {
   /** Stored with the mail in the outbox (booking mails carry their .ics). */
   attachments?: MailAttachment[];
 };
-export type Mailer = { send(mail: Mail): Promise<void> };
+export type SendOptions = {
+  /**
+   * False for mails whose sender is a signed-in account with limits of its
+   * own (a salon's invitation): they never count against, nor wait on, the
+   * recipient's allowance, which strangers' anonymous requests can spend.
+   */
+  limited?: boolean;
+};
+export type Mailer = { send(mail: Mail, options?: SendOptions): Promise<void> };
 
 /** The key one recipient's mails are counted under, whatever path sent them. */
 export const recipientKey = (to: string) => `mail:to:${to.trim().toLowerCase()}`;
@@ -41,8 +49,8 @@ export function createMailer(
   },
 ): Mailer {
   return {
-    async send(mail) {
-      if (options.perRecipient) {
+    async send(mail, sendOptions) {
+      if (options.perRecipient && sendOptions?.limited !== false) {
         const { store, rule } = options.perRecipient;
         const result = await store.consume(recipientKey(mail.to), rule);
         if (!result.allowed) {

@@ -10,7 +10,8 @@ import {
   type InvitationGrant,
   issueInvitation,
   sendInvitationMail,
-  withinInvitationLimits,
+  withinAddressLimit,
+  withinSenderLimit,
 } from "../admin/owners";
 import type { Database } from "../db/client";
 import {
@@ -257,20 +258,97 @@ async function assertStylistFree(
   }
 }
 
+const tooManyInvitations = () =>
+  new DomainError(
+    "too_many_invitations",
+    "招待の送信が続いたため、しばらく送信できません。時間をおいてからもう一度お試しください。",
+    429,
+  );
+
+const adminAddress = () =>
+  new DomainError(
+    "admin_address",
+    "このメールアドレスは管理者のものです。管理者はすべてのサロンを開けるため、招待は不要です。",
+    409,
+  );
+
+const alreadyMember = () =>
+  new DomainError(
+    "already_member",
+    "この方は、すでにこのサロンのオーナーかメンバーです。役割を変えるときは、下の一覧から変更してください。",
+    409,
+  );
+
+const alreadyInvited = () =>
+  new DomainError(
+    "already_invited",
+    "この方には招待を送信済みです。送り直すときは、招待中の一覧から取り消してから送ってください。",
+    409,
+  );
+
+/** The salon's staff invitation to the account still open, other than `exceptId`. */
+async function pendingInvitation(
+  db: Database,
+  salonId: string,
+  userId: string,
+  now: Date,
+  exceptId?: string,
+) {
+  const [earlier] = await db
+    .select({ id: ownerInvitations.id })
+    .from(ownerInvitations)
+    .where(
+      and(
+        forSalon(salonId),
+        eq(ownerInvitations.userId, userId),
+        exceptId ? ne(ownerInvitations.id, exceptId) : undefined,
+        isNotNull(ownerInvitations.memberRole),
+        isNull(ownerInvitations.usedAt),
+        gt(ownerInvitations.expiresAt, now),
+      ),
+    );
+  return earlier !== undefined;
+}
+
+/**
+ * The refusals of an invitation, read before anything is counted or
+ * written: the stylist taken, an administrator's address, someone already
+ * the salon's owner or member, or already invited by it.
+ */
+async function assertInvitable(db: Database, salonId: string, input: MemberInvite, now: Date) {
+  if (input.staffId) await assertStylistFree(db, salonId, input.staffId, now, null);
+  const [existing] = await db
+    .select({ id: users.id, role: users.role })
+    .from(users)
+    .where(eq(users.email, input.email));
+  if (!existing) return;
+  if (existing.role === "admin") throw adminAddress();
+  const [owner] = await db
+    .select({ userId: salonOwners.userId })
+    .from(salonOwners)
+    .where(and(eq(salonOwners.salonId, salonId), eq(salonOwners.userId, existing.id)));
+  const [member] = await db
+    .select({ userId: salonMembers.userId })
+    .from(salonMembers)
+    .where(and(eq(salonMembers.salonId, salonId), eq(salonMembers.userId, existing.id)));
+  if ((owner && existing.role === "owner") || member) throw alreadyMember();
+  if (await pendingInvitation(db, salonId, existing.id, now)) throw alreadyInvited();
+}
+
 /**
  * Invites someone to the salon with a role: a new address gets an account
  * (role user) and a link that sets the password; an existing account a link
  * that adds the membership once confirmed. Nothing is granted before that.
  */
 export async function inviteMember(ctx: Ctx, access: SalonAccess, input: MemberInvite, now: Date) {
-  if (!(await withinInvitationLimits(ctx.accounts.limits, access.user.id, input.email))) {
-    throw new DomainError(
-      "too_many_invitations",
-      "招待の送信が続いたため、しばらく送信できません。時間をおいてからもう一度お試しください。",
-      429,
-    );
-  }
   const salonId = access.salon.id;
+  const { limits } = ctx.accounts;
+  if (!(await withinSenderLimit(limits, access.user.id))) throw tooManyInvitations();
+  // The refusals first, read outside the transaction (the counters are
+  // written outside it too: PGlite's one session would wait on itself);
+  // the transaction checks them again for a concurrent change.
+  await assertInvitable(ctx.db, salonId, input, now);
+  if (!(await withinAddressLimit(limits, salonId, input.email))) throw tooManyInvitations();
   const grant: InvitationGrant = {
     type: "member",
     salonId,
@@ -287,14 +365,7 @@ export async function inviteMember(ctx: Ctx, access: SalonAccess, input: MemberI
         invitee: { email: input.email, name: input.name },
         grant,
         newAccountRole: "user",
-        refuse: (existing) =>
-          existing.role === "admin"
-            ? new DomainError(
-                "admin_address",
-                "このメールアドレスは管理者のものです。管理者はすべてのサロンを開けるため、招待は不要です。",
-                409,
-              )
-            : null,
+        refuse: (existing) => (existing.role === "admin" ? adminAddress() : null),
         actorId: access.user.id,
         now,
       });
@@ -313,32 +384,9 @@ export async function inviteMember(ctx: Ctx, access: SalonAccess, input: MemberI
         .select({ userId: salonMembers.userId })
         .from(salonMembers)
         .where(and(eq(salonMembers.salonId, salonId), eq(salonMembers.userId, invitation.userId)));
-      if (owner || member) {
-        throw new DomainError(
-          "already_member",
-          "この方は、すでにこのサロンのオーナーかメンバーです。役割を変えるときは、下の一覧から変更してください。",
-          409,
-        );
-      }
-      const [earlier] = await tx
-        .select({ id: ownerInvitations.id })
-        .from(ownerInvitations)
-        .where(
-          and(
-            forSalon(salonId),
-            eq(ownerInvitations.userId, invitation.userId),
-            ne(ownerInvitations.id, invitation.invitationId),
-            isNotNull(ownerInvitations.memberRole),
-            isNull(ownerInvitations.usedAt),
-            gt(ownerInvitations.expiresAt, now),
-          ),
-        );
-      if (earlier) {
-        throw new DomainError(
-          "already_invited",
-          "この方には招待を送信済みです。送り直すときは、招待中の一覧から取り消してから送ってください。",
-          409,
-        );
+      if (owner || member) throw alreadyMember();
+      if (await pendingInvitation(tx, salonId, invitation.userId, now, invitation.invitationId)) {
+        throw alreadyInvited();
       }
       await recordAudit(
         tx,

@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   auditLog,
@@ -28,6 +28,8 @@ const env = {
   E2E_LOGIN: "true",
   RATE_LIMIT_PER_IP: "1000000",
   RATE_LIMIT_PER_ACCOUNT: String(PER_ACCOUNT),
+  // Long enough that no counter starts again while a test counts up to the limit.
+  RATE_LIMIT_WINDOW: "3600",
 };
 
 const database = withTestDatabase();
@@ -285,30 +287,100 @@ describe("inviting people", () => {
     expect(statuses.at(-1)).toBe(429);
   });
 
-  it("limits how many invitations one address can receive, whoever sends them", async () => {
-    const senders = [await signedIn("owner"), await signedIn("owner")];
-    for (const sender of senders) {
-      await database.db.insert(salonOwners).values({ salonId, userId: sender.userId });
+  it("counts invitations per inviting salon and address after the duplicate check: another salon cannot make ours fail", async () => {
+    // A rival salon's owner goes after the address: repeats, then cancels and sends again.
+    const rivalSalon = (await buildSalonWithStaff(database.db)).salon;
+    // Three of its owners in turn, so that no sender's own limit is what stops them.
+    const rivals = [await signedIn("owner"), await signedIn("owner"), await signedIn("owner")];
+    for (const { userId } of rivals) {
+      await database.db.insert(salonOwners).values({ salonId: rivalSalon.id, userId });
     }
-    const email = uniqueEmail("flooded");
-    const statuses: number[] = [];
-    for (let i = 0; i <= PER_ACCOUNT; i++) {
-      const sender = senders[i % 2];
-      if (!sender) throw new Error("no sender");
-      const response = await post(sender.b, {
-        intent: "invite",
-        name: "宛先 制限",
-        email,
-        role: "reception",
-        staffId: "",
+    let turn = 0;
+    const rival = () => rivals[turn++ % rivals.length]?.b ?? owner;
+    const email = uniqueEmail("contested");
+    const invite = (b: Browser, salon: string) =>
+      b.request(`/owner/salons/${salon}/members`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          intent: "invite",
+          name: "宛先 制限",
+          email,
+          role: "reception",
+          staffId: "",
+        }).toString(),
       });
-      statuses.push(response.status);
+    const pending = async (salon: string) => {
+      const [row] = await database.db
+        .select({ id: ownerInvitations.id })
+        .from(ownerInvitations)
+        .innerJoin(users, eq(users.id, ownerInvitations.userId))
+        .where(
+          and(
+            eq(users.email, email),
+            sql`${salon} = any(${ownerInvitations.salonIds})`,
+            isNull(ownerInvitations.usedAt),
+          ),
+        );
+      return row?.id ?? "";
+    };
+    expect((await invite(rival(), rivalSalon.id)).status).toBe(302);
+    // Refused as already invited, and not counted: nothing was sent.
+    for (let i = 0; i < 2; i++) {
+      expect((await invite(rival(), rivalSalon.id)).status).toBe(409);
     }
-    // The first is sent, the next are refused as already invited, then the address's limit.
-    expect(statuses[0]).toBe(302);
-    expect(statuses.slice(1, PER_ACCOUNT).every((s) => s === 409)).toBe(true);
-    expect(statuses.at(-1)).toBe(429);
-    expect(await outboxFor(database.db, email)).toHaveLength(1);
+    let sent = 1;
+    for (;;) {
+      const cancelled = await rival().request(`/owner/salons/${rivalSalon.id}/members`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({
+          intent: "cancel",
+          invitationId: await pending(rivalSalon.id),
+        }).toString(),
+      });
+      expect(cancelled.status).toBe(302);
+      const again = await invite(rival(), rivalSalon.id);
+      if (again.status !== 302) {
+        expect(again.status).toBe(429);
+        break;
+      }
+      sent++;
+    }
+    expect(sent).toBe(PER_ACCOUNT);
+    const mailsBefore = (await outboxFor(database.db, email)).length;
+    expect(mailsBefore).toBe(PER_ACCOUNT);
+    // This salon's invitation is sent (by another of its owners: each sender has a limit of
+    // their own), and its mail is not lost to the rival's.
+    const ours = await signedIn("owner");
+    await database.db.insert(salonOwners).values({ salonId, userId: ours.userId });
+    expect((await invite(ours.b, salonId)).status).toBe(302);
+    expect(await pending(salonId)).not.toBe("");
+    expect(await outboxFor(database.db, email)).toHaveLength(mailsBefore + 1);
+  }, 60_000);
+
+  it("keeps an invitation's mail when strangers have spent the address's mail allowance", async () => {
+    const email = uniqueEmail("mailbombed");
+    for (let i = 0; i < PER_ACCOUNT + 2; i++) {
+      await browser(full.app).request("/api/auth/sign-in/magic-link", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email }),
+      });
+    }
+    const sentToStrangers = (await outboxFor(database.db, email)).length;
+    expect(sentToStrangers).toBeLessThanOrEqual(PER_ACCOUNT);
+    const ours = await signedIn("owner");
+    await database.db.insert(salonOwners).values({ salonId, userId: ours.userId });
+    const response = await post(ours.b, {
+      intent: "invite",
+      name: "招待 花子",
+      email,
+      role: "reception",
+      staffId: "",
+    });
+    expect(response.status).toBe(302);
+    expect(await outboxFor(database.db, email)).toHaveLength(sentToStrangers + 1);
   });
 });
 
