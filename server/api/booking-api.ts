@@ -1,10 +1,6 @@
-import type { AccountServices } from "../accounts/account-services";
-import { type BookingLimits, bookingLimitsFrom } from "../bookings/booking-rate-limit";
-import type { Config } from "../config";
-import type { Database } from "../db/client";
-import type { Logger } from "../logger";
-import type { SlotEvents } from "../realtime/slot-events.server";
+import { bookingLimitsFrom } from "../bookings/booking-rate-limit";
 import { createApiApp } from "./api-app";
+import type { BookingApiDeps, ResolvedBookingApiDeps } from "./api-deps";
 import { registerBookingRoutes } from "./booking-routes";
 import { type OpenApiDocument, renderApiDocs } from "./docs-page";
 import { registerFavoriteRoutes } from "./favorite-routes";
@@ -15,20 +11,6 @@ import { registerSalonReviewRoutes } from "./salon-review-routes";
 import { registerWaitlistEventRoutes } from "./waitlist-event-routes";
 import { registerWaitlistRoutes } from "./waitlist-routes";
 
-export type BookingApiDeps = {
-  db: Database;
-  config: Config;
-  log: Logger;
-  accounts: AccountServices;
-  slotEvents: SlotEvents;
-  /** Holds and bookings per account and per address; from config and the accounts' counter store when not given. */
-  limits?: BookingLimits;
-  /** The clock; tests pass a fixed one. */
-  now?: () => Date;
-  /** Comment interval of the availability stream (25 s; tests shorten it). */
-  heartbeatMs?: number;
-};
-
 const documentInfo = {
   openapi: "3.1.0",
   info: {
@@ -38,12 +20,6 @@ const documentInfo = {
       "空き状況、仮押さえ、予約、予約履歴、キャンセル、お気に入り、キャンセル待ち。JSON、認証は Bearer トークンまたはセッション Cookie。エラーは常に { error: { code, message } }（message は日本語）。",
   },
   servers: [{ url: "/" }],
-};
-
-export type BookingApiApp = ReturnType<typeof createApiApp>;
-export type ResolvedBookingApiDeps = BookingApiDeps & {
-  limits: BookingLimits;
-  now: () => Date;
 };
 
 /**

@@ -19,8 +19,8 @@ import {
   signedIn,
   signedInOnly,
 } from "./api-app";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { openAvailabilityStream } from "./availability-stream";
-import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
 import { availabilityFor, resolveAvailabilityQuery, staffIdForRef } from "./booking-api.server";
 import {
   availabilityQuery,

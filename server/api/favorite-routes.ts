@@ -9,7 +9,7 @@ import {
   signedIn,
   signedInOnly,
 } from "./api-app";
-import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { envelope, favoriteParams, favoriteSalonSchema, favoriteStateSchema } from "./schemas";
 
 const listRoute = createRoute({

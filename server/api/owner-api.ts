@@ -1,5 +1,5 @@
 import { requireSalonAccessApi } from "../owner/salon-access.server";
-import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { registerOwnerApprovalRoutes } from "./owner-approval-routes";
 import { registerOwnerBookingRoutes } from "./owner-booking-routes";
 import { registerOwnerCustomerRoutes } from "./owner-customer-routes";

@@ -10,7 +10,7 @@ import {
   invalidRequest,
   signedIn,
 } from "./api-app";
-import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { detailSchema, ownerBookingJson } from "./owner-booking-routes";
 import { CAPABILITY, needs } from "./owner-capability";
 import { envelope, uuid } from "./schemas";

@@ -1,5 +1,5 @@
 import { requireSalonAccessApi, type SalonCapability } from "../owner/salon-access.server";
-import type { BookingApiApp } from "./booking-api";
+import type { BookingApiApp } from "./api-deps";
 
 /**
  * The capability an /api/owner operation needs (decision 0045), declared in

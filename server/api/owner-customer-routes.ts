@@ -16,7 +16,7 @@ import {
 } from "../owner/customers.server";
 import { requireSalonAccessApi } from "../owner/salon-access.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
-import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { CAPABILITY, needs } from "./owner-capability";
 import { envelope, uuid } from "./schemas";
 

@@ -17,7 +17,7 @@ import {
   MAX_CUSTOMER_MATCHES,
 } from "../owner/salon-entries.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
-import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { CAPABILITY, needs } from "./owner-capability";
 import { envelope, uuid } from "./schemas";
 

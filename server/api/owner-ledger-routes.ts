@@ -6,8 +6,8 @@ import { buildLedger, ledgerDate } from "../owner/ledger.server";
 import { requireSalonAccessApi } from "../owner/salon-access.server";
 import { viewScope } from "../owner/scope.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { openAvailabilityStream } from "./availability-stream";
-import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
 import { CAPABILITY, needs } from "./owner-capability";
 import { envelope, uuid } from "./schemas";
 

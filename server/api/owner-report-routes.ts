@@ -6,7 +6,7 @@ import { parseReportQuery, reportGroups } from "../owner/reports.schema";
 import { salonReport } from "../owner/reports.server";
 import { requireSalonAccessApi } from "../owner/salon-access.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
-import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { CAPABILITY, needs } from "./owner-capability";
 import { envelope, uuid } from "./schemas";
 

@@ -4,7 +4,7 @@ import { requireSalonAccessApi } from "../owner/salon-access.server";
 import { ownScheduleRequests, pendingScheduleRequests } from "../owner/schedule-requests.server";
 import { scheduleMonth } from "../owner/schedules.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
-import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { CAPABILITY, needs } from "./owner-capability";
 import { envelope, uuid } from "./schemas";
 

@@ -4,7 +4,7 @@ import { requireSalonAccessApi } from "../owner/salon-access.server";
 import { viewScope } from "../owner/scope.server";
 import { listWaitlistForSalonDay } from "../waitlist/waitlist.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
-import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { CAPABILITY, needs } from "./owner-capability";
 import { envelope, uuid } from "./schemas";
 import { waitlistEntryBody, waitlistEntrySchema } from "./waitlist-routes";

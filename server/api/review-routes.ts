@@ -23,7 +23,7 @@ import {
   signedIn,
   signedInOnly,
 } from "./api-app";
-import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { bookingParams, envelope, uuid } from "./schemas";
 
 /**

@@ -5,7 +5,7 @@ import { SLUG_PATTERN } from "../../common/slug";
 import { type ListedReview, salonReviewList } from "../reviews/review-list.server";
 import { publishedSalonRef } from "../salons/salon-ref";
 import { errorResponse, errorResponses } from "./api-app";
-import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { envelope, salonParams } from "./schemas";
 
 const MAX_PAGE = 500;

@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { liveOffersFor, waitlistVisitorKey } from "../waitlist/live-offers.server";
 import { authErrorResponses, errorResponses, requireApiUser, signedIn } from "./api-app";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { openAvailabilityStream } from "./availability-stream";
-import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
 
 /**
  * GET /api/waitlist/events (issue 30, point 4): the signed-in visitor's

@@ -19,7 +19,7 @@ import {
   signedIn,
   signedInOnly,
 } from "./api-app";
-import type { BookingApiApp, ResolvedBookingApiDeps } from "./booking-api";
+import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { staffIdForRef } from "./booking-api.server";
 import { envelope, MAX_API_MENUS, uuid } from "./schemas";
 
