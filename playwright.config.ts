@@ -59,7 +59,8 @@ export default defineConfig({
       command: `rm -rf ${dataDir} ${dataDir}-uploads && npm run --silent db:seed && npm run --silent admin:create -- --email ${E2E_ADMIN.email} --password ${E2E_ADMIN.password} && node server.js`,
       url: `http://localhost:${PORT}/readyz`,
       reuseExistingServer: false,
-      timeout: 180_000,
+      // Seeding 300 salons takes about 40 s of CPU: a loaded machine needs far more than that.
+      timeout: 600_000,
       stdout: "ignore",
       stderr: "pipe",
       env: {

@@ -10,10 +10,17 @@ function tokyoDate(days: number) {
   );
 }
 
-/** The first selectable day at least `minDays` ahead (and after `after`) on the React Aria calendar. */
+/**
+ * The first day at least `minDays` ahead (and after `after`) on the React Aria calendar that has a
+ * time to book for what is selected, with its times shown. The demo data's bookings depend on the
+ * date the suite runs, and a day marked free for the menus the calendar was drawn for may have no
+ * time for the menus now ticked: such a day is passed over, so no test depends on the date or hour.
+ */
 export async function pickDay(page: Page, minDays: number, after = "") {
   const earliest = tokyoDate(minDays);
   const calendar = page.getByRole("application", { name: /ご来店日/ });
+  // Days tried without a time: the calendar may redraw after a pick, so indexes are not enough.
+  let tried = after;
   await expect(calendar).toBeVisible();
   for (let month = 0; month < 3; month++) {
     const cells = calendar.locator('[role="gridcell"] [role="button"]:not([aria-disabled="true"])');
@@ -24,15 +31,29 @@ export async function pickDay(page: Page, minDays: number, after = "") {
       const match = label.match(/(\d{4})年(\d{1,2})月(\d{1,2})日/);
       if (!match) continue;
       const date = `${match[1]}-${match[2]?.padStart(2, "0")}-${match[3]?.padStart(2, "0")}`;
-      if (date < earliest || date <= after) continue;
+      if (date < earliest || date <= tried) continue;
       if ((await cell.getAttribute("data-unavailable")) !== null) continue;
       await cell.click();
       await expect(page).toHaveURL(new RegExp(`date=${date}`));
-      return date;
+      if (await dayHasTimes(page, date)) return date;
+      tried = date;
     }
     await calendar.locator('button[slot="next"]').click();
   }
   throw new Error("no free day");
+}
+
+/** Whether the time step, once it shows `date` ("YYYY-MM-DD"), offers a time to book. */
+async function dayHasTimes(page: Page, date: string) {
+  const [, month, day] = date.split("-").map(Number);
+  await expect(
+    page.getByRole("heading", { name: new RegExp(`4\\. 時間を選ぶ（${month}月${day}日`) }),
+  ).toBeVisible();
+  const times = page.getByRole("button", { name: /から予約する$/ });
+  await expect(
+    times.first().or(page.getByText(/この日は空いている時間がありません/)),
+  ).toBeVisible();
+  return (await times.count()) > 0;
 }
 
 /**
