@@ -56,8 +56,11 @@ export function bookingCalendar(
     prodId: { company: options.host, product: "salon-booking", language: "JA" },
     method: ICalCalendarMethod[method],
   });
+  // The calendar itself has no zone: ical-generator writes DTSTAMP in the calendar's zone
+  // without a TZID (a floating time; RFC 5545 wants UTC), so only the event names the
+  // salon's zone, and the generator still adds its VTIMEZONE block.
   calendar.timezone({
-    name: booking.timeZone,
+    name: null,
     generator: (zone) => {
       const block = tzlib_get_ical_block(zone);
       return Array.isArray(block) ? (block[0] ?? null) : null;

@@ -1,4 +1,6 @@
+import type ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
+import { firstEvent, readCalendar } from "../../tests/support/icalendar";
 import { bookingCalendar } from "./booking-calendar.server";
 
 const booking = {
@@ -14,33 +16,70 @@ const booking = {
   staffName: null,
 };
 const now = new Date("2026-11-22T00:00:00Z");
-const unfold = (text: string) => text.replace(/\r\n[ \t]/g, "");
+
+/** The file as ical.js reads it (readCalendar also holds RFC 5545's DTSTAMP in UTC). */
+function parsed(text: string) {
+  const calendar = readCalendar(text);
+  const event = firstEvent(calendar);
+  const time = (name: string) => {
+    const property = event.getFirstProperty(name);
+    return { tzid: property?.getParameter("tzid"), local: String(property?.getFirstValue()) };
+  };
+  const attendee = event.getFirstProperty("attendee");
+  const organizer = event.getFirstProperty("organizer");
+  return {
+    method: calendar.getFirstPropertyValue("method"),
+    timeZones: calendar
+      .getAllSubcomponents("vtimezone")
+      .map((zone) => zone.getFirstPropertyValue("tzid")),
+    uid: event.getFirstPropertyValue("uid"),
+    sequence: event.getFirstPropertyValue("sequence"),
+    status: event.getFirstPropertyValue("status"),
+    stamp: (event.getFirstPropertyValue("dtstamp") as ICAL.Time).toJSDate(),
+    start: time("dtstart"),
+    end: time("dtend"),
+    description: String(event.getFirstPropertyValue("description")),
+    organizer: organizer
+      ? { cn: organizer.getParameter("cn"), value: String(organizer.getFirstValue()) }
+      : null,
+    attendee: attendee
+      ? {
+          value: String(attendee.getFirstValue()).toLowerCase(),
+          rsvp: attendee.getParameter("rsvp"),
+        }
+      : null,
+  };
+}
 
 describe("bookingCalendar", () => {
-  it("writes the start in the salon's zone, with its VTIMEZONE, whatever the server's zone", () => {
-    const text = unfold(bookingCalendar(booking, { host: "salon.example.jp", now }));
-    expect(text).toContain("METHOD:PUBLISH");
-    expect(text).toContain("BEGIN:VTIMEZONE");
-    expect(text).toContain("TZID:Asia/Tokyo");
-    expect(text).toContain("DTSTART;TZID=Asia/Tokyo:20261123T100000");
-    expect(text).toContain("DTEND;TZID=Asia/Tokyo:20261123T113000");
-    expect(text).toContain(`UID:${booking.id}@salon.example.jp`);
-    expect(text).toContain("予約番号：7K3M-Q9XP");
-    expect(text).toContain("スタッフ：指名なし");
+  it("writes the start in the salon's zone, with its VTIMEZONE, whatever the server's zone, and DTSTAMP in UTC", () => {
+    const file = parsed(bookingCalendar(booking, { host: "salon.example.jp", now }));
+    expect(file).toMatchObject({
+      method: "PUBLISH",
+      timeZones: ["Asia/Tokyo"],
+      uid: `${booking.id}@salon.example.jp`,
+      start: { tzid: "Asia/Tokyo", local: "2026-11-23T10:00:00" },
+      end: { tzid: "Asia/Tokyo", local: "2026-11-23T11:30:00" },
+    });
+    expect(file.stamp.toISOString()).toBe(now.toISOString());
+    expect(file.description).toContain("予約番号：7K3M-Q9XP");
+    expect(file.description).toContain("スタッフ：指名なし");
   });
 
   it("keeps the UID and raises SEQUENCE for a cancellation", () => {
-    const text = unfold(
+    const file = parsed(
       bookingCalendar(booking, { host: "salon.example.jp", now, method: "CANCEL", sequence: 1 }),
     );
-    expect(text).toContain("METHOD:CANCEL");
-    expect(text).toContain("SEQUENCE:1");
-    expect(text).toContain("STATUS:CANCELLED");
-    expect(text).toContain(`UID:${booking.id}@salon.example.jp`);
+    expect(file).toMatchObject({
+      method: "CANCEL",
+      sequence: 1,
+      status: "CANCELLED",
+      uid: `${booking.id}@salon.example.jp`,
+    });
   });
 
   it("names the salon as organizer and the visitor as an attendee who need not reply", () => {
-    const text = unfold(
+    const file = parsed(
       bookingCalendar(booking, {
         host: "salon.example.jp",
         now,
@@ -49,9 +88,11 @@ describe("bookingCalendar", () => {
         attendee: { name: "予約 花子", email: "hanako@example.jp" },
       }),
     );
-    expect(text).toContain("METHOD:REQUEST");
-    expect(text).toContain("SEQUENCE:0");
-    expect(text).toMatch(/ORGANIZER;CN="?Hair Salon TEST"?:mailto:no-reply@salon\.example\.jp/);
-    expect(text).toMatch(/ATTENDEE;[^\r\n]*RSVP=FALSE[^\r\n]*:MAILTO:hanako@example\.jp/i);
+    expect(file).toMatchObject({
+      method: "REQUEST",
+      sequence: 0,
+      organizer: { cn: "Hair Salon TEST", value: "mailto:no-reply@salon.example.jp" },
+      attendee: { value: "mailto:hanako@example.jp", rsvp: "FALSE" },
+    });
   });
 });

@@ -6,7 +6,7 @@ import * as confirmRoute from "../../app/routes/salons.$id.confirm";
 import * as thanksRoute from "../../app/routes/salons.$id.confirm.thanks";
 import * as icsRoute from "../../app/routes/salons.$id.confirm.thanks.ics";
 import { calendarDay } from "../../common/format";
-import { addDays } from "../../common/local-time";
+import { addDays, toLocal } from "../../common/local-time";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import { signInWithPassword, signUpWithPassword } from "../../server/accounts/identity";
 import { findFlowSalon, parseFlowParams } from "../../server/bookings/pages/booking-flow.server";
@@ -22,6 +22,7 @@ import { bookings, couponMenus, coupons } from "../../server/db/schema";
 import { browser, lastMailLink, uniqueEmail } from "../support/accounts";
 import { bookingClient } from "../support/booking-client";
 import { buildMenu, buildSalonWithStaff, buildStaff, restrictMenu } from "../support/builders";
+import { firstEvent, readCalendar } from "../support/icalendar";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { withTestDatabase } from "../support/test-database";
 
@@ -290,9 +291,17 @@ describe("/salons/:id/confirm, holding and confirming", () => {
     const bookingId = new URL(thanksPath, "http://x").searchParams.get("booking");
     const ics = await b.request(`/salons/${slug}/confirm/thanks.ics?booking=${bookingId}`);
     expect(ics.headers.get("content-type")).toContain("text/calendar");
-    const icsText = await ics.text();
-    expect(icsText).toContain("DTSTART;TZID=Asia/Tokyo:");
-    expect(icsText).toContain(`UID:${bookingId}@localhost\r\n`);
+    // Read by ical.js, as a calendar program would (readCalendar holds DTSTAMP in UTC too).
+    const calendar = readCalendar(await ics.text());
+    const event = firstEvent(calendar);
+    expect(calendar.getFirstPropertyValue("method")).toBe("PUBLISH");
+    expect(event.getFirstPropertyValue("uid")).toBe(`${bookingId}@localhost`);
+    const start = event.getFirstProperty("dtstart");
+    expect(start?.getParameter("tzid")).toBe("Asia/Tokyo");
+    const startsAt = rows[0]?.startsAt ?? new Date(0);
+    expect(String(start?.getFirstValue())).toBe(
+      `${toLocal(startsAt, "Asia/Tokyo").date}T${toLocal(startsAt, "Asia/Tokyo").time}:00`,
+    );
 
     const history = await (await b.request("/account/history")).json();
     expect(history.loaderData.list.upcoming.map((item: { id: string }) => item.id)).toEqual([

@@ -1,6 +1,5 @@
 import { once } from "node:events";
 import { and, eq, like } from "drizzle-orm";
-import ICAL from "ical.js";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cancelBooking, confirmBooking, holdSlot } from "../../server/bookings/booking.server";
@@ -19,6 +18,7 @@ import { createLogger } from "../../server/logger";
 import { outboxSender } from "../../server/mail/mailer";
 import { bookingClient } from "../support/booking-client";
 import { buildSalonWithStaff, buildUser } from "../support/builders";
+import { readCalendar } from "../support/icalendar";
 import { withTestDatabase } from "../support/test-database";
 
 const database = withTestDatabase();
@@ -112,7 +112,7 @@ function parsedCalendar(mail: typeof mailOutbox.$inferSelect) {
   const [file] = mail.attachments;
   if (!file) throw new Error("no attachment");
   expect(file.contentType).toMatch(/^text\/calendar; charset=utf-8; method=(REQUEST|CANCEL)$/);
-  const calendar = new ICAL.Component(ICAL.parse(file.content));
+  const calendar = readCalendar(file.content);
   const event = calendar.getFirstSubcomponent("vevent");
   if (!event) throw new Error("no VEVENT");
   const dtstart = event.getFirstProperty("dtstart");
@@ -369,7 +369,7 @@ describe("delivery of a booking mail over SMTP", () => {
     expect(unfolded).toMatch(/name=booking\.ics\r\nContent-Transfer-Encoding: base64/i);
     const encoded = raw.split(/filename=booking\.ics\r\n\r\n/)[1]?.split(/\r\n(\r\n|--)/)[0] ?? "";
     const decoded = Buffer.from(encoded.replace(/\s+/g, ""), "base64").toString("utf8");
-    expect(new ICAL.Component(ICAL.parse(decoded)).getFirstPropertyValue("method")).toBe("REQUEST");
+    expect(readCalendar(decoded).getFirstPropertyValue("method")).toBe("REQUEST");
     expect(decoded.replace(/\r\n[ \t]/g, "")).toContain(`UID:${booking.id}@salon.example.jp`);
   });
 });

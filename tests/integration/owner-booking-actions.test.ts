@@ -1,5 +1,4 @@
 import { and, asc, eq, like } from "drizzle-orm";
-import ICAL from "ical.js";
 import { describe, expect, it } from "vitest";
 import * as detailRoute from "../../app/routes/owner.salons.$id.bookings.$bookingId";
 import * as moveRoute from "../../app/routes/owner.salons.$id.bookings.$bookingId.move";
@@ -51,6 +50,7 @@ import {
   buildUser,
   restrictMenu,
 } from "../support/builders";
+import { readCalendar } from "../support/icalendar";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
 
@@ -174,7 +174,7 @@ function calendarOf(mail: typeof mailOutbox.$inferSelect | undefined) {
   if (!mail) throw new Error("no mail");
   const [file] = mail.attachments;
   if (!file) throw new Error("no attachment");
-  const calendar = new ICAL.Component(ICAL.parse(file.content));
+  const calendar = readCalendar(file.content);
   const event = calendar.getFirstSubcomponent("vevent");
   if (!event) throw new Error("no VEVENT");
   return {

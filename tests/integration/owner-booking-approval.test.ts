@@ -1,5 +1,4 @@
 import { and, asc, eq } from "drizzle-orm";
-import ICAL from "ical.js";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { MemoryRouter } from "react-router";
@@ -38,6 +37,7 @@ import { todayView } from "../../server/owner/today.server";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { bookingClient } from "../support/booking-client";
 import { buildSalonWithStaff, buildUser } from "../support/builders";
+import { readCalendar } from "../support/icalendar";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { withTestDatabase } from "../support/test-database";
 
@@ -158,7 +158,7 @@ function calendarOf(mail: typeof mailOutbox.$inferSelect | undefined) {
 }
 
 function parseCalendar(content: string) {
-  const calendar = new ICAL.Component(ICAL.parse(content));
+  const calendar = readCalendar(content);
   const event = calendar.getFirstSubcomponent("vevent");
   if (!event) throw new Error("no VEVENT");
   return {
