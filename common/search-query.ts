@@ -63,3 +63,26 @@ export function withoutEmptyParams(params: URLSearchParams): URLSearchParams | n
   );
   return kept.length === entries.length ? null : new URLSearchParams(kept);
 }
+
+/**
+ * `typed`: the keyword as the visitor typed it, on the search it was
+ * respelled to (q=表参道&typed=表参堂: decision 0060), so the page can say
+ * 「表参道」の検索結果を表示しています and offer the words as typed. Only a
+ * keyword that respells to `q` is kept (the page drops any other).
+ */
+export const SEARCH_TYPED_PARAM = "typed";
+/** `literal=1`: search the words as typed, even when nothing matches them (no respelling). */
+export const SEARCH_LITERAL_PARAM = "literal";
+
+/** 「表参堂」で検索する: the same search with the words as typed, never respelled. */
+export function literalSearchHref(query: Partial<SearchQuery>, typed: string): string {
+  const params = searchQueryToParams({ ...query, q: typed, page: 1 });
+  params.set(SEARCH_LITERAL_PARAM, "1");
+  return `/salons/search?${params}`;
+}
+
+/** A search link that keeps saying which words the respelled search came from (a later page). */
+export function withTypedKeyword(href: string, typed: string | undefined): string {
+  if (!typed) return href;
+  return `${href}${href.includes("?") ? "&" : "?"}${new URLSearchParams({ [SEARCH_TYPED_PARAM]: typed })}`;
+}

@@ -1,7 +1,7 @@
 import { calendarDay, SITE_TIME_ZONE } from "../../common/format";
 import { parseSearch } from "../../common/search.schema";
 import { appContext } from "../../server/context";
-import { countSalons } from "../../server/salons/search";
+import { countSearchAsShown, readSpelling } from "../../server/salons/search-correction";
 import { withQueryWords } from "../../server/search/query-words";
 import type { Route } from "./+types/salons.search.count";
 
@@ -9,7 +9,8 @@ import type { Route } from "./+types/salons.search.count";
  * How many salons the search page would list for these conditions, as
  * `{ total }`: the phone filter dialog shows it while the visitor changes
  * the filters, before applying them. The same parse and count as the page
- * (countSalons), without the page of cards, its options or suggestions.
+ * (countSalons; a typo respelled as the page respells it), without the page
+ * of cards, its options or suggestions.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(appContext);
@@ -20,7 +21,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     withQueryWords(searchParams, now) ?? searchParams,
     calendarDay(now, SITE_TIME_ZONE),
   );
-  const total = await countSalons(db, query, now);
+  // A typo the page would respell (表参堂 → 表参道) is counted as the page shows it (decision 0060).
+  const total = await countSearchAsShown(db, query, now, readSpelling(searchParams));
   // Public data, the same for everyone; a few seconds of browser cache absorbs back-and-forth toggling.
   return Response.json({ total }, { headers: { "Cache-Control": "public, max-age=10" } });
 }

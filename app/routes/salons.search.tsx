@@ -3,9 +3,18 @@ import { redirect, useLocation } from "react-router";
 import { calendarDay, formatResultCount, SITE_TIME_ZONE } from "../../common/format";
 import { publicPageHeaders } from "../../common/page-cache";
 import { parseSearch } from "../../common/search.schema";
-import { searchQueryToParams, withoutEmptyParams } from "../../common/search-query";
+import {
+  SEARCH_LITERAL_PARAM,
+  searchQueryToParams,
+  withoutEmptyParams,
+} from "../../common/search-query";
 import { appContext } from "../../server/context";
 import { favoritesAmong } from "../../server/favorites/favorites.server";
+import {
+  readSpelling,
+  respelledSearchParams,
+  withoutUnknownSpelling,
+} from "../../server/salons/search-correction";
 import { loadSearchMap, mapTilesOf } from "../../server/salons/search-map-data";
 import { loadSearchPage, withoutUnknownFilters } from "../../server/salons/search-page";
 import { withQueryWords } from "../../server/search/query-words";
@@ -20,22 +29,27 @@ import type { Route } from "./+types/salons.search";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   if (!loaderData) return [];
-  const { query, result, options } = loaderData;
+  const { query, result, options, spelling } = loaderData;
   const conditions = activeConditions(query, options).map((condition) => condition.label);
   const subject = conditions.length > 0 ? conditions.join("・") : "すべてのサロン";
-  // The map view is the same results: the list is the canonical page.
+  // The map view is the same results: the list is the canonical page. A
+  // respelled search (typed=…) is the plain search's page.
   const params = searchQueryToParams({
     ...query,
     lat: undefined,
     lng: undefined,
     view: undefined,
-  }).toString();
-  return pageMeta({
+  });
+  // The words as typed on request (literal=1): without it this URL would be
+  // respelled, so it is its own canonical page, kept out of the index (decision 0060).
+  if (spelling.literal) params.set(SEARCH_LITERAL_PARAM, "1");
+  const tags = pageMeta({
     title: `${subject}の検索結果${query.page > 1 ? `（${query.page}ページ目）` : ""}`,
     description: `${subject}の条件に合うサロン${formatResultCount(result.total, result.totalIsLowerBound)}。口コミ評価・価格・エリアから比較して、そのままネット予約できます。`,
-    path: params ? `/salons/search?${params}` : "/salons/search",
+    path: params.size > 0 ? `/salons/search?${params}` : "/salons/search",
     origin: originFromMatches(matches),
   });
+  return spelling.literal ? [...tags, { name: "robots", content: "noindex" }] : tags;
 };
 
 // Anonymous visitors share this page for a few seconds (decision 0007).
@@ -50,6 +64,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (canonical) throw redirect(searchHref(canonical));
   const known = await withoutUnknownFilters(db, searchParams);
   if (known) throw redirect(searchHref(known));
+  const spelled = await withoutUnknownSpelling(db, searchParams);
+  if (spelled) throw redirect(searchHref(spelled));
   const now = new Date();
   // 明日 19時以降 typed in the keyword box: the same search with those words as filters (decision 0059).
   const worded = withQueryWords(searchParams, now);
@@ -63,7 +79,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     params.delete("view");
     throw redirect(searchHref(params));
   }
-  const { result, options, suggestions, correction } = await loadSearchPage(db, query, now);
+  const spelling = readSpelling(searchParams);
+  const { result, options, suggestions, correction, respell } = await loadSearchPage(
+    db,
+    query,
+    now,
+    spelling,
+  );
+  // 表参堂 found nothing, 表参道 finds salons: that search, at its own URL, saying so (decision 0060).
+  if (respell && query.q) {
+    throw redirect(searchHref(respelledSearchParams(searchParams, query.q, respell)));
+  }
   // Past the last page: the last page itself, at its own URL (no results: page 1, the empty state).
   const lastPage = Math.max(1, Math.ceil(result.total / result.pageSize));
   if (query.page > lastPage) {
@@ -97,6 +123,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     favorites,
     suggestions,
     correction,
+    spelling,
     tiles,
     map,
   };
@@ -116,6 +143,7 @@ export default function SalonSearch({ loaderData }: Route.ComponentProps) {
     favorites,
     suggestions,
     correction,
+    spelling,
     tiles,
     map,
   } = loaderData;
@@ -156,6 +184,7 @@ export default function SalonSearch({ loaderData }: Route.ComponentProps) {
             options={options}
             favorites={favorites}
             suggestions={suggestions}
+            respelledFrom={spelling.typed}
             list={
               map && tiles ? (
                 <SearchMapView salons={result.salons} map={map} tiles={tiles} />

@@ -6,7 +6,12 @@ import { areas, features, prefectures, stations } from "../db/schema";
 import { loadLexicon } from "../search/keyword";
 import type { Lexicon } from "../search/understand";
 import { SEARCH_COUNT_CAP, type SearchResult, searchSalons } from "./search";
-import { correctSearch, type SearchCorrection } from "./search-correction";
+import {
+  correctSearch,
+  respellsAtOnce,
+  type SearchCorrection,
+  type Spelling,
+} from "./search-correction";
 import { type SearchSuggestion, suggestSearches } from "./search-suggestions";
 
 export type SearchOptions = {
@@ -87,35 +92,48 @@ export async function listSearchOptions(db: Database, query: SearchQuery): Promi
 /**
  * Everything /salons/search renders: one page of results, the form's
  * choices and, when nothing matched on page 1, searches that would find
- * salons: the keyword respelled (「表参道」で検索しますか？, decision 0060)
- * and the same search with fewer conditions.
+ * salons: the keyword respelled (decision 0060) and the same search with
+ * fewer conditions. A keyword that finds nothing while its respelling finds
+ * salons comes back as `respell` (the route shows that search instead),
+ * unless `spelling` says the visitor asked for the words as typed
+ * (then 「表参道」で検索しますか？ over the empty result) or they were
+ * respelled already.
  */
 export async function loadSearchPage(
   db: Database,
   query: SearchQuery,
   now: Date,
+  spelling: Spelling = { literal: false },
 ): Promise<{
   result: SearchResult;
   options: SearchOptions;
   suggestions: SearchSuggestion[];
   correction: SearchCorrection | null;
+  respell: SearchCorrection | null;
 }> {
   const [result, options] = await Promise.all([
     searchSalons(db, query, undefined, now, { countCap: SEARCH_COUNT_CAP }),
     listSearchOptions(db, query),
   ]);
+  const none = { suggestions: [], correction: null, respell: null };
   // Not for a later page: the route redirects it to page 1, which suggests.
-  if (result.total > 0 || query.page > 1)
-    return { result, options, suggestions: [], correction: null };
+  if (result.total > 0 || query.page > 1) return { result, options, ...none };
+  const respelling = respellsAtOnce(spelling);
+  if (respelling) {
+    // Its count is not shown (the respelled page counts its own): whether there is one is enough.
+    const respell = await correctSearch(db, query, now, 1);
+    if (respell) return { result, options, ...none, respell };
+  }
   const [suggestions, correction] = await Promise.all([
     suggestSearches(
       db,
       query,
       new Map(options.features.map((feature) => [feature.slug, feature.name])),
     ),
-    correctSearch(db, query, now),
+    // Asked already above, with no respelling that finds salons.
+    respelling ? null : correctSearch(db, query, now),
   ]);
-  return { result, options, suggestions, correction };
+  return { result, options, suggestions, correction, respell: null };
 }
 
 const PLACE_PARAMS = { pref: "prefecture", area: "area", station: "station" } as const;

@@ -6,7 +6,7 @@ import { expect, test } from "./fixtures";
  * Issue 31, the visitor's side, at a phone's and a desktop's width: the
  * salon page's sections (own URLs, the back button), the phone's 予約する bar
  * booking with the coupon the visitor came from, three results on a phone's
- * first screen, a typo's suggestion followed, and dates, times and places
+ * first screen, a typo's respelled results and the words as typed, and dates, times and places
  * typed in the search box turned into removable chips and free results.
  */
 
@@ -109,21 +109,36 @@ for (const [name, viewport] of [
       );
     });
 
-    test("a typo gets a suggestion with its count, and following it finds salons", async ({
+    test("a typo shows the respelled search's results at once, and the words as typed on request", async ({
       page,
       axe,
     }) => {
       await page.goto(`/salons/search?${new URLSearchParams({ q: "表参堂 カット" })}`);
-      const suggestion = page.getByRole("link", { name: /「表参道」で検索しますか？/ });
-      await expect(suggestion).toBeVisible();
-      const count = Number(/(\d+)件/.exec((await suggestion.textContent()) ?? "")?.[1]);
+      // The respelled search is what the URL says is shown, with the typed words beside it.
+      await expect(page).toHaveURL(/q=%E8%A1%A8%E5%8F%82%E9%81%93\+/); // 表参道
+      const heading = page.locator("#search-results-heading");
+      await expect(heading).toContainText("「表参道 カット」の検索結果を表示しています");
+      const count = Number(/(\d+)件中/.exec((await heading.textContent()) ?? "")?.[1]);
       expect(count).toBeGreaterThan(0);
-      await axe.check();
-      await suggestion.click();
-      await expect(page).toHaveURL(/q=%E8%A1%A8%E5%8F%82%E9%81%93/); // 表参道
-      await expect(page.locator("#search-results-heading")).toContainText(`${count}件`);
       await expect(page.locator("main article").first()).toBeVisible();
       await axe.check();
+
+      // The words as typed: nothing, and the suggestion, with the same count.
+      await page.getByRole("link", { name: "「表参堂 カット」で検索する" }).click();
+      await expect(page).toHaveURL(/literal=1/);
+      await expect(heading).toHaveText("条件に合うサロンは見つかりませんでした");
+      await expect(heading).toBeFocused();
+      const suggestion = page.getByRole("link", { name: /「表参道」で検索しますか？/ });
+      await expect(suggestion).toContainText(`（${count}件）`);
+      await axe.check();
+
+      // Following it shows the results again, without saying they were respelled.
+      await suggestion.click();
+      await expect(page).toHaveURL(/q=%E8%A1%A8%E5%8F%82%E9%81%93/);
+      await expect(page).not.toHaveURL(/typed=|literal=/);
+      await expect(heading).toHaveText(new RegExp(`^${count}件中`));
+      await expect(heading).toBeFocused();
+      await expect(page.locator("main article").first()).toBeVisible();
     });
 
     test("明日 19時以降 カット 新宿 becomes chips a visitor can remove, and every result is free then", async ({

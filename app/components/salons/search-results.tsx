@@ -8,7 +8,11 @@ import {
 } from "../../../common/format";
 import { genreLabels } from "../../../common/genres";
 import type { SearchQuery } from "../../../common/search.schema";
-import { searchQueryToParams } from "../../../common/search-query";
+import {
+  literalSearchHref,
+  searchQueryToParams,
+  withTypedKeyword,
+} from "../../../common/search-query";
 import type { SearchResult } from "../../../server/salons/search";
 import type { SearchOptions } from "../../../server/salons/search-page";
 import type { SearchSuggestion } from "../../../server/salons/search-suggestions";
@@ -88,6 +92,7 @@ export function SearchResults({
   options,
   favorites,
   suggestions = [],
+  respelledFrom,
   list,
 }: {
   query: SearchQuery;
@@ -97,6 +102,8 @@ export function SearchResults({
   favorites: string[] | null;
   /** Searches that would find salons, when this one found none. */
   suggestions?: SearchSuggestion[];
+  /** The keyword as typed, when this search is its respelling (decision 0060). */
+  respelledFrom?: string;
   /** The results shown otherwise than as cards (the map view), between the count and the pages. */
   list?: ReactNode;
 }) {
@@ -114,12 +121,24 @@ export function SearchResults({
           tabIndex={-1}
           className="font-bold focus:outline-none"
         >
+          {/* In the heading, which takes focus after each search, so a screen
+              reader hears that the words were respelled before the count. */}
+          {respelledFrom && query.q ? (
+            <span className="block">「{query.q}」の検索結果を表示しています</span>
+          ) : null}
           {result.total > 0 && result.salons.length > 0
             ? `${formatResultCount(result.total, result.totalIsLowerBound)}中 ${first}〜${last}件を表示`
             : "条件に合うサロンは見つかりませんでした"}
         </h2>
         <NearMeButton query={query} />
       </div>
+      {respelledFrom ? (
+        <p className="mt-1 text-sm">
+          <Link to={literalSearchHref(query, respelledFrom)} className="text-brand-700 underline">
+            「{respelledFrom}」で検索する
+          </Link>
+        </p>
+      ) : null}
       {conditions.length > 0 ? (
         <ul className="mt-2 flex flex-wrap gap-2" aria-label="指定中の条件（選ぶと外れます）">
           {conditions.map((condition) => (
@@ -200,7 +219,7 @@ export function SearchResults({
         page={result.page}
         total={result.total}
         pageSize={result.pageSize}
-        hrefFor={(page) => href({ ...query, page })}
+        hrefFor={(page) => withTypedKeyword(href({ ...query, page }), respelledFrom)}
       />
     </section>
   );
