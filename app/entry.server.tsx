@@ -76,5 +76,31 @@ export function handleError(
 ) {
   // Thrown responses (404 and friends) are answers, not faults.
   if (request.signal.aborted || isRouteErrorResponse(error)) return;
-  context.get(appContext).log.error("route error", { url: request.url, ...describeError(error) });
+  const { log } = context.get(appContext);
+  if (isActionOriginRefusal(error, request)) {
+    // Anyone can send such a post: a warning with no stack, or outsiders write our error log.
+    log.warn("form post refused: its Origin does not match this site", {
+      url: request.url,
+      method: request.method,
+    });
+    return;
+  }
+  log.error("route error", { url: request.url, ...describeError(error) });
+}
+
+/**
+ * React Router's own check of a form post's Origin against the request URL
+ * (throwIfPotentialCSRFAttack) answers 400 and hands its refusal here: on a
+ * document request with its own message, on a `.data` request as a plain
+ * "Bad Request". Posts our check passes can still fail it (a foreign Origin
+ * with `Sec-Fetch-Site: same-origin`, an Origin that is not a URL).
+ */
+function isActionOriginRefusal(error: unknown, request: Request) {
+  if (!(error instanceof Error) || request.method === "GET" || request.method === "HEAD") {
+    return false;
+  }
+  return (
+    error.message.endsWith("Aborting the action.") ||
+    (error.message === "Bad Request" && new URL(request.url).pathname.endsWith(".data"))
+  );
 }

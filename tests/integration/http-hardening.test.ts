@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../../app/routes";
 import { salonPhotos } from "../../server/db/schema";
+import { createLogger } from "../../server/logger";
 import { browser, lastMailLink, ORIGIN, uniqueEmail } from "../support/accounts";
 import { buildSalon } from "../support/builders";
 import { createFullApp } from "../support/full-app";
@@ -232,5 +233,32 @@ describe("HTML", () => {
     }
     expect(paths).toContain(`/salons/${salon.slug}`);
     expect(problems).toEqual([]);
+  });
+});
+
+describe("a form post React Router refuses", () => {
+  it("is logged as a warning without a stack, not as an error (anyone can send one)", async () => {
+    const lines: string[] = [];
+    const app = full.serverOn(database, {
+      log: createLogger("info", {}, (line) => lines.push(line)),
+    });
+    // Sec-Fetch-Site passes our own check; React Router compares the Origin with the URL.
+    for (const [path, origin] of [
+      ["/signin", "https://evil.example"],
+      ["/signin.data", "https://evil.example"],
+      ["/signin", "not a url"],
+    ] as const) {
+      const response = await app.request(`${ORIGIN}${path}`, {
+        method: "POST",
+        headers: { ...form, origin, "sec-fetch-site": "same-origin" },
+        body: "email=a%40example.jp&password=secret1",
+      });
+      expect(response.status, path).toBe(400);
+    }
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged.filter((entry) => entry.level === "error")).toEqual([]);
+    const refusals = logged.filter((entry) => entry.level === "warn");
+    expect(refusals).toHaveLength(3);
+    for (const entry of refusals) expect(entry).not.toHaveProperty("stack");
   });
 });
