@@ -13,6 +13,7 @@ import { backOfficeLink } from "../server/accounts/back-office";
 import { getCurrentUser } from "../server/accounts/current-user";
 import { accountSetupRedirect } from "../server/accounts/guards";
 import { appContext } from "../server/context";
+import { lastSalonCookie } from "../server/owner/last-salon.server";
 import { isSalonStaff } from "../server/owner/salon-access.server";
 import type { Route } from "./+types/root";
 import { ErrorScreen } from "./components/error-screen";
@@ -56,6 +57,13 @@ export const middleware: Route.MiddlewareFunction[] = [
     for (const stale of unreadablePreferences(request.headers.get("cookie"))) {
       response.headers.append("Set-Cookie", stale);
     }
+    return response;
+  },
+  // The salon a back-office page opened, remembered for /owner (issue 38, point 7).
+  async ({ request, context }, next) => {
+    const response = await next();
+    const cookie = lastSalonCookie(request, context.get(appContext).config.isProduction);
+    if (cookie && response.status === 200) response.headers.append("Set-Cookie", cookie);
     return response;
   },
   // SPEC.md §4: on every request, a user without a complete account record goes to /account/edit.

@@ -1,5 +1,6 @@
 import { Link, redirect } from "react-router";
 import { appContext } from "../../server/context";
+import { lastOpenedSalon } from "../../server/owner/last-salon.server";
 import { requireBackOffice } from "../../server/owner/salon-access.server";
 import { backOfficeStart } from "../../server/owner/today.server";
 import type { Route } from "./+types/owner";
@@ -10,12 +11,12 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 // Guard: requireBackOffice (an owner or an administrator; a guest signs in
-// first, anyone else gets the 404 screen). An owner opens on the first of
-// their salons' 今日 (decision 0043).
+// first, anyone else gets the 404 screen). An owner opens on the 今日 of the
+// salon last opened in this browser, else the first of their salons (decision 0043).
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
   const user = await requireBackOffice(request, ctx);
-  const start = await backOfficeStart(ctx.db, user);
+  const start = await backOfficeStart(ctx.db, user, lastOpenedSalon(request));
   if (start.kind === "salon") throw redirect(start.href);
   return { kind: start.kind };
 }

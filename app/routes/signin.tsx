@@ -12,6 +12,7 @@ import {
 } from "../../server/accounts/identity";
 import { safeRedirectPath } from "../../server/accounts/request-info";
 import { appContext } from "../../server/context";
+import { signInLanding } from "../../server/owner/salon-access.server";
 import { SignInForms } from "../components/accounts/sign-in-forms";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/signin";
@@ -38,11 +39,14 @@ export function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { accounts } = context.get(appContext);
+  const { accounts, db } = context.get(appContext);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "password");
   const values = { ...formValues(form, ["email", "redirect"]), intent };
   const redirectTo = safeRedirectPath(values.redirect);
+  // Without a destination, a salon's staff go to work (the back office); anyone else home.
+  const landing = async (email: string) =>
+    values.redirect ? redirectTo : ((await signInLanding(db, email)) ?? redirectTo);
   try {
     if (intent === "external") {
       const provider = String(form.get("provider") ?? "") as ExternalProviderId;
@@ -54,7 +58,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!parsed.success) {
         return data({ errors: fieldErrors<string>(parsed.error), values }, { status: 400 });
       }
-      await sendSignInLink(accounts, { email: parsed.data.email, redirectTo }, request);
+      await sendSignInLink(
+        accounts,
+        { email: parsed.data.email, redirectTo: await landing(parsed.data.email) },
+        request,
+      );
       const back = values.redirect ? `&redirect=${encodeURIComponent(redirectTo)}` : "";
       return redirect(`/signin?sent=link${back}`);
     }
@@ -63,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return data({ errors: fieldErrors<string>(parsed.error), values }, { status: 400 });
     }
     const headers = await signInWithPassword(accounts, parsed.data, request);
-    return redirect(redirectTo, { headers });
+    return redirect(await landing(parsed.data.email), { headers });
   } catch (error) {
     return authFailure(error, values);
   }

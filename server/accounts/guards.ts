@@ -1,5 +1,8 @@
+import { eq } from "drizzle-orm";
 import { redirect } from "react-router";
 import type { AppContext } from "../context";
+import type { Database } from "../db/client";
+import { salonMembers } from "../db/schema";
 import { notFound } from "../routing/not-found";
 import { type CurrentUser, getCurrentUser } from "./current-user";
 import { pathOf } from "./request-info";
@@ -62,17 +65,35 @@ const setupExempt = [
 ];
 
 /**
+ * A salon's staff (an owner, or a member of a salon) with a name: the
+ * customer's record (kana, phone, gender) is what booking as a customer
+ * needs, not what working in the back office needs (issue 38, point 8).
+ */
+async function isNamedStaff(db: Database, user: CurrentUser) {
+  if (user.name.trim() === "") return false;
+  if (user.role === "owner" || user.role === "admin") return true;
+  const [member] = await db
+    .select({ salonId: salonMembers.salonId })
+    .from(salonMembers)
+    .where(eq(salonMembers.userId, user.id))
+    .limit(1);
+  return member !== undefined;
+}
+
+/**
  * SPEC.md §4: a signed-in user whose account record is missing or incomplete
  * is sent to /account/edit, unless already there or on /finish_sign_up. Only
  * verified users: /account/edit needs auth-full, so an unverified user is
- * left to the pages that ask them to confirm their address first.
+ * left to the pages that ask them to confirm their address first. A salon's
+ * staff with a name are not: they fill the record in when they book as a
+ * customer (the booking form asks for what it needs).
  */
 export async function accountSetupRedirect(request: Request, ctx: GuardContext) {
   if (request.method !== "GET") return;
   const path = new URL(request.url).pathname.replace(/\.data$/, "");
   if (setupExempt.some((exempt) => path === exempt || path.startsWith(`${exempt}/`))) return;
   const user = await getCurrentUser(request, ctx);
-  if (user?.emailVerified && !user.profile?.completed)
+  if (user?.emailVerified && !user.profile?.completed && !(await isNamedStaff(ctx.db, user)))
     throw redirect(accountEditPath(pathOf(request)));
 }
 

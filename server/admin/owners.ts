@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, gt, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
 import { OWNERS_PER_PAGE } from "../../common/admin";
+import { memberRoleLabels } from "../../common/member-roles";
 import type { RateLimits } from "../accounts/rate-limit";
 import type { Database } from "../db/client";
 import {
@@ -300,6 +301,8 @@ export async function sendInvitationMail(
   grant: InvitationGrant,
   email: string,
   publicUrl: string,
+  /** A staff invitation's salon, named in the mail with the role (issue 38, point 8). */
+  salonName?: string,
 ) {
   const url = `${publicUrl}/account/invitation?token=${invitation.token}`;
   const template =
@@ -310,9 +313,16 @@ export async function sendInvitationMail(
       : invitation.kind === "new_owner"
         ? "ownerInvitation"
         : "ownerUpgrade";
+  const facts =
+    grant.type === "member"
+      ? [
+          ...(salonName ? [{ label: "サロン", value: salonName }] : []),
+          { label: "役割", value: memberRoleLabels[grant.role] },
+        ]
+      : [];
   // Sent by a named, rate-limited sender: outside the per-recipient allowance
   // that anonymous requests (sign-in links, resets) can spend (mailer.ts).
-  await mailer.send(renderMail(template, email, url), { limited: false });
+  await mailer.send(renderMail(template, email, url, [], facts), { limited: false });
 }
 
 /** The same address taken by a concurrent registration: the unique key answered it. */

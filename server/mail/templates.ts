@@ -61,16 +61,17 @@ const templates = {
     action: "招待を確認する",
     note: "リンクの有効期限は72時間で、1回だけ使えます。承認するまでアカウントは変わりません。お心当たりがない場合は、このメールを破棄してください。",
   },
-  // A salon's owner invites its staff (decision 0045); the link's page names the salon and role.
+  // A salon's owner invites its staff (decision 0045): the mail names the salon
+  // and the role (issue 38, point 8) as facts under the lead, and so does the link's page.
   memberInvitation: {
     subject: "【Salon Navi】サロンのスタッフとしてのご招待",
-    lead: "Salon Naviに掲載中のサロンが、あなたをスタッフとして招待しました。下のリンクを開くと、サロン名と役割を確認してパスワードを設定できます。設定すると、サロンの管理画面にログインできるようになります。",
+    lead: "Salon Naviに掲載中の下記のサロンが、あなたをスタッフとして招待しました。下のリンクを開いてパスワードを設定すると、サロンの管理画面にログインできるようになります。",
     action: "パスワードを設定する",
     note: "リンクの有効期限は72時間で、1回だけ使えます。期限が切れた場合は、サロンに再送を依頼してください。お心当たりがない場合は、このメールを破棄してください。",
   },
   memberUpgrade: {
     subject: "【Salon Navi】サロンのスタッフ登録の確認",
-    lead: "Salon Naviに掲載中のサロンが、ご登録のアカウントをスタッフとして招待しました。下のリンクを開いてサロン名と役割を確認し、承認すると、サロンの管理画面を開けるようになります。",
+    lead: "Salon Naviに掲載中の下記のサロンが、ご登録のアカウントをスタッフとして招待しました。下のリンクを開いて承認すると、サロンの管理画面を開けるようになります。",
     action: "招待を確認する",
     note: "リンクの有効期限は72時間で、1回だけ使えます。承認するまでアカウントは変わりません。お心当たりがない場合は、このメールを破棄してください。",
   },
@@ -83,13 +84,23 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 /** A further link after the main one (e.g. the password reset beside a sign-in link). */
 export type MailLink = { label: string; url: string };
 
-export function renderMail(kind: MailKind, to: string, url: string, more: MailLink[] = []): Mail {
+/** A line under the lead, 「サロン：…」 (what an invitation is for). */
+export type MailFact = { label: string; value: string };
+
+export function renderMail(
+  kind: MailKind,
+  to: string,
+  url: string,
+  more: MailLink[] = [],
+  facts: MailFact[] = [],
+): Mail {
   const t = templates[kind];
   const text = [
     "Salon Naviをご利用いただきありがとうございます。",
     "",
     t.lead,
     "",
+    ...(facts.length > 0 ? [...facts.map((fact) => `${fact.label}：${fact.value}`), ""] : []),
     `${t.action}：`,
     url,
     ...more.flatMap((link) => ["", `${link.label}：`, link.url]),
@@ -102,7 +113,7 @@ export function renderMail(kind: MailKind, to: string, url: string, more: MailLi
   const html = `<!doctype html><html lang="ja"><body style="font-family:sans-serif;line-height:1.7">
 <p>Salon Naviをご利用いただきありがとうございます。</p>
 <p>${escapeHtml(t.lead)}</p>
-<p><a href="${escapeHtml(url)}">${escapeHtml(t.action)}</a></p>
+${facts.length > 0 ? `<p>${facts.map((fact) => `${escapeHtml(fact.label)}：${escapeHtml(fact.value)}`).join("<br>")}</p>\n` : ""}<p><a href="${escapeHtml(url)}">${escapeHtml(t.action)}</a></p>
 ${more.map((link) => `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>\n`).join("")}<p style="font-size:0.9em;color:#555">${escapeHtml(t.note)}</p>
 <p style="font-size:0.9em;color:#555">Salon Navi（このメールは送信専用です）</p>
 </body></html>`;

@@ -415,7 +415,14 @@ export async function inviteMember(ctx: Ctx, access: SalonAccess, input: MemberI
     if (sqlState(error) === "23505") throw emailTakenMeanwhile();
     throw error;
   }
-  await sendInvitationMail(ctx.accounts.mailer, issued, grant, input.email, ctx.publicUrl);
+  await sendInvitationMail(
+    ctx.accounts.mailer,
+    issued,
+    grant,
+    input.email,
+    ctx.publicUrl,
+    access.salon.name,
+  );
   return { kind: issued.kind };
 }
 

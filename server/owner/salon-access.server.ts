@@ -11,9 +11,11 @@ import {
   salonMembers,
   salonOwners,
   salons,
+  users,
 } from "../db/schema";
 import { NotFoundError, UnauthenticatedError } from "../errors/domain-error";
 import { notFound } from "../routing/not-found";
+import { rememberOpenedSalon } from "./last-salon.server";
 
 /**
  * Who may open a salon's back office (issue 28, point 1; decision 0037;
@@ -212,6 +214,25 @@ export async function isSalonStaff(db: Database, userId: string) {
 }
 
 /**
+ * Where a sign-in without a destination lands (issue 38, point 7): the back
+ * office for a salon's owner or staff, who sign in to work; null for anyone
+ * else (a member lands where they were, as before). Looked up by the address
+ * just signed in with; an unknown address is null.
+ */
+export async function signInLanding(db: Database, email: string): Promise<string | null> {
+  const [user] = await db
+    .select({ id: users.id, role: users.role })
+    .from(users)
+    .where(eq(users.email, email.trim().toLowerCase()))
+    .limit(1);
+  if (!user) return null;
+  if (user.role === "owner" || (user.role === "user" && (await isSalonStaff(db, user.id)))) {
+    return "/owner";
+  }
+  return null;
+}
+
+/**
  * The back office's door, for /owner itself: an owner, an administrator, or
  * anyone with a membership of at least one salon. A guest signs in and comes
  * back; anyone else gets the 404 screen.
@@ -240,6 +261,7 @@ export async function requireSalonAccess(
   const user = await requireBackOffice(request, ctx);
   const access = salonId ? await salonAccessFor(ctx.db, user, salonId) : null;
   if (!access || !can(access, capability)) throw notFound(request);
+  rememberOpenedSalon(request, access.salon.id);
   return access;
 }
 

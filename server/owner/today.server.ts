@@ -475,16 +475,25 @@ export async function todayView(
   };
 }
 
-/** Where /owner opens: the first salon the person can reach (owned or staff), or why there is none. */
+/**
+ * Where /owner opens: the salon last opened in this browser if the person can
+ * still reach it, else the first they can reach (owned or staff), or why there is none.
+ */
 export type BackOfficeStart =
   | { kind: "salon"; href: string }
   | { kind: "no_salons" }
   | { kind: "admin" };
 
-export async function backOfficeStart(db: Database, user: CurrentUser): Promise<BackOfficeStart> {
+export async function backOfficeStart(
+  db: Database,
+  user: CurrentUser,
+  /** The salon this browser opened last (issue 38, point 7): opened again if still theirs. */
+  lastOpened: string | null = null,
+): Promise<BackOfficeStart> {
   if (user.role === "admin") return { kind: "admin" };
-  const [first] = await reachableSalons(db, user);
-  return first ? { kind: "salon", href: `/owner/salons/${first.id}` } : { kind: "no_salons" };
+  const salons = await reachableSalons(db, user);
+  const start = salons.find((salon) => salon.id === lastOpened) ?? salons[0];
+  return start ? { kind: "salon", href: `/owner/salons/${start.id}` } : { kind: "no_salons" };
 }
 
 /** The 今日 page: the view, and the frame (the switcher's salons, what the role may open). */

@@ -149,6 +149,10 @@ describe("inviting people", () => {
     const link = await lastMailLink(database.db, email);
     const [mail] = (await outboxFor(database.db, email)).slice(-1);
     expect(mail?.subject).toContain("スタッフ");
+    // The mail itself names the salon and the role (issue 38, point 8).
+    expect(mail?.text).toContain(`サロン：${salonName}`);
+    expect(mail?.text).toContain("役割：受付");
+    expect(mail?.html).toContain("役割：受付");
     const invitee = browser(full.app);
     const open = await invitee.request(link);
     expect(open.status).toBe(200);
@@ -171,10 +175,13 @@ describe("inviting people", () => {
     expect(after).toMatchObject({ role: "user", emailVerified: true });
     expect(await membership(after?.id ?? "")).toMatchObject({ role: "reception", staffId: null });
     expect(await lastAudit("member.invitation_accept")).toMatchObject({ actorUserId: after?.id });
-    // Signed in at once; like every new account they complete their account record first
-    // (SPEC.md §4), then /owner opens the salon. Their API access is already reception's.
+    // Signed in at once, and straight to work: a staff account needs its name only, not
+    // the customer's record (kana, phone, gender; issue 38, point 8). /owner opens the
+    // salon, whose 今日 opens, and so does any other page. Their API access is reception's.
     const home = await invitee.request("/owner");
-    expect(home.headers.get("location")).toBe("/account/edit?redirect=%2Fowner");
+    expect(home.headers.get("location")).toBe(`/owner/salons/${salonId}`);
+    expect((await invitee.request(`/owner/salons/${salonId}`)).status).toBe(200);
+    expect((await invitee.request("/")).status).toBe(200);
     expect((await invitee.request(`/api/owner/salons/${salonId}/customers`)).status).toBe(200);
     expect((await invitee.request(`/api/owner/salons/${salonId}/members`)).status).toBe(404);
     // The link is spent.
@@ -214,6 +221,9 @@ describe("inviting people", () => {
     expect(again.status).toBe(409);
 
     const link = await lastMailLink(database.db, person.email);
+    const [mail] = (await outboxFor(database.db, person.email)).slice(-1);
+    expect(mail?.text).toContain(`サロン：${salonName}`);
+    expect(mail?.text).toContain("役割：スタイリスト");
     const open = await person.b.request(link);
     expect(await open.text()).toContain("スタイリスト");
     const token = new URL(`${ORIGIN}${link}`).searchParams.get("token") ?? "";
@@ -586,5 +596,83 @@ describe("one account per stylist", () => {
       .from(salonMembers)
       .where(and(eq(salonMembers.salonId, salon.id), eq(salonMembers.staffId, stylist.id)));
     expect(linked.map((row) => row.userId)).toEqual([first.userId]);
+  });
+});
+
+describe("getting to work (issue 38, point 7)", () => {
+  const signInAs = (person: { email: string; password: string }, redirect?: string) =>
+    browser(full.app).request("/signin", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        email: person.email,
+        password: person.password,
+        ...(redirect === undefined ? {} : { redirect }),
+      }).toString(),
+    });
+
+  async function loggedIn(role: "user" | "owner") {
+    const b = browser(full.app);
+    const response = await b.request("/api/test/login", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ role }),
+    });
+    const { email, password } = (await response.json()) as { email: string; password: string };
+    const [user] = await database.db.select().from(users).where(eq(users.email, email));
+    return { b, email, password, userId: user?.id ?? "" };
+  }
+
+  it("lands a salon's staff and owners on the back office after signing in, a member where they were", async () => {
+    const reception = await loggedIn("user");
+    await database.db
+      .insert(salonMembers)
+      .values({ salonId, userId: reception.userId, role: "reception" });
+    const staffSignIn = await signInAs(reception);
+    expect(staffSignIn.status).toBe(302);
+    expect(staffSignIn.headers.get("location")).toBe("/owner");
+    const ownerPerson = await loggedIn("owner");
+    expect((await signInAs(ownerPerson)).headers.get("location")).toBe("/owner");
+    // Sent to sign in from a page, they come back to it, staff or not.
+    const back = await signInAs(reception, "/salons/somewhere?menu=1");
+    expect(back.headers.get("location")).toBe("/salons/somewhere?menu=1");
+    const member = await loggedIn("user");
+    expect((await signInAs(member)).headers.get("location")).toBe("/");
+    expect((await signInAs(member, "/account/history")).headers.get("location")).toBe(
+      "/account/history",
+    );
+  });
+
+  it("opens /owner on the salon last opened in this browser, while the person still belongs to it", async () => {
+    const person = await loggedIn("owner");
+    // Two salons by name: 「あ…」 comes first, so /owner would open it by default.
+    const first = await buildSalonWithStaff(database.db, { salon: { name: "あさひ美容室" } });
+    const second = await buildSalonWithStaff(database.db, { salon: { name: "わかば美容室" } });
+    await database.db.insert(salonOwners).values([
+      { salonId: first.salon.id, userId: person.userId },
+      { salonId: second.salon.id, userId: person.userId },
+    ]);
+    const home = await person.b.request("/owner");
+    expect(home.headers.get("location")).toBe(`/owner/salons/${first.salon.id}`);
+    // Opening the second salon (any of its pages) is remembered for /owner.
+    const opened = await person.b.request(`/owner/salons/${second.salon.id}/bookings`);
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get("set-cookie")).toMatch(/owner_last_salon=.*Path=\/owner.*HttpOnly/i);
+    expect((await person.b.request("/owner")).headers.get("location")).toBe(
+      `/owner/salons/${second.salon.id}`,
+    );
+    // A salon they cannot open is not remembered; one they left is not opened.
+    expect((await person.b.request(`/owner/salons/${salonId}`)).status).toBe(404);
+    expect((await person.b.request("/owner")).headers.get("location")).toBe(
+      `/owner/salons/${second.salon.id}`,
+    );
+    await database.db
+      .delete(salonOwners)
+      .where(
+        and(eq(salonOwners.salonId, second.salon.id), eq(salonOwners.userId, person.userId)),
+      );
+    expect((await person.b.request("/owner")).headers.get("location")).toBe(
+      `/owner/salons/${first.salon.id}`,
+    );
   });
 });

@@ -246,6 +246,43 @@ describe("the day at a glance (todayView)", () => {
     expect(empty).toContain("今日これからの予約はありません。");
     expect(empty).toContain("確認が必要なお知らせはありません。");
   });
+
+  it("puts the day's bookings first, with 要確認 summed up above them and listed after (issue 38, point 7)", async () => {
+    const view = await todayView(database.db, salonA(), NOW);
+    const html = renderToString(
+      createElement(
+        MemoryRouter,
+        null,
+        createElement(OwnerToday, { data: { view, salons: [], scheduleRequests: 2 } }),
+      ),
+    ).replaceAll("<!-- -->", "");
+    const at = (text: string) => {
+      const index = html.indexOf(text);
+      expect(index, text).toBeGreaterThanOrEqual(0);
+      return index;
+    };
+    // The bookings' headings come before 要確認's, the numbers' and the notices'.
+    const arrivals = at('id="arrivals-heading"');
+    const upcoming = at('id="upcoming-heading"');
+    expect(arrivals).toBeLessThan(upcoming);
+    for (const after of ["attention-heading", "counts-heading", "capacity-heading"]) {
+      expect(upcoming, after).toBeLessThan(at(`id="${after}"`));
+    }
+    // The one line above them says what needs a look and leads to it.
+    const summary = at('href="#attention-heading"');
+    expect(summary).toBeLessThan(arrivals);
+    expect(html).toContain(`要確認：お知らせ ${view.attention.length}件・勤務変更の申請 2件`);
+    const quiet = renderToString(
+      createElement(
+        MemoryRouter,
+        null,
+        createElement(OwnerToday, {
+          data: { view: { ...view, attention: [], pendingApprovals: [] }, salons: [] },
+        }),
+      ),
+    );
+    expect(quiet).not.toContain('href="#attention-heading"');
+  });
 });
 
 describe("the 今日 pages", () => {

@@ -215,9 +215,39 @@ function CapacityTable({ capacity }: { capacity: readonly StylistCapacity[] }) {
 }
 
 /**
- * /owner/salons/{id}: the salon's day at a glance (decision 0043). What
- * needs a look comes first, then who arrives soon, the day's numbers, the
- * bookings still to come, each stylist's free time, and the week's notices.
+ * 要確認 in one line above the day's bookings, linking to the list (which
+ * comes after them on a phone, beside them on a desktop); nothing when all is seen.
+ */
+function AttentionSummary({
+  pending,
+  notices,
+  scheduleRequests,
+}: {
+  pending: number;
+  notices: number;
+  scheduleRequests: number;
+}) {
+  const parts = [
+    pending > 0 ? `承認待ちの仮予約 ${pending}件` : null,
+    notices > 0 ? `お知らせ ${notices}件` : null,
+    scheduleRequests > 0 ? `勤務変更の申請 ${scheduleRequests}件` : null,
+  ].filter((part) => part !== null);
+  if (parts.length === 0) return null;
+  return (
+    <p className="-mt-2 rounded-lg border-2 border-amber-700 bg-amber-50 p-3 text-sm lg:hidden">
+      <a href="#attention-heading" className={linkClass}>
+        要確認：{parts.join("・")}
+      </a>
+    </p>
+  );
+}
+
+/**
+ * /owner/salons/{id}: the salon's day at a glance (decision 0043). The day's
+ * bookings come first (who arrives soon, then the bookings still to come);
+ * 要確認, the day's numbers, each stylist's free time and the week's notices
+ * beside them on a desktop, after them on a phone, where a line above the
+ * bookings sums 要確認 up (issue 38, point 7).
  */
 export function OwnerToday({
   data,
@@ -246,100 +276,113 @@ export function OwnerToday({
         {view.dateLabel}（{view.nowTime} 現在）
       </p>
 
-      <Section id="attention-heading" title="要確認">
-        {view.pendingApprovals.length > 0 ? (
-          <div className="mb-4">
-            <p className="mb-2 text-sm font-bold text-neutral-800">
-              承認待ちの仮予約が{view.pendingApprovals.length}
-              件あります。承認するか、承認しないかを選んでください。
-            </p>
-            <PendingList salonId={salonId} pending={view.pendingApprovals} />
-          </div>
-        ) : null}
-        {scheduleRequests > 0 ? (
-          <p className="mb-4 text-sm font-bold text-neutral-800">
-            スタッフからの勤務変更の申請が{scheduleRequests}件あります。
-            <a
-              href={`/owner/salons/${salonId}/schedules#staff-requests-heading`}
-              className={`ml-1 ${linkClass}`}
-            >
-              勤務表で確認する
-            </a>
-          </p>
-        ) : null}
-        {view.attention.length === 0 ? (
-          view.pendingApprovals.length > 0 || scheduleRequests > 0 ? null : (
-            <Empty>確認が必要なお知らせはありません。</Empty>
-          )
-        ) : (
-          <>
-            <p className="mb-2 text-sm text-neutral-700">
-              1時間以内の新規予約と、24時間以内のお客様によるキャンセル・予約変更です。
-            </p>
-            <NoticeList salonId={salonId} notices={view.attention} />
-          </>
-        )}
-      </Section>
+      <AttentionSummary
+        pending={view.pendingApprovals.length}
+        notices={view.attention.length}
+        scheduleRequests={scheduleRequests}
+      />
 
-      <Section id="arrivals-heading" title="まもなく来店（30分以内）">
-        {view.arrivalsDue.length === 0 ? (
-          <Empty>30分以内に来店予定のお客様はいません。</Empty>
-        ) : (
-          <ul className="flex flex-col gap-3">
-            {view.arrivalsDue.map((booking) => (
-              <li key={booking.id}>
-                <BookingCard salonId={salonId} booking={booking} />
-              </li>
-            ))}
-          </ul>
-        )}
-      </Section>
+      {/* The day's bookings first, on a phone and a desktop (issue 38, point 7); what
+          needs a look beside them from lg up, after them on a phone. */}
+      <div className="flex flex-col gap-8 lg:grid lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)] lg:items-start">
+        <div className="flex min-w-0 flex-col gap-8">
+          <Section id="arrivals-heading" title="まもなく来店（30分以内）">
+            {view.arrivalsDue.length === 0 ? (
+              <Empty>30分以内に来店予定のお客様はいません。</Empty>
+            ) : (
+              <ul className="flex flex-col gap-3">
+                {view.arrivalsDue.map((booking) => (
+                  <li key={booking.id}>
+                    <BookingCard salonId={salonId} booking={booking} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Section>
 
-      <Section id="counts-heading" title="今日の件数">
-        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-          {tiles.map((tile) => (
-            <div key={tile.label} className="rounded-lg border border-neutral-300 p-3">
-              <dt className="text-sm text-neutral-700">{tile.label}</dt>
-              <dd className="text-2xl font-bold">{tile.value}件</dd>
-            </div>
-          ))}
-        </dl>
-      </Section>
+          <Section id="upcoming-heading" title="これからの予約">
+            {next ? (
+              <ol className="flex flex-col gap-3">
+                <li>
+                  <BookingCard salonId={salonId} booking={next} next />
+                </li>
+                {later.map((booking) => (
+                  <li key={booking.id}>
+                    <BookingCard salonId={salonId} booking={booking} />
+                  </li>
+                ))}
+              </ol>
+            ) : (
+              <Empty>今日これからの予約はありません。</Empty>
+            )}
+          </Section>
+        </div>
+        <div className="flex min-w-0 flex-col gap-8">
+          <Section id="attention-heading" title="要確認">
+            {view.pendingApprovals.length > 0 ? (
+              <div className="mb-4">
+                <p className="mb-2 text-sm font-bold text-neutral-800">
+                  承認待ちの仮予約が{view.pendingApprovals.length}
+                  件あります。承認するか、承認しないかを選んでください。
+                </p>
+                <PendingList salonId={salonId} pending={view.pendingApprovals} />
+              </div>
+            ) : null}
+            {scheduleRequests > 0 ? (
+              <p className="mb-4 text-sm font-bold text-neutral-800">
+                スタッフからの勤務変更の申請が{scheduleRequests}件あります。
+                <a
+                  href={`/owner/salons/${salonId}/schedules#staff-requests-heading`}
+                  className={`ml-1 ${linkClass}`}
+                >
+                  勤務表で確認する
+                </a>
+              </p>
+            ) : null}
+            {view.attention.length === 0 ? (
+              view.pendingApprovals.length > 0 || scheduleRequests > 0 ? null : (
+                <Empty>確認が必要なお知らせはありません。</Empty>
+              )
+            ) : (
+              <>
+                <p className="mb-2 text-sm text-neutral-700">
+                  1時間以内の新規予約と、24時間以内のお客様によるキャンセル・予約変更です。
+                </p>
+                <NoticeList salonId={salonId} notices={view.attention} />
+              </>
+            )}
+          </Section>
 
-      <Section id="upcoming-heading" title="これからの予約">
-        {next ? (
-          <ol className="flex flex-col gap-3">
-            <li>
-              <BookingCard salonId={salonId} booking={next} next />
-            </li>
-            {later.map((booking) => (
-              <li key={booking.id}>
-                <BookingCard salonId={salonId} booking={booking} />
-              </li>
-            ))}
-          </ol>
-        ) : (
-          <Empty>今日これからの予約はありません。</Empty>
-        )}
-      </Section>
+          <Section id="counts-heading" title="今日の件数">
+            <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+              {tiles.map((tile) => (
+                <div key={tile.label} className="rounded-lg border border-neutral-300 p-3">
+                  <dt className="text-sm text-neutral-700">{tile.label}</dt>
+                  <dd className="text-2xl font-bold">{tile.value}件</dd>
+                </div>
+              ))}
+            </dl>
+          </Section>
 
-      <Section id="capacity-heading" title="スタッフ別の空き（今日の残り）">
-        {view.capacity === null ? (
-          <Empty>サロンが公開されていないため、空き状況は表示されません。</Empty>
-        ) : view.capacity.length === 0 ? (
-          <Empty>在籍中のスタッフがいません。</Empty>
-        ) : (
-          <CapacityTable capacity={view.capacity} />
-        )}
-      </Section>
+          <Section id="capacity-heading" title="スタッフ別の空き（今日の残り）">
+            {view.capacity === null ? (
+              <Empty>サロンが公開されていないため、空き状況は表示されません。</Empty>
+            ) : view.capacity.length === 0 ? (
+              <Empty>在籍中のスタッフがいません。</Empty>
+            ) : (
+              <CapacityTable capacity={view.capacity} />
+            )}
+          </Section>
 
-      <Section id="notices-heading" title="お知らせ（過去7日間）">
-        {view.notices.length === 0 ? (
-          <Empty>過去7日間、お客様からの予約・キャンセル・変更はありません。</Empty>
-        ) : (
-          <NoticeList salonId={salonId} notices={view.notices} />
-        )}
-      </Section>
+          <Section id="notices-heading" title="お知らせ（過去7日間）">
+            {view.notices.length === 0 ? (
+              <Empty>過去7日間、お客様からの予約・キャンセル・変更はありません。</Empty>
+            ) : (
+              <NoticeList salonId={salonId} notices={view.notices} />
+            )}
+          </Section>
+        </div>
+      </div>
     </OwnerFrame>
   );
 }
