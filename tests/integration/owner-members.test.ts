@@ -668,9 +668,7 @@ describe("getting to work (issue 38, point 7)", () => {
     );
     await database.db
       .delete(salonOwners)
-      .where(
-        and(eq(salonOwners.salonId, second.salon.id), eq(salonOwners.userId, person.userId)),
-      );
+      .where(and(eq(salonOwners.salonId, second.salon.id), eq(salonOwners.userId, person.userId)));
     expect((await person.b.request("/owner")).headers.get("location")).toBe(
       `/owner/salons/${first.salon.id}`,
     );
