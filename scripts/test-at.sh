@@ -25,8 +25,8 @@ offset=$((target - $(date +%s)))
 sign=+
 [ "$offset" -lt 0 ] && sign=""
 echo "clock: $(TZ=Asia/Tokyo date -d "@$target" '+%Y-%m-%d %H:%M %a') in Tokyo (offset ${offset} s)"
-# A relative offset (not a start time) so that processes started later agree with the first;
-# monotonic clocks (timers, timeouts) stay real; no caching, so the offset is exact.
+# A relative offset (not a start time) so that processes started later agree with the first.
+# Monotonic clocks move by the same offset: left real, Chromium waits minutes on its timed waits.
 export LD_PRELOAD="$library${LD_PRELOAD:+:$LD_PRELOAD}"
-export FAKETIME="${sign}${offset}" FAKETIME_DONT_FAKE_MONOTONIC=1 FAKETIME_NO_CACHE=1 DONT_FAKE_MONOTONIC=1
+export FAKETIME="${sign}${offset}"
 exec "$@"
