@@ -7,7 +7,7 @@ import { coupons } from "../server/db/schema";
 import { createLogger } from "../server/logger";
 import type { BookingsExportRange } from "../server/owner/bookings-export.schema";
 import { bookingsCsv } from "../server/owner/bookings-export.server";
-import { type SalonAccess, salonAccessFor } from "../server/owner/salon-access.server";
+import { type SalonAccess, salonAccessFor } from "../server/salon-access/salon-access.server";
 import { buildMenu, buildSalon, buildStaff, buildUser } from "../tests/support/builders";
 import { cleanUp, pgliteEngine, throwawayDatabaseFromEnv } from "./harness";
 

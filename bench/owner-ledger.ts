@@ -16,7 +16,7 @@ import { type DatabaseHandle, openDatabase } from "../server/db/client";
 import { bookingMenus, bookings, scheduleExceptions } from "../server/db/schema";
 import { createLogger } from "../server/logger";
 import { type LedgerPage as LedgerPageData, ledgerPage } from "../server/owner/ledger.server";
-import type { SalonAccess } from "../server/owner/salon-access.server";
+import type { SalonAccess } from "../server/salon-access/salon-access.server";
 import { buildMenu, buildSalon, buildSchedule, buildStaff } from "../tests/support/builders";
 import { cleanUp, pgliteEngine, throwawayDatabaseFromEnv } from "./harness";
 

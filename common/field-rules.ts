@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UUID_PATTERN } from "./uuid";
 
 /**
  * Japanese field rules shared by every form, in the browser and on the
@@ -121,3 +122,10 @@ export const phoneNumber = (label = "電話番号") =>
       }
       return phone;
     });
+
+/** An id from a form or query (a salon, a stylist, an audit entry); anything else is refused, never queried. */
+export const uuidText = (label: string) =>
+  z
+    .string({ error: `${label}を選択してください。` })
+    .trim()
+    .regex(UUID_PATTERN, `${label}の指定が正しくありません。`);

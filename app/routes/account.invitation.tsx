@@ -4,9 +4,9 @@ import { type MemberRoleName, memberRoleHints, memberRoleLabels } from "../../co
 import { newPasswordSchema } from "../../server/accounts/account.schema";
 import { backOfficeLink } from "../../server/accounts/back-office";
 import { signInWithNewPassword } from "../../server/accounts/identity";
-import { acceptInvitation, findInvitation } from "../../server/admin/owners";
 import { appContext } from "../../server/context";
 import { DomainError } from "../../server/errors/domain-error";
+import { acceptInvitation, findInvitation } from "../../server/invitations/invitations.server";
 import {
   AccountFrame,
   linkClass,

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
+import { uuidText } from "../../common/field-rules";
 import { requireAdmin } from "../../server/accounts/guards";
-import { uuidText } from "../../server/admin/admin.schema";
 import { redirectsPage, submitRedirectForm } from "../../server/admin/redirect-form.server";
 import { appContext } from "../../server/context";
 import { RedirectRules } from "../components/admin/redirect-rules";

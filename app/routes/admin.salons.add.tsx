@@ -1,9 +1,9 @@
 import { data, redirect, useNavigation } from "react-router";
 import { requireAdmin } from "../../server/accounts/guards";
-import { salonFormOptions } from "../../server/admin/salon-basic-info-read.server";
-import { blankSalonValues } from "../../server/admin/salon-create.server";
-import { submitSalonForm } from "../../server/admin/salon-editor-actions.server";
 import { appContext } from "../../server/context";
+import { salonFormOptions } from "../../server/salon-editor/salon-basic-info-read.server";
+import { blankSalonValues } from "../../server/salon-editor/salon-create.server";
+import { submitSalonForm } from "../../server/salon-editor/salon-editor-actions.server";
 import { Notice } from "../components/accounts/account-frame";
 import { AdminFrame } from "../components/admin/admin-frame";
 import { SalonForm } from "../components/admin/salon-form";

@@ -1,8 +1,11 @@
-import { couponsTab } from "../../server/admin/salon-coupons.server";
-import { adminDoor } from "../../server/admin/salon-editor-door.server";
-import { salonPartAction, salonPartLoader } from "../../server/admin/salon-part-routes.server";
-import { couponFormAction } from "../../server/admin/salon-parts-forms.server";
 import { appContext } from "../../server/context";
+import { couponsTab } from "../../server/salon-editor/salon-coupons.server";
+import { adminDoor } from "../../server/salon-editor/salon-editor-door.server";
+import {
+  salonPartAction,
+  salonPartLoader,
+} from "../../server/salon-editor/salon-part-routes.server";
+import { couponFormAction } from "../../server/salon-editor/salon-parts-forms.server";
 import { SalonCouponsPage } from "../components/admin/salon-part-pages";
 import type { Route } from "./+types/admin.salons.edit.$id.coupons";
 

@@ -1,8 +1,11 @@
-import { adminDoor } from "../../server/admin/salon-editor-door.server";
-import { menusTab } from "../../server/admin/salon-menus.server";
-import { salonPartAction, salonPartLoader } from "../../server/admin/salon-part-routes.server";
-import { menuFormAction } from "../../server/admin/salon-parts-forms.server";
 import { appContext } from "../../server/context";
+import { adminDoor } from "../../server/salon-editor/salon-editor-door.server";
+import { menusTab } from "../../server/salon-editor/salon-menus.server";
+import {
+  salonPartAction,
+  salonPartLoader,
+} from "../../server/salon-editor/salon-part-routes.server";
+import { menuFormAction } from "../../server/salon-editor/salon-parts-forms.server";
 import { SalonMenusPage } from "../components/admin/salon-part-pages";
 import type { Route } from "./+types/admin.salons.edit.$id.menus";
 

@@ -1,6 +1,9 @@
-import { adminDoor } from "../../server/admin/salon-editor-door.server";
-import { salonPhotosAction, salonPhotosLoader } from "../../server/admin/salon-part-routes.server";
 import { appContext } from "../../server/context";
+import { adminDoor } from "../../server/salon-editor/salon-editor-door.server";
+import {
+  salonPhotosAction,
+  salonPhotosLoader,
+} from "../../server/salon-editor/salon-part-routes.server";
 import { SalonPhotosPage } from "../components/admin/salon-photos-page";
 import type { Route } from "./+types/admin.salons.edit.$id.photos";
 

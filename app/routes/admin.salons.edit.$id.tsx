@@ -1,9 +1,9 @@
+import { appContext } from "../../server/context";
 import {
   salonDetailsAction,
   salonDetailsLoader,
-} from "../../server/admin/salon-details-door.server";
-import { adminDoor } from "../../server/admin/salon-editor-door.server";
-import { appContext } from "../../server/context";
+} from "../../server/salon-editor/salon-details-door.server";
+import { adminDoor } from "../../server/salon-editor/salon-editor-door.server";
 import { SalonDetailsPage } from "../components/admin/salon-details-page";
 import type { Route } from "./+types/admin.salons.edit.$id";
 

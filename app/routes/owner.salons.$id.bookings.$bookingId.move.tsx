@@ -2,11 +2,11 @@ import { data, redirect } from "react-router";
 import { privatePageHeaders } from "../../common/page-cache";
 import { appContext } from "../../server/context";
 import { bookingMovePage, submitBookingForm } from "../../server/owner/booking-detail-page.server";
+import { notFound } from "../../server/routing/not-found";
 import {
   type OwnerRouteCapability,
   requireSalonAccess,
-} from "../../server/owner/salon-access.server";
-import { notFound } from "../../server/routing/not-found";
+} from "../../server/salon-access/salon-access.server";
 import { BookingMoveView } from "../components/owner/booking-detail";
 import type { Route } from "./+types/owner.salons.$id.bookings.$bookingId.move";
 

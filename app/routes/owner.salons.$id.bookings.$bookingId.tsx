@@ -5,11 +5,11 @@ import {
   bookingDetailPage,
   submitBookingForm,
 } from "../../server/owner/booking-detail-page.server";
+import { notFound } from "../../server/routing/not-found";
 import {
   type OwnerRouteCapability,
   requireSalonAccess,
-} from "../../server/owner/salon-access.server";
-import { notFound } from "../../server/routing/not-found";
+} from "../../server/salon-access/salon-access.server";
 import { BookingDetailView } from "../components/owner/booking-detail";
 import type { Route } from "./+types/owner.salons.$id.bookings.$bookingId";
 

@@ -3,7 +3,7 @@ import { bookingsExportResponse } from "../../server/owner/bookings-export.serve
 import {
   type OwnerRouteCapability,
   requireSalonAccess,
-} from "../../server/owner/salon-access.server";
+} from "../../server/salon-access/salon-access.server";
 import type { Route } from "./+types/owner.salons.$id.bookings.csv";
 
 /**

@@ -2,14 +2,14 @@ import { data, redirect } from "react-router";
 import { privatePageHeaders } from "../../common/page-cache";
 import { appContext } from "../../server/context";
 import {
-  type OwnerRouteCapability,
-  requireSalonAccess,
-} from "../../server/owner/salon-access.server";
-import {
   parseSalonEntryQuery,
   salonEntryPage,
   submitSalonEntryForm,
 } from "../../server/owner/salon-entry-form.server";
+import {
+  type OwnerRouteCapability,
+  requireSalonAccess,
+} from "../../server/salon-access/salon-access.server";
 import { SalonEntryForm } from "../components/owner/salon-entry-form";
 import type { Route } from "./+types/owner.salons.$id.bookings.new";
 

@@ -4,7 +4,7 @@ import { ledgerPage } from "../../server/owner/ledger.server";
 import {
   type OwnerRouteCapability,
   requireSalonAccess,
-} from "../../server/owner/salon-access.server";
+} from "../../server/salon-access/salon-access.server";
 import { LedgerPage } from "../components/owner/ledger-page";
 import type { Route } from "./+types/owner.salons.$id.bookings";
 

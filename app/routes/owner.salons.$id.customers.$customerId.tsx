@@ -5,7 +5,7 @@ import { customerDetailPage } from "../../server/owner/pages/customer-pages.serv
 import {
   type OwnerRouteCapability,
   requireSalonAccess,
-} from "../../server/owner/salon-access.server";
+} from "../../server/salon-access/salon-access.server";
 import { CustomerDetailView } from "../components/owner/customer-detail";
 import type { Route } from "./+types/owner.salons.$id.customers.$customerId";
 

@@ -3,7 +3,7 @@ import { customersCsv } from "../../server/owner/customers-export.server";
 import {
   type OwnerRouteCapability,
   requireSalonAccess,
-} from "../../server/owner/salon-access.server";
+} from "../../server/salon-access/salon-access.server";
 import type { Route } from "./+types/owner.salons.$id.customers.csv";
 
 /**

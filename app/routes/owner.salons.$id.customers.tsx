@@ -3,7 +3,7 @@ import { customerListPage } from "../../server/owner/pages/customer-pages.server
 import {
   type OwnerRouteCapability,
   requireSalonAccess,
-} from "../../server/owner/salon-access.server";
+} from "../../server/salon-access/salon-access.server";
 import { CustomerList } from "../components/owner/customer-list";
 import type { Route } from "./+types/owner.salons.$id.customers";
 

@@ -1,11 +1,11 @@
 import { privatePageHeaders } from "../../common/page-cache";
+import { appContext } from "../../server/context";
+import type { OwnerRouteCapability } from "../../server/salon-access/salon-access.server";
 import {
   salonDetailsAction,
   salonDetailsLoader,
-} from "../../server/admin/salon-details-door.server";
-import { ownerDoor } from "../../server/admin/salon-editor-door.server";
-import { appContext } from "../../server/context";
-import type { OwnerRouteCapability } from "../../server/owner/salon-access.server";
+} from "../../server/salon-editor/salon-details-door.server";
+import { ownerDoor } from "../../server/salon-editor/salon-editor-door.server";
 import { SalonDetailsPage } from "../components/admin/salon-details-page";
 import type { Route } from "./+types/owner.salons.$id.details";
 

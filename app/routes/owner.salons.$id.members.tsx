@@ -5,7 +5,7 @@ import { membersPage, submitMembersForm } from "../../server/owner/members.serve
 import {
   type OwnerRouteCapability,
   requireSalonAccess,
-} from "../../server/owner/salon-access.server";
+} from "../../server/salon-access/salon-access.server";
 import { MembersPage } from "../components/owner/members-page";
 import type { Route } from "./+types/owner.salons.$id.members";
 

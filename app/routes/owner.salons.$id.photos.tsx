@@ -1,8 +1,11 @@
 import { privatePageHeaders } from "../../common/page-cache";
-import { ownerDoor } from "../../server/admin/salon-editor-door.server";
-import { salonPhotosAction, salonPhotosLoader } from "../../server/admin/salon-part-routes.server";
 import { appContext } from "../../server/context";
-import type { OwnerRouteCapability } from "../../server/owner/salon-access.server";
+import type { OwnerRouteCapability } from "../../server/salon-access/salon-access.server";
+import { ownerDoor } from "../../server/salon-editor/salon-editor-door.server";
+import {
+  salonPhotosAction,
+  salonPhotosLoader,
+} from "../../server/salon-editor/salon-part-routes.server";
 import { SalonPhotosPage } from "../components/admin/salon-photos-page";
 import type { Route } from "./+types/owner.salons.$id.photos";
 

@@ -5,7 +5,7 @@ import { reportsPage } from "../../server/owner/reports.server";
 import {
   type OwnerRouteCapability,
   requireSalonAccess,
-} from "../../server/owner/salon-access.server";
+} from "../../server/salon-access/salon-access.server";
 import { ReportsPage } from "../components/owner/reports";
 import type { Route } from "./+types/owner.salons.$id.reports";
 

@@ -2,14 +2,14 @@ import { data, redirect } from "react-router";
 import { privatePageHeaders } from "../../common/page-cache";
 import { appContext } from "../../server/context";
 import {
-  type OwnerRouteCapability,
-  requireSalonAccess,
-} from "../../server/owner/salon-access.server";
-import {
   afterReply,
   reviewReplyPage,
   submitReplyForm,
 } from "../../server/reviews/review-reply-page.server";
+import {
+  type OwnerRouteCapability,
+  requireSalonAccess,
+} from "../../server/salon-access/salon-access.server";
 import { ReviewReplyPage } from "../components/owner/review-reply-page";
 import type { Route } from "./+types/owner.salons.$id.reviews";
 

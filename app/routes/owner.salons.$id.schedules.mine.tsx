@@ -1,13 +1,13 @@
 import { data, redirect } from "react-router";
 import { privatePageHeaders } from "../../common/page-cache";
 import { appContext } from "../../server/context";
-import {
-  type OwnerRouteCapability,
-  requireSalonAccess,
-} from "../../server/owner/salon-access.server";
 import { submitOwnRequestForm } from "../../server/owner/schedule-requests.server";
 import { ownSchedulePage } from "../../server/owner/schedules.server";
 import { notFound } from "../../server/routing/not-found";
+import {
+  type OwnerRouteCapability,
+  requireSalonAccess,
+} from "../../server/salon-access/salon-access.server";
 import { SchedulePage } from "../components/owner/schedule-page";
 import type { Route } from "./+types/owner.salons.$id.schedules.mine";
 

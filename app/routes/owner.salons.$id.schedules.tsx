@@ -1,11 +1,11 @@
 import { data, redirect } from "react-router";
 import { privatePageHeaders } from "../../common/page-cache";
 import { appContext } from "../../server/context";
+import { schedulesPage, submitScheduleForm } from "../../server/owner/schedules.server";
 import {
   type OwnerRouteCapability,
   requireSalonAccess,
-} from "../../server/owner/salon-access.server";
-import { schedulesPage, submitScheduleForm } from "../../server/owner/schedules.server";
+} from "../../server/salon-access/salon-access.server";
 import { SchedulePage } from "../components/owner/schedule-page";
 import type { Route } from "./+types/owner.salons.$id.schedules";
 

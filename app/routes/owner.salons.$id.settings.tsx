@@ -9,7 +9,7 @@ import {
 import {
   type OwnerRouteCapability,
   requireSalonAccess,
-} from "../../server/owner/salon-access.server";
+} from "../../server/salon-access/salon-access.server";
 import { NoticeSettingsPage } from "../components/owner/notice-settings";
 import type { Route } from "./+types/owner.salons.$id.settings";
 

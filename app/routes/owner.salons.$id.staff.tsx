@@ -1,10 +1,13 @@
 import { privatePageHeaders } from "../../common/page-cache";
-import { ownerDoor } from "../../server/admin/salon-editor-door.server";
-import { salonPartAction, salonPartLoader } from "../../server/admin/salon-part-routes.server";
-import { staffFormAction } from "../../server/admin/salon-parts-forms.server";
-import { staffTab } from "../../server/admin/salon-staff-tab.server";
 import { appContext } from "../../server/context";
-import type { OwnerRouteCapability } from "../../server/owner/salon-access.server";
+import type { OwnerRouteCapability } from "../../server/salon-access/salon-access.server";
+import { ownerDoor } from "../../server/salon-editor/salon-editor-door.server";
+import {
+  salonPartAction,
+  salonPartLoader,
+} from "../../server/salon-editor/salon-part-routes.server";
+import { staffFormAction } from "../../server/salon-editor/salon-parts-forms.server";
+import { staffTab } from "../../server/salon-editor/salon-staff-tab.server";
 import { SalonStaffPage } from "../components/admin/salon-part-pages";
 import type { Route } from "./+types/owner.salons.$id.staff";
 

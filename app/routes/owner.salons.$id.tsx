@@ -1,11 +1,11 @@
 import { useEffect, useRef } from "react";
 import { useRevalidator } from "react-router";
 import { appContext } from "../../server/context";
+import { todayPage } from "../../server/owner/today.server";
 import {
   type OwnerRouteCapability,
   requireSalonAccess,
-} from "../../server/owner/salon-access.server";
-import { todayPage } from "../../server/owner/today.server";
+} from "../../server/salon-access/salon-access.server";
 import { OwnerToday } from "../components/owner/owner-today";
 import { useTodayLive } from "../components/owner/use-ledger-live";
 import type { Route } from "./+types/owner.salons.$id";

@@ -1,8 +1,8 @@
 import { Link, redirect } from "react-router";
 import { appContext } from "../../server/context";
-import { lastOpenedSalon } from "../../server/owner/last-salon.server";
-import { requireBackOffice } from "../../server/owner/salon-access.server";
 import { backOfficeStart } from "../../server/owner/today.server";
+import { lastOpenedSalon } from "../../server/salon-access/last-salon.server";
+import { requireBackOffice } from "../../server/salon-access/salon-access.server";
 import type { Route } from "./+types/owner";
 
 export const meta: Route.MetaFunction = () => [

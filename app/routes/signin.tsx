@@ -12,7 +12,7 @@ import {
 } from "../../server/accounts/identity";
 import { safeRedirectPath } from "../../server/accounts/request-info";
 import { appContext } from "../../server/context";
-import { signInLanding } from "../../server/owner/salon-access.server";
+import { signInLanding } from "../../server/salon-access/salon-access.server";
 import { SignInForms } from "../components/accounts/sign-in-forms";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/signin";

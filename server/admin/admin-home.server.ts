@@ -1,6 +1,6 @@
 import { SITE_TIME_ZONE } from "../../common/format";
+import { listAdmins, listAudit, listAuditedSalons } from "../audit/audit";
 import type { Database } from "../db/client";
-import { listAdmins, listAudit, listAuditedSalons } from "./audit";
 import { adminDashboard } from "./dashboard";
 
 /** The audit filters of /admin as auditFilterSchema reads them (empty = all). */

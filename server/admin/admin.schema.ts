@@ -5,15 +5,8 @@ import {
   personName,
   phoneNumber,
   requiredText,
+  uuidText,
 } from "../../common/field-rules";
-import { UUID_PATTERN } from "../../common/uuid";
-
-/** A salon or audit-entry id from a form or query; anything else is refused, never queried. */
-export const uuidText = (label: string) =>
-  z
-    .string({ error: `${label}を選択してください。` })
-    .trim()
-    .regex(UUID_PATTERN, `${label}の指定が正しくありません。`);
 
 /** /admin/owners/add. The salons are ids from the checkbox list (zero or more). */
 export const ownerInviteSchema = z.object({

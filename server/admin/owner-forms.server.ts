@@ -1,16 +1,10 @@
-import { fieldErrors } from "../../common/field-rules";
+import { fieldErrors, uuidText } from "../../common/field-rules";
 import { formValues } from "../accounts/form-result";
 import type { AppContext } from "../context";
 import { DomainError } from "../errors/domain-error";
-import { ownerActionSchema, ownerInviteSchema, uuidText } from "./admin.schema";
-import {
-  type AdminActor,
-  inviteOwner,
-  salonsByIds,
-  searchSalonsForPicker,
-  setOwnerSuspended,
-  unlinkSalon,
-} from "./owners";
+import { type AdminActor, inviteOwner, salonsByIds } from "../invitations/invitations.server";
+import { ownerActionSchema, ownerInviteSchema } from "./admin.schema";
+import { searchSalonsForPicker, setOwnerSuspended, unlinkSalon } from "./owners";
 
 /**
  * The forms of /admin/owners (a row's buttons) and /admin/owners/add (the

@@ -1,8 +1,7 @@
-import { fieldErrors } from "../../common/field-rules";
+import { fieldErrors, uuidText } from "../../common/field-rules";
 import { formValues } from "../accounts/form-result";
 import type { AppContext } from "../context";
 import { DomainError } from "../errors/domain-error";
-import { uuidText } from "./admin.schema";
 import { redirectRuleSchema } from "./redirects.schema";
 import {
   createRedirectRule,

@@ -1,4 +1,5 @@
 import { asc, eq, sql } from "drizzle-orm";
+import { recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import { redirectRules } from "../db/schema";
 import { DomainError, NotFoundError } from "../errors/domain-error";
@@ -10,7 +11,6 @@ import {
   type RuleTable,
   ruleTable,
 } from "../routing/redirect-rules";
-import { recordAudit } from "./audit";
 import type { RedirectRuleForm } from "./redirects.schema";
 
 type Actor = { id: string };

@@ -13,6 +13,7 @@ import {
 } from "drizzle-orm";
 import { formatDateTime } from "../../common/format";
 import { reviewReportReasonLabels } from "../../common/reviews";
+import { type AuditAction, recordAudit } from "../audit/audit";
 import { notifyPublicPagesChanged } from "../cache/invalidation";
 import type { Database } from "../db/client";
 import { reviewReports, reviews, salons, staff, users } from "../db/schema";
@@ -26,7 +27,6 @@ import {
 } from "../reviews/review-replies.server";
 import type { ModerationIntent, ModerationQuery } from "../reviews/review-reply.schema";
 import { recomputeSalonDerived } from "../salons/derived.server";
-import { type AuditAction, recordAudit } from "./audit";
 
 /**
  * The administrator's moderation of reviews (issue 30, point 2; decision

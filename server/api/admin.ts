@@ -2,10 +2,9 @@ import { Hono } from "hono";
 import type { AccountServices } from "../accounts/account-services";
 import { type CurrentUser, getCurrentUser } from "../accounts/current-user";
 import { auditFilterSchema, ownerListQuerySchema } from "../admin/admin.schema";
-import { listAudit } from "../admin/audit";
 import { listOwners } from "../admin/owners";
-import { lookupPostalCode } from "../admin/postal-code.server";
 import { listModeration, moderate } from "../admin/review-moderation.server";
+import { listAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import {
   DomainError,
@@ -14,6 +13,7 @@ import {
   UnauthenticatedError,
 } from "../errors/domain-error";
 import { moderationQuerySchema, moderationSchema } from "../reviews/review-reply.schema";
+import { lookupPostalCode } from "../salon-editor/postal-code.server";
 import { invalidRequest } from "./api-app";
 
 /**

@@ -1,4 +1,4 @@
-import { requireSalonAccessApi } from "../owner/salon-access.server";
+import { requireSalonAccessApi } from "../salon-access/salon-access.server";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { registerOwnerApprovalRoutes } from "./owner-approval-routes";
 import { registerOwnerBookingRoutes } from "./owner-booking-routes";

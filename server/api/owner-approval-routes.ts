@@ -2,7 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { salonActor } from "../bookings/booking-history.server";
 import { bookingActionSchema, CANCEL_MESSAGE_MAX } from "../owner/booking-actions.schema";
 import { applyBookingAction, getOwnerBooking } from "../owner/booking-actions.server";
-import { requireSalonAccessApi } from "../owner/salon-access.server";
+import { requireSalonAccessApi } from "../salon-access/salon-access.server";
 import {
   authErrorResponses,
   errorResponse,

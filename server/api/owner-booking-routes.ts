@@ -19,8 +19,8 @@ import {
   SALON_NOTE_MAX,
 } from "../owner/booking-actions.schema";
 import { applyBookingAction, type OwnerBookingDetail } from "../owner/booking-actions.server";
-import { requireSalonAccessApi } from "../owner/salon-access.server";
 import { readOwnerBooking } from "../owner/scope.server";
+import { requireSalonAccessApi } from "../salon-access/salon-access.server";
 import {
   authErrorResponses,
   errorResponse,

@@ -1,4 +1,4 @@
-import { requireSalonAccessApi, type SalonCapability } from "../owner/salon-access.server";
+import { requireSalonAccessApi, type SalonCapability } from "../salon-access/salon-access.server";
 import type { BookingApiApp } from "./api-deps";
 
 /**

@@ -14,7 +14,7 @@ import {
   saveCustomerNotes,
   unmergeCustomer,
 } from "../owner/customers.server";
-import { requireSalonAccessApi } from "../owner/salon-access.server";
+import { requireSalonAccessApi } from "../salon-access/salon-access.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { CAPABILITY, needs } from "./owner-capability";

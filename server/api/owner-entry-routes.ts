@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { bookings } from "../db/schema";
-import { requireSalonAccessApi } from "../owner/salon-access.server";
 import {
   blockReasons,
   blockSchema,
@@ -16,6 +15,7 @@ import {
   findCustomers,
   MAX_CUSTOMER_MATCHES,
 } from "../owner/salon-entries.server";
+import { requireSalonAccessApi } from "../salon-access/salon-access.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { CAPABILITY, needs } from "./owner-capability";

@@ -8,7 +8,7 @@ import {
   removeMember,
   salonPeople,
 } from "../owner/members.server";
-import { requireSalonAccessApi } from "../owner/salon-access.server";
+import { requireSalonAccessApi } from "../salon-access/salon-access.server";
 import {
   authErrorResponses,
   errorResponse,

@@ -4,7 +4,7 @@ import { BadRequestError } from "../errors/domain-error";
 import { MAX_PERIOD_DAYS } from "../owner/period.schema";
 import { parseReportQuery, reportGroups } from "../owner/reports.schema";
 import { salonReport } from "../owner/reports.server";
-import { requireSalonAccessApi } from "../owner/salon-access.server";
+import { requireSalonAccessApi } from "../salon-access/salon-access.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { CAPABILITY, needs } from "./owner-capability";

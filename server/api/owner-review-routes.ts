@@ -1,6 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { REVIEW_REPLY_MAX, REVIEWS_PER_PAGE } from "../../common/reviews";
-import { requireSalonAccessApi } from "../owner/salon-access.server";
 import {
   listReviewsForSalon,
   reviewForSalon,
@@ -8,6 +7,7 @@ import {
   saveReply,
 } from "../reviews/review-replies.server";
 import { ownerReviewQuerySchema, reviewReplySchema } from "../reviews/review-reply.schema";
+import { requireSalonAccessApi } from "../salon-access/salon-access.server";
 import {
   authErrorResponses,
   errorResponse,

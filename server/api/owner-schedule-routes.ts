@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { NotFoundError } from "../errors/domain-error";
-import { requireSalonAccessApi } from "../owner/salon-access.server";
 import { ownScheduleRequests, pendingScheduleRequests } from "../owner/schedule-requests.server";
 import { scheduleMonth } from "../owner/schedules.server";
+import { requireSalonAccessApi } from "../salon-access/salon-access.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { CAPABILITY, needs } from "./owner-capability";

@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { toLocal } from "../../common/local-time";
 import { bookingSources, bookingStatuses } from "../db/schema";
-import { requireSalonAccessApi } from "../owner/salon-access.server";
 import { viewScope } from "../owner/scope.server";
 import { todayView } from "../owner/today.server";
+import { requireSalonAccessApi } from "../salon-access/salon-access.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { openAvailabilityStream } from "./availability-stream";

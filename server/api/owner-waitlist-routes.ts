@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { ledgerDate } from "../owner/ledger.server";
-import { requireSalonAccessApi } from "../owner/salon-access.server";
 import { viewScope } from "../owner/scope.server";
+import { requireSalonAccessApi } from "../salon-access/salon-access.server";
 import { listWaitlistForSalonDay } from "../waitlist/waitlist.server";
 import { authErrorResponses, errorResponse, errorResponses, signedIn } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";

@@ -5,6 +5,7 @@ import { salonActor } from "../bookings/booking-history.server";
 import type { Database } from "../db/client";
 import type { BookingStatus } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
+import { can, ownerFrame, type SalonAccess } from "../salon-access/salon-access.server";
 import {
   type BookingActionName,
   bookingActionNames,
@@ -17,7 +18,6 @@ import {
   moveChoices,
   type OwnerBookingDetail,
 } from "./booking-actions.server";
-import { can, ownerFrame, type SalonAccess } from "./salon-access.server";
 import { readOwnerBooking } from "./scope.server";
 
 /**

@@ -1,27 +1,27 @@
 import { eq } from "drizzle-orm";
 import type { BookingRuleField } from "../../common/booking-rules-fields";
+import type { Database } from "../db/client";
+import { retryTransaction } from "../db/retry";
+import { salons } from "../db/schema";
+import type { SalonAccess } from "../salon-access/salon-access.server";
 import {
   type BookingRulesErrors,
   bookingRulesFormValues,
   bookingRulesValues,
   parseBookingRules,
-} from "../admin/booking-rules";
+} from "../salon-editor/booking-rules";
 import {
   auditBookingRules,
   readBookingRules,
   writeBookingRules,
-} from "../admin/booking-rules.server";
-import { bumpSalonVersion, SalonVersionConflictError } from "../admin/salon-editor.server";
-import type { Database } from "../db/client";
-import { retryTransaction } from "../db/retry";
-import { salons } from "../db/schema";
-import { recomputeSalonDerived } from "../salons/derived.server";
-import type { SalonAccess } from "./salon-access.server";
+} from "../salon-editor/booking-rules.server";
+import { bumpSalonVersion, SalonVersionConflictError } from "../salon-editor/salon-editor.server";
 import {
   guardStranding,
   type StrandedBooking,
   StrandedBookingsError,
-} from "./schedule-stranding.server";
+} from "../salon-editor/schedule-stranding.server";
+import { recomputeSalonDerived } from "../salons/derived.server";
 
 /**
  * The booking rules on the owner's 設定 page (issue 29, point 4; decision

@@ -8,13 +8,13 @@ import {
   toLocal,
 } from "../../common/local-time";
 import { staffBookingLabel } from "../../common/status-labels";
-import { recordAudit } from "../admin/audit";
+import { recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import { type BookingSource, bookingMenus, bookings, coupons, staff } from "../db/schema";
+import type { SalonAccess } from "../salon-access/salon-access.server";
 import { cancelCategoryLabels } from "./booking-actions.schema";
 import { type BookingsExportRange, parseBookingsExportQuery } from "./bookings-export.schema";
 import { type CsvValue, csvStream } from "./csv.server";
-import type { SalonAccess } from "./salon-access.server";
 
 /**
  * The salon's bookings of a period as CSV for its accountant (issue 29,

@@ -1,11 +1,11 @@
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { toLocal } from "../../common/local-time";
-import { recordAudit } from "../admin/audit";
+import { recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import { salonCustomers } from "../db/schema";
+import type { SalonAccess } from "../salon-access/salon-access.server";
 import { csvStream } from "./csv.server";
 import { customerStats } from "./customers.server";
-import type { SalonAccess } from "./salon-access.server";
 
 /**
  * The salon's customers as CSV for its own CRM (issue 29, point 5, the

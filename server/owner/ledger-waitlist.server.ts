@@ -1,8 +1,8 @@
 import { formatMinutes, toLocal } from "../../common/local-time";
 import { waitlistWindowText } from "../../common/waitlist";
 import type { Database } from "../db/client";
+import type { SalonAccess } from "../salon-access/salon-access.server";
 import { listWaitlistForSalonDay } from "../waitlist/waitlist.server";
-import type { SalonAccess } from "./salon-access.server";
 import { viewScope } from "./scope.server";
 
 /**

@@ -30,8 +30,8 @@ import {
   staff,
 } from "../db/schema";
 import { BadRequestError } from "../errors/domain-error";
+import { ownerFrame, type SalonAccess } from "../salon-access/salon-access.server";
 import { type LedgerWaitlistEntry, ledgerWaitlist } from "./ledger-waitlist.server";
-import { ownerFrame, type SalonAccess } from "./salon-access.server";
 import { type ViewScope, viewScope } from "./scope.server";
 
 /**

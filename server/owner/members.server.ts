@@ -4,15 +4,7 @@ import { formatDate } from "../../common/format";
 import { toLocal } from "../../common/local-time";
 import { memberRoleLabels } from "../../common/member-roles";
 import type { AccountServices } from "../accounts/account-services";
-import { recordAudit } from "../admin/audit";
-import {
-  emailTakenMeanwhile,
-  type InvitationGrant,
-  issueInvitation,
-  sendInvitationMail,
-  withinAddressLimit,
-  withinSenderLimit,
-} from "../admin/owners";
+import { recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import {
   ownerInvitations,
@@ -25,6 +17,15 @@ import {
 import { sqlState, UNIQUE_VIOLATION } from "../db/sql-state";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import {
+  emailTakenMeanwhile,
+  type InvitationGrant,
+  issueInvitation,
+  sendInvitationMail,
+  withinAddressLimit,
+  withinSenderLimit,
+} from "../invitations/invitations.server";
+import { ownerFrame, type SalonAccess } from "../salon-access/salon-access.server";
+import {
   type InvitationCancel,
   isMemberIntent,
   type MemberInvite,
@@ -32,7 +33,6 @@ import {
   type MemberRoleChange,
   memberFormSchemas,
 } from "./members.schema";
-import { ownerFrame, type SalonAccess } from "./salon-access.server";
 
 /**
  * The salon's people (issue 29, point 1; decision 0045): its owners, its

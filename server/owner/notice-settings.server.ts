@@ -1,10 +1,10 @@
 import { and, asc, eq } from "drizzle-orm";
 import { emailAddress, type FieldErrors } from "../../common/field-rules";
-import { changedFields, recordAudit } from "../admin/audit";
+import { changedFields, recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import { salonBookingSettings, salonOwners, users } from "../db/schema";
+import { ownerFrame, type SalonAccess } from "../salon-access/salon-access.server";
 import { bookingRulesForm } from "./booking-settings.server";
-import { ownerFrame, type SalonAccess } from "./salon-access.server";
 
 /**
  * Where the salon hears of its bookings (issue 28, point 7): whether new

@@ -4,8 +4,8 @@ import { addDays, type LocalDate, LocalDay, toLocal, weekdayOf } from "../../com
 import { workingIntervals } from "../bookings/availability";
 import { loadSalonSchedule } from "../bookings/availability-data.server";
 import type { Database } from "../db/client";
+import { ownerFrame, type SalonAccess } from "../salon-access/salon-access.server";
 import { parseReportQuery, type ReportGroup, type ReportQuery } from "./reports.schema";
-import { ownerFrame, type SalonAccess } from "./salon-access.server";
 
 /**
  * The salon's reports (issue 29, point 6; decision 0050): for a period of

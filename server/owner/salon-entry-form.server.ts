@@ -9,7 +9,7 @@ import {
   ownerFrame,
   type SalonAccess,
   type SalonCapability,
-} from "./salon-access.server";
+} from "../salon-access/salon-access.server";
 import {
   blockReasons,
   blockSchema,

@@ -4,21 +4,21 @@ import { fieldErrors } from "../../common/field-rules";
 import { formatDate } from "../../common/format";
 import { addDays, toLocal } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
-import { recordAudit } from "../admin/audit";
-import { staffExceptionSchema, versionField } from "../admin/salon-parts.schema";
-import { fieldsOf } from "../admin/salon-parts.server";
-import { addStaffException } from "../admin/salon-staff-exceptions.server";
+import { recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import { localTime } from "../db/local-time";
 import { retryTransaction } from "../db/retry";
 import { type ScheduleRequestStatus, salons, scheduleRequests, staff } from "../db/schema";
 import { DomainError, NotFoundError } from "../errors/domain-error";
-import type { SalonAccess } from "./salon-access.server";
+import type { SalonAccess } from "../salon-access/salon-access.server";
+import { staffExceptionSchema, versionField } from "../salon-editor/salon-parts.schema";
+import { fieldsOf } from "../salon-editor/salon-parts.server";
+import { addStaffException } from "../salon-editor/salon-staff-exceptions.server";
 import {
   type StrandedBooking,
   StrandedBookingsError,
   type StrandingOptions,
-} from "./schedule-stranding.server";
+} from "../salon-editor/schedule-stranding.server";
 
 /**
  * A stylist's own schedule requests (issue 29, point 1; decision 0052):

@@ -4,21 +4,7 @@ import { fieldErrors } from "../../common/field-rules";
 import { formatDate } from "../../common/format";
 import { addDays, formatMinutes, toLocal, weekdayOf } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
-import { recordAudit } from "../admin/audit";
-import {
-  parseSchedule,
-  scheduleFieldNames,
-  staffExceptionSchema,
-  versionField,
-} from "../admin/salon-parts.schema";
-import { editSalonPart, fieldsOf, type SalonPartEdit } from "../admin/salon-parts.server";
-import { addStaffException, deleteStaffException } from "../admin/salon-staff-exceptions.server";
-import {
-  deleteSchedule,
-  type SchedulePattern,
-  saveSchedule,
-} from "../admin/salon-staff-schedules.server";
-import { staffTab } from "../admin/salon-staff-tab.server";
+import { recordAudit } from "../audit/audit";
 import { salonOpeningOn, workingIntervals } from "../bookings/availability";
 import { loadSalonSchedule } from "../bookings/availability-data.server";
 import { japaneseHolidaysBetween } from "../bookings/holidays";
@@ -33,19 +19,36 @@ import {
 } from "../db/schema";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import { notFound } from "../routing/not-found";
-import { ownerFrame, type SalonAccess } from "./salon-access.server";
+import { ownerFrame, type SalonAccess } from "../salon-access/salon-access.server";
+import {
+  parseSchedule,
+  scheduleFieldNames,
+  staffExceptionSchema,
+  versionField,
+} from "../salon-editor/salon-parts.schema";
+import { editSalonPart, fieldsOf, type SalonPartEdit } from "../salon-editor/salon-parts.server";
+import {
+  addStaffException,
+  deleteStaffException,
+} from "../salon-editor/salon-staff-exceptions.server";
+import {
+  deleteSchedule,
+  type SchedulePattern,
+  saveSchedule,
+} from "../salon-editor/salon-staff-schedules.server";
+import { staffTab } from "../salon-editor/salon-staff-tab.server";
+import {
+  guardStranding,
+  type StrandedBooking,
+  StrandedBookingsError,
+  type StrandingOptions,
+} from "../salon-editor/schedule-stranding.server";
 import {
   ownScheduleRequests,
   pendingScheduleRequests,
   type ScheduleRequestView,
   submitManagerRequestForm,
 } from "./schedule-requests.server";
-import {
-  guardStranding,
-  type StrandedBooking,
-  StrandedBookingsError,
-  type StrandingOptions,
-} from "./schedule-stranding.server";
 import {
   type ClosureInput,
   closureSchema,

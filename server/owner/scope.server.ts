@@ -1,10 +1,10 @@
 import type { Database } from "../db/client";
+import { can, type SalonAccess } from "../salon-access/salon-access.server";
 import {
   BookingNotFoundForSalonError,
   getOwnerBooking,
   type OwnerBookingDetail,
 } from "./booking-actions.server";
-import { can, type SalonAccess } from "./salon-access.server";
 
 /**
  * What a person may see of the salon's bookings (issue 29, point 1;

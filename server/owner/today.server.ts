@@ -16,7 +16,7 @@ import {
   bookings,
   staff,
 } from "../db/schema";
-import { ownerFrame, reachableSalons, type SalonAccess } from "./salon-access.server";
+import { ownerFrame, reachableSalons, type SalonAccess } from "../salon-access/salon-access.server";
 import { pendingScheduleRequestCount } from "./schedule-requests.server";
 import { type ViewScope, viewScope } from "./scope.server";
 

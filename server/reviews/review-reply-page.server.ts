@@ -3,7 +3,7 @@ import { fieldErrors } from "../../common/field-rules";
 import { UUID_PATTERN } from "../../common/uuid";
 import type { Database } from "../db/client";
 import { DomainError } from "../errors/domain-error";
-import { ownerFrame, type SalonAccess } from "../owner/salon-access.server";
+import { ownerFrame, type SalonAccess } from "../salon-access/salon-access.server";
 import { listReviewsForSalon, saveReply } from "./review-replies.server";
 import {
   type OwnerReviewQuery,

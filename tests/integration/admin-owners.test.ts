@@ -2,17 +2,9 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import { ownerInviteSchema } from "../../server/admin/admin.schema";
-import { listAudit } from "../../server/admin/audit";
 import { adminDashboard, dayAndWeek } from "../../server/admin/dashboard";
-import {
-  acceptInvitation,
-  findInvitation,
-  INVITATION_TTL_MS,
-  inviteOwner,
-  listOwners,
-  setOwnerSuspended,
-  unlinkSalon,
-} from "../../server/admin/owners";
+import { listOwners, setOwnerSuspended, unlinkSalon } from "../../server/admin/owners";
+import { listAudit } from "../../server/audit/audit";
 import {
   auditLog,
   type bookings,
@@ -22,6 +14,12 @@ import {
   users,
 } from "../../server/db/schema";
 import { DomainError } from "../../server/errors/domain-error";
+import {
+  acceptInvitation,
+  findInvitation,
+  INVITATION_TTL_MS,
+  inviteOwner,
+} from "../../server/invitations/invitations.server";
 import { browser, createAccountsApp, outboxFor, uniqueEmail } from "../support/accounts";
 import { buildBooking, buildSalon, buildStaff, buildUser } from "../support/builders";
 import { withTestDatabase } from "../support/test-database";

@@ -2,14 +2,6 @@ import { and, asc, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as photosRoute from "../../app/routes/admin.salons.edit.$id.photos";
-import { SalonVersionConflictError } from "../../server/admin/salon-editor.server";
-import {
-  addSalonPhoto,
-  deleteSalonPhoto,
-  listSalonPhotos,
-  moveSalonPhoto,
-  updateSalonPhotoAlt,
-} from "../../server/admin/salon-photos.server";
 import { auditLog, salonPhotos, salons } from "../../server/db/schema";
 import { DomainError } from "../../server/errors/domain-error";
 import { MAX_PHOTO_BYTES } from "../../server/photos/photo-image.server";
@@ -19,6 +11,14 @@ import {
   type PhotoStore,
   uploadKey,
 } from "../../server/photos/photo-store.server";
+import { SalonVersionConflictError } from "../../server/salon-editor/salon-editor.server";
+import {
+  addSalonPhoto,
+  deleteSalonPhoto,
+  listSalonPhotos,
+  moveSalonPhoto,
+  updateSalonPhotoAlt,
+} from "../../server/salon-editor/salon-photos.server";
 import { selectSalonCards } from "../../server/salons/salon-card";
 import { setRole } from "../support/accounts";
 import { buildSalon, buildUser } from "../support/builders";

@@ -1,45 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { parseSearchQuery } from "../../common/search.schema";
-import {
-  createCoupon,
-  deleteCoupon,
-  retireCoupon,
-  updateCoupon,
-} from "../../server/admin/salon-coupons.server";
-import {
-  createMenu,
-  deleteMenu,
-  moveMenu,
-  setMenuPublished,
-  updateMenu,
-} from "../../server/admin/salon-menus.server";
-import {
-  couponSchema,
-  menuSchema,
-  parseSchedule,
-  staffExceptionSchema,
-  staffSchema,
-} from "../../server/admin/salon-parts.schema";
-import type { SalonPartEdit } from "../../server/admin/salon-parts.server";
-import {
-  couponFormAction,
-  menuFormAction,
-  staffFormAction,
-} from "../../server/admin/salon-parts-forms.server";
-import {
-  createStaff,
-  deleteStaff,
-  moveStaff,
-  setStaffActive,
-  updateStaff,
-} from "../../server/admin/salon-staff.server";
-import {
-  addStaffException,
-  deleteStaffException,
-} from "../../server/admin/salon-staff-exceptions.server";
-import { deleteSchedule, saveSchedule } from "../../server/admin/salon-staff-schedules.server";
-import { staffTab } from "../../server/admin/salon-staff-tab.server";
 import { findAvailability } from "../../server/bookings/availability";
 import { loadAvailabilityInput } from "../../server/bookings/availability-data.server";
 import { StaffNotAvailableError } from "../../server/bookings/booking-errors";
@@ -55,6 +16,48 @@ import {
   staffSchedules,
 } from "../../server/db/schema";
 import { DomainError } from "../../server/errors/domain-error";
+import {
+  createCoupon,
+  deleteCoupon,
+  retireCoupon,
+  updateCoupon,
+} from "../../server/salon-editor/salon-coupons.server";
+import {
+  createMenu,
+  deleteMenu,
+  moveMenu,
+  setMenuPublished,
+  updateMenu,
+} from "../../server/salon-editor/salon-menus.server";
+import {
+  couponSchema,
+  menuSchema,
+  parseSchedule,
+  staffExceptionSchema,
+  staffSchema,
+} from "../../server/salon-editor/salon-parts.schema";
+import type { SalonPartEdit } from "../../server/salon-editor/salon-parts.server";
+import {
+  couponFormAction,
+  menuFormAction,
+  staffFormAction,
+} from "../../server/salon-editor/salon-parts-forms.server";
+import {
+  createStaff,
+  deleteStaff,
+  moveStaff,
+  setStaffActive,
+  updateStaff,
+} from "../../server/salon-editor/salon-staff.server";
+import {
+  addStaffException,
+  deleteStaffException,
+} from "../../server/salon-editor/salon-staff-exceptions.server";
+import {
+  deleteSchedule,
+  saveSchedule,
+} from "../../server/salon-editor/salon-staff-schedules.server";
+import { staffTab } from "../../server/salon-editor/salon-staff-tab.server";
 import { searchSalons } from "../../server/salons/search";
 import {
   buildBooking,

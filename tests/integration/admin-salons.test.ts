@@ -1,23 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { parseSearchQuery } from "../../common/search.schema";
-import { lookupPostalCode } from "../../server/admin/postal-code.server";
-import { SalonFieldError } from "../../server/admin/salon-basic-info-write.server";
-import { createSalon } from "../../server/admin/salon-create.server";
-import { deleteSalon } from "../../server/admin/salon-delete.server";
-import {
-  bumpSalonVersion,
-  findSalonForEditor,
-  SalonVersionConflictError,
-} from "../../server/admin/salon-editor.server";
-import { parseSalonForm, type SalonInput, salonFormValues } from "../../server/admin/salon-form";
 import { listSalonsForAdmin, parseSalonListQuery } from "../../server/admin/salon-list.server";
-import {
-  changeSalonStatus,
-  PublishRequirementsError,
-  publishRequirements,
-} from "../../server/admin/salon-status.server";
-import { loadSalonEditor, updateSalon } from "../../server/admin/salon-update.server";
 import {
   auditLog,
   bookings,
@@ -30,6 +14,26 @@ import {
 } from "../../server/db/schema";
 import { DomainError, NotFoundError } from "../../server/errors/domain-error";
 import { createRedirectRuleCache } from "../../server/routing/redirect-rules";
+import { lookupPostalCode } from "../../server/salon-editor/postal-code.server";
+import { SalonFieldError } from "../../server/salon-editor/salon-basic-info-write.server";
+import { createSalon } from "../../server/salon-editor/salon-create.server";
+import { deleteSalon } from "../../server/salon-editor/salon-delete.server";
+import {
+  bumpSalonVersion,
+  findSalonForEditor,
+  SalonVersionConflictError,
+} from "../../server/salon-editor/salon-editor.server";
+import {
+  parseSalonForm,
+  type SalonInput,
+  salonFormValues,
+} from "../../server/salon-editor/salon-form";
+import {
+  changeSalonStatus,
+  PublishRequirementsError,
+  publishRequirements,
+} from "../../server/salon-editor/salon-status.server";
+import { loadSalonEditor, updateSalon } from "../../server/salon-editor/salon-update.server";
 import { getSalonDetail } from "../../server/salons/salon-detail";
 import { searchSalons } from "../../server/salons/search";
 import {

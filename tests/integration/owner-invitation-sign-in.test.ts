@@ -3,7 +3,7 @@ import * as invitationRoute from "../../app/routes/account.invitation";
 import { getCurrentUser } from "../../server/accounts/current-user";
 import { DEVICE_COOKIE } from "../../server/accounts/device-cookie";
 import { ownerInviteSchema } from "../../server/admin/admin.schema";
-import { inviteOwner } from "../../server/admin/owners";
+import { inviteOwner } from "../../server/invitations/invitations.server";
 import { browser, outboxFor, uniqueEmail } from "../support/accounts";
 import { buildUser } from "../support/builders";
 import { createRouteApp } from "../support/route-app";

@@ -6,7 +6,7 @@ import {
   capabilitiesOf,
   type SalonAccessRole,
   type SalonCapability,
-} from "../../server/owner/salon-access.server";
+} from "../../server/salon-access/salon-access.server";
 import { browser, ORIGIN } from "../support/accounts";
 import { buildBooking, buildReview, buildSalonWithStaff } from "../support/builders";
 import { createFullApp } from "../support/full-app";

@@ -8,10 +8,6 @@ import * as adminStaffRoute from "../../app/routes/admin.salons.edit.$id.staff";
 import * as schedulesRoute from "../../app/routes/owner.salons.$id.schedules";
 import * as ownScheduleRoute from "../../app/routes/owner.salons.$id.schedules.mine";
 import { addDays, toLocal, weekdayOf } from "../../common/local-time";
-import { parseSalonForm } from "../../server/admin/salon-form";
-import { addStaffException } from "../../server/admin/salon-staff-exceptions.server";
-import { saveSchedule } from "../../server/admin/salon-staff-schedules.server";
-import { loadSalonEditor, updateSalon } from "../../server/admin/salon-update.server";
 import { japaneseHolidaysBetween } from "../../server/bookings/holidays";
 import {
   auditLog,
@@ -27,10 +23,14 @@ import {
   staffSchedules,
   users,
 } from "../../server/db/schema";
-import { StrandedBookingsError } from "../../server/owner/schedule-stranding.server";
 import type { ScheduleFormResult, ScheduleMonth } from "../../server/owner/schedules.server";
 import type { SlotEvent } from "../../server/realtime/slot-events.server";
 import { createRedirectRuleCache } from "../../server/routing/redirect-rules";
+import { parseSalonForm } from "../../server/salon-editor/salon-form";
+import { addStaffException } from "../../server/salon-editor/salon-staff-exceptions.server";
+import { saveSchedule } from "../../server/salon-editor/salon-staff-schedules.server";
+import { loadSalonEditor, updateSalon } from "../../server/salon-editor/salon-update.server";
+import { StrandedBookingsError } from "../../server/salon-editor/schedule-stranding.server";
 import { setRole } from "../support/accounts";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { buildBooking, buildSalonWithStaff, buildSchedule, buildStaff } from "../support/builders";

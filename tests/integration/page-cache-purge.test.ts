@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bumpSalonVersion } from "../../server/admin/salon-editor.server";
-import { changeSalonStatus } from "../../server/admin/salon-status.server";
 import type { Database, DatabaseHandle } from "../../server/db/client";
 import { type PageCache, pageCache } from "../../server/http/page-cache";
+import { bumpSalonVersion } from "../../server/salon-editor/salon-editor.server";
+import { changeSalonStatus } from "../../server/salon-editor/salon-status.server";
 import { ORIGIN } from "../support/accounts";
 import { buildSalonWithStaff, buildUser } from "../support/builders";
 import { createFullApp } from "../support/full-app";

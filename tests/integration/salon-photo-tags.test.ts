@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { photoTagChoices } from "../../server/admin/salon-photos.server";
-import { submitSalonPhotoForm } from "../../server/admin/salon-photos-form.server";
 import { auditLog, salonPhotos, salons } from "../../server/db/schema";
 import { createLogger } from "../../server/logger";
 import type { PhotoStore } from "../../server/photos/photo-store.server";
+import { photoTagChoices } from "../../server/salon-editor/salon-photos.server";
+import { submitSalonPhotoForm } from "../../server/salon-editor/salon-photos-form.server";
 import { buildMenu, buildSalon, buildStaff, buildUser } from "../support/builders";
 import { withTestDatabase } from "../support/test-database";
 

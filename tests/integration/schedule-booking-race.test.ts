@@ -12,7 +12,7 @@ import {
 } from "../../server/owner/booking-actions.server";
 import { salonBookingSchema } from "../../server/owner/salon-entries.schema";
 import { enterSalonBooking, OutsideScheduleError } from "../../server/owner/salon-entries.server";
-import { guardStranding } from "../../server/owner/schedule-stranding.server";
+import { guardStranding } from "../../server/salon-editor/schedule-stranding.server";
 import { bookingClient } from "../support/booking-client";
 import { buildSalonWithStaff, buildUser } from "../support/builders";
 import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";

@@ -1,7 +1,6 @@
 import { and, eq, gt, or } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { toLocal } from "../../common/local-time";
-import { addStaffException } from "../../server/admin/salon-staff-exceptions.server";
 import { workingIntervals } from "../../server/bookings/availability";
 import { loadSalonSchedule } from "../../server/bookings/availability-data.server";
 import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
@@ -10,7 +9,6 @@ import { rescheduleBooking } from "../../server/bookings/reschedule.server";
 import { bookings, salons, scheduleRequests, waitlistEntries } from "../../server/db/schema";
 import { DomainError } from "../../server/errors/domain-error";
 import { moveBooking } from "../../server/owner/booking-actions.server";
-import type { SalonAccess } from "../../server/owner/salon-access.server";
 import { salonBookingSchema } from "../../server/owner/salon-entries.schema";
 import { enterSalonBooking } from "../../server/owner/salon-entries.server";
 import { approveScheduleRequest } from "../../server/owner/schedule-requests.server";
@@ -19,6 +17,8 @@ import {
   saveOpeningHours,
   setHolidayRule,
 } from "../../server/owner/schedules.server";
+import type { SalonAccess } from "../../server/salon-access/salon-access.server";
+import { addStaffException } from "../../server/salon-editor/salon-staff-exceptions.server";
 import { matchWaitlist } from "../../server/waitlist/waitlist-matcher.server";
 import { bookingClient } from "../support/booking-client";
 import { buildSalonWithStaff, buildUser } from "../support/builders";

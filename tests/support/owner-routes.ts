@@ -1,7 +1,10 @@
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { expect } from "vitest";
 import routes from "../../app/routes";
-import type { OwnerRouteCapability, SalonCapability } from "../../server/owner/salon-access.server";
+import type {
+  OwnerRouteCapability,
+  SalonCapability,
+} from "../../server/salon-access/salon-access.server";
 
 /**
  * The back office's routes as the app declares them, for the access and

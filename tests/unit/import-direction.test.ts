@@ -36,6 +36,11 @@ function importsOf(file: string, text = readFileSync(join(ROOT, file), "utf8")):
 const under = (folder: string) => (path: string) =>
   path === folder || path.startsWith(`${folder}/`);
 const isTest = (file: string) => /\.test\.tsx?$/.test(file);
+/** The imports of a folder's source files (tests left out). */
+const imports = (folder: string) =>
+  sourceFiles(folder)
+    .filter((file) => !isTest(file))
+    .flatMap((file) => importsOf(file));
 
 describe("import direction", () => {
   it("server/ imports nothing from app/", () => {
@@ -75,6 +80,39 @@ describe("import direction", () => {
       .filter((file) => !isTest(file))
       .flatMap((file) => importsOf(file))
       .filter((i) => under("server/salons")(i.target));
+    expect(wrong).toEqual([]);
+  });
+
+  it("the administrator's door and the salon's door import nothing of each other", () => {
+    // What both doors use lives below them (the salon editor, the audit log, invitations, the
+    // salon access check), so either side can change without reaching into the other.
+    const wrong = [
+      ...imports("server/admin").filter((i) => under("server/owner")(i.target)),
+      ...imports("server/owner").filter((i) => under("server/admin")(i.target)),
+    ];
+    expect(wrong).toEqual([]);
+  });
+
+  it("what both doors share imports neither door", () => {
+    const shared = [
+      "server/salon-editor",
+      "server/audit",
+      "server/invitations",
+      "server/salon-access",
+    ];
+    const wrong = shared
+      .flatMap((folder) => imports(folder))
+      .filter((i) => under("server/admin")(i.target) || under("server/owner")(i.target));
+    expect(wrong).toEqual([]);
+  });
+
+  it("the audit log imports no other domain (every domain writes it)", () => {
+    const wrong = imports("server/audit").filter(
+      (i) =>
+        under("server")(i.target) &&
+        !under("server/audit")(i.target) &&
+        !under("server/db")(i.target),
+    );
     expect(wrong).toEqual([]);
   });
 

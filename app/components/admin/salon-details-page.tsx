@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "react-router";
-import type { SalonFormOptions } from "../../../server/admin/salon-basic-info-read.server";
-import type { EditorDoorView } from "../../../server/admin/salon-editor-door.server";
-import type { SalonFormValues } from "../../../server/admin/salon-form";
+import type { SalonFormOptions } from "../../../server/salon-editor/salon-basic-info-read.server";
+import type { EditorDoorView } from "../../../server/salon-editor/salon-editor-door.server";
+import type { SalonFormValues } from "../../../server/salon-editor/salon-form";
 import { Notice } from "../accounts/account-frame";
 import { formatDateTime, linkClass, secondaryButtonClass } from "./admin-frame";
 import { SalonEditorFrame } from "./salon-editor-tabs";

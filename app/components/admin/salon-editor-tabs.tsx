@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { NavLink } from "react-router";
 import { type EditorTab, editorTabLabels, editorTabs } from "../../../common/salon-editor-door";
-import type { EditorDoorView } from "../../../server/admin/salon-editor-door.server";
+import type { EditorDoorView } from "../../../server/salon-editor/salon-editor-door.server";
 import { OwnerFrame } from "../owner/owner-frame";
 import { AdminFrame } from "./admin-frame";
 

@@ -9,8 +9,8 @@ import {
   WEEKDAYS,
   weekdayLabels,
 } from "../../../common/salon-form-fields";
-import type { SalonFormOptions } from "../../../server/admin/salon-basic-info-read.server";
-import type { SalonFormValues } from "../../../server/admin/salon-form";
+import type { SalonFormOptions } from "../../../server/salon-editor/salon-basic-info-read.server";
+import type { SalonFormValues } from "../../../server/salon-editor/salon-form";
 import { ErrorSummary, SelectField, TextAreaField, TextField } from "../form/field";
 import { buttonClass, secondaryButtonClass } from "./admin-frame";
 import { BookingRulesFields } from "./booking-rules-fields";

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
-import type { EditorDoorView } from "../../../server/admin/salon-editor-door.server";
+import type { EditorDoorView } from "../../../server/salon-editor/salon-editor-door.server";
 import { ErrorSummary } from "../form/field";
 import { FocusedNotice } from "../form/focused-notice";
 import {

@@ -1,8 +1,8 @@
-import type { couponsTab } from "../../../server/admin/salon-coupons.server";
-import type { EditorSalon } from "../../../server/admin/salon-editor.server";
-import type { EditorDoorView } from "../../../server/admin/salon-editor-door.server";
-import type { menusTab } from "../../../server/admin/salon-menus.server";
-import type { staffTab } from "../../../server/admin/salon-staff-tab.server";
+import type { couponsTab } from "../../../server/salon-editor/salon-coupons.server";
+import type { EditorSalon } from "../../../server/salon-editor/salon-editor.server";
+import type { EditorDoorView } from "../../../server/salon-editor/salon-editor-door.server";
+import type { menusTab } from "../../../server/salon-editor/salon-menus.server";
+import type { staffTab } from "../../../server/salon-editor/salon-staff-tab.server";
 import { CouponForm, CouponList } from "./salon-coupons-tab";
 import { MenuForm, MenuList } from "./salon-menus-tab";
 import { formVersion, SalonPartPage } from "./salon-part-form";

@@ -1,7 +1,10 @@
 import { Form, Link, useNavigation } from "react-router";
 import { photoSrcSet } from "../../../common/photo-variants";
-import type { EditorDoorView } from "../../../server/admin/salon-editor-door.server";
-import type { listSalonPhotos, photoTagChoices } from "../../../server/admin/salon-photos.server";
+import type { EditorDoorView } from "../../../server/salon-editor/salon-editor-door.server";
+import type {
+  listSalonPhotos,
+  photoTagChoices,
+} from "../../../server/salon-editor/salon-photos.server";
 import { Notice } from "../accounts/account-frame";
 import { ErrorSummary } from "../form/field";
 import { buttonClass, linkClass, secondaryButtonClass } from "./admin-frame";

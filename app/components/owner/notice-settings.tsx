@@ -1,10 +1,10 @@
 import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
-import type { BookingRulesErrors } from "../../../server/admin/booking-rules";
 import type { BookingRulesForm } from "../../../server/owner/booking-settings.server";
 import type { NoticeSettings, NoticeValues } from "../../../server/owner/notice-settings.server";
-import type { SalonCapability } from "../../../server/owner/salon-access.server";
-import type { StrandedBooking } from "../../../server/owner/schedule-stranding.server";
+import type { SalonCapability } from "../../../server/salon-access/salon-access.server";
+import type { BookingRulesErrors } from "../../../server/salon-editor/booking-rules";
+import type { StrandedBooking } from "../../../server/salon-editor/schedule-stranding.server";
 import { buttonClass } from "../admin/admin-frame";
 import { BookingRulesFields } from "../admin/booking-rules-fields";
 import { ErrorSummary, TextField } from "../form/field";

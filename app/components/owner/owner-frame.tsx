@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { NavLink } from "react-router";
-import type { SalonCapability } from "../../../server/owner/salon-access.server";
+import type { SalonCapability } from "../../../server/salon-access/salon-access.server";
 import { BackOfficeBody, BackOfficeNav, type BackOfficeSection } from "../back-office-nav";
 
 /** What every owner page's frame needs of its salon (from SalonAccess.salon). */

@@ -1,6 +1,5 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import type { SalonCapability } from "../../../server/owner/salon-access.server";
 import type {
   BookingNotice,
   PendingApproval,
@@ -8,6 +7,7 @@ import type {
   TodayBooking,
   TodayView,
 } from "../../../server/owner/today.server";
+import type { SalonCapability } from "../../../server/salon-access/salon-access.server";
 import { ScrollRegion } from "../scroll-region";
 import { OwnerFrame, type OwnerFrameSalon } from "./owner-frame";
 

@@ -1,14 +1,14 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { weekdayLabels } from "../../../common/salon-parts";
-import type { SalonCapability } from "../../../server/owner/salon-access.server";
 import type { ScheduleRequestView } from "../../../server/owner/schedule-requests.server";
-import type { StrandedBooking } from "../../../server/owner/schedule-stranding.server";
 import type {
   MonthDay,
   ScheduleFormResult,
   ScheduleMonth,
 } from "../../../server/owner/schedules.server";
+import type { SalonCapability } from "../../../server/salon-access/salon-access.server";
+import type { StrandedBooking } from "../../../server/salon-editor/schedule-stranding.server";
 import { linkClass, secondaryButtonClass } from "../admin/admin-frame";
 import { OwnerFrame, type OwnerFrameSalon } from "./owner-frame";
 import {

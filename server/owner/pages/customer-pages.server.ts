@@ -1,7 +1,7 @@
 import type { Database } from "../../db/client";
+import { ownerFrame, type SalonAccess } from "../../salon-access/salon-access.server";
 import { customerListQuerySchema } from "../customers.schema";
 import { customerDetail, listCustomers } from "../customers.server";
-import { ownerFrame, type SalonAccess } from "../salon-access.server";
 
 /**
  * What the customers pages (/owner/salons/{id}/customers[/{customerId}])

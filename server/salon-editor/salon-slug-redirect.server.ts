@@ -1,4 +1,5 @@
 import { eq, like, or, sql } from "drizzle-orm";
+import { recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import { redirectRules } from "../db/schema";
 import {
@@ -6,7 +7,6 @@ import {
   type RedirectRuleCache,
   saveRedirectRule,
 } from "../routing/redirect-rules";
-import { recordAudit } from "./audit";
 import type { AdminActor } from "./salon-editor.server";
 
 /**

@@ -1,8 +1,8 @@
 import { and, eq, isNull } from "drizzle-orm";
+import { changedFields, recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import { localTime } from "../db/local-time";
 import { salonBookingSettings } from "../db/schema";
-import { changedFields, recordAudit } from "./audit";
 import { type BookingRules, bookingRulesDefaults } from "./booking-rules";
 
 /**

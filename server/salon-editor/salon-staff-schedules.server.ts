@@ -4,11 +4,11 @@ import type { Database } from "../db/client";
 import { localTime } from "../db/local-time";
 import { staffSchedules } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
-import { guardStranding, type StrandingOptions } from "../owner/schedule-stranding.server";
 import { recordPartAudit } from "./salon-part-rows.server";
 import type { ScheduleInput, ScheduleInterval } from "./salon-parts.schema";
 import { editSalonPart, type SalonPartEdit } from "./salon-parts.server";
 import { memberOf } from "./salon-staff.server";
+import { guardStranding, type StrandingOptions } from "./schedule-stranding.server";
 
 /**
  * A stylist's weekly patterns (decision 0018): the schedule rows sharing

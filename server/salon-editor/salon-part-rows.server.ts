@@ -1,9 +1,9 @@
 import { and, asc, eq } from "drizzle-orm";
 import { isUuid } from "../../common/uuid";
+import { type AuditEntry, recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import type { coupons, menus, staff } from "../db/schema";
 import { NotFoundError } from "../errors/domain-error";
-import { type AuditEntry, recordAudit } from "./audit";
 import { editSalonPart, type SalonPartEdit } from "./salon-parts.server";
 
 /**

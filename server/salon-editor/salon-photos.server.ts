@@ -1,13 +1,13 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { PhotoVariant } from "../../common/photo-variants";
+import { recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import { menus, salonPhotos, staff } from "../db/schema";
 import { BadRequestError, NotFoundError } from "../errors/domain-error";
 import { describeError, type Logger } from "../logger";
 import { PhotoRejectedError, processPhoto } from "../photos/photo-image.server";
 import { type PhotoStore, uploadKey, uploadUrl } from "../photos/photo-store.server";
-import { recordAudit } from "./audit";
 import { bumpSalonVersion } from "./salon-editor.server";
 import type { SalonPhotoAction } from "./salon-photos.schema";
 

@@ -1,10 +1,10 @@
 import { toLocal } from "../../common/local-time";
 import { BLANK_CLOSURES } from "../../common/salon-form-fields";
+import { recordAudit } from "../audit/audit";
 import { bookingSettingsDefaults } from "../bookings/settings";
 import type { Database } from "../db/client";
 import { salons } from "../db/schema";
 import { recomputeSalonDerived } from "../salons/derived.server";
-import { recordAudit } from "./audit";
 import { bookingRulesDefaults } from "./booking-rules";
 import { auditView, readSalon } from "./salon-basic-info-read.server";
 import {

@@ -1,9 +1,9 @@
 import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import { addDays, toLocal } from "../../common/local-time";
+import { changedFields } from "../audit/audit";
 import type { Database } from "../db/client";
 import { bookings, couponMenus, coupons, menus } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
-import { changedFields } from "./audit";
 import { type RetirablePart, retireOrDelete } from "./salon-part-retire.server";
 import { findPartRow, recordPartAudit } from "./salon-part-rows.server";
 import type { CouponInput } from "./salon-parts.schema";

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { couponDiscountKinds } from "../../common/coupon-pricing";
-import { choice, kanaName, requiredText } from "../../common/field-rules";
+import { choice, kanaName, requiredText, uuidText } from "../../common/field-rules";
 import { isLocalDate } from "../../common/local-time";
 import { durationChoices, INTERVALS_PER_DAY, weekdayLabels } from "../../common/salon-parts";
 import { scheduleExceptionKinds } from "../db/schema/schedules";
-import { uuidText } from "./admin.schema";
 
 /**
  * The forms of the salon editor's スタッフ, メニュー and クーポン tabs

@@ -1,10 +1,10 @@
 import { and, count, eq } from "drizzle-orm";
+import { type AuditAction, recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import { menus, salons, staff } from "../db/schema";
 import type { SalonStatus } from "../db/schema/salons";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import { recomputeSalonDerived } from "../salons/derived.server";
-import { type AuditAction, recordAudit } from "./audit";
 import { readSalon } from "./salon-basic-info-read.server";
 import { type AdminActor, bumpSalonVersion } from "./salon-editor.server";
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, or, sql } from "drizzle-orm";
 import { formatDate } from "../../common/format";
 import { addDays, formatMinutes, toLocal } from "../../common/local-time";
-import { recordAudit } from "../admin/audit";
+import { recordAudit } from "../audit/audit";
 import { workingIntervals } from "../bookings/availability";
 import { loadSalonSchedule } from "../bookings/availability-data.server";
 import { bookingSettingsDefaults } from "../bookings/settings";

@@ -1,9 +1,9 @@
 import { count, eq, type SQL } from "drizzle-orm";
 import type { PgTable } from "drizzle-orm/pg-core";
+import type { AuditAction } from "../audit/audit";
+import { changedFields } from "../audit/audit";
 import type { Database } from "../db/client";
 import { DomainError } from "../errors/domain-error";
-import type { AuditAction } from "./audit";
-import { changedFields } from "./audit";
 import {
   findPartRow,
   type PartRow,

@@ -4,9 +4,9 @@ import { retryTransaction } from "../db/retry";
 import { salons } from "../db/schema";
 import { sqlState } from "../db/sql-state";
 import { DomainError } from "../errors/domain-error";
-import { type StrandedBooking, StrandedBookingsError } from "../owner/schedule-stranding.server";
 import { recomputeSalonDerived } from "../salons/derived.server";
 import { bumpSalonVersion, SalonVersionConflictError } from "./salon-editor.server";
+import { type StrandedBooking, StrandedBookingsError } from "./schedule-stranding.server";
 
 /**
  * What the スタッフ, メニュー and クーポン tabs of the salon editor share

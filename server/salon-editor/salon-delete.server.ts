@@ -1,8 +1,8 @@
 import { and, count, eq, gte, inArray } from "drizzle-orm";
+import { recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import { bookings, occupyingStatuses, salons } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
-import { recordAudit } from "./audit";
 import { auditView, readSalon } from "./salon-basic-info-read.server";
 import { type AdminActor, bumpSalonVersion } from "./salon-editor.server";
 

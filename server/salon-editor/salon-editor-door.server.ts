@@ -1,7 +1,7 @@
 import { type EditorDoorKind, type EditorTab, editorPaths } from "../../common/salon-editor-door";
 import { requireAdmin } from "../accounts/guards";
 import type { AppContext } from "../context";
-import { ownerFrame, requireSalonAccess } from "../owner/salon-access.server";
+import { ownerFrame, requireSalonAccess } from "../salon-access/salon-access.server";
 import { type EditorSalon, findSalonForEditor } from "./salon-editor.server";
 
 /**

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { changedFields } from "../audit/audit";
 import type { Database } from "../db/client";
 import { bookings, menuStaff, menus, salons, staff } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
-import { changedFields } from "./audit";
 import { type RetirablePart, retireOrDelete } from "./salon-part-retire.server";
 import { findPartRow, moveInSalonOrder, recordPartAudit } from "./salon-part-rows.server";
 import type { StaffInput } from "./salon-parts.schema";

@@ -1,8 +1,8 @@
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
+import { changedFields } from "../audit/audit";
 import type { Database } from "../db/client";
 import { bookingMenus, couponMenus, menuStaff, menus, staff } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
-import { changedFields } from "./audit";
 import { type RetirablePart, retireOrDelete } from "./salon-part-retire.server";
 import { findPartRow, moveInSalonOrder, recordPartAudit } from "./salon-part-rows.server";
 import type { MenuInput } from "./salon-parts.schema";

@@ -1,12 +1,11 @@
 import { eq } from "drizzle-orm";
 import { toLocal } from "../../common/local-time";
+import { changedFields, recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import { retryTransaction } from "../db/retry";
 import { salons } from "../db/schema";
-import { guardStranding } from "../owner/schedule-stranding.server";
 import type { RedirectRuleCache } from "../routing/redirect-rules";
 import { recomputeSalonDerived } from "../salons/derived.server";
-import { changedFields, recordAudit } from "./audit";
 import { auditBookingRules } from "./booking-rules.server";
 import { auditView, readSalon, salonFormOptions, valuesOf } from "./salon-basic-info-read.server";
 import {
@@ -20,6 +19,7 @@ import { type AdminActor, bumpSalonVersion, findSalonForEditor } from "./salon-e
 import type { SalonInput } from "./salon-form";
 import { addSlugRedirect } from "./salon-slug-redirect.server";
 import { publishRequirements } from "./salon-status.server";
+import { guardStranding } from "./schedule-stranding.server";
 
 /**
  * /admin/salons/edit/:id, the 基本情報 tab: its page data and its save

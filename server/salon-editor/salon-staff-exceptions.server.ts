@@ -5,12 +5,12 @@ import type { Database } from "../db/client";
 import { localTime } from "../db/local-time";
 import { scheduleExceptions } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
-import { guardStranding, type StrandingOptions } from "../owner/schedule-stranding.server";
 import { recordPartAudit } from "./salon-part-rows.server";
 import type { StaffExceptionInput } from "./salon-parts.schema";
 import { editSalonPart, type SalonPartEdit } from "./salon-parts.server";
 import { memberOf } from "./salon-staff.server";
 import { strandingScope } from "./salon-staff-schedules.server";
+import { guardStranding, type StrandingOptions } from "./schedule-stranding.server";
 
 /**
  * A stylist's dated exceptions (休み, 勤務時間の変更, 臨時出勤), added from

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { uuidText } from "./admin.schema";
+import { uuidText } from "../../common/field-rules";
 
 const photoId = uuidText("写真");
 const version = z.coerce
