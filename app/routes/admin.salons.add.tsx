@@ -6,7 +6,7 @@ import { blankSalonValues } from "../../server/salon-editor/salon-create.server"
 import { submitSalonForm } from "../../server/salon-editor/salon-editor-actions.server";
 import { Notice } from "../components/accounts/account-frame";
 import { AdminFrame } from "../components/admin/admin-frame";
-import { SalonForm } from "../components/admin/salon-form";
+import { SalonForm } from "../components/salon-editor/salon-form";
 import type { Route } from "./+types/admin.salons.add";
 
 export const meta: Route.MetaFunction = () => [

@@ -6,7 +6,7 @@ import {
   salonPartLoader,
 } from "../../server/salon-editor/salon-part-routes.server";
 import { menuFormAction } from "../../server/salon-editor/salon-parts-forms.server";
-import { SalonMenusPage } from "../components/admin/salon-part-pages";
+import { SalonMenusPage } from "../components/salon-editor/salon-part-pages";
 import type { Route } from "./+types/admin.salons.edit.$id.menus";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

@@ -4,7 +4,7 @@ import {
   salonDetailsLoader,
 } from "../../server/salon-editor/salon-details-door.server";
 import { adminDoor } from "../../server/salon-editor/salon-editor-door.server";
-import { SalonDetailsPage } from "../components/admin/salon-details-page";
+import { SalonDetailsPage } from "../components/salon-editor/salon-details-page";
 import type { Route } from "./+types/admin.salons.edit.$id";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

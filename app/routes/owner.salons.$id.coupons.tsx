@@ -8,7 +8,7 @@ import {
   salonPartLoader,
 } from "../../server/salon-editor/salon-part-routes.server";
 import { couponFormAction } from "../../server/salon-editor/salon-parts-forms.server";
-import { SalonCouponsPage } from "../components/admin/salon-part-pages";
+import { SalonCouponsPage } from "../components/salon-editor/salon-part-pages";
 import type { Route } from "./+types/owner.salons.$id.coupons";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

@@ -6,7 +6,7 @@ import {
   salonDetailsLoader,
 } from "../../server/salon-editor/salon-details-door.server";
 import { ownerDoor } from "../../server/salon-editor/salon-editor-door.server";
-import { SalonDetailsPage } from "../components/admin/salon-details-page";
+import { SalonDetailsPage } from "../components/salon-editor/salon-details-page";
 import type { Route } from "./+types/owner.salons.$id.details";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

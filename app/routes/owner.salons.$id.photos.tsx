@@ -6,7 +6,7 @@ import {
   salonPhotosAction,
   salonPhotosLoader,
 } from "../../server/salon-editor/salon-part-routes.server";
-import { SalonPhotosPage } from "../components/admin/salon-photos-page";
+import { SalonPhotosPage } from "../components/salon-editor/salon-photos-page";
 import type { Route } from "./+types/owner.salons.$id.photos";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

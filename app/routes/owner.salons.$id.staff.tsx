@@ -8,7 +8,7 @@ import {
 } from "../../server/salon-editor/salon-part-routes.server";
 import { staffFormAction } from "../../server/salon-editor/salon-parts-forms.server";
 import { staffTab } from "../../server/salon-editor/salon-staff-tab.server";
-import { SalonStaffPage } from "../components/admin/salon-part-pages";
+import { SalonStaffPage } from "../components/salon-editor/salon-part-pages";
 import type { Route } from "./+types/owner.salons.$id.staff";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [

@@ -3,7 +3,6 @@ import { formatYen } from "../../../common/format";
 import { roleLabels, staffBookingStatusLabels } from "../../../common/status-labels";
 import type { AdminHomeData } from "../../../server/admin/admin-home.server";
 import {
-  AdminFrame,
   buttonClass,
   cellClass,
   FilterSelect,
@@ -11,7 +10,8 @@ import {
   headCellClass,
   linkClass,
   tableClass,
-} from "./admin-frame";
+} from "../back-office-ui";
+import { AdminFrame } from "./admin-frame";
 import { AuditTarget } from "./audit-target";
 
 const ownerHref = (email: string) => `/admin/owners?q=${encodeURIComponent(email)}`;

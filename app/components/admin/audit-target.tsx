@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { linkClass } from "./admin-frame";
+import { linkClass } from "../back-office-ui";
 
 /** Where the thing an audit entry is about can be seen, for the kinds that have a page. */
 function targetHref(entry: { targetType: string; targetId: string; salonId: string | null }) {

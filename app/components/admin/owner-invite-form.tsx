@@ -3,8 +3,9 @@ import type {
   OwnerInvitePageData,
   OwnerInviteResult,
 } from "../../../server/admin/owner-forms.server";
+import { buttonClass, secondaryButtonClass } from "../back-office-ui";
 import { ErrorSummary, TextField } from "../form/field";
-import { AdminFrame, buttonClass, secondaryButtonClass } from "./admin-frame";
+import { AdminFrame } from "./admin-frame";
 
 /**
  * /admin/owners/add: the owner's details and the salons they will manage,

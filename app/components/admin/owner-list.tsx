@@ -2,9 +2,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { OWNERS_PER_PAGE } from "../../../common/admin";
 import type { listOwners } from "../../../server/admin/owners";
 import { Notice } from "../accounts/account-frame";
-import { Pagination } from "../pagination";
 import {
-  AdminFrame,
   buttonClass,
   cellClass,
   formatDateTime,
@@ -13,7 +11,9 @@ import {
   linkClass,
   secondaryButtonClass,
   tableClass,
-} from "./admin-frame";
+} from "../back-office-ui";
+import { Pagination } from "../pagination";
+import { AdminFrame } from "./admin-frame";
 
 type OwnerListData = Awaited<ReturnType<typeof listOwners>>;
 

@@ -5,9 +5,7 @@ import type {
   RedirectsPageData,
 } from "../../../server/admin/redirect-form.server";
 import { Notice } from "../accounts/account-frame";
-import { ErrorSummary, TextField } from "../form/field";
 import {
-  AdminFrame,
   buttonClass,
   cellClass,
   formatDateTime,
@@ -15,7 +13,9 @@ import {
   linkClass,
   secondaryButtonClass,
   tableClass,
-} from "./admin-frame";
+} from "../back-office-ui";
+import { ErrorSummary, TextField } from "../form/field";
+import { AdminFrame } from "./admin-frame";
 
 const emptyValues: RedirectFormValues = { path: "", target: "", statusCode: "301" };
 

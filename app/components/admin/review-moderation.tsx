@@ -5,11 +5,12 @@ import type {
   ModerationFormResult,
   ModerationPageData,
 } from "../../../server/admin/review-moderation-form.server";
+import { buttonClass, ListCount, linkClass, secondaryButtonClass } from "../back-office-ui";
 import { ErrorSummary, TextAreaField } from "../form/field";
 import { FocusedNotice } from "../form/focused-notice";
 import { Pagination } from "../pagination";
 import { BackOfficeReview } from "../reviews/back-office-review";
-import { AdminFrame, buttonClass, ListCount, linkClass, secondaryButtonClass } from "./admin-frame";
+import { AdminFrame } from "./admin-frame";
 
 /**
  * /admin/reviews: the reported reviews (oldest report first), the hidden

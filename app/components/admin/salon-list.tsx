@@ -3,9 +3,7 @@ import { defaultSalonSortDirection, SALONS_PER_PAGE } from "../../../common/admi
 import { genreLabels, salonGenres } from "../../../common/genres";
 import type { SalonListPageData, SalonListQuery } from "../../../server/admin/salon-list.server";
 import { Notice } from "../accounts/account-frame";
-import { Pagination } from "../pagination";
 import {
-  AdminFrame,
   buttonClass,
   cellClass,
   FilterSelect,
@@ -14,8 +12,10 @@ import {
   ListCount,
   linkClass,
   tableClass,
-} from "./admin-frame";
-import { salonStatusLabels } from "./salon-status";
+} from "../back-office-ui";
+import { Pagination } from "../pagination";
+import { salonStatusLabels } from "../salon-editor/salon-status";
+import { AdminFrame } from "./admin-frame";
 
 /** The list's URL with some conditions changed (page back to 1 unless given). */
 function listHref(query: SalonListQuery, change: Partial<SalonListQuery>) {

@@ -13,7 +13,7 @@ import {
   linkClass,
   secondaryButtonClass,
   tableClass,
-} from "../admin/admin-frame";
+} from "../back-office-ui";
 import { ScrollRegion } from "../scroll-region";
 import { cancelLabels, formatLocalDay, formatPhone } from "./customer-labels";
 import { OwnerFrame } from "./owner-frame";

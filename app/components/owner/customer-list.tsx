@@ -1,7 +1,7 @@
 import { Form, Link } from "react-router";
 import { formatYen } from "../../../common/format";
 import type { customerListPage } from "../../../server/owner/pages/customer-pages.server";
-import { buttonClass, cellClass, headCellClass, linkClass, tableClass } from "../admin/admin-frame";
+import { buttonClass, cellClass, headCellClass, linkClass, tableClass } from "../back-office-ui";
 import { Pagination } from "../pagination";
 import { ScrollRegion } from "../scroll-region";
 import { formatLocalDay, formatPhone } from "./customer-labels";

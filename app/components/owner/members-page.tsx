@@ -5,7 +5,7 @@ import type {
   MembersPageData,
   SalonMember,
 } from "../../../server/owner/members.server";
-import { buttonClass, secondaryButtonClass } from "../admin/admin-frame";
+import { buttonClass, secondaryButtonClass } from "../back-office-ui";
 import { ErrorSummary, SelectField, TextField } from "../form/field";
 import { FocusedNotice } from "../form/focused-notice";
 import { OwnerFrame } from "./owner-frame";

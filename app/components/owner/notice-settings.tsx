@@ -5,10 +5,10 @@ import type { NoticeSettings, NoticeValues } from "../../../server/owner/notice-
 import type { SalonCapability } from "../../../server/salon-access/salon-access.server";
 import type { BookingRulesErrors } from "../../../server/salon-editor/booking-rules";
 import type { StrandedBooking } from "../../../server/salon-editor/schedule-stranding.server";
-import { buttonClass } from "../admin/admin-frame";
-import { BookingRulesFields } from "../admin/booking-rules-fields";
+import { buttonClass } from "../back-office-ui";
 import { ErrorSummary, TextField } from "../form/field";
 import { FocusedNotice } from "../form/focused-notice";
+import { BookingRulesFields } from "../salon-editor/booking-rules-fields";
 import { OwnerFrame, type OwnerFrameSalon } from "./owner-frame";
 
 export type NoticeSettingsPageData = {

@@ -7,7 +7,7 @@ import type {
   ReportWeekday,
   reportsPage,
 } from "../../../server/owner/reports.server";
-import { buttonClass, cellClass, headCellClass, linkClass, tableClass } from "../admin/admin-frame";
+import { buttonClass, cellClass, headCellClass, linkClass, tableClass } from "../back-office-ui";
 import { ErrorSummary, SelectField, TextField } from "../form/field";
 import { ScrollRegion } from "../scroll-region";
 import { cancelLabels } from "./customer-labels";

@@ -5,7 +5,7 @@ import type {
   ReplyFormResult,
   ReviewReplyPageData,
 } from "../../../server/reviews/review-reply-page.server";
-import { buttonClass, ListCount } from "../admin/admin-frame";
+import { buttonClass, ListCount } from "../back-office-ui";
 import { ErrorSummary, TextAreaField } from "../form/field";
 import { FocusedNotice } from "../form/focused-notice";
 import { Pagination } from "../pagination";

@@ -3,9 +3,9 @@ import { Form } from "react-router";
 import { formatDate } from "../../../common/format";
 import { scheduleExceptionLabels } from "../../../common/salon-parts";
 import type { ScheduleFormResult } from "../../../server/owner/schedules.server";
-import { buttonClass, secondaryButtonClass } from "../admin/admin-frame";
-import { rangeText, WeekGrid } from "../admin/week-grid";
+import { buttonClass, secondaryButtonClass } from "../back-office-ui";
 import { ErrorSummary, SelectField, TextField } from "../form/field";
+import { rangeText, WeekGrid } from "../salon-editor/week-grid";
 import type { SchedulePageData } from "./schedule-page";
 
 /**

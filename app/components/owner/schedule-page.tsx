@@ -9,7 +9,7 @@ import type {
 } from "../../../server/owner/schedules.server";
 import type { SalonCapability } from "../../../server/salon-access/salon-access.server";
 import type { StrandedBooking } from "../../../server/salon-editor/schedule-stranding.server";
-import { linkClass, secondaryButtonClass } from "../admin/admin-frame";
+import { linkClass, secondaryButtonClass } from "../back-office-ui";
 import { OwnerFrame, type OwnerFrameSalon } from "./owner-frame";
 import {
   ClosureForms,

@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import { scheduleExceptionLabels } from "../../../common/salon-parts";
 import type { ScheduleRequestView } from "../../../server/owner/schedule-requests.server";
 import type { ScheduleFormResult } from "../../../server/owner/schedules.server";
-import { buttonClass, linkClass, secondaryButtonClass } from "../admin/admin-frame";
+import { buttonClass, linkClass, secondaryButtonClass } from "../back-office-ui";
 import { ErrorSummary, TextField } from "../form/field";
 import { ScheduleChangeFields, stateOf } from "./schedule-forms";
 

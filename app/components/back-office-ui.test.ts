@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { ListCount } from "./admin-frame";
+import { ListCount } from "./back-office-ui";
 
 const text = (total: number, page: number) =>
   renderToStaticMarkup(createElement(ListCount, { total, page, perPage: 20 })).replace(

@@ -1,15 +1,15 @@
 import type { ReactNode } from "react";
 import { Form, Link } from "react-router";
 import type { EditorDoorView } from "../../../server/salon-editor/salon-editor-door.server";
-import { ErrorSummary } from "../form/field";
-import { FocusedNotice } from "../form/focused-notice";
 import {
   buttonClass,
   headCellClass,
   linkClass,
   secondaryButtonClass,
   tableClass,
-} from "./admin-frame";
+} from "../back-office-ui";
+import { ErrorSummary } from "../form/field";
+import { FocusedNotice } from "../form/focused-notice";
 import { SalonEditorFrame } from "./salon-editor-tabs";
 
 /**
@@ -17,7 +17,7 @@ import { SalonEditorFrame } from "./salon-editor-tabs";
  * Every form carries the salon version it was loaded with (decision 0018).
  */
 
-/** What a refused save answers (PartResult of server/admin/salon-parts.server.ts, seen by the page). */
+/** What a refused save answers (PartResult of server/salon-editor/salon-parts.server.ts, seen by the page). */
 export type PartRefusal = {
   ok: false;
   form: string;

@@ -6,8 +6,8 @@ import type {
   photoTagChoices,
 } from "../../../server/salon-editor/salon-photos.server";
 import { Notice } from "../accounts/account-frame";
+import { buttonClass, linkClass, secondaryButtonClass } from "../back-office-ui";
 import { ErrorSummary } from "../form/field";
-import { buttonClass, linkClass, secondaryButtonClass } from "./admin-frame";
 import { PhotoDropZone } from "./photo-drop-zone";
 import { SalonEditorFrame } from "./salon-editor-tabs";
 

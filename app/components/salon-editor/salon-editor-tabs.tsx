@@ -2,8 +2,8 @@ import type { ReactNode } from "react";
 import { NavLink } from "react-router";
 import { type EditorTab, editorTabLabels, editorTabs } from "../../../common/salon-editor-door";
 import type { EditorDoorView } from "../../../server/salon-editor/salon-editor-door.server";
+import { AdminFrame } from "../admin/admin-frame";
 import { OwnerFrame } from "../owner/owner-frame";
-import { AdminFrame } from "./admin-frame";
 
 /**
  * The salon editor is one salon seen through tabs, as a salon back office

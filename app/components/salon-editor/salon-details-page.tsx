@@ -3,7 +3,7 @@ import type { SalonFormOptions } from "../../../server/salon-editor/salon-basic-
 import type { EditorDoorView } from "../../../server/salon-editor/salon-editor-door.server";
 import type { SalonFormValues } from "../../../server/salon-editor/salon-form";
 import { Notice } from "../accounts/account-frame";
-import { formatDateTime, linkClass, secondaryButtonClass } from "./admin-frame";
+import { formatDateTime, linkClass, secondaryButtonClass } from "../back-office-ui";
 import { SalonEditorFrame } from "./salon-editor-tabs";
 import { SalonForm } from "./salon-form";
 import { salonStatusLabels } from "./salon-status";

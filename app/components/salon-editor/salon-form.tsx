@@ -11,8 +11,8 @@ import {
 } from "../../../common/salon-form-fields";
 import type { SalonFormOptions } from "../../../server/salon-editor/salon-basic-info-read.server";
 import type { SalonFormValues } from "../../../server/salon-editor/salon-form";
+import { buttonClass, secondaryButtonClass } from "../back-office-ui";
 import { ErrorSummary, SelectField, TextAreaField, TextField } from "../form/field";
-import { buttonClass, secondaryButtonClass } from "./admin-frame";
 import { BookingRulesFields } from "./booking-rules-fields";
 
 /**

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { formatDate, formatYen } from "../../../common/format";
 import { scheduleExceptionLabels } from "../../../common/salon-parts";
+import { cellClass, headCellClass, linkClass, tableClass } from "../back-office-ui";
 import { SelectField, TextAreaField, TextField } from "../form/field";
-import { cellClass, headCellClass, linkClass, tableClass } from "./admin-frame";
 import {
   CheckboxGroup,
   PartList,
@@ -13,7 +13,7 @@ import {
 } from "./salon-part-form";
 import { rangeText, WeekGrid } from "./week-grid";
 
-/** What the スタッフ tab's loader gives (server/admin/salon-staff-tab.server.ts staffTab). */
+/** What the スタッフ tab's loader gives (server/salon-editor/salon-staff-tab.server.ts staffTab). */
 type Member = {
   id: string;
   name: string;

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { formatDate, formatYen } from "../../../common/format";
 import { couponKindLabels } from "../../../common/salon-parts";
+import { cellClass, linkClass } from "../back-office-ui";
 import { SelectField, TextAreaField, TextField } from "../form/field";
-import { cellClass, linkClass } from "./admin-frame";
 import {
   CheckboxGroup,
   PartList,
@@ -11,7 +11,7 @@ import {
   SalonPartForm,
 } from "./salon-part-form";
 
-/** What the クーポン tab's loader gives (server/admin/salon-coupons.server.ts couponsTab). */
+/** What the クーポン tab's loader gives (server/salon-editor/salon-coupons.server.ts couponsTab). */
 export type CouponRow = {
   id: string;
   title: string;

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import { formatYen } from "../../../common/format";
 import { durationChoices, durationLabel } from "../../../common/salon-parts";
+import { cellClass, linkClass } from "../back-office-ui";
 import { SelectField, TextAreaField, TextField } from "../form/field";
-import { cellClass, linkClass } from "./admin-frame";
 import {
   CheckboxGroup,
   PartList,
@@ -11,7 +11,7 @@ import {
   SalonPartForm,
 } from "./salon-part-form";
 
-/** What the メニュー tab's loader gives (server/admin/salon-menus.server.ts menusTab). */
+/** What the メニュー tab's loader gives (server/salon-editor/salon-menus.server.ts menusTab). */
 export type MenuRow = {
   id: string;
   category: string;
