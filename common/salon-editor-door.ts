@@ -33,10 +33,11 @@ export function editorPaths(kind: EditorDoorKind, salonId: string): Record<Edito
 }
 
 /**
- * What only an administrator may change, refused in the owner door on the
- * server and not shown there: the salon's status (publish, suspend, back to
- * draft), deleting it, its URL name (slug: the public address, with its
- * redirects and search engines' links), and which accounts own it.
+ * What only an administrator may do, refused in the owner door on the server
+ * and not shown there: the salon's status (publish, suspend, back to draft)
+ * and deleting it. The admin-only fields — the URL name (slug: the public
+ * address, with its redirects and search engines' links) and which accounts
+ * own it — are refused field by field in salon-details-door.server.ts, which
+ * compares them with what is stored.
  */
-export const adminOnlySalonFields = ["slug", "ownerIds", "addOwnerId"] as const;
 export const adminOnlySalonIntents = ["publish", "suspend", "unpublish", "delete"] as const;

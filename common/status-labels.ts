@@ -48,8 +48,8 @@ export const arrivedLabel = "来店済み";
 /**
  * A confirmed booking that still waits for the salon's answer (decision
  * 0051). After a cancellation the row keeps approval 'pending', so the
- * status is always asked too. Here rather than in server/ so pages and
- * labels share it (server/bookings/approval.server.ts re-exports it).
+ * status is always asked too. Here rather than in server/ so pages, labels, mails and jobs share
+ * one test.
  */
 export const isPendingApproval = (booking: {
   status: string;

@@ -244,16 +244,6 @@ const auditActionOf: Record<ModerationIntent, AuditAction> = {
   keep: "review.keep",
 };
 
-/** Hides a review (with a note): off the salon page and out of its average. */
-export const hideReview = (db: Database, decision: Decision) => moderate(db, "hide", decision);
-
-/** Shows a hidden review again (with a note). */
-export const restoreReview = (db: Database, decision: Decision) =>
-  moderate(db, "restore", decision);
-
-/** 問題なし: the open reports resolved, the review left as it is. */
-export const keepReview = (db: Database, decision: Decision) => moderate(db, "keep", decision);
-
 /** The one transaction behind the three decisions. */
 export async function moderate(
   db: Database,

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { addDays, LocalDay, toLocal } from "../../common/local-time";
+import { isPendingApproval } from "../../common/status-labels";
 import type { Database } from "../db/client";
 import type { MailAttachment } from "../db/schema";
 import {
@@ -332,7 +333,7 @@ function calendarAttachment(
       method,
       sequence,
       now,
-      tentative: booking.status === "confirmed" && booking.approval === "pending",
+      tentative: isPendingApproval(booking),
       organizer: { name: details.salonName, email: addressOf(options.mailFrom) },
       attendee: booking.customerEmail
         ? { name: booking.customerName || booking.customerEmail, email: booking.customerEmail }

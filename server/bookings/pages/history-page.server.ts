@@ -1,5 +1,6 @@
 import { and, inArray } from "drizzle-orm";
 import { type ReviewAction, reviewActionFor } from "../../../common/reviews";
+import { isPendingApproval } from "../../../common/status-labels";
 import type { Database } from "../../db/client";
 import { bookingEvents, reviews } from "../../db/schema";
 import { type BookingSummary, getBookingForUser, listBookingsForUser } from "../booking.server";
@@ -20,7 +21,7 @@ function historyItem(
     status: booking.status,
     /** The status in words: 仮予約（サロンの承認待ち） while the salon has not approved it (decision 0051). */
     statusLabel: booking.statusLabel,
-    pending: booking.status === "confirmed" && booking.approval === "pending",
+    pending: isPendingApproval(booking),
     startsAt: booking.startsAt.toISOString(),
     endsAt: booking.endsAt.toISOString(),
     totalPrice: booking.totalPrice,

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { isPendingApproval } from "../../../common/status-labels";
 import { requireLogin } from "../../accounts/guards";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db/client";
@@ -58,7 +59,7 @@ export async function thanksView(db: Database, booking: BookingSummary) {
     number: booking.bookingNumber,
     email: booking.customer.email,
     /** Approval mode (decision 0051): a 仮予約 the salon has yet to approve. */
-    pending: booking.status === "confirmed" && booking.approval === "pending",
+    pending: isPendingApproval(booking),
     statusLabel: booking.statusLabel,
     summary: {
       salonName: booking.salon.name,
@@ -117,7 +118,7 @@ export async function bookingIcs(
     {
       host: new URL(origin).hostname,
       now,
-      tentative: booking.status === "confirmed" && booking.approval === "pending",
+      tentative: isPendingApproval(booking),
     },
   );
 }
