@@ -2,7 +2,7 @@ import { calendarDay, SITE_TIME_ZONE } from "../../common/format";
 import { parseSearch } from "../../common/search.schema";
 import { appContext } from "../../server/context";
 import { countSearchAsShown, readSpelling } from "../../server/salons/search-correction";
-import { withQueryWords } from "../../server/search/query-words";
+import { wordedSearchParams } from "../../server/salons/search-words";
 import type { Route } from "./+types/salons.search.count";
 
 /**
@@ -18,7 +18,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { searchParams } = new URL(request.url);
   // The keyword's dates, times and prices read as the page reads them before its redirect (decision 0059).
   const { query } = parseSearch(
-    withQueryWords(searchParams, now) ?? searchParams,
+    (await wordedSearchParams(db, searchParams, now)) ?? searchParams,
     calendarDay(now, SITE_TIME_ZONE),
   );
   // A typo the page would respell (表参堂 → 表参道) is counted as the page shows it (decision 0060).

@@ -17,7 +17,7 @@ import {
 } from "../../server/salons/search-correction";
 import { loadSearchMap, mapTilesOf } from "../../server/salons/search-map-data";
 import { loadSearchPage, withoutUnknownFilters } from "../../server/salons/search-page";
-import { withQueryWords } from "../../server/search/query-words";
+import { wordedSearchParams } from "../../server/salons/search-words";
 import { SearchCorrectionNotice } from "../components/salons/search-correction";
 import { SEARCH_FILTERS_ID, SearchFilterBar } from "../components/salons/search-filter-bar";
 import { SearchForm } from "../components/salons/search-form";
@@ -68,7 +68,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (spelled) throw redirect(searchHref(spelled));
   const now = new Date();
   // 明日 19時以降 typed in the keyword box: the same search with those words as filters (decision 0059).
-  const worded = withQueryWords(searchParams, now);
+  const worded = await wordedSearchParams(db, searchParams, now);
   if (worded) throw redirect(searchHref(worded));
   const today = calendarDay(now, SITE_TIME_ZONE);
   const { query, errors, typed } = parseSearch(searchParams, today);

@@ -119,10 +119,23 @@ describe("readQueryWords: dates", () => {
     ["月曜", "2026-11-30"],
     ["火曜日", "2026-12-01"],
     ["水曜", "2026-12-02"],
-    ["木曜", "2026-11-26"],
     ["金曜", "2026-11-27"],
-  ])("%s: the next such day, today included", (q, date) => {
+  ])("%s: the next such day", (q, date) => {
     expect(filters(q)).toEqual({ date });
+  });
+
+  it("a weekday typed on that weekday: today, or the same day next week when today is over", () => {
+    expect(filters("木曜")).toEqual({ date: "2026-11-26", nextWeek: "2026-12-03" });
+    expect(filters("土曜日", saturday)).toEqual({ date: "2026-11-28", nextWeek: "2026-12-05" });
+    const q = new URLSearchParams({ q: "木曜 カット" });
+    expect(withQueryWords(q, thursday)?.get("date")).toBe("2026-11-26");
+    expect(withQueryWords(q, thursday, "Asia/Tokyo", true)?.get("date")).toBe("2026-12-03");
+    // Only the weekday word moves: a date typed after it wins, and 明日 never moves.
+    expect(filters("木曜 12/10")).toEqual({ date: "2026-12-10" });
+    const dated = new URLSearchParams({ q: "木曜 12/10" });
+    expect(withQueryWords(dated, thursday, "Asia/Tokyo", true)?.get("date")).toBe("2026-12-10");
+    const tomorrow = new URLSearchParams({ q: "明日 カット" });
+    expect(withQueryWords(tomorrow, thursday, "Asia/Tokyo", true)?.get("date")).toBe("2026-11-27");
   });
 
   it.each([

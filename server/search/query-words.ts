@@ -29,6 +29,12 @@ export type QueryWordFilters = {
   to?: LocalTime;
   priceMin?: number;
   priceMax?: number;
+  /**
+   * A weekday word typed on that weekday (土曜 on a Saturday) means today, or
+   * this date a week on when today has nothing left for the search (its last
+   * free time has passed): the caller decides, with the database.
+   */
+  nextWeek?: LocalDate;
 };
 
 export type QueryWord = { typed: string; filters: QueryWordFilters };
@@ -93,6 +99,7 @@ const RULES: Rule[] = [
   rule(`(来週の?)?([${WEEKDAYS}])曜日?`, (m, c) => {
     const day = WEEKDAYS.indexOf(m[2] ?? "");
     if (m[1]) return { date: addDays(nextMonday(c), (day + 6) % 7) };
+    if (day === c.weekday) return { date: c.today, nextWeek: addDays(c.today, 7) };
     return { date: addDays(c.today, (day - c.weekday + 7) % 7) };
   }),
   rule(`${NOT_AFTER_NUMBER}(?:(\\d{4})年)?(\\d{1,2})月(\\d{1,2})日${DAY_OF_WEEK}`, (m, c) =>
@@ -390,6 +397,7 @@ function combined(list: QueryWordFilters[]): QueryWordFilters {
   const out: QueryWordFilters = {};
   for (const filters of list) {
     if (filters.date && !filters.dateTo) delete out.dateTo;
+    if (filters.date && !filters.nextWeek) delete out.nextWeek;
     Object.assign(out, filters);
     if (out.from && out.to && out.from >= out.to) {
       if (filters.from) delete out.to;
@@ -487,12 +495,14 @@ function price(
  * it; the phone dialog's count reads the same). What was typed wins over the
  * same field from the form: a typed date replaces the form's day or range, a
  * typed bound drops the form's other bound when the two would be reversed.
- * A new search starts on page 1.
+ * A new search starts on page 1. `nextWeek`: a weekday word typed on that
+ * weekday takes the same weekday next week (see QueryWordFilters.nextWeek).
  */
 export function withQueryWords(
   params: URLSearchParams,
   now: Date,
   timeZone = "Asia/Tokyo",
+  nextWeek = false,
 ): URLSearchParams | null {
   const q = params.get("q");
   // A keyword too long to search is refused with its message first (parseSearch), not read.
@@ -504,7 +514,7 @@ export function withQueryWords(
   else out.delete("q");
   out.delete("page");
   if (filters.date) {
-    out.set("date", filters.date);
+    out.set("date", nextWeek && filters.nextWeek ? filters.nextWeek : filters.date);
     if (filters.dateTo) out.set("dateTo", filters.dateTo);
     else out.delete("dateTo");
   }

@@ -11,6 +11,7 @@ import {
 import { salonFreeDays } from "../../server/db/schema";
 import { getSalonDetail } from "../../server/salons/salon-detail";
 import { searchSalons } from "../../server/salons/search";
+import { wordedSearchParams } from "../../server/salons/search-words";
 import { bookingClient } from "../support/booking-client";
 import {
   buildArea,
@@ -212,5 +213,43 @@ describe("search by free time", () => {
     expect(rows.map((row) => row.date).sort()[0]).toBe("2026-12-02");
     expect(rows).toHaveLength(FREE_DAYS_HORIZON);
     expect(await refreshStaleFreeDays(database.db, later, 50)).toBe(0);
+  });
+});
+
+describe("a weekday typed on that weekday (issue 38, §3)", () => {
+  // Saturday 5 December 2026; the salon works 10:00–20:00 with a 60-minute menu, so its
+  // last start of the day is 19:00.
+  const SATURDAY = "2026-12-05";
+  const NEXT_SATURDAY = "2026-12-12";
+  const dateOf = async (params: string, now: Date) =>
+    (await wordedSearchParams(database.db, new URLSearchParams(params), now))?.get("date");
+
+  it("means today while today still has a free time, the next one once the last has passed", async () => {
+    const { slug, id } = await buildArea(database.db);
+    const { salon } = await buildSalonWithStaff(database.db, {
+      salon: { slug: "weekday-word", areaId: id },
+    });
+    const morning = at(`${SATURDAY}T10:30`);
+    await refreshSalonAvailability(database.db, salon.id, [SATURDAY, NEXT_SATURDAY], morning);
+    expect(await dateOf(`area=${slug}&q=土曜`, morning)).toBe(SATURDAY);
+    expect(await dateOf(`area=${slug}&q=土曜日 カット`, at(`${SATURDAY}T18:30`))).toBe(SATURDAY);
+    // 19:30: the day's last start (19:00) has passed; next Saturday has the salon's times.
+    const evening = at(`${SATURDAY}T19:30`);
+    expect(await dateOf(`area=${slug}&q=土曜`, evening)).toBe(NEXT_SATURDAY);
+    const shown = await searchSalons(
+      database.db,
+      parseSearchQuery(new URLSearchParams(`area=${slug}&date=${NEXT_SATURDAY}`)),
+      100,
+      evening,
+    );
+    expect(shown.salons.map((s) => s.slug)).toEqual(["weekday-word"]);
+    // Other words never move: 今日 stays today, 来週の土曜 is next week's whatever the hour.
+    expect(await dateOf(`area=${slug}&q=今日`, evening)).toBe(SATURDAY);
+    expect(await dateOf(`area=${slug}&q=来週の土曜`, morning)).toBe(NEXT_SATURDAY);
+  });
+
+  it("stays today when next week finds nothing either", async () => {
+    const { slug } = await buildArea(database.db);
+    expect(await dateOf(`area=${slug}&q=土曜`, at(`${SATURDAY}T19:30`))).toBe(SATURDAY);
   });
 });
