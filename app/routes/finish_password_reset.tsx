@@ -36,7 +36,7 @@ export default function FinishPasswordReset({ loaderData }: Route.ComponentProps
         ご登録のメールアドレスであれば、パスワード再設定用のリンクをお送りしました。1時間以内にリンクを開いて、新しいパスワードを設定してください。
       </Notice>
       <p className="text-sm text-neutral-700">
-        メールが届かない場合は、迷惑メールフォルダをご確認のうえ、入力したアドレスに誤りがないか確かめて、もう一度お試しください。
+        メールが届かない場合は、迷惑メールフォルダと、この1時間に届いた再設定メールをご確認ください（同じアドレスへの再設定メールは、以前にログインした端末からのご依頼を除き、1時間に1通までお送りします）。入力したアドレスに誤りがあれば、もう一度お試しください。
       </p>
       <p>
         <Link to="/password-reset" className={linkClass}>

@@ -1,3 +1,4 @@
+import { tryGetCurrentAuthEndpointContext } from "@better-auth/core/context";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
@@ -15,10 +16,16 @@ import type { Mailer } from "../mail/mailer";
 import { renderMail } from "../mail/templates";
 import { authCallbacks } from "./auth-callbacks";
 import { betterAuthLogger } from "./auth-logger";
-import { DEVICE_COOKIE, deviceCookieAttributes, deviceCookieValue } from "./device-cookie";
+import {
+  DEVICE_COOKIE,
+  deviceCookieAttributes,
+  deviceCookieValue,
+  trustedDevice,
+} from "./device-cookie";
 import { assertOwnerPresent, changeLinkVoided } from "./email-change";
 import { externalProviders } from "./external-providers";
 import { passwordPolicyFrom } from "./password-policy";
+import { RESET_LINK_SECONDS, resetMailAllowed } from "./password-reset-mail";
 import type { RateLimitStore } from "./rate-limit";
 
 export type AuthDeps = {
@@ -106,9 +113,26 @@ export function createAuth({ db, config, mailer, rateLimitStore, log }: AuthDeps
       // Unverified users may sign in; auth-full pages send them to /mail_not_confirm.
       requireEmailVerification: false,
       revokeSessionsOnPasswordReset: true,
-      resetPasswordTokenExpiresIn: 3600,
+      resetPasswordTokenExpiresIn: RESET_LINK_SECONDS,
+      // Every path to a reset mail (the page form, /api/auth/request-password-reset)
+      // ends here, inside Better Auth's call context, which holds the request's
+      // headers: the browser's device cookie decides which allowance it spends.
       sendResetPassword: async ({ user, url }) => {
-        await mailer.send(renderMail("resetPassword", user.email, url));
+        const call = tryGetCurrentAuthEndpointContext();
+        const headers = call?.headers ?? call?.request?.headers;
+        const device = headers
+          ? trustedDevice(headers, config.BETTER_AUTH_SECRET, user.email)
+          : null;
+        if (!(await resetMailAllowed(rateLimitStore, user.email, device))) {
+          // Answered like a sent mail: the requester must not learn of the limit.
+          log.info("password reset mail withheld: one an hour to an address");
+          return;
+        }
+        // A known device's mail is not counted with the address's other mails,
+        // which strangers can spend (its requests are counted on the device).
+        await mailer.send(renderMail("resetPassword", user.email, url), {
+          limited: device === null,
+        });
       },
     },
     emailVerification: {

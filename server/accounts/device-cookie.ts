@@ -40,10 +40,11 @@ function newNonce() {
 /**
  * The device id (the nonce) of the request's device cookie when it is
  * genuine and was issued for `email`; null otherwise (none, forged, or
- * another account's).
+ * another account's). Takes the headers, which every path has: a form's
+ * request, /api/auth's, and Better Auth's own call context.
  */
-export function trustedDevice(request: Request, secret: string, email: string): string | null {
-  const value = cookieValue(request.headers.get("cookie") ?? "", DEVICE_COOKIE);
+export function trustedDevice(headers: Headers, secret: string, email: string): string | null {
+  const value = cookieValue(headers.get("cookie") ?? "", DEVICE_COOKIE);
   if (!value) return null;
   const [nonce, tag, signature, ...rest] = value.split(".");
   if (!nonce || !tag || !signature || rest.length > 0) return null;

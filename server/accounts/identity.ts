@@ -19,7 +19,7 @@ async function limit(
   request: Request,
   email?: string,
 ) {
-  const device = email ? trustedDevice(request, services.deviceSecret, email) : null;
+  const device = email ? trustedDevice(request.headers, services.deviceSecret, email) : null;
   const result = await consumeAttempt(services.limits, action, {
     ip: clientIp(request),
     email,

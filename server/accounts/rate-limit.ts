@@ -136,13 +136,21 @@ export type RateLimits = {
 };
 
 /**
+ * The actions a known device of the account counts on its own allowance:
+ * password guesses, and asking for a reset link (issue 38 §4.4), which
+ * strangers could otherwise spend for the owner from five addresses.
+ * Other mails asked for an address stay counted on the address.
+ */
+const DEVICE_ALLOWANCE: ReadonlySet<LimitedAction> = new Set(["sign-in", "password-reset"]);
+
+/**
  * Counts one attempt of `action` against the client address and, when the
  * request names one, the email address: a spray over many accounts from
  * one address and a slow attack on one account from many addresses both stop.
  * From a known device of that account (`device`: the nonce of its genuine
- * device cookie, device-cookie.ts) the attempt counts against the device's
- * own allowance instead, so strangers' guesses never lock the owner out of
- * the browsers they signed in with before (decision 0026).
+ * device cookie, device-cookie.ts) a sign-in or a reset request counts
+ * against the device's own allowance instead, so strangers never lock the
+ * owner out of the browsers they signed in with before (decision 0026).
  */
 export async function consumeAttempt(
   limits: RateLimits,
@@ -155,9 +163,8 @@ export async function consumeAttempt(
   });
   if (!byIp.allowed) return byIp;
   if (!who.email) return byIp;
-  // Only password guesses: mails asked for an address stay counted on the address.
   const key =
-    who.device && action === "sign-in"
+    who.device && DEVICE_ALLOWANCE.has(action)
       ? `${action}:device:${who.device}`
       : `${action}:account:${normalizeEmail(who.email).toLowerCase()}`;
   return limits.store.consume(key, { window: limits.window, max: limits.perAccount });

@@ -72,7 +72,7 @@ export function authEndpointGuard(accounts: AccountServices): MiddlewareHandler 
       const result = await consumeAttempt(accounts.limits, rule.action, {
         ip: clientIp(request),
         email,
-        device: email ? trustedDevice(request, accounts.deviceSecret, email) : null,
+        device: email ? trustedDevice(request.headers, accounts.deviceSecret, email) : null,
       });
       if (!result.allowed) {
         if (result.retryAfter) c.header("Retry-After", String(result.retryAfter));
