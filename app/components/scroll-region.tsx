@@ -18,7 +18,9 @@ export function ScrollRegion({
       {...named}
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolled region must be reachable by keyboard
       tabIndex={0}
-      className={`overflow-x-auto rounded-lg focus-visible:outline-2 focus-visible:outline-brand-700 ${className}`}
+      // relative: an absolutely positioned child (an sr-only label) takes this as its containing
+      // block, so it scrolls inside instead of widening the page (issue 38, §1.10).
+      className={`relative overflow-x-auto rounded-lg focus-visible:outline-2 focus-visible:outline-brand-700 ${className}`}
     >
       {children}
     </section>

@@ -543,7 +543,8 @@ export function ReportsPage({ data }: { data: ReportsData }) {
       <Series data={data} />
       <Stylists data={data} />
       <Menus data={data} />
-      <div className="grid gap-6 md:grid-cols-2">
+      {/* grid-cols-1: an implicit column grows to its widest table (a phone scrolled sideways). */}
+      <div className="grid grid-cols-1 gap-6 md:grid-cols-2">
         <Cancellations data={data} />
         <Customers data={data} />
       </div>

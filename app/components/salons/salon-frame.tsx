@@ -89,8 +89,10 @@ export function SalonFrameView({
     <div className="mx-auto max-w-5xl px-4 pt-8">
       <JsonLd data={breadcrumbJsonLd(trail, origin)} />
       <Breadcrumbs items={trail} />
-      <header className="mt-4 flex flex-wrap items-start gap-4">
-        <div className="min-w-0 flex-1">
+      {/* A phone gives the name the whole width and puts the buttons under it: beside
+          them (flex-1 from a basis of 0 never wraps) the name had a few pixels, a letter a line. */}
+      <header className="mt-4 flex flex-col gap-3 sm:flex-row sm:items-start sm:gap-4">
+        <div className="min-w-0 sm:flex-1">
           <p className="text-sm text-neutral-700">
             {genreLabels[salon.genre]}・{prefecture.name} {area.name}
             {station ? `・${station.name}駅` : ""}
@@ -110,7 +112,7 @@ export function SalonFrameView({
             />
           </p>
         </div>
-        <div className="flex flex-col items-end gap-2">
+        <div className="flex flex-wrap items-center gap-2 sm:shrink-0 sm:flex-col sm:items-end">
           <FavoriteToggle
             salonSlug={salon.slug}
             salonName={salon.name}
