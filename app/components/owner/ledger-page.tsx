@@ -197,7 +197,8 @@ const entryStyle = (entry: LedgerEntry) =>
 function EntryLink({ salonId, entry }: { salonId: string; entry: LedgerEntry }) {
   const block = entry.kind === "block";
   // Most telling first, so a 30-minute block still shows time, status and
-  // name; what does not fit is clipped in the grid (the list shows it all).
+  // name and a 45-minute one the price too (issue 38, §1.10: the kana above it
+  // pushed it out); what does not fit is clipped in the grid (the list shows it all).
   return (
     <Link
       to={bookingPath(salonId, entry.id)}
@@ -216,10 +217,10 @@ function EntryLink({ salonId, entry }: { salonId: string; entry: LedgerEntry }) 
             <span className="text-sm font-bold">{customerOf(entry)}</span>{" "}
             <StaffMark requested={entry.staffRequested} />
           </span>
-          {entry.customerKana ? <span className="block">{entry.customerKana}</span> : null}
-          <span className="block">
+          <span className="block" data-ledger-price="">
             {formatYen(entry.totalPrice)}・{sourceLabels[entry.source] ?? entry.source}
           </span>
+          {entry.customerKana ? <span className="block">{entry.customerKana}</span> : null}
           {entry.menus.length > 0 ? <span className="block">{entry.menus.join("、")}</span> : null}
         </>
       )}
