@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { configDefaults, defineConfig } from "vitest/config";
 
 const integration = ["tests/integration/**/*.test.ts"];
@@ -30,6 +31,10 @@ const timezoneProject = (name: string, tz: string) => ({
 // server when TEST_DATABASE_URL is set (.ci/run sets it).
 export default defineConfig({
   test: {
+    // Vitest's default is one worker fewer than the cores: one on CI's 2-core
+    // machine, where the files wait on PGlite, PostgreSQL and Vite as much as
+    // on the CPU. Two keep both cores busy (issue 38 §5).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {
@@ -45,7 +50,8 @@ export default defineConfig({
           name: "integration:pglite",
           include: integration,
           // Files in one worker share its module state, so withTestDatabase()
-          // keeps one migrated PGlite per worker and empties it per file.
+          // keeps one migrated PGlite per worker and empties it per file, and
+          // the route tests share the worker's Vite server (tests/support/vite-server.ts).
           isolate: false,
           env: { TEST_DB_ENGINE: "pglite" },
           testTimeout: 30_000,
@@ -58,6 +64,11 @@ export default defineConfig({
               test: {
                 name: "integration:postgres",
                 include: [...integration, "tests/integration-postgres/**/*.test.ts"],
+                // As on PGlite, files share the worker's modules and Vite server;
+                // each still gets a database of its own, copied from one migrated
+                // for the run (tests/support/postgres-template.ts).
+                isolate: false,
+                globalSetup: ["tests/support/postgres-template.ts"],
                 env: { TEST_DB_ENGINE: "postgres" },
                 testTimeout: 30_000,
                 hookTimeout: 60_000,

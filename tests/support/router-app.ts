@@ -1,6 +1,6 @@
 import type { ServerBuild } from "react-router";
-import { createServer } from "vite";
 import type { DatabaseHandle } from "../../server/db/client";
+import { workerViteServer } from "./vite-server";
 
 /**
  * The whole site as the server runs it, real React Router routes included,
@@ -10,11 +10,7 @@ import type { DatabaseHandle } from "../../server/db/client";
  * tests/support/accounts.ts: for tests of what a route does with a request.
  */
 export async function createRouterApp(database: DatabaseHandle, env: Record<string, string> = {}) {
-  const vite = await createServer({
-    server: { middlewareMode: true, hmr: false, watch: null },
-    appType: "custom",
-    logLevel: "silent",
-  });
+  const vite = await workerViteServer();
   const { createServerApp } = (await vite.ssrLoadModule(
     "/server/app.ts",
   )) as typeof import("../../server/app");
@@ -35,5 +31,5 @@ export async function createRouterApp(database: DatabaseHandle, env: Record<stri
     { config, database, log: createLogger("silent") },
     () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
   );
-  return { app, config, close: () => vite.close() };
+  return { app, config, close: async () => {} };
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { drizzle } from "drizzle-orm/node-postgres";
-import pg from "pg";
-import { afterAll, beforeAll } from "vitest";
+import type pg from "pg";
+import { afterAll, beforeAll, inject } from "vitest";
 import { type Database, type DatabaseHandle, openDatabase } from "../../server/db/client";
 import * as schema from "../../server/db/schema";
+import { withAdminClient } from "./postgres-template";
 
 export type TestDatabase = DatabaseHandle & {
   /** The PostgreSQL database's URL, to open a second pool on it (another "app server"); null on PGlite. */
@@ -95,11 +96,20 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     };
   }
   const name = `test_${randomUUID().replaceAll("-", "")}`;
-  await withAdminClient(serverUrl, (client) => client.query(`create database ${name}`));
+  // A copy of the run's migrated template (tests/support/postgres-template.ts)
+  // when the project made one; FILE_COPY is the quicker way for a small one.
+  const template = inject("postgresTemplate");
+  await withAdminClient(serverUrl, (client) =>
+    client.query(
+      template
+        ? `create database ${name} template ${template} strategy file_copy`
+        : `create database ${name}`,
+    ),
+  );
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const handle = await openDatabase(url.toString());
-  await handle.migrate();
+  if (!template) await handle.migrate();
   return {
     ...handle,
     url: url.toString(),
@@ -111,16 +121,6 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       );
     },
   };
-}
-
-async function withAdminClient<T>(url: string, work: (client: pg.Client) => Promise<T>) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /**
