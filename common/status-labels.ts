@@ -70,6 +70,19 @@ export type StaffLabelInput = {
   arrived?: boolean;
   /** 'block' rows (休憩, 打ち合わせ) are named as blocks. */
   kind?: string;
+  /** The reason the salon recorded with a cancellation (bookings.cancel_category). */
+  cancelCategory?: string | null;
+};
+
+/**
+ * A cancellation the salon entered, named by its reason (decision 0065):
+ * the customer's phoned-in cancellations are お客様キャンセル with how they
+ * told, never サロンキャンセル.
+ */
+const cancelledWithReason: Record<string, string> = {
+  customer_advance: "お客様キャンセル（事前連絡）",
+  customer_same_day: "お客様キャンセル（当日連絡）",
+  no_contact: "無断キャンセル（連絡なし）",
 };
 
 /**
@@ -85,6 +98,13 @@ export function staffBookingLabel(booking: StaffLabelInput): string {
     return staffPendingApprovalLabel;
   }
   if (booking.status === "confirmed" && booking.arrived) return arrivedLabel;
+  if (booking.status === "cancelled_by_user" && booking.cancelCategory) {
+    return (
+      cancelledWithReason[booking.cancelCategory] ??
+      staffBookingStatusLabels.cancelled_by_user ??
+      ""
+    );
+  }
   return staffBookingStatusLabels[booking.status] ?? booking.status;
 }
 

@@ -5,7 +5,7 @@ import type { RateLimitStore } from "./rate-limit";
  * How long a reset link works, and how long one address waits for its next
  * reset mail asked from a browser it never signed in with. The same length
  * on purpose: whenever a mail is withheld, the address was sent a link
- * that still works (decision 0064).
+ * that still works (decision 0065).
  */
 export const RESET_LINK_SECONDS = 3600;
 

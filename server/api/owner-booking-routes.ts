@@ -152,7 +152,7 @@ const actionBody = z
     {
       action: z.enum(bookingActionNames, { error: ACTION_ERROR }).openapi({
         description:
-          "arrived（来店）/ completed（施術完了）/ no_show（無断キャンセル、開始時刻後のみ）/ cancel（サロンによるキャンセル）/ move（日時・スタイリスト・メニューの変更）/ note（サロンメモ）/ release（ブロックの削除）/ approve（仮予約を承認）/ refuse（仮予約を承認しない）",
+          "arrived（来店）/ completed（施術完了）/ no_show（無断キャンセル、開始時刻後のみ）/ cancel（サロンが受け付けるキャンセル。理由は category）/ move（日時・スタイリスト・メニューの変更）/ note（サロンメモ）/ release（ブロックの削除）/ approve（仮予約を承認）/ refuse（仮予約を承認しない）",
       }),
       version: z
         .number({ error: VERSION_ERROR })
@@ -162,12 +162,12 @@ const actionBody = z
       category: z
         .enum(salonCancelCategories, {
           error:
-            "キャンセルの理由（category）は salon / customer_same_day / no_contact のいずれかです。",
+            "キャンセルの理由（category）は customer_advance / customer_same_day / no_contact / salon のいずれかです。",
         })
         .optional()
         .openapi({
           description:
-            "cancel: salon（サロン都合）/ customer_same_day（お客様都合（当日連絡））/ no_contact（無断キャンセル）",
+            "cancel: customer_advance（お客様都合（事前連絡））/ customer_same_day（お客様都合（当日連絡））/ no_contact（無断キャンセル）はお客様のキャンセル（status: cancelled_by_user、cancelledBy: salon）、salon（サロン都合）だけがサロンのキャンセル（status: cancelled_by_salon）",
         }),
       message: stringOf("お客様へのメッセージ（message）")
         .optional()

@@ -67,14 +67,21 @@ const statsSchema = z
     lastVisitAt: z.string().nullable().openapi({ description: "最終来店の開始日時（ISO 8601）" }),
     totalSpent: z.number().int().openapi({ description: "来店済みの予約の合計（円）" }),
     upcoming: z.number().int().openapi({ description: "これからの確定済み予約" }),
-    cancelledByCustomer: z.number().int().openapi({ description: "お客様によるキャンセル" }),
+    cancelledByCustomer: z
+      .number()
+      .int()
+      .openapi({ description: "お客様がネットでキャンセルした件数" }),
     cancelledBySalon: z
       .object({
+        customer_advance: z.number().int().openapi({ description: "お客様都合（事前連絡）" }),
         salon: z.number().int().openapi({ description: "サロン都合" }),
         customer_same_day: z.number().int().openapi({ description: "お客様都合（当日連絡）" }),
         no_contact: z.number().int().openapi({ description: "無断キャンセル（連絡なし）" }),
       })
-      .openapi({ description: "サロンが記録したキャンセル（理由の区分ごと）" }),
+      .openapi({
+        description:
+          "サロンが受け付けて記録したキャンセル（理由の区分ごと）。サロン都合だけが status cancelled_by_salon、ほかはお客様のキャンセル（cancelled_by_user）",
+      }),
     noShows: z.number().int().openapi({ description: "来店なし（no_show）" }),
   })
   .openapi("OwnerCustomerStats", {

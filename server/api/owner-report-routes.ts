@@ -118,10 +118,11 @@ const reportSchema = z
       )
       .openapi({ description: "メニュー別（予約金額の多い順）" }),
     cancellations: z.object({
-      customer: count("お客様キャンセル"),
-      salon: count("サロン都合（区分なしを含む）"),
-      customer_same_day: count("お客様都合（当日連絡）"),
-      no_contact: count("無断キャンセル（連絡なし）"),
+      customer: count("お客様がネットでキャンセル"),
+      customer_advance: count("お客様都合（事前連絡）: サロンが受け付けたお客様のキャンセル"),
+      customer_same_day: count("お客様都合（当日連絡）: サロンが受け付けたお客様のキャンセル"),
+      no_contact: count("無断キャンセル（連絡なし）: お客様のキャンセルとして数える"),
+      salon: count("サロン都合（区分なしを含む）。お客様のキャンセルは含まない"),
       noShow: count("来店なし（ノーショー）"),
     }),
     customers: z.object({

@@ -285,6 +285,7 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
       cancellationCutoffHours,
       cancelReason: booking.cancelReason,
       cancelledBySalon: booking.status === "cancelled_by_salon",
+      cancelEnteredBySalon: booking.cancelledBy === "salon",
       approval: booking.approval,
     },
   };
@@ -400,9 +401,9 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
       if (!loaded) return;
       const sequence = (await movesSoFar(tx, loaded.booking.id)) + 1;
       const ics = calendarAttachment(loaded, "CANCEL", sequence, options, now);
-      // The salon is told of the customer's cancellation, not of its own.
+      // The salon is told of the customer's own cancellation, not of one it entered.
       const notice =
-        loaded.booking.status === "cancelled_by_user"
+        loaded.booking.status === "cancelled_by_user" && loaded.booking.cancelledBy !== "salon"
           ? await salonNoticeRecipients(tx, loaded.booking.salonId, loaded.ownerEmails)
           : [];
       await sendAll(tx, [

@@ -35,6 +35,11 @@ export type BookingMailDetails = {
   /** The salon cancelled (cancelled_by_salon): the visitor's mail says so, with its message. */
   cancelledBySalon?: boolean;
   /**
+   * The salon recorded the customer's own cancellation (a phone call,
+   * decision 0065): the mail confirms it, with the salon's message if any.
+   */
+  cancelEnteredBySalon?: boolean;
+  /**
    * Approval mode (decision 0051): "pending" while the salon has not
    * answered (the mails say 仮予約), "refused" when it declined; else null.
    */
@@ -174,7 +179,7 @@ export function renderVisitorBookingMail(
             }
           : {
               subject: `【Salon Navi】ご予約をキャンセルしました（${b.salonName}）`,
-              lead: `${name}\n\n以下のご予約のキャンセルを承りました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。`,
+              lead: `${name}\n\n${b.cancelEnteredBySalon ? `${b.salonName} で、` : ""}以下のご予約のキャンセルを承りました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。${b.cancelEnteredBySalon && b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
               lines: bookingLines(b),
               note: "またのご利用をお待ちしております。",
               link: history,

@@ -25,9 +25,10 @@ export type BookingActionName = (typeof bookingActionNames)[number];
 
 /** The labels of the salon's cancel categories, as the form and the history show them. */
 export const cancelCategoryLabels: Record<(typeof salonCancelCategories)[number], string> = {
-  salon: "サロン都合",
+  customer_advance: "お客様都合（事前連絡）",
   customer_same_day: "お客様都合（当日連絡）",
   no_contact: "無断キャンセル",
+  salon: "サロン都合",
 };
 
 export const CANCEL_MESSAGE_MAX = 500;
@@ -78,7 +79,7 @@ export const bookingActionSchema = z.discriminatedUnion(
       version,
       category: z.enum(salonCancelCategories, {
         error:
-          "キャンセルの理由（サロン都合・お客様都合（当日連絡）・無断キャンセル）を選んでください。",
+          "キャンセルの理由（お客様都合（事前連絡）・お客様都合（当日連絡）・無断キャンセル・サロン都合）を選んでください。",
       }),
       message: plainText("お客様へのメッセージ", CANCEL_MESSAGE_MAX).default(""),
     }),

@@ -61,12 +61,8 @@ type Booking = typeof bookings.$inferSelect;
 const MINUTE = 60_000;
 
 export class BookingVersionConflictError extends DomainError {
-  constructor() {
-    super(
-      "booking_changed",
-      "この予約は他の操作で変更されました。最新の内容を確認してください。",
-      409,
-    );
+  constructor(message = "この予約は他の操作で変更されました。最新の内容を確認してください。") {
+    super("booking_changed", message, 409);
   }
 }
 
@@ -254,9 +250,11 @@ export async function markNoShow(
 }
 
 /**
- * サロン都合でキャンセル: confirmed → cancelled_by_salon with the category and
- * the message to the customer (kept in cancel_reason); the customer's mail
- * (with an .ics that cancels the event) goes through the job queue.
+ * The salon's キャンセル: confirmed → cancelled with the reason and the
+ * message to the customer (kept in cancel_reason); the customer's mail
+ * (with an .ics that cancels the event) goes through the job queue. Only
+ * サロン都合 is the salon's cancellation; a customer who phoned ahead or
+ * that day, or never came, cancelled themselves (decision 0065).
  */
 export async function cancelBySalon(
   db: Database,
@@ -282,6 +280,7 @@ async function cancelAsSalon(
   how: { check: (row: Booking) => void; approval?: "refused" },
 ): Promise<Booking> {
   const approval = how.approval ? { approval: how.approval } : {};
+  const status = cancelStatusOf(category);
   const booking = await db.transaction(async (tx) => {
     const row = await lockBooking(tx, input);
     checkVersion(row, input.version);
@@ -290,8 +289,9 @@ async function cancelAsSalon(
       tx,
       row,
       {
-        status: "cancelled_by_salon",
+        status,
         cancelledAt: now,
+        // Who entered it; the status says whose cancellation it is.
         cancelledBy: "salon",
         cancelCategory: category,
         cancelReason: input.message,
@@ -314,6 +314,11 @@ async function cancelAsSalon(
   });
   await refreshAfterBookingChange(db, booking, now);
   return booking;
+}
+
+/** Whose cancellation a reason makes it: the salon's for サロン都合 only (decision 0065). */
+export function cancelStatusOf(category: SalonCancelCategory): BookingStatus {
+  return category === "salon" ? "cancelled_by_salon" : "cancelled_by_user";
 }
 
 /** Approval mode (decision 0051): only a confirmed booking still waiting for the salon's answer. */
@@ -389,7 +394,7 @@ export async function releaseBlock(
     checkVersion(row, input.version);
     if (row.kind !== "block") {
       throw new BookingActionRefusedError(
-        "予約は削除できません。キャンセルする場合は「サロン都合でキャンセル」を使ってください。",
+        "予約は削除できません。キャンセルする場合は「キャンセルを記録」を使ってください。",
       );
     }
     if (row.status !== "confirmed") {

@@ -111,12 +111,25 @@ function historyWhat(
       const category = typeof d.categoryLabel === "string" ? d.categoryLabel : "";
       const message =
         typeof d.message === "string" && d.message ? `　メッセージ：${d.message}` : "";
-      return `サロンがキャンセル${category ? `（${category}）` : ""}${message}`;
+      // The customer's reasons are the customer's cancellation, taken by the salon (decision 0065).
+      const whose =
+        typeof d.category === "string" && d.category !== "salon"
+          ? "お客様のキャンセルを受付"
+          : "サロンがキャンセル";
+      return `${whose}${category ? `（${category}）` : ""}${message}`;
     }
     case "note_changed":
       return "サロンメモを更新";
+    case "undone":
+      return `${undoNames[String(d.undid)] ?? "記録"}を取り消し`;
   }
 }
+
+const undoNames: Record<string, string> = {
+  arrived: "来店",
+  completed: "施術完了",
+  no_show: "無断キャンセル",
+};
 
 const historyWho = (event: OwnerBookingDetail["history"][number]) =>
   event.actorKind === "customer"

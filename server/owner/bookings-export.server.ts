@@ -204,10 +204,11 @@ export async function bookingsCsv(
         row.totalPrice,
         taxIncluded(row.totalPrice),
         staffBookingLabel({ ...row, arrived: row.arrivedAt !== null }),
-        row.status === "cancelled_by_user"
-          ? "お客様"
-          : row.status === "cancelled_by_salon" && row.cancelCategory
-            ? cancelCategoryLabels[row.cancelCategory]
+        // The reason the salon recorded, else the customer's own (web) cancellation.
+        row.cancelCategory && row.status.startsWith("cancelled_")
+          ? cancelCategoryLabels[row.cancelCategory]
+          : row.status === "cancelled_by_user"
+            ? "お客様"
             : "",
       ];
     });

@@ -37,9 +37,12 @@ export type CustomerStats = {
   totalSpent: number;
   /** Confirmed bookings still ahead. */
   upcoming: number;
-  /** Cancelled by the customer (web, before the cutoff). */
+  /** Cancelled by the customer themselves on the web (no category). */
   cancelledByCustomer: number;
-  /** Cancelled by the salon, per category (decision 0037). */
+  /**
+   * Cancellations the salon entered, per reason (decisions 0040, 0065): only
+   * `salon` is the salon's own; the others are the customer's, phoned in.
+   */
   cancelledBySalon: Record<SalonCancelCategory, number>;
   noShows: number;
 };
@@ -62,7 +65,7 @@ const emptyStats = (): CustomerStats => ({
   totalSpent: 0,
   upcoming: 0,
   cancelledByCustomer: 0,
-  cancelledBySalon: { salon: 0, customer_same_day: 0, no_contact: 0 },
+  cancelledBySalon: { customer_advance: 0, customer_same_day: 0, no_contact: 0, salon: 0 },
   noShows: 0,
 });
 
@@ -110,6 +113,7 @@ type StatsRow = {
   total_spent: number | string;
   upcoming: number;
   cancelled_by_customer: number;
+  cancelled_advance: number;
   cancelled_salon: number;
   cancelled_same_day: number;
   cancelled_no_contact: number;
@@ -137,13 +141,13 @@ const statsSelect = (salonId: string, now: Date) => sql`
          coalesce(sum(b.total_price) filter (where b.status = 'completed'), 0)::float8 as total_spent,
          count(b.id) filter (where b.status = 'confirmed'
            and b.starts_at > ${now.toISOString()}::timestamptz)::int as upcoming,
-         count(b.id) filter (where b.status = 'cancelled_by_user')::int as cancelled_by_customer,
+         count(b.id) filter (where b.status = 'cancelled_by_user'
+           and b.cancel_category is null)::int as cancelled_by_customer,
+         count(b.id) filter (where b.cancel_category = 'customer_advance')::int as cancelled_advance,
          count(b.id) filter (where b.status = 'cancelled_by_salon'
            and coalesce(b.cancel_category, 'salon') = 'salon')::int as cancelled_salon,
-         count(b.id) filter (where b.status = 'cancelled_by_salon'
-           and b.cancel_category = 'customer_same_day')::int as cancelled_same_day,
-         count(b.id) filter (where b.status = 'cancelled_by_salon'
-           and b.cancel_category = 'no_contact')::int as cancelled_no_contact,
+         count(b.id) filter (where b.cancel_category = 'customer_same_day')::int as cancelled_same_day,
+         count(b.id) filter (where b.cancel_category = 'no_contact')::int as cancelled_no_contact,
          count(b.id) filter (where b.status = 'no_show')::int as no_shows
     from chain
     left join bookings b
@@ -157,6 +161,7 @@ const statsOf = (row: Omit<StatsRow, "top_id">): CustomerStats => ({
   upcoming: Number(row.upcoming),
   cancelledByCustomer: Number(row.cancelled_by_customer),
   cancelledBySalon: {
+    customer_advance: Number(row.cancelled_advance),
     salon: Number(row.cancelled_salon),
     customer_same_day: Number(row.cancelled_same_day),
     no_contact: Number(row.cancelled_no_contact),
@@ -315,7 +320,7 @@ export async function listCustomers(
     ),
     stats as (${statsSelect(salonId, now)})
     select listed.*, stats.visits, stats.last_visit_at, stats.total_spent, stats.upcoming,
-           stats.cancelled_by_customer, stats.cancelled_salon, stats.cancelled_same_day,
+           stats.cancelled_by_customer, stats.cancelled_advance, stats.cancelled_salon, stats.cancelled_same_day,
            stats.cancelled_no_contact, stats.no_shows
       from listed join stats on stats.top_id = listed.id
      order by listed.kana = '', listed.kana, listed.name, listed.id`,

@@ -231,6 +231,7 @@ const rowSchema = z
     z.boolean(),
     z.array(z.string()),
     z.enum(bookingApprovals).nullable(),
+    z.string().nullable(),
   ])
   .transform(
     ([
@@ -250,6 +251,7 @@ const rowSchema = z
       arrived,
       menus,
       approval,
+      cancelCategory,
     ]) => ({
       id,
       staffId,
@@ -267,6 +269,7 @@ const rowSchema = z
       arrived,
       menus,
       pending: isPendingApproval({ status, approval }),
+      cancelCategory,
     }),
   );
 const rowsSchema = z.array(rowSchema);
@@ -296,7 +299,7 @@ async function readBookings(
         b.arrived_at is not null,
         (select coalesce(json_agg(bm.name order by bm.position), '[]'::json)
           from booking_menus bm where bm.salon_id = b.salon_id and bm.booking_id = b.id),
-        b.approval)
+        b.approval, b.cancel_category)
       order by b.starts_at, b.id), '[]'::json)::text as rows
     from bookings b
     where b.salon_id = ${salonId}
@@ -334,6 +337,7 @@ function toEntry(row: Row, local: LocalDay): LedgerEntry {
       status: row.status,
       approval: row.pending ? "pending" : null,
       arrived: row.arrived,
+      cancelCategory: row.cancelCategory,
     }),
     startsAt: new Date(row.startsMs).toISOString(),
     endsAt: new Date(row.endsMs).toISOString(),

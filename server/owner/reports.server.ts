@@ -68,12 +68,17 @@ export type ReportMenu = {
 };
 
 export type ReportCancellations = {
-  /** お客様キャンセル (cancelled_by_user). */
+  /** The customer's own cancellation on the web (cancelled_by_user without a reason). */
   customer: number;
-  /** The salon's categories (cancelled_by_salon; none given counts as サロン都合). */
-  salon: number;
+  /**
+   * The reasons the salon records (decision 0065): the customer's phoned in
+   * ahead or that day, or 無断キャンセル (all cancelled_by_user), and the
+   * salon's own (cancelled_by_salon; none given counts as サロン都合).
+   */
+  customer_advance: number;
   customer_same_day: number;
   no_contact: number;
+  salon: number;
   /** 来店なし (no_show). */
   noShow: number;
 };
@@ -168,6 +173,7 @@ const answerSchema = z.object({
   ),
   cancellations: z.object({
     customer: count,
+    customer_advance: count,
     salon: count,
     customer_same_day: count,
     no_contact: count,
@@ -298,13 +304,16 @@ async function readFigures(
           select s.id, s.name, s.active, s.sort_order from staff s
            where s.salon_id = ${salonId}::uuid) x),
       'cancellations', (select json_build_object(
-          'customer', count(*) filter (where p.status = 'cancelled_by_user'),
+          'customer', count(*) filter (where p.status = 'cancelled_by_user'
+            and p.cancel_category is null),
+          'customer_advance', count(*) filter (where p.status = 'cancelled_by_user'
+            and p.cancel_category = 'customer_advance'),
+          'customer_same_day', count(*) filter (where p.status = 'cancelled_by_user'
+            and p.cancel_category = 'customer_same_day'),
+          'no_contact', count(*) filter (where p.status = 'cancelled_by_user'
+            and p.cancel_category = 'no_contact'),
           'salon', count(*) filter (where p.status = 'cancelled_by_salon'
             and coalesce(p.cancel_category, 'salon') = 'salon'),
-          'customer_same_day', count(*) filter (where p.status = 'cancelled_by_salon'
-            and p.cancel_category = 'customer_same_day'),
-          'no_contact', count(*) filter (where p.status = 'cancelled_by_salon'
-            and p.cancel_category = 'no_contact'),
           'no_show', count(*) filter (where p.status = 'no_show'))
         from period p)
     )::text as report`,
@@ -589,9 +598,10 @@ export async function salonReport(
     menus,
     cancellations: {
       customer: c.customer,
-      salon: c.salon,
+      customer_advance: c.customer_advance,
       customer_same_day: c.customer_same_day,
       no_contact: c.no_contact,
+      salon: c.salon,
       noShow: c.no_show,
     },
     customers: {

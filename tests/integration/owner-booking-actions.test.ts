@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import * as detailRoute from "../../app/routes/owner.salons.$id.bookings.$bookingId";
 import * as moveRoute from "../../app/routes/owner.salons.$id.bookings.$bookingId.move";
 import { toLocal } from "../../common/local-time";
+import { staffBookingLabel } from "../../common/status-labels";
 import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import { salonActor } from "../../server/bookings/booking-history.server";
 import {
@@ -35,11 +36,14 @@ import {
   releaseBlock,
   saveSalonNote,
 } from "../../server/owner/booking-actions.server";
-import type {
-  BookingDetailPageData,
-  MovePageData,
+import {
+  type BookingDetailPageData,
+  bookingDetailPage,
+  type MovePageData,
 } from "../../server/owner/booking-detail-page.server";
+import { buildLedger } from "../../server/owner/ledger.server";
 import { OverlapError } from "../../server/owner/overlaps.server";
+import { salonAccessFor } from "../../server/salon-access/salon-access.server";
 import { browser, setRole } from "../support/accounts";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { bookingClient } from "../support/booking-client";
@@ -186,6 +190,30 @@ function calendarOf(mail: typeof mailOutbox.$inferSelect | undefined) {
   };
 }
 
+/** The booking's page as the owner reads it at `now`. */
+async function detailPage(
+  salonId: string,
+  owner: { id: string; email: string; name: string },
+  bookingId: string,
+  now: Date,
+) {
+  const access = await salonAccessFor(
+    database.db,
+    { ...owner, role: "owner", emailVerified: true, profile: null },
+    salonId,
+  );
+  if (!access) throw new Error("no access");
+  const page = await bookingDetailPage(
+    database.db,
+    access,
+    bookingId,
+    new URL("https://salon.example.jp/"),
+    now,
+  );
+  if (!page) throw new Error("no page");
+  return page;
+}
+
 const later = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
 
 describe("the salon's status actions", () => {
@@ -195,15 +223,16 @@ describe("the salon's status actions", () => {
       database.db,
       { salonId: salon.id, bookingId: booking.id, version: booking.version },
       actor,
-      later(1),
+      at("2026-12-03T13:50"),
     );
-    expect(arrived.arrivedAt).toEqual(later(1));
+    expect(arrived.arrivedAt).toEqual(at("2026-12-03T13:50"));
     expect(arrived.version).toBe(booking.version + 1);
+    // Arrived: completed even before the planned start.
     const done = await markCompleted(
       database.db,
       { salonId: salon.id, bookingId: booking.id, version: arrived.version },
       actor,
-      later(2),
+      at("2026-12-03T13:55"),
     );
     expect(done.status).toBe("completed");
     const events = await eventsOf(booking.id);
@@ -218,7 +247,7 @@ describe("the salon's status actions", () => {
         database.db,
         { salonId: salon.id, bookingId: booking.id, version: done.version },
         actor,
-        later(3),
+        at("2026-12-03T13:56"),
       ),
     ).rejects.toThrow("この予約はすでに施術完了になっています。");
   });
@@ -255,7 +284,7 @@ describe("the salon's status actions", () => {
       database.db,
       { salonId: salon.id, bookingId: booking.id, version: booking.version },
       actor,
-      later(1),
+      at("2026-12-03T13:50"),
     );
     const stale = await outcome(
       cancelBySalon(
@@ -395,13 +424,61 @@ describe("cancel by the salon", () => {
     ]);
   });
 
+  it("a customer who phoned ahead is the customer's cancellation, not the salon's: status, history, ledger, CSV label, mail, no notice", async () => {
+    const { salon, booking, actor, owner } = await scene();
+    await runJobs();
+    const cancelled = await cancelBySalon(
+      database.db,
+      {
+        salonId: salon.id,
+        bookingId: booking.id,
+        version: booking.version,
+        category: "customer_advance",
+        message: "またのご来店をお待ちしております。",
+      },
+      actor,
+      later(5),
+    );
+    expect(cancelled).toMatchObject({
+      status: "cancelled_by_user",
+      cancelledBy: "salon",
+      cancelCategory: "customer_advance",
+    });
+    expect(staffBookingLabel(cancelled)).toBe("お客様キャンセル（事前連絡）");
+    const ledger = await buildLedger(database.db, salon, "2026-12-03", later(6));
+    expect(ledger.view === "day" ? ledger.cancelled.map((e) => e.statusLabel) : []).toEqual([
+      "お客様キャンセル（事前連絡）",
+    ]);
+    const page = await detailPage(salon.id, owner, booking.id, later(6));
+    expect(page.booking.statusLabel).toBe("お客様キャンセル（事前連絡）");
+    expect(page.booking.history.at(-1)?.what).toBe(
+      "お客様のキャンセルを受付（お客様都合（事前連絡））　メッセージ：またのご来店をお待ちしております。",
+    );
+    expect(page.cancelCategories.map((c) => c.label)).toEqual([
+      "お客様都合（事前連絡）",
+      "お客様都合（当日連絡）",
+      "無断キャンセル",
+      "サロン都合",
+    ]);
+    await runJobs(later(5));
+    const [, mail, ...more] = await mailsTo(booking.customerEmail);
+    expect(more).toEqual([]);
+    expect(mail?.subject).toBe(`【Salon Navi】ご予約をキャンセルしました（${salon.name}）`);
+    expect(mail?.text).toContain(`${salon.name} で、以下のご予約のキャンセルを承りました。`);
+    expect(mail?.text).toContain("またのご来店をお待ちしております。");
+    // The salon entered it itself: no notice of a customer's cancellation.
+    expect((await mailsTo(owner.email)).map((m) => m.subject)).toEqual([
+      expect.stringContaining("新しいご予約"),
+    ]);
+  });
+
   it("only a confirmed booking can be cancelled", async () => {
     const { salon, booking, actor } = await scene();
     const done = await markCompleted(
       database.db,
       { salonId: salon.id, bookingId: booking.id, version: booking.version },
       actor,
-      later(1),
+      at("2026-12-03T15:00"),
     );
     await expect(
       cancelBySalon(

@@ -188,7 +188,7 @@ describe("the bookings CSV", () => {
       {
         staffId: ren,
         customerName: "当日 連絡",
-        status: "cancelled_by_salon",
+        status: "cancelled_by_user",
         cancelledBy: "salon",
         cancelCategory: "customer_same_day",
         cancelledAt: at("2026-11-02", "09:00"),
@@ -291,7 +291,7 @@ describe("the bookings CSV", () => {
       キャンセル区分: "お客様",
     });
     expect(row("当日 連絡")).toMatchObject({
-      ステータス: "サロンキャンセル",
+      ステータス: "お客様キャンセル（当日連絡）",
       キャンセル区分: "お客様都合（当日連絡）",
     });
     expect(row("来ない 客")).toMatchObject({ ステータス: "無断キャンセル", キャンセル区分: "" });

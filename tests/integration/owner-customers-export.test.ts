@@ -94,10 +94,12 @@ describe("the customers' CSV", () => {
     const body = lines.slice(1).join("\r\n");
     expect(body).not.toContain("他店");
     const hanakoLine = lines.find((l) => l.startsWith("山田 花子,"));
-    expect(hanakoLine).toBe("山田 花子,ヤマダ ハナコ,09011112222,,,2,2026-11-24,9900,0,0,0,0,0,0,");
+    expect(hanakoLine).toBe(
+      "山田 花子,ヤマダ ハナコ,09011112222,,,2,2026-11-24,9900,0,0,0,0,0,0,0,",
+    );
     expect(body).not.toContain("山田 太郎");
     expect(body).toContain(
-      `佐藤 一郎,サトウ イチロウ,09033334444,,,0,,0,0,0,0,0,0,1,"'=HYPERLINK(""http://evil"")\nカラー希望, 敏感肌"`,
+      `佐藤 一郎,サトウ イチロウ,09033334444,,,0,,0,0,0,0,0,0,0,1,"'=HYPERLINK(""http://evil"")\nカラー希望, 敏感肌"`,
     );
 
     const [entry] = await database.db.select().from(auditLog).where(eq(auditLog.salonId, salon.id));

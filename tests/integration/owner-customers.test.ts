@@ -152,8 +152,14 @@ async function setStatus(
       status,
       cancelCategory: category,
       cancelledAt: status.startsWith("cancelled") ? new Date() : null,
-      cancelledBy:
-        status === "cancelled_by_user" ? "user" : status === "cancelled_by_salon" ? "salon" : null,
+      // A reason means the salon entered it (decision 0065).
+      cancelledBy: category
+        ? "salon"
+        : status === "cancelled_by_user"
+          ? "user"
+          : status === "cancelled_by_salon"
+            ? "salon"
+            : null,
     })
     .where(eq(bookings.id, bookingId));
 }
@@ -441,7 +447,7 @@ describe("stats, merge and undo", () => {
     await salonEntry(salonA, kimura, { status: "no_show" });
     await salonEntry(salonA, kimura, { status: "cancelled_by_user" });
     await salonEntry(salonA, kimura, {
-      status: "cancelled_by_salon",
+      status: "cancelled_by_user",
       category: "customer_same_day",
     });
     // The same person, entered with another phone (a second record)…
@@ -462,7 +468,7 @@ describe("stats, merge and undo", () => {
       { customerId: twin, otherId: third },
       new Date(),
     );
-    await setStatus(thirdBooking.id, "cancelled_by_salon", "no_contact");
+    await setStatus(thirdBooking.id, "cancelled_by_user", "no_contact");
 
     const before = await detailOf(ownerA, salonA, keeper);
     expect(before.stats).toMatchObject({
@@ -470,7 +476,7 @@ describe("stats, merge and undo", () => {
       totalSpent: 12_000,
       noShows: 1,
       cancelledByCustomer: 1,
-      cancelledBySalon: { salon: 0, customer_same_day: 1, no_contact: 0 },
+      cancelledBySalon: { customer_advance: 0, customer_same_day: 1, no_contact: 0, salon: 0 },
     });
     expect(before.suggestions).toContainEqual(
       expect.objectContaining({ id: twin, sameName: true, samePhone: false }),
@@ -490,7 +496,7 @@ describe("stats, merge and undo", () => {
       visits: 3,
       totalSpent: 20_000,
       noShows: 1,
-      cancelledBySalon: { salon: 0, customer_same_day: 1, no_contact: 1 },
+      cancelledBySalon: { customer_advance: 0, customer_same_day: 1, no_contact: 1, salon: 0 },
     });
     expect(after.merged.map((m) => m.id)).toEqual([twin]);
     expect(after.visitTotal).toBe(before.visitTotal + 2);

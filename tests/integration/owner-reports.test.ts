@@ -74,8 +74,14 @@ async function book(spec: Spec) {
     totalPrice: spec.price ?? 5500,
     customerId: spec.customer ? (customer[spec.customer] ?? null) : null,
     cancelledAt: status.startsWith("cancelled") ? at(spec.date, "09:00") : null,
-    cancelledBy:
-      status === "cancelled_by_user" ? "user" : status === "cancelled_by_salon" ? "salon" : null,
+    // A reason means the salon entered it (decision 0065), whoever's cancellation it is.
+    cancelledBy: spec.category
+      ? "salon"
+      : status === "cancelled_by_user"
+        ? "user"
+        : status === "cancelled_by_salon"
+          ? "salon"
+          : null,
     cancelCategory: spec.category ?? null,
     holdExpiresAt: status === "held" ? at("2026-12-31", "00:00") : null,
     createdAt: spec.created ?? at("2026-11-01", "09:00"),
@@ -222,15 +228,23 @@ beforeAll(async () => {
     date: "2026-11-28",
     from: "13:00",
     to: "14:00",
-    status: "cancelled_by_salon",
+    status: "cancelled_by_user",
     category: "customer_same_day",
+  });
+  await book({
+    stylist: 0,
+    date: "2026-11-28",
+    from: "15:00",
+    to: "16:00",
+    status: "cancelled_by_user",
+    category: "customer_advance",
   });
   await book({
     stylist: 1,
     date: "2026-11-24",
     from: "13:00",
     to: "14:00",
-    status: "cancelled_by_salon",
+    status: "cancelled_by_user",
     category: "no_contact",
   });
   await book({
@@ -289,7 +303,7 @@ describe("the report's figures (salonReport)", () => {
       bookedMinutes: 270,
       scheduledMinutes: 5040,
       utilisation: 270 / 5040,
-      cancelledCount: 4,
+      cancelledCount: 5,
       noShowCount: 1,
     });
     expect(report.buckets).toHaveLength(1);
@@ -313,7 +327,7 @@ describe("the report's figures (salonReport)", () => {
       ["2026-11-25", 0, 0, 0, 0, 0],
       ["2026-11-26", 1, 8800, 1200, 0, 0],
       ["2026-11-27", 0, 0, 600, 1, 0],
-      ["2026-11-28", 0, 0, 840, 2, 0],
+      ["2026-11-28", 0, 0, 840, 3, 0],
       ["2026-11-29", 2, 6400, 1200, 0, 0],
     ]);
     expect(report.buckets[1]?.utilisation).toBe(90 / 1200);
@@ -382,11 +396,13 @@ describe("the report's figures (salonReport)", () => {
 
   it("counts cancellations by category and no-shows", async () => {
     const report = await salonReport(database.db, salonA(), { ...week, group: "day" });
+    // A customer who phoned (ahead or that day) or never came is the customer's, not the salon's.
     expect(report.cancellations).toEqual({
       customer: 1,
-      salon: 1,
+      customer_advance: 1,
       customer_same_day: 1,
       no_contact: 1,
+      salon: 1,
       noShow: 1,
     });
   });

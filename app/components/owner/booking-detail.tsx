@@ -292,9 +292,9 @@ export function BookingDetailView({
             </div>
 
             {booking.can.cancel ? (
-              <VersionedForm booking={booking} intent="cancel" label="サロン都合でキャンセル">
+              <VersionedForm booking={booking} intent="cancel" label="キャンセルを記録">
                 <fieldset className="mt-6 flex flex-col gap-3 rounded-lg border border-neutral-300 p-4">
-                  <legend className="px-1 font-bold">サロン都合でキャンセル</legend>
+                  <legend className="px-1 font-bold">キャンセルを記録</legend>
                   <SelectField
                     id="category"
                     name="category"

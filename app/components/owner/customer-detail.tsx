@@ -39,8 +39,9 @@ function StatsList({ stats, timeZone }: { stats: CustomerStats; timeZone: string
     ["累計金額", formatYen(stats.totalSpent)],
     ["今後の予約", `${stats.upcoming}件`],
     [cancelLabels.customer, `${stats.cancelledByCustomer}件`],
-    [cancelLabels.salon, `${stats.cancelledBySalon.salon}件`],
+    [cancelLabels.customer_advance, `${stats.cancelledBySalon.customer_advance}件`],
     [cancelLabels.customer_same_day, `${stats.cancelledBySalon.customer_same_day}件`],
+    [cancelLabels.salon, `${stats.cancelledBySalon.salon}件`],
     [cancelLabels.no_contact, `${stats.cancelledBySalon.no_contact}件`],
     [cancelLabels.noShow, `${stats.noShows}件`],
   ];
@@ -75,16 +76,17 @@ function Contact({
   );
 }
 
-/** The category inside the status's parentheses, short: サロンキャンセル（無断・連絡なし）. */
+/** The category inside the status's parentheses, short: お客様キャンセル（無断・連絡なし）. */
 const categoryShort: Record<string, string> = {
   salon: "サロン都合",
-  customer_same_day: "お客様都合・当日連絡",
+  customer_advance: "事前連絡",
+  customer_same_day: "当日連絡",
   no_contact: "無断・連絡なし",
 };
 
 function statusLabel(status: string, cancelCategory: string | null) {
   const label = staffBookingStatusLabels[status] ?? status;
-  if (status === "cancelled_by_salon" && cancelCategory) {
+  if (status.startsWith("cancelled_") && cancelCategory) {
     return `${label}（${categoryShort[cancelCategory] ?? cancelCategory}）`;
   }
   return label;

@@ -24,9 +24,10 @@ export function formatLocalDay(instant: string | null, timeZone: string): string
 }
 
 export const cancelLabels = {
-  customer: "お客様キャンセル",
-  salon: "サロン都合",
+  customer: "お客様キャンセル（ネット）",
+  customer_advance: "お客様都合（事前連絡）",
   customer_same_day: "お客様都合（当日連絡）",
+  salon: "サロン都合",
   no_contact: "無断キャンセル（連絡なし）",
   noShow: "来店なし（ノーショー）",
 } as const;

@@ -147,9 +147,10 @@ export function CustomerList({ data }: { data: CustomerListData }) {
               {customers.map((customer) => {
                 const s = customer.stats;
                 const cancels = [
-                  ["お客様", s.cancelledByCustomer],
-                  ["サロン都合", s.cancelledBySalon.salon],
+                  ["ネット", s.cancelledByCustomer],
+                  ["事前連絡", s.cancelledBySalon.customer_advance],
                   ["当日連絡", s.cancelledBySalon.customer_same_day],
+                  ["サロン都合", s.cancelledBySalon.salon],
                 ] as const;
                 const noShows = [
                   ["連絡なし", s.cancelledBySalon.no_contact],

@@ -383,9 +383,10 @@ function Cancellations({ data }: { data: ReportsData }) {
   const { cancellations } = data.report;
   const rows: [string, number][] = [
     [cancelLabels.customer, cancellations.customer],
-    [cancelLabels.salon, cancellations.salon],
+    [cancelLabels.customer_advance, cancellations.customer_advance],
     [cancelLabels.customer_same_day, cancellations.customer_same_day],
     [cancelLabels.no_contact, cancellations.no_contact],
+    [cancelLabels.salon, cancellations.salon],
     [cancelLabels.noShow, cancellations.noShow],
   ];
   return (

@@ -61,8 +61,18 @@ export type BookingApproval = (typeof bookingApprovals)[number];
 export const bookingKinds = ["booking", "block"] as const;
 export type BookingKind = (typeof bookingKinds)[number];
 
-/** Why the salon cancelled (decision 0037): サロン都合 / お客様都合（当日連絡） / 無断キャンセル. */
-export const salonCancelCategories = ["salon", "customer_same_day", "no_contact"] as const;
+/**
+ * Why a cancellation the salon enters happened (decisions 0040, 0065):
+ * お客様都合（事前連絡） / お客様都合（当日連絡） / 無断キャンセル are the
+ * customer's (status cancelled_by_user), サロン都合 the salon's own
+ * (cancelled_by_salon). cancelled_by still says who entered it.
+ */
+export const salonCancelCategories = [
+  "customer_advance",
+  "customer_same_day",
+  "no_contact",
+  "salon",
+] as const;
 export type SalonCancelCategory = (typeof salonCancelCategories)[number];
 
 /**
@@ -345,6 +355,8 @@ export const bookingEventKinds = [
   "no_show",
   "cancelled",
   "note_changed",
+  /** The salon took back its 来店, 施術完了 or 無断キャンセル the same day (details.undid). */
+  "undone",
 ] as const;
 export type BookingEventKind = (typeof bookingEventKinds)[number];
 

@@ -122,7 +122,13 @@ function outcomeOf(rng: Random, started: boolean): Outcome {
     // Nobody cancels a walk-in: it is made at the desk as the customer sits down.
     if (source === "walk_in") return { status: "completed", source, cancelCategory: null };
     if (r < 0.9) return { status: "cancelled_by_user", source, cancelCategory: null };
-    return { status: "cancelled_by_salon", source, cancelCategory: rng.pick(cancelCategories) };
+    const cancelCategory = rng.pick(cancelCategories);
+    // Only サロン都合 is the salon's cancellation; the others are the customer's (decision 0065).
+    return {
+      status: cancelCategory === "salon" ? "cancelled_by_salon" : "cancelled_by_user",
+      source,
+      cancelCategory,
+    };
   }
   if (r < 0.9) return { status: "confirmed", source, cancelCategory: null };
   if (r < 0.97) return { status: "cancelled_by_user", source, cancelCategory: null };
@@ -265,7 +271,12 @@ export function generateDemoWeek(bundle: SalonBundle, index: number, now: Date):
           ? new Date(startsAt.getTime() - rng.int(0, 10) * MINUTE)
           : null,
       cancelledAt,
-      cancelledBy: cancelled ? (outcome.status === "cancelled_by_user" ? "user" : "salon") : null,
+      // Who entered it: the salon for every row with a reason it chose.
+      cancelledBy: cancelled
+        ? outcome.status === "cancelled_by_user" && !outcome.cancelCategory
+          ? "user"
+          : "salon"
+        : null,
       cancelCategory: outcome.cancelCategory,
       cancelReason:
         outcome.status === "cancelled_by_salon" && outcome.cancelCategory === "salon"

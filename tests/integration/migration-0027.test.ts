@@ -1,0 +1,90 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/pglite";
+import { migrate } from "drizzle-orm/pglite/migrator";
+import { describe, expect, it } from "vitest";
+import type { Database } from "../../server/db/client";
+import * as schema from "../../server/db/schema";
+import { bookings } from "../../server/db/schema";
+import { buildBooking, buildSalonWithStaff } from "../support/builders";
+
+const migrations = path.resolve("server/db/migrations");
+
+/** The migrations folder as it was before 0027 (the first 27 entries of the journal). */
+function foldersBefore0027() {
+  const dir = mkdtempSync(path.join(tmpdir(), "migrations-0026-"));
+  cpSync(migrations, dir, { recursive: true });
+  const journalPath = path.join(dir, "meta", "_journal.json");
+  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: unknown[] };
+  journal.entries = journal.entries.slice(0, 27);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return dir;
+}
+
+// Cancellations the salon entered for the customer's reason were stored as
+// the salon's; 0027 makes them the customer's (issue 38, §1.5; decision
+// 0065). PGlite alone keeps this test cheap (the SQL is engine-neutral).
+describe.skipIf(process.env.TEST_DB_ENGINE === "postgres")("migration 0027", () => {
+  it("turns the customer's reasons into the customer's cancellations, and nothing else", async () => {
+    const old = foldersBefore0027();
+    const client = await PGlite.create({ extensions: { btree_gist, pg_trgm } });
+    try {
+      await migrate(drizzle(client), { migrationsFolder: old });
+      const db = drizzle(client, { schema }) as unknown as Database;
+      const { salon, stylists } = await buildSalonWithStaff(db);
+      const staffId = stylists[0]?.id ?? "";
+      let hour = 10;
+      const cancelled = (values: Partial<typeof bookings.$inferInsert>) => {
+        hour += 1;
+        return buildBooking(db, {
+          salonId: salon.id,
+          staffId,
+          startsAt: new Date(`2026-12-03T${hour}:00:00+09:00`),
+          endsAt: new Date(`2026-12-03T${hour}:30:00+09:00`),
+          cancelledAt: new Date("2026-12-01T09:00:00+09:00"),
+          ...values,
+        });
+      };
+      const sameDay = await cancelled({
+        status: "cancelled_by_salon",
+        cancelledBy: "salon",
+        cancelCategory: "customer_same_day",
+      });
+      const noContact = await cancelled({
+        status: "cancelled_by_salon",
+        cancelledBy: "salon",
+        cancelCategory: "no_contact",
+      });
+      const salonsOwn = await cancelled({
+        status: "cancelled_by_salon",
+        cancelledBy: "salon",
+        cancelCategory: "salon",
+      });
+      const before0040 = await cancelled({ status: "cancelled_by_salon", cancelledBy: "salon" });
+      const web = await cancelled({ status: "cancelled_by_user", cancelledBy: "user" });
+      await migrate(drizzle(client), { migrationsFolder: migrations });
+      const statusOf = async (id: string) =>
+        (await db.select().from(bookings).where(eq(bookings.id, id)))[0];
+      expect(await statusOf(sameDay.id)).toMatchObject({
+        status: "cancelled_by_user",
+        cancelledBy: "salon",
+        cancelCategory: "customer_same_day",
+      });
+      expect((await statusOf(noContact.id))?.status).toBe("cancelled_by_user");
+      expect((await statusOf(salonsOwn.id))?.status).toBe("cancelled_by_salon");
+      expect((await statusOf(before0040.id))?.status).toBe("cancelled_by_salon");
+      expect(await statusOf(web.id)).toMatchObject({
+        status: "cancelled_by_user",
+        cancelledBy: "user",
+      });
+    } finally {
+      await client.close();
+      rmSync(old, { recursive: true, force: true });
+    }
+  });
+});
