@@ -4,7 +4,12 @@ import { formatDate } from "../../../common/format";
 import { scheduleExceptionLabels } from "../../../common/salon-parts";
 import type { ScheduleFormResult } from "../../../server/owner/schedules.server";
 import { buttonClass, secondaryButtonClass } from "../back-office-ui";
-import { ErrorSummary, SelectField, TextField } from "../form/field";
+import { ErrorSummary, TextField } from "../form/field";
+import {
+  PatternFields,
+  ScheduleChangeFields,
+  scheduleKindHint,
+} from "../salon-editor/schedule-fields";
 import { rangeText, WeekGrid } from "../salon-editor/week-grid";
 import type { SchedulePageData } from "./schedule-page";
 
@@ -207,70 +212,10 @@ export function ExceptionForms(props: FormProps & { date: string }) {
           idPrefix="exception"
           state={state}
           noteMax={100}
-          kindHint="勤務時間の変更はその日の勤務時間を置き換え、臨時出勤は休みの曜日に勤務を加えます。"
+          kindHint={scheduleKindHint}
         />
       </ScheduleForm>
     </section>
-  );
-}
-
-/**
- * What a dated change of one day says — its kind, the hours (blank for a day
- * off) and a note —, for the 勤務表's exception form and a stylist's request
- * (schedule-requests.tsx), which the exception writer reads alike.
- */
-export function ScheduleChangeFields({
-  idPrefix,
-  state,
-  noteMax,
-  kindHint,
-}: {
-  idPrefix: string;
-  state: ReturnType<typeof stateOf>;
-  noteMax: number;
-  kindHint?: string;
-}) {
-  return (
-    <>
-      <SelectField
-        id={`${idPrefix}-kind`}
-        name="kind"
-        label="種類"
-        required
-        options={Object.entries(kindLabels).map(([value, label]) => ({ value, label }))}
-        defaultValue={state.value("kind", "closed")}
-        error={state.errors.kind}
-        hint={kindHint}
-      />
-      <div className="grid gap-3 sm:grid-cols-2">
-        <TextField
-          id={`${idPrefix}-start`}
-          name="startsAt"
-          type="time"
-          step={300}
-          label="開始時刻（休みは空欄）"
-          defaultValue={state.value("startsAt")}
-          error={state.errors.startsAt}
-        />
-        <TextField
-          id={`${idPrefix}-end`}
-          name="endsAt"
-          type="time"
-          step={300}
-          label="終了時刻（休みは空欄）"
-          defaultValue={state.value("endsAt")}
-          error={state.errors.endsAt}
-        />
-      </div>
-      <TextField
-        id={`${idPrefix}-note`}
-        name="note"
-        label="メモ（任意）"
-        maxLength={noteMax}
-        defaultValue={state.value("note")}
-        error={state.errors.note}
-      />
-    </>
   );
 }
 
@@ -308,39 +253,13 @@ export function PatternForms(props: FormProps) {
               heading={heading}
               submitLabel={pattern ? "このパターンを保存" : "パターンを追加"}
             >
-              {pattern ? null : (
-                <p className="text-sm">
-                  適用開始日を入れると、その日から新しいパターンに切り替わり、それまでのパターンは前日で終わります。
-                </p>
-              )}
-              <div className="grid gap-3 sm:grid-cols-2">
-                <TextField
-                  id={`${prefix}-from`}
-                  name="validFrom"
-                  type="date"
-                  label="適用開始日"
-                  hint="空欄は開始日なし"
-                  defaultValue={state.value("validFrom", pattern?.validFrom)}
-                  error={state.errors.validFrom}
-                />
-                <TextField
-                  id={`${prefix}-until`}
-                  name="validUntil"
-                  type="date"
-                  label="適用終了日"
-                  hint="空欄は終了日なし"
-                  defaultValue={state.value("validUntil", pattern?.validUntil)}
-                  error={state.errors.validUntil}
-                />
-              </div>
-              <WeekGrid
+              <PatternFields
                 prefix={prefix}
-                value={state.value}
-                errors={state.errors}
-                stored={(weekday, index) => {
-                  const i = source?.intervals.filter((x) => x.weekday === weekday)[index];
-                  return i ? { start: i.startsAt, end: i.endsAt } : undefined;
-                }}
+                isNew={!pattern}
+                validFrom={pattern?.validFrom}
+                validUntil={pattern?.validUntil}
+                source={source}
+                state={state}
               />
             </ScheduleForm>
             {pattern ? (

@@ -4,7 +4,8 @@ import type { ScheduleRequestView } from "../../../server/owner/schedule-request
 import type { ScheduleFormResult } from "../../../server/owner/schedules.server";
 import { buttonClass, linkClass, secondaryButtonClass } from "../back-office-ui";
 import { ErrorSummary, TextField } from "../form/field";
-import { ScheduleChangeFields, stateOf } from "./schedule-forms";
+import { ScheduleChangeFields } from "../salon-editor/schedule-fields";
+import { stateOf } from "./schedule-forms";
 
 /**
  * A stylist's schedule requests (decision 0052): on their own month the

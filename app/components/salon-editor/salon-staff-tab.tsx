@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { formatDate, formatYen } from "../../../common/format";
 import { scheduleExceptionLabels } from "../../../common/salon-parts";
 import { cellClass, headCellClass, linkClass, tableClass } from "../back-office-ui";
-import { SelectField, TextAreaField, TextField } from "../form/field";
+import { TextAreaField, TextField } from "../form/field";
 import {
   CheckboxGroup,
   PartList,
@@ -11,7 +11,8 @@ import {
   RowButton,
   SalonPartForm,
 } from "./salon-part-form";
-import { rangeText, WeekGrid } from "./week-grid";
+import { PatternFields, ScheduleChangeFields, scheduleKindHint } from "./schedule-fields";
+import { rangeText } from "./week-grid";
 
 /** What the スタッフ tab's loader gives (server/salon-editor/salon-staff-tab.server.ts staffTab). */
 type Member = {
@@ -282,43 +283,13 @@ function ScheduleForm({
       intent="schedule-save"
       submitLabel={pattern ? "この勤務パターンを保存" : "勤務パターンを追加"}
     >
-      {pattern ? null : (
-        <p className="text-sm">
-          適用開始日を入れると、その日から新しいパターンに切り替わり、それまでのパターンは前日で終わります。
-        </p>
-      )}
-      <div className="grid gap-3 sm:grid-cols-2">
-        <TextField
-          id={`${prefix}-from`}
-          name="validFrom"
-          type="date"
-          label="適用開始日"
-          hint="空欄は開始日なし"
-          defaultValue={value("validFrom", pattern?.validFrom)}
-          error={errors.validFrom}
-        />
-        <TextField
-          id={`${prefix}-until`}
-          name="validUntil"
-          type="date"
-          label="適用終了日"
-          hint="空欄は終了日なし"
-          defaultValue={value("validUntil", pattern?.validUntil)}
-          error={errors.validUntil}
-        />
-      </div>
-      <p className="text-sm text-neutral-700">
-        勤務しない曜日は空欄のままにします。休憩は、時間帯を分けて入力します（例：10:00〜13:00 と
-        14:00〜19:00）。
-      </p>
-      <WeekGrid
+      <PatternFields
         prefix={prefix}
-        value={value}
-        errors={errors}
-        stored={(weekday, index) => {
-          const interval = source?.intervals.filter((i) => i.weekday === weekday)[index];
-          return interval ? { start: interval.startsAt, end: interval.endsAt } : undefined;
-        }}
+        isNew={!pattern}
+        validFrom={pattern?.validFrom}
+        validUntil={pattern?.validUntil}
+        source={source}
+        state={{ value, errors }}
       />
     </SalonPartForm>
   );
@@ -458,45 +429,11 @@ export function ExceptionSection({
           defaultValue={value("date", "")}
           error={errors.date}
         />
-        <SelectField
-          id="exception-kind"
-          name="kind"
-          label="種類"
-          required
-          options={Object.entries(KIND_LABELS).map(([value, label]) => ({ value, label }))}
-          defaultValue={value("kind", "closed")}
-          error={errors.kind}
-          hint="勤務時間の変更はその日の勤務時間を置き換え、臨時出勤は通常休みの日に勤務を加えます。"
-        />
-        <div className="grid gap-3 sm:grid-cols-2">
-          <TextField
-            id="exception-start"
-            name="startsAt"
-            type="time"
-            step={300}
-            label="開始時刻"
-            hint="休みの場合は空欄"
-            defaultValue={value("startsAt", "")}
-            error={errors.startsAt}
-          />
-          <TextField
-            id="exception-end"
-            name="endsAt"
-            type="time"
-            step={300}
-            label="終了時刻"
-            hint="休みの場合は空欄"
-            defaultValue={value("endsAt", "")}
-            error={errors.endsAt}
-          />
-        </div>
-        <TextField
-          id="exception-note"
-          name="note"
-          label="メモ"
-          autoComplete="off"
-          defaultValue={value("note", "")}
-          error={errors.note}
+        <ScheduleChangeFields
+          idPrefix="exception"
+          state={{ value, errors }}
+          noteMax={100}
+          kindHint={scheduleKindHint}
         />
       </SalonPartForm>
     </section>
