@@ -198,6 +198,13 @@ const actionBody = z
           description:
             "move: スタイリストの勤務時間外でも移動する（なければ 422 outside_schedule）",
         }),
+      keepNomination: z
+        .boolean({ error: "keepNomination は true か false で指定してください。" })
+        .optional()
+        .openapi({
+          description:
+            "move: 指名を引き継ぐ。指名の予約を別のスタイリストへ移すとき、true なら移動先のスタイリストの指名（と指名料）にします。省略・false なら指名なしになり、指名料はなくなります",
+        }),
       note: stringOf("サロンメモ（note）")
         .optional()
         .openapi({ description: `note: サロンメモ（${SALON_NOTE_MAX}文字まで）` }),

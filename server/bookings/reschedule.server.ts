@@ -1,26 +1,17 @@
-import { and, asc, eq, lte, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { toLocal } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
 import { bookingMenus, bookings, coupons, salons, staff } from "../db/schema";
-import { DEADLOCK_DETECTED, EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
 import { DomainError } from "../errors/domain-error";
-import { notifySlotChange } from "../realtime/slot-events.server";
 import { findAvailability, pickStaff } from "./availability";
 import { type LoadedAvailability, loadAvailabilityInput } from "./availability-data.server";
-import { type Booking, type BookingClient, couponPrice } from "./booking.server";
-import {
-  BookingNotFoundError,
-  CouponNotApplicableError,
-  SlotTakenError,
-  SlotUnavailableError,
-} from "./booking-errors";
-import { customerActor, recordBookingEvent } from "./booking-history.server";
-import { enqueueMovedJobs, moveReminder } from "./booking-jobs.server";
+import type { Booking, BookingClient } from "./booking.server";
+import { BookingNotFoundError, SlotTakenError, SlotUnavailableError } from "./booking-errors";
+import { customerActor } from "./booking-history.server";
+import { priceOfMove, refreshMovedDays, runMove, writeMove } from "./booking-move.server";
 import { limitBookingAttempt } from "./booking-rate-limit";
-import { refreshAfterBookingChange } from "./free-days.server";
-import { nominationFeeFor } from "./nomination-fee";
-import { occupiedRange, occupiedSpan } from "./occupied-time";
+import { occupiedSpan } from "./occupied-time";
 import { bookingSettingsFor } from "./settings";
 import { lockStylistsForBooking } from "./stylist-lock.server";
 
@@ -259,27 +250,24 @@ async function plan(
       ? row.staffId
       : pickStaff(slot.staffIds, loaded.input.bookingsPerStaffDay, date));
   if (!staffId) throw new SlotTakenError();
-  let totalPrice = loaded.totalPrice;
-  let couponDropped = false;
-  if (row.couponId) {
-    try {
-      totalPrice = await couponPrice(
-        db,
-        row.salonId,
-        row.couponId,
-        date,
-        row.userId,
-        loaded.menus,
-        row.id,
-      );
-    } catch (error) {
-      if (!(error instanceof CouponNotApplicableError)) throw error;
-      couponDropped = true;
-    }
-  }
-  // 指名料 of the stylist the customer now chose (none for 指名なし), after the coupon (0047).
-  const nominationFee = await nominationFeeFor(db, row.salonId, requestedStaff);
-  totalPrice += nominationFee;
+  const menus = loaded.menus.map((menu) => ({
+    menuId: menu.id,
+    name: menu.name,
+    price: menu.price,
+    durationMinutes: menu.durationMinutes,
+  }));
+  const menusKept =
+    menus.length === before.menus.length &&
+    menus.every((menu, index) => menu.menuId === before.menus[index]?.menuId);
+  const staffRequested = requestedStaff !== null;
+  // Kept menus keep their booked price; the 指名料 follows the stylist the customer now chose.
+  const price = await priceOfMove(db, row, {
+    bookedMenus: before.menus,
+    menus: menusKept ? before.menus : menus,
+    date,
+    staffId,
+    staffRequested,
+  });
   const [who] =
     staffId === row.staffId
       ? [{ name: before.staffName }]
@@ -294,17 +282,12 @@ async function plan(
     ...occupiedSpan(request.start, endsAt, loaded.rules),
     staffId,
     staffName: who?.name ?? "",
-    staffRequested: requestedStaff !== null,
-    menus: loaded.menus.map((menu) => ({
-      menuId: menu.id,
-      name: menu.name,
-      price: menu.price,
-      durationMinutes: menu.durationMinutes,
-    })),
-    totalPrice,
-    nominationFee,
-    couponId: couponDropped ? null : row.couponId,
-    couponTitle: couponDropped ? null : before.couponTitle,
+    staffRequested,
+    menus: menusKept ? before.menus : menus,
+    totalPrice: price.totalPrice,
+    nominationFee: price.nominationFee,
+    couponId: price.couponId,
+    couponTitle: price.couponDropped ? null : before.couponTitle,
   };
   const unchanged =
     after.startsAt.getTime() === before.startsAt.getTime() &&
@@ -314,7 +297,7 @@ async function plan(
   return {
     before,
     after,
-    couponDropped,
+    couponDropped: price.couponDropped,
     unchanged,
     salonId: row.salonId,
     timeZone: salon.timeZone,
@@ -393,127 +376,58 @@ export async function rescheduleBooking(
     ip: request.ip,
     userId: request.userId,
   });
-  // A race lost to the constraint is tried again in a fresh transaction: 指名なし
-  // may find another stylist free; otherwise the check itself says the time is taken.
-  for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      const result = await db.transaction(async (tx) => {
-        // The stylists the new time may go to, locked first (FOR SHARE; the
-        // schedule change's order: stylists, then bookings) and before the
-        // schedule read: a change open now is waited for and its new working
-        // time read (decision 0046). Which ones depends on the booking, read
-        // once unlocked for that; changed meanwhile, it is a version conflict.
-        const seen = await ownBooking(tx, request.bookingId, request.userId, false);
-        await lockStylistsForBooking(tx, seen.salonId, requestedStaffOf(seen, request));
-        const row = await ownBooking(tx, request.bookingId, request.userId, true);
-        if (requestedStaffOf(row, request) !== requestedStaffOf(seen, request)) {
-          throw new BookingVersionConflictError();
-        }
-        await assertChangeable(tx, row, request.now);
-        const planned = await plan(tx, row, request);
-        // Already so (a double submit, a retried request): the booking as it is.
-        if (planned.unchanged) {
-          return { booking: row, changed: false, couponDropped: false, before: planned.before };
-        }
-        if (request.version !== undefined && request.version !== row.version) {
-          throw new BookingVersionConflictError();
-        }
-        const { after, before } = planned;
-        // Expired holds no longer occupy anyone, but their rows would trip the constraint.
-        await tx
-          .delete(bookings)
-          .where(
-            and(
-              eq(bookings.salonId, row.salonId),
-              eq(bookings.staffId, after.staffId),
-              eq(bookings.status, "held"),
-              lte(bookings.holdExpiresAt, request.now),
-              sql`${occupiedRange} && tstzrange(${after.occupiedFrom}, ${after.occupiedUntil}, '[)')`,
-            ),
-          );
-        const [moved] = await tx
-          .update(bookings)
-          .set({
-            startsAt: after.startsAt,
-            endsAt: after.endsAt,
-            occupiedFrom: after.occupiedFrom,
-            occupiedUntil: after.occupiedUntil,
-            staffId: after.staffId,
-            staffRequested: after.staffRequested,
-            totalPrice: after.totalPrice,
-            nominationFee: after.nominationFee,
-            couponId: after.couponId,
-            version: sql`${bookings.version} + 1`,
-          })
-          .where(eq(bookings.id, row.id))
-          .returning();
-        if (!moved) throw new BookingNotFoundError();
-        await tx
-          .delete(bookingMenus)
-          .where(and(eq(bookingMenus.salonId, row.salonId), eq(bookingMenus.bookingId, row.id)));
-        await tx.insert(bookingMenus).values(
-          after.menus.map((menu, position) => ({
-            salonId: row.salonId,
-            bookingId: row.id,
-            position,
-            menuId: menu.menuId,
-            name: menu.name,
-            price: menu.price,
-            durationMinutes: menu.durationMinutes,
-          })),
-        );
-        const onlyMenus =
-          after.startsAt.getTime() === before.startsAt.getTime() &&
-          after.staffId === before.staffId &&
-          after.staffRequested === before.staffRequested;
-        await recordBookingEvent(tx, {
-          salonId: row.salonId,
-          bookingId: row.id,
-          kind: onlyMenus ? "menus_changed" : "moved",
-          actor: customerActor(request.userId),
-          details: {
-            from: sideDetails(before),
-            to: sideDetails(after),
-            couponDropped: planned.couponDropped,
-          },
-          at: request.now,
-        });
-        // The customer's mail with the updated .ics (same UID, next SEQUENCE) and the salon's notice.
-        await enqueueMovedJobs(tx, moved, {
-          by: "customer",
-          previous: {
-            startsAt: before.startsAt,
-            endsAt: before.endsAt,
-            staffName: before.staffName,
-            menuNames: before.menus.map((menu) => menu.name),
-          },
-          now: request.now,
-        });
-        await moveReminder(tx, moved, planned.timeZone, request.now);
-        // Both days change for pages open on every app server (and the salon's ledger).
-        await notifySlotChange(tx, row.salonId, [
-          toLocal(before.startsAt, planned.timeZone).date,
-          toLocal(after.startsAt, planned.timeZone).date,
-        ]);
-        return { booking: moved, changed: true, couponDropped: planned.couponDropped, before };
-      });
-      if (result.changed) {
-        // The search summary: the old day has a free time again, the new one one less.
-        await refreshAfterBookingChange(
-          db,
-          { ...result.booking, startsAt: result.before.startsAt },
-          request.now,
-        );
-        await refreshAfterBookingChange(db, result.booking, request.now);
+  // One write path with the salon's move (issue 38, §7): a race lost on the
+  // constraint is tried again only for 指名なし, where another stylist may be free.
+  const result = await runMove(
+    db,
+    async (tx, tried) => {
+      // The stylists the new time may go to, locked first (FOR SHARE; the
+      // schedule change's order: stylists, then bookings) and before the
+      // schedule read: a change open now is waited for and its new working
+      // time read (decision 0046). Which ones depends on the booking, read
+      // once unlocked for that; changed meanwhile, it is a version conflict.
+      const seen = await ownBooking(tx, request.bookingId, request.userId, false);
+      await lockStylistsForBooking(tx, seen.salonId, requestedStaffOf(seen, request));
+      const row = await ownBooking(tx, request.bookingId, request.userId, true);
+      if (requestedStaffOf(row, request) !== requestedStaffOf(seen, request)) {
+        throw new BookingVersionConflictError();
       }
-      return result;
-    } catch (error) {
-      const state = sqlState(error);
-      if (state === EXCLUSION_VIOLATION || state === DEADLOCK_DETECTED) continue;
-      throw error;
-    }
+      await assertChangeable(tx, row, request.now);
+      const planned = await plan(tx, row, request);
+      // Already so (a double submit, a retried request): the booking as it is.
+      if (planned.unchanged) {
+        return { booking: row, changed: false, couponDropped: false, before: planned.before };
+      }
+      if (request.version !== undefined && request.version !== row.version) {
+        throw new BookingVersionConflictError();
+      }
+      const { after, before } = planned;
+      tried({
+        staffId: after.staffId,
+        occupiedFrom: after.occupiedFrom,
+        occupiedUntil: after.occupiedUntil,
+        stylistPicked: requestedStaffOf(row, request) === null,
+      });
+      const moved = await writeMove(tx, row, after, {
+        actor: customerActor(request.userId),
+        by: "customer",
+        previous: before,
+        details: {
+          from: sideDetails(before),
+          to: sideDetails(after),
+          couponDropped: planned.couponDropped,
+        },
+        timeZone: planned.timeZone,
+        now: request.now,
+      });
+      return { booking: moved, changed: true, couponDropped: planned.couponDropped, before };
+    },
+    async () => new SlotTakenError(),
+  );
+  if (result.changed) {
+    await refreshMovedDays(db, result.booking, result.before.startsAt, request.now);
   }
-  throw new SlotTakenError();
+  return result;
 }
 
 /** The history entry's and the mails' words for one side. */

@@ -96,6 +96,13 @@ export const bookingActionSchema = z.discriminatedUnion(
         .refine((ids) => new Set(ids).size === ids.length, "同じメニューが重複しています。"),
       /** Staff know better than the schedule: a move outside it needs this (decision 0040). */
       confirmOutsideSchedule: z.boolean({ error: "確認の指定が正しくありません。" }).default(false),
+      /**
+       * 指名を引き継ぐ: keep 指名 (and the new stylist's 指名料) when the stylist
+       * changes; off by default, as the customer did not choose them (issue 38, §1.3).
+       */
+      keepNomination: z
+        .boolean({ error: "指名の引き継ぎの指定が正しくありません。" })
+        .default(false),
     }),
     /** Approval mode (decision 0051): 承認する. */
     z.object({ action: z.literal("approve"), version }),

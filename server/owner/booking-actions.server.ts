@@ -1,23 +1,18 @@
-import { and, asc, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { localToInstant, toLocal } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
 import { workingIntervals } from "../bookings/availability";
 import { loadSalonDay } from "../bookings/availability-data.server";
-import { couponPrice } from "../bookings/booking.server";
 import {
   type BookingActor,
   type BookingEventView,
   listBookingEvents,
   recordBookingEvent,
 } from "../bookings/booking-history.server";
-import {
-  enqueueApprovalJobs,
-  enqueueCancellationJobs,
-  enqueueMovedJobs,
-  moveReminder,
-} from "../bookings/booking-jobs.server";
+import { enqueueApprovalJobs, enqueueCancellationJobs } from "../bookings/booking-jobs.server";
+import { priceOfMove, refreshMovedDays, runMove, writeMove } from "../bookings/booking-move.server";
 import { refreshAfterBookingChange } from "../bookings/free-days.server";
-import { occupiedRange, occupiedSpan } from "../bookings/occupied-time";
+import { occupiedSpan } from "../bookings/occupied-time";
 import { bookingSettingsFor } from "../bookings/settings";
 import { lockStylistsForBooking } from "../bookings/stylist-lock.server";
 import type { Database } from "../db/client";
@@ -34,7 +29,6 @@ import {
   salons,
   staff,
 } from "../db/schema";
-import { DEADLOCK_DETECTED, EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import { notifySlotChange } from "../realtime/slot-events.server";
 import { enqueueReviewRequest } from "../reviews/review-request-jobs.server";
@@ -499,13 +493,22 @@ async function withinSchedule(
 }
 
 export type MoveRequest = VersionedTarget &
-  Pick<MoveInput, "date" | "time" | "staffId" | "menuIds" | "confirmOutsideSchedule">;
+  Pick<MoveInput, "date" | "time" | "staffId" | "menuIds" | "confirmOutsideSchedule"> & {
+    /**
+     * 指名を引き継ぐ: a 指名 booking moved to another stylist stays 指名 (with
+     * that stylist's 指名料) only when the staff says so; by default the
+     * customer never chose them, so it becomes 指名なし (issue 38, §1.3).
+     */
+    keepNomination?: boolean;
+  };
 
 /**
  * 予約の移動・メニュー変更: another start, stylist and/or menus, with the
  * duration and price of the chosen menus. The exclusion constraint decides
  * a conflict; the refusal names what is in the way (read after the failed
  * transaction). Outside the stylist's schedule only with the confirmation.
+ * Priced, written and retried by the customer's 予約変更's own path
+ * (bookings/booking-move.server.ts).
  */
 export async function moveBooking(
   db: Database,
@@ -513,28 +516,10 @@ export async function moveBooking(
   actor: BookingActor,
   now: Date,
 ): Promise<Booking> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await moveOnce(db, input, actor, now);
-    } catch (error) {
-      // Two moves onto the same time at once may deadlock on the constraint: the loser tries again.
-      if (sqlState(error) === DEADLOCK_DETECTED && attempt < 2) continue;
-      throw error;
-    }
-  }
-}
-
-async function moveOnce(
-  db: Database,
-  input: MoveRequest,
-  actor: BookingActor,
-  now: Date,
-): Promise<Booking> {
-  let attempted: { staffId: string; start: Date; occupiedUntil: Date; timeZone: string } | null =
-    null;
-  let previousStart: Date | null = null;
-  try {
-    const moved = await db.transaction(async (tx) => {
+  let timeZone = "Asia/Tokyo";
+  const { moved, previousStart } = await runMove(
+    db,
+    async (tx, tried) => {
       // The target stylist's row before the booking's (the schedule change's
       // lock order) and before the schedule read: a change open now is waited
       // for and its new working time read (decision 0046).
@@ -542,8 +527,7 @@ async function moveOnce(
       const row = await lockBooking(tx, input);
       checkVersion(row, input.version);
       requireConfirmedBooking(row);
-      previousStart = row.startsAt;
-      const timeZone = await salonZone(tx, row.salonId);
+      timeZone = await salonZone(tx, row.salonId);
       const [member] = await tx
         .select({ id: staff.id, name: staff.name, active: staff.active })
         .from(staff)
@@ -573,7 +557,12 @@ async function moveOnce(
       const rules = await bookingSettingsFor(tx, row.salonId);
       const { occupiedFrom, occupiedUntil } = occupiedSpan(start, end, rules);
       const before = await tx
-        .select({ menuId: bookingMenus.menuId, name: bookingMenus.name })
+        .select({
+          menuId: bookingMenus.menuId,
+          name: bookingMenus.name,
+          price: bookingMenus.price,
+          durationMinutes: bookingMenus.durationMinutes,
+        })
         .from(bookingMenus)
         .where(and(eq(bookingMenus.salonId, row.salonId), eq(bookingMenus.bookingId, row.id)))
         .orderBy(asc(bookingMenus.position));
@@ -583,9 +572,8 @@ async function moveOnce(
         .where(eq(staff.id, row.staffId));
       const menusChanged =
         before.length !== chosen.length || before.some((m, i) => m.menuId !== chosen[i]?.id);
-      // Another start or stylist is a move; the same start with other menus only a menu change.
-      const timeChanged = row.startsAt.getTime() !== start.getTime() || row.staffId !== member.id;
-      if (!menusChanged && !timeChanged) {
+      const staffChanged = row.staffId !== member.id;
+      if (!menusChanged && !staffChanged && row.startsAt.getTime() === start.getTime()) {
         throw new BookingActionRefusedError(
           "変更内容がありません。日時・スタイリスト・メニューのいずれかを変えてください。",
           "nothing_changed",
@@ -601,148 +589,115 @@ async function moveOnce(
         now,
       );
       if (!inSchedule && !input.confirmOutsideSchedule) throw new OutsideScheduleError(member.name);
-
-      let totalPrice = chosen.reduce((sum, menu) => sum + menu.price, 0);
-      let couponId = row.couponId;
-      let couponDropped = false;
-      if (!menusChanged) {
-        totalPrice = row.totalPrice;
-      } else if (couponId) {
-        try {
-          totalPrice = await couponPrice(
-            tx,
-            row.salonId,
-            couponId,
-            input.date,
-            row.userId,
-            chosen,
-            row.id,
-          );
-        } catch (error) {
-          if (!(error instanceof DomainError)) throw error;
-          // The coupon does not fit the new menus: the list price, and the history says so.
-          couponId = null;
-          couponDropped = true;
-        }
-      }
-      // The 指名料 the booking was made with stays, after the coupon (decision 0047).
-      if (menusChanged) totalPrice += row.nominationFee;
-      // Expired holds no longer occupy anyone but their rows would trip the constraint.
-      await tx
-        .delete(bookings)
-        .where(
-          and(
-            eq(bookings.salonId, row.salonId),
-            eq(bookings.staffId, member.id),
-            eq(bookings.status, "held"),
-            lte(bookings.holdExpiresAt, now),
-            sql`${occupiedRange} && tstzrange(${occupiedFrom}, ${occupiedUntil}, '[)')`,
-          ),
-        );
-      attempted = { staffId: member.id, start: occupiedFrom, occupiedUntil, timeZone };
-      const [updated] = await tx
-        .update(bookings)
-        .set({
-          staffId: member.id,
-          startsAt: start,
-          endsAt: end,
-          occupiedFrom,
-          occupiedUntil,
-          totalPrice,
-          couponId,
-          version: sql`${bookings.version} + 1`,
-          updatedAt: now,
-        })
-        .where(eq(bookings.id, row.id))
-        .returning();
-      if (!updated) throw new BookingNotFoundForSalonError();
-      if (menusChanged) {
-        await tx
-          .delete(bookingMenus)
-          .where(and(eq(bookingMenus.salonId, row.salonId), eq(bookingMenus.bookingId, row.id)));
-        await tx.insert(bookingMenus).values(
-          chosen.map((menu, position) => ({
-            salonId: row.salonId,
-            bookingId: row.id,
-            position,
+      const staffRequested = row.staffRequested && (!staffChanged || input.keepNomination === true);
+      const menus = menusChanged
+        ? chosen.map((menu) => ({
             menuId: menu.id,
             name: menu.name,
             price: menu.price,
             durationMinutes: menu.durationMinutes,
-          })),
-        );
-      }
-      await recordBookingEvent(tx, {
-        salonId: row.salonId,
-        bookingId: row.id,
-        kind: timeChanged ? "moved" : "menus_changed",
-        actor,
-        details: {
-          from: {
-            startsAt: row.startsAt.toISOString(),
-            endsAt: row.endsAt.toISOString(),
-            staffId: row.staffId,
-            staffName: previousStaff?.name ?? "",
-            menus: before.map((m) => m.name),
-            totalPrice: row.totalPrice,
-          },
-          to: {
-            startsAt: start.toISOString(),
-            endsAt: end.toISOString(),
-            staffId: member.id,
-            staffName: member.name,
-            menus: chosen.map((m) => m.name),
-            totalPrice,
-          },
-          ...(inSchedule ? {} : { outsideSchedule: true }),
-          ...(couponDropped ? { couponRemoved: true } : {}),
-        },
-        at: now,
+          }))
+        : before;
+      const price = await priceOfMove(tx, row, {
+        bookedMenus: before,
+        menus,
+        date: input.date,
+        staffId: member.id,
+        staffRequested,
       });
-      await enqueueMovedJobs(tx, updated, {
-        by: "salon",
-        previous: {
-          startsAt: row.startsAt,
-          endsAt: row.endsAt,
-          staffName: previousStaff?.name ?? "",
-          menuNames: before.map((m) => m.name),
-        },
-        now,
+      tried({ staffId: member.id, occupiedFrom, occupiedUntil, stylistPicked: false });
+      const side = (
+        startsAt: Date,
+        endsAt: Date,
+        staffId: string,
+        staffName: string,
+        requested: boolean,
+        sideMenus: readonly { name: string }[],
+        totalPrice: number,
+        nominationFee: number,
+      ) => ({
+        startsAt: startsAt.toISOString(),
+        endsAt: endsAt.toISOString(),
+        staffId,
+        staffName,
+        staffRequested: requested,
+        menus: sideMenus.map((m) => m.name),
+        totalPrice,
+        nominationFee,
       });
-      await moveReminder(tx, updated, timeZone, now);
-      await notifySlotChange(tx, row.salonId, [
-        toLocal(row.startsAt, timeZone).date,
-        toLocal(start, timeZone).date,
-      ]);
-      return updated;
-    });
-    await refreshAfterBookingChange(db, moved, now);
-    if (previousStart)
-      await refreshAfterBookingChange(db, { ...moved, startsAt: previousStart }, now);
-    return moved;
-  } catch (error) {
-    if (sqlState(error) === EXCLUSION_VIOLATION && attempted) {
-      const a = attempted as {
-        staffId: string;
-        start: Date;
-        occupiedUntil: Date;
-        timeZone: string;
-      };
-      throw await overlapError(
-        db,
+      const updated = await writeMove(
+        tx,
+        row,
         {
-          salonId: input.salonId,
-          staffId: a.staffId,
-          start: a.start,
-          until: a.occupiedUntil,
-          now,
-          exceptBookingId: input.bookingId,
+          startsAt: start,
+          endsAt: end,
+          occupiedFrom,
+          occupiedUntil,
+          staffId: member.id,
+          staffRequested,
+          menus,
+          totalPrice: price.totalPrice,
+          nominationFee: price.nominationFee,
+          couponId: price.couponId,
         },
-        a.timeZone,
+        {
+          actor,
+          by: "salon",
+          previous: {
+            startsAt: row.startsAt,
+            endsAt: row.endsAt,
+            staffName: previousStaff?.name ?? "",
+            menus: before,
+          },
+          details: {
+            from: side(
+              row.startsAt,
+              row.endsAt,
+              row.staffId,
+              previousStaff?.name ?? "",
+              row.staffRequested,
+              before,
+              row.totalPrice,
+              row.nominationFee,
+            ),
+            to: side(
+              start,
+              end,
+              member.id,
+              member.name,
+              staffRequested,
+              menus,
+              price.totalPrice,
+              price.nominationFee,
+            ),
+            ...(inSchedule ? {} : { outsideSchedule: true }),
+            ...(price.couponDropped ? { couponRemoved: true } : {}),
+            ...(row.staffRequested && !staffRequested ? { nominationCleared: true } : {}),
+          },
+          timeZone,
+          now,
+        },
       );
-    }
-    throw error;
-  }
+      return { moved: updated, previousStart: row.startsAt };
+    },
+    async (attempt) =>
+      attempt
+        ? overlapError(
+            db,
+            {
+              salonId: input.salonId,
+              staffId: attempt.staffId,
+              start: attempt.occupiedFrom,
+              until: attempt.occupiedUntil,
+              now,
+              exceptBookingId: input.bookingId,
+            },
+            timeZone,
+          )
+        : new BookingVersionConflictError(),
+  );
+  await refreshMovedDays(db, moved, previousStart, now);
+  return moved;
 }
 
 /** One entry point for the page and the API: the parsed action, applied. */
@@ -780,6 +735,7 @@ export async function applyBookingAction(
           staffId: action.staffId,
           menuIds: action.menuIds,
           confirmOutsideSchedule: action.confirmOutsideSchedule,
+          keepNomination: action.keepNomination,
         },
         actor,
         now,

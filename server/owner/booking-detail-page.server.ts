@@ -317,6 +317,8 @@ export type MoveValues = {
   staffId: string;
   menuIds: string[];
   confirmOutsideSchedule: boolean;
+  /** 指名を引き継ぐ (issue 38, §1.3): off unless ticked. */
+  keepNomination: boolean;
 };
 
 export type MovePageData = Awaited<ReturnType<typeof ownerFrame>> & {
@@ -352,6 +354,7 @@ export async function bookingMovePage(
       staffId: detail.staff.id,
       menuIds: detail.menus.map((m) => m.menuId),
       confirmOutsideSchedule: false,
+      keepNomination: false,
     },
   };
 }
@@ -403,6 +406,7 @@ function actionInput(form: FormData) {
         staffId: text(form, "staffId"),
         menuIds: form.getAll("menuIds").filter((v): v is string => typeof v === "string"),
         confirmOutsideSchedule: text(form, "confirmOutsideSchedule") === "on",
+        keepNomination: text(form, "keepNomination") === "on",
       };
     default:
       return base;
@@ -424,6 +428,7 @@ function typedValues(form: FormData): BookingFormValues {
       .filter((v): v is string => typeof v === "string")
       .slice(0, 20),
     confirmOutsideSchedule: text(form, "confirmOutsideSchedule") === "on",
+    keepNomination: text(form, "keepNomination") === "on",
   };
 }
 

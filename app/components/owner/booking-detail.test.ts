@@ -121,6 +121,7 @@ describe("the booking detail and move views", () => {
         staffId: "a",
         menuIds: ["m1"],
         confirmOutsideSchedule: false,
+        keepNomination: false,
       },
     };
     const html = render(() =>
@@ -144,5 +145,30 @@ describe("the booking detail and move views", () => {
     expect(html).toContain("このまま移動する");
     expect(html).toContain('name="confirmOutsideSchedule"');
     expect(html).toContain('role="alert"');
+    // A 指名なし booking has no 指名 to keep.
+    expect(html).not.toContain('name="keepNomination"');
+  });
+
+  it("the move form of a 指名 booking offers 指名を引き継ぐ, unticked (issue 38, §1.3)", () => {
+    const data: MovePageData = {
+      ...frame,
+      booking: { ...booking, staffRequested: true },
+      stylists: [{ value: "a", label: "スタイリスト1" }],
+      menus: [{ id: "m1", category: "カット", label: "カット（￥5,500・60分）" }],
+      values: {
+        date: "2026-12-03",
+        time: "14:00",
+        staffId: "a",
+        menuIds: ["m1"],
+        confirmOutsideSchedule: false,
+        keepNomination: false,
+      },
+    };
+    const html = render(() => createElement(BookingMoveView, { data, result: undefined }));
+    const box = html.match(/<input[^>]*name="keepNomination"[^>]*>/)?.[0];
+    expect(box).toBeDefined();
+    expect(box).not.toContain("checked");
+    expect(html).toContain("指名を引き継ぐ");
+    expect(html).toContain("指名なしになり、指名料はなくなります");
   });
 });

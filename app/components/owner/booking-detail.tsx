@@ -452,6 +452,24 @@ export function BookingMoveView({
                 defaultValue={values.staffId}
                 error={errors.staffId}
               />
+              {booking.staffRequested ? (
+                <div className="flex flex-col gap-1">
+                  <label className="flex items-start gap-2">
+                    <input
+                      type="checkbox"
+                      name="keepNomination"
+                      defaultChecked={values.keepNomination}
+                      aria-describedby="keepNomination-hint"
+                      className="mt-1 size-5"
+                    />
+                    指名を引き継ぐ
+                  </label>
+                  <p id="keepNomination-hint" className="text-sm text-neutral-700">
+                    お客様は {booking.staffName}{" "}
+                    を指名しています。別のスタッフに変えると指名なしになり、指名料はなくなります。お客様が変更先のスタッフを指名した場合だけチェックしてください（変更先のスタッフの指名料になります）。
+                  </p>
+                </div>
+              ) : null}
               <fieldset
                 className="flex flex-col gap-2 rounded-lg border border-neutral-300 p-4"
                 aria-describedby={errors.menuIds ? "menuIds-error" : undefined}
