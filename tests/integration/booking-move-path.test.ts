@@ -1,11 +1,19 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { findAvailability } from "../../server/bookings/availability";
+import { loadAvailabilityInput } from "../../server/bookings/availability-data.server";
 import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import { salonActor } from "../../server/bookings/booking-history.server";
-import { rescheduleBooking } from "../../server/bookings/reschedule.server";
+import {
+  BookingVersionConflictError as CustomerVersionConflictError,
+  rescheduleBooking,
+} from "../../server/bookings/reschedule.server";
 import { bookings, staff } from "../../server/db/schema";
 import { bookingActionSchema } from "../../server/owner/booking-actions.schema";
-import { moveBooking } from "../../server/owner/booking-actions.server";
+import {
+  moveBooking,
+  BookingVersionConflictError as OwnerVersionConflictError,
+} from "../../server/owner/booking-actions.server";
 import { bookingClient } from "../support/booking-client";
 import { buildMenu, buildSalonWithStaff, buildUser } from "../support/builders";
 import { withTestDatabase } from "../support/test-database";
@@ -138,10 +146,10 @@ async function withDeadlocks<T>(count: number, work: () => Promise<T>) {
   }
 }
 
-const doors = {
-  salon: (s: Scene, time: string) => salonMove(s, { time }),
-  customer: (s: Scene, time: string) => customerMove(s, { time }),
-} as const;
+const doors: Record<string, (s: Scene, time: string) => Promise<unknown>> = {
+  salon: (s, time) => salonMove(s, { time }),
+  customer: (s, time) => customerMove(s, { time }),
+};
 
 describe("one write path for both doors (issue 38, §7)", () => {
   for (const [door, move] of Object.entries(doors)) {
@@ -248,5 +256,141 @@ describe("指名 when a booking moves to another stylist (issue 38, §1.3)", () 
       nominationFee: 0,
       totalPrice: 5500,
     });
+  });
+});
+
+describe("what the mutants of issue 38, §6 got past", () => {
+  it("a move with a version the user no longer sees is refused (409) by the salon's door, on every engine", async () => {
+    const s = await scene();
+    await database.db
+      .update(bookings)
+      .set({ salonNote: "", version: s.booking.version + 1 })
+      .where(eq(bookings.id, s.booking.id));
+    const stale = await salonMove(s, { time: "16:00" }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(stale).toBeInstanceOf(OwnerVersionConflictError);
+    expect((stale as OwnerVersionConflictError).status).toBe(409);
+    expect((await rowOf(s.booking.id)).startsAt).toEqual(at("2026-12-03T14:00"));
+    // The customer's door refuses it the same way.
+    const mine = await customerMove(s, { time: "16:00" }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(mine).toBeInstanceOf(CustomerVersionConflictError);
+    expect((await rowOf(s.booking.id)).startsAt).toEqual(at("2026-12-03T14:00"));
+  });
+
+  /**
+   * The booking 14:00–15:00 with another right after it, 15:00–16:00, on
+   * the same stylist. Moving it earlier to 13:30 overlaps only its own old
+   * time and must go through; moving it to 14:30 overlaps the next booking
+   * and must not. An overlap check that left out the wrong range (the one
+   * holding the old end) or none at all fails one of the two.
+   */
+  async function withNextBooking() {
+    const s = await scene();
+    const neighbour = await buildUser(database.db);
+    const hold = await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      salonId: s.salon.id,
+      menuIds: [s.menu.id],
+      staffId: s.first.id,
+      start: at("2026-12-03T15:00"),
+      userId: neighbour.id,
+      now: NOW,
+    });
+    await confirmBooking(database.db, {
+      ...bookingClient(database.db),
+      holdId: hold.id,
+      userId: neighbour.id,
+      customer: {
+        name: "隣 次郎",
+        kana: "となり じろう",
+        phone: "090-2222-3333",
+        email: `next-${hold.id.slice(0, 8)}@example.jp`,
+      },
+      notes: "",
+      idempotencyKey: null,
+      now: NOW,
+    });
+    return s;
+  }
+
+  for (const [door, move] of Object.entries(doors)) {
+    it(`${door}: moving earlier over its own old time goes through while the old end touches the next booking`, async () => {
+      const s = await withNextBooking();
+      await move(s, "13:30");
+      expect(await rowOf(s.booking.id)).toMatchObject({
+        startsAt: at("2026-12-03T13:30"),
+        endsAt: at("2026-12-03T14:30"),
+        staffId: s.first.id,
+      });
+    });
+
+    it(`${door}: moving later onto the next booking is refused and leaves the booking where it was`, async () => {
+      const s = await withNextBooking();
+      const refused = await move(s, "14:30").then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(refused).toMatchObject({ status: 409 });
+      expect((await rowOf(s.booking.id)).startsAt).toEqual(at("2026-12-03T14:00"));
+    });
+  }
+
+  it("a pending booking (仮予約, the salon's approval awaited) keeps its time out of the offered times", async () => {
+    const { salon, stylists, menu } = await buildSalonWithStaff(database.db, {
+      settings: { requiresApproval: true },
+    });
+    const stylist = stylists[0];
+    if (!stylist) throw new Error("no stylist");
+    const offered = async () => {
+      const loaded = await loadAvailabilityInput(database.db, {
+        salonId: salon.id,
+        menuIds: [menu.id],
+        staffId: stylist.id,
+        from: "2026-12-03",
+        to: "2026-12-03",
+        now: NOW,
+      });
+      return findAvailability(loaded.input)
+        .flatMap((day) => day.slots)
+        .map((slot) => slot.start.getTime());
+    };
+    expect(await offered()).toContain(at("2026-12-03T14:00").getTime());
+    const visitor = await buildUser(database.db);
+    const hold = await holdSlot(database.db, {
+      ...bookingClient(database.db),
+      salonId: salon.id,
+      menuIds: [menu.id],
+      staffId: stylist.id,
+      start: at("2026-12-03T14:00"),
+      userId: visitor.id,
+      now: NOW,
+    });
+    const pending = await confirmBooking(database.db, {
+      ...bookingClient(database.db),
+      holdId: hold.id,
+      userId: visitor.id,
+      customer: {
+        name: "仮予 花子",
+        kana: "かりよ はなこ",
+        phone: "090-1234-5678",
+        email: `pending-${hold.id.slice(0, 8)}@example.jp`,
+      },
+      notes: "",
+      idempotencyKey: null,
+      now: NOW,
+    });
+    expect(pending).toMatchObject({ status: "confirmed", approval: "pending" });
+    // The hold became the booking: what occupies the time now is the pending booking.
+    const times = await offered();
+    for (const taken of ["13:30", "14:00", "14:30"]) {
+      expect(times, taken).not.toContain(at(`2026-12-03T${taken}`).getTime());
+    }
+    expect(times).toContain(at("2026-12-03T15:00").getTime());
+    expect(times).toContain(at("2026-12-03T13:00").getTime());
   });
 });

@@ -25,7 +25,7 @@ import { withTestDatabase } from "../support/test-database";
  * document, for the salon's owner, an administrator and each staff role
  * (manager, reception, stylist). Each route declares its capability (the
  * route module's `capability`, the operation's x-salon-capability); a role
- * whose row of capabilitiesOf has it gets past the guard (not 401/404),
+ * whose row of the test's own table has it gets past the guard (not 401/404),
  * any other gets the 404. Then what a stylist sees (their own column and
  * bookings, never a phone or an address), and that removing a person or
  * changing their role takes effect on their very next request.
@@ -156,8 +156,35 @@ afterAll(async () => {
   await full?.close();
 });
 
+/**
+ * Who may do what, written out here on its own (issue 38, §6): the test
+ * must not read its expectations from the table it checks (granting
+ * reception customers.export there passed). A change of a role's rights
+ * is a change of this table too, made on purpose.
+ */
+const managerRights: readonly SalonCapability[] = [
+  "ledger.read",
+  "bookings.act",
+  "bookings.enter",
+  "customers.manage",
+  "customers.export",
+  "bookings.export",
+  "reports.read",
+  "settings.manage",
+  "salon.edit",
+  "schedules.manage",
+  "reviews.reply",
+];
+const expectedRights: Record<SalonAccessRole, readonly SalonCapability[]> = {
+  owner: [...managerRights, "members.manage"],
+  admin: [...managerRights, "members.manage"],
+  manager: managerRights,
+  reception: ["ledger.read", "bookings.act", "bookings.enter", "customers.manage"],
+  stylist: ["ledger.read", "schedules.request"],
+};
+
 const allows = (role: SalonAccessRole, capability: SalonCapability) =>
-  capabilitiesOf[role].includes(capability);
+  expectedRights[role].includes(capability);
 
 const form = (body: string) => ({
   method: "POST",
@@ -166,6 +193,14 @@ const form = (body: string) => ({
 });
 
 describe("the role matrix", () => {
+  it("grants each role exactly the rights written out above", () => {
+    const sorted = (rights: readonly SalonCapability[]) => [...rights].sort();
+    for (const role of Object.keys(expectedRights) as SalonAccessRole[]) {
+      expect(sorted(capabilitiesOf[role]), role).toEqual(sorted(expectedRights[role]));
+    }
+    expect(Object.keys(capabilitiesOf).sort()).toEqual(Object.keys(expectedRights).sort());
+  });
+
   it("has a declared capability for every owner route and /api/owner operation", async () => {
     const missing: string[] = [];
     for (const route of ownerPageRoutes().filter(({ pattern }) => pattern !== "owner")) {
