@@ -139,16 +139,14 @@ test("an admin adds an owner by keyboard; the mailed link sets the password and 
   await owner.keyboard.press("Tab");
   await owner.keyboard.type("owner-pass-1");
   await owner.keyboard.press("Enter");
-  // Signed in at once, onto the owner's own page: the address was verified by the link, so
-  // SPEC.md §4 asks for the profile.
-  await expect(owner).toHaveURL(/\/account\/edit(\?|$)/);
+  // Signed in at once, onto the owner's own salon: the administrator's form took the name, and
+  // a salon's staff are not sent to the customer's profile form (decision 0063).
+  await expect(owner).toHaveURL(/\/owner\/salons\/[0-9a-f-]{36}$/);
   // The link works once.
   await openMailLink(owner, email, "サロンオーナーとしてのご招待");
   await expect(owner.getByRole("heading", { name: "招待リンクが無効です" })).toBeVisible();
   await expectNoAxeViolations(owner);
-  // Still not an admin (the profile comes first, then /admin is the 404 screen).
-  await completeProfile(owner);
-  await owner.waitForURL(/\/account\/thanks$/);
+  // Still not an admin: /admin is the 404 screen.
   expect((await owner.goto("/admin"))?.status()).toBe(404);
   await ownerContext.close();
 
