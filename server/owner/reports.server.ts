@@ -23,8 +23,12 @@ import { parseReportQuery, type ReportGroup, type ReportQuery } from "./reports.
  *   menu keeps what it was booked as; the newest booking's name shows);
  * - utilisation: booked minutes (ends_at − starts_at of booked bookings) ÷
  *   the working minutes of the active stylists' schedules in the period;
- * - new customer: the person's first booked booking at this salon ever is in
- *   the period (merged records count as the record at the top of the chain);
+ * - new and returning (新規・再来): a booked booking is new when it is the
+ *   person's first booked booking at this salon ever, returning otherwise;
+ *   a person is new when that first visit is in the period, returning when
+ *   they have a returning visit in it (both, when they first came and came
+ *   back in the period); merged records count as the record at the top of
+ *   the chain;
  * - the hours that fill first: per local hour of the start, the median time
  *   between making the booking (created_at) and its start, walk-ins left
  *   out (they are not booked ahead); ranked longest first.
@@ -345,26 +349,29 @@ async function readFigures(
        group by 1
     ),
     people as (select person, bookings from booked_by where person is not null),
-    -- A person with a booked booking before the period: its records are the
-    -- person's own and those merged into it, each looked up by equality on
+    -- Each person's first visit ever at the salon (issue 38, §1.9): their own
+    -- records and those merged into them, each looked up by equality on
     -- bookings_customer_idx (an IN over a correlated union was a scan per person).
-    returning_people as (
-      select people.person, people.bookings from people
-       where exists (
-         select 1
-           from (select people.person as id union all
-                 select t.id from tops t where t.top = people.person) ids
-           join bookings o on o.salon_id = ${salonId}::uuid and o.customer_id = ids.id
-          where o.starts_at < ${fromAt}
-            and o.kind = 'booking' and o.status in ('confirmed', 'completed'))
+    firsts as (
+      select people.person, people.bookings,
+             (select min(o.starts_at)
+                from (select people.person as id union all
+                      select t.id from tops t where t.top = people.person) ids
+                join bookings o on o.salon_id = ${salonId}::uuid and o.customer_id = ids.id
+               where o.kind = 'booking' and o.status in ('confirmed', 'completed'))
+               >= ${fromAt} as first_in_period
+        from people
     )
+    -- A visit is 新規 when it is the person's first ever, every other one 再来:
+    -- a person first seen in the period who came back counts once in each.
     select json_build_object(
       'customers', json_build_object(
-        'new_customers', (select count(*) from people) - (select count(*) from returning_people),
-        'returning_customers', (select count(*) from returning_people),
-        'new_bookings', (select coalesce(sum(bookings), 0) from people)
-          - (select coalesce(sum(bookings), 0) from returning_people),
-        'returning_bookings', (select coalesce(sum(bookings), 0) from returning_people),
+        'new_customers', (select count(*) from firsts where first_in_period),
+        'returning_customers', (select count(*) from firsts
+          where bookings > case when first_in_period then 1 else 0 end),
+        'new_bookings', (select count(*) from firsts where first_in_period),
+        'returning_bookings', (select coalesce(sum(bookings
+          - case when first_in_period then 1 else 0 end), 0) from firsts),
         'unknown_bookings', (select coalesce(sum(bookings), 0) from booked_by
           where person is null))
     )::text as report`,

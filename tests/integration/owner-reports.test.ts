@@ -9,6 +9,7 @@ import * as signinRoute from "../../app/routes/signin";
 import type { BookingStatus, SalonCancelCategory } from "../../server/db/schema";
 import {
   bookingMenus,
+  bookings,
   salonCustomers,
   salonOwners,
   scheduleExceptions,
@@ -409,21 +410,68 @@ describe("the report's figures (salonReport)", () => {
 
   it("tells new customers (first visit in the period) from returning ones, following merges", async () => {
     const report = await salonReport(database.db, salonA(), { ...week, group: "day" });
+    // c1's second visit of the week is 再来 (issue 38, §1.9): c1 counts in both.
     expect(report.customers).toEqual({
       newCustomers: 2,
-      returningCustomers: 2,
-      newBookings: 3,
-      returningBookings: 2,
+      returningCustomers: 3,
+      newBookings: 2,
+      returningBookings: 3,
       unknownBookings: 0,
     });
-    // From the 15th on, c3's visit of the 20th is inside the period (c3 is new); c4's of the
-    // 10th is still before it, so c4 (c4b's walk-in) returns.
+    // From the 15th on, c3's visit of the 20th is inside the period (c3 is new, and returns on
+    // the 26th); c4's of the 10th is still before it, so c4 (c4b's walk-in) returns; c1 is new
+    // and returns.
     const later = await salonReport(database.db, salonA(), {
       from: "2026-11-15",
       to: "2026-11-29",
       group: "month",
     });
-    expect(later.customers).toMatchObject({ newCustomers: 3, returningCustomers: 1 });
+    expect(later.customers).toMatchObject({ newCustomers: 3, returningCustomers: 3 });
+  });
+
+  it("counts a visit as 新規 only when it is the customer's first ever at the salon (issue 38, §1.9)", async () => {
+    // Salon B's own customers: x first came before the week and once in it; y first came in
+    // the week and came back in it; z came once, in the week.
+    const people: Record<string, string> = {};
+    for (const key of ["x", "y", "z"]) {
+      const [row] = await database.db
+        .insert(salonCustomers)
+        .values({ salonId: b.salon.id, name: `${key} 様` })
+        .returning();
+      people[key] = row?.id ?? "";
+    }
+    const visits: [string, string, string, BookingStatus][] = [
+      ["x", "2026-11-02", "10:00", "completed"],
+      ["x", "2026-11-24", "10:00", "confirmed"],
+      ["y", "2026-11-24", "12:00", "completed"],
+      ["y", "2026-11-27", "12:00", "completed"],
+      ["z", "2026-11-28", "12:00", "confirmed"],
+    ];
+    for (const [key, date, from, status] of visits) {
+      await book({
+        salon: b,
+        stylist: 0,
+        date,
+        from,
+        to: `${Number(from.slice(0, 2)) + 1}:00`,
+        status,
+      }).then((row) =>
+        database.db
+          .update(bookings)
+          .set({ customerId: people[key] ?? null })
+          .where(eq(bookings.id, row.id)),
+      );
+    }
+    const salonB = { id: b.salon.id, name: b.salon.name, timeZone: b.salon.timeZone };
+    const report = await salonReport(database.db, salonB, { ...week, group: "day" });
+    expect(report.customers).toEqual({
+      newCustomers: 2,
+      returningCustomers: 2,
+      newBookings: 2,
+      returningBookings: 2,
+      // Salon B's booking of the 26th without a customer record.
+      unknownBookings: 1,
+    });
   });
 
   it("ranks the hours by median lead time, walk-ins left out, and gives the weekdays", async () => {
@@ -505,9 +553,17 @@ describe("the reports page's drawing", () => {
   it("draws each chart as a named SVG image with its numbers in a table, in Japanese formats", async () => {
     const page = await html();
     const charts = page.match(/<svg role="img" aria-labelledby="[^"]+"/g) ?? [];
-    expect(charts).toHaveLength(3);
-    expect(page.match(/<title id=/g)).toHaveLength(3);
-    expect(page.match(/<desc id=/g)).toHaveLength(3);
+    // The two column charts twice (a phone's drawing and a wide one, one shown at a time),
+    // the stylists' row chart once.
+    expect(charts).toHaveLength(5);
+    expect(page.match(/<title id=/g)).toHaveLength(5);
+    expect(page.match(/<desc id=/g)).toHaveLength(5);
+    // Axes with their units, the utilisation as a line, and the period's last day labelled.
+    expect(page).toContain("予約金額（円）");
+    expect(page).toContain("稼働率（%）");
+    expect(page).toContain("予約から来店まで（時間）");
+    expect(page.match(/<path d="M/g)).toHaveLength(2);
+    expect(page).toMatch(/text-anchor="middle"[^>]*>11\/29<\/text>/);
     expect(page).toContain("最も多いのは2026年11月26日(木)の￥8,800");
     expect(page).toContain("最も早く埋まるのは10時台");
     expect(page.match(/<table/g)?.length).toBeGreaterThanOrEqual(6);

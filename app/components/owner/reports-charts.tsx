@@ -1,7 +1,10 @@
 import { useId } from "react";
+import { type ChartBar, columnChartGeometry } from "./chart-geometry";
 
 /**
- * The reports' charts (decision 0050): hand-written SVG, no chart library.
+ * The reports' charts (decision 0050; issue 38, §1.9): SVG rendered on the
+ * server, the column chart's scales and line from d3-scale and d3-shape
+ * (chart-geometry.ts).
  * Each is an <svg role="img"> named by its <title> and summed up by its
  * <desc>; the numbers themselves are the real <table> the page puts beside
  * every chart, which is what a screen reader reads in full. Colours are the
@@ -18,82 +21,217 @@ export type Bar = {
   inner?: number;
 };
 
-type ChartProps = {
+type ColumnChartProps = {
   title: string;
   description: string;
-  bars: readonly Bar[];
-  /** The top of the scale; the largest value when left out. */
-  max?: number;
-  /** Axis labels: the scale's top, written out (¥120,000, 100%). */
-  formatMax: (max: number) => string;
-  /** Show every nth label under the bars (long series). */
-  labelEvery?: number;
+  bars: readonly ChartBar[];
+  /** The left axis: its tick labels and its unit, written above it. */
+  formatLeft: (value: number) => string;
+  leftTitle: string;
+  /** The line (bars' `line`) on an axis of its own, on the right. */
+  formatRight?: (value: number) => string;
+  rightTitle?: string;
+  rightMin?: number;
+  /** What the bar, its inner part and the line stand for, under the chart. */
+  legend?: readonly { kind: "bar" | "inner" | "line"; label: string }[];
 };
 
-const HEIGHT = 160;
-const LABEL_SPACE = 28;
-const AXIS_SPACE = 8;
-
-/** Vertical bars along a series (amounts per day, week or month; hours of the day). */
-export function ColumnChart({ title, description, bars, max, formatMax, labelEvery }: ChartProps) {
-  const id = useId();
-  const top = Math.max(max ?? Math.max(0, ...bars.map((bar) => bar.value)), 1);
-  const slot = bars.length > 60 ? 4 : bars.length > 24 ? 12 : 28;
-  const width = Math.max(bars.length * slot, 120) + AXIS_SPACE;
-  const every = labelEvery ?? (bars.length > 60 ? 30 : bars.length > 24 ? 7 : 1);
-  const scale = (value: number) => (Math.min(value, top) / top) * HEIGHT;
+/**
+ * Vertical bars along a series (amounts per day, week or month; hours of the
+ * day), with a y axis, and optionally a line on a right axis of its own
+ * (issue 38, §1.9). Drawn twice from the same geometry: a narrow viewBox for
+ * a phone (its text stays readable when the SVG fits 320 px) and a wide one
+ * from sm up; only the one shown is in the accessibility tree.
+ */
+export function ColumnChart(props: ColumnChartProps) {
   return (
-    <figure className="m-0">
-      <svg
-        role="img"
-        aria-labelledby={`${id}-title ${id}-desc`}
-        viewBox={`0 0 ${width} ${HEIGHT + LABEL_SPACE}`}
-        preserveAspectRatio="xMinYMin meet"
-        className="h-auto w-full max-w-3xl"
-      >
-        <title id={`${id}-title`}>{title}</title>
-        <desc id={`${id}-desc`}>{description}</desc>
-        <line
-          x1={AXIS_SPACE}
-          x2={width}
-          y1={HEIGHT}
-          y2={HEIGHT}
-          className="stroke-neutral-400"
-          strokeWidth={1}
-        />
-        {bars.map((bar, index) => {
-          const x = AXIS_SPACE + index * slot + slot * 0.15;
-          const w = slot * 0.7;
-          const h = scale(bar.value);
-          const inner = bar.inner === undefined ? null : scale(bar.inner);
-          return (
-            <g key={bar.key}>
-              <rect x={x} y={HEIGHT - h} width={w} height={h} className="fill-brand-100" />
-              {inner !== null ? (
-                <rect
-                  x={x}
-                  y={HEIGHT - inner}
-                  width={w}
-                  height={inner}
-                  className="fill-brand-700"
-                />
-              ) : null}
-              {index % every === 0 ? (
-                <text
-                  x={x + w / 2}
-                  y={HEIGHT + 18}
-                  textAnchor={bars.length > 24 ? "start" : "middle"}
-                  className="fill-neutral-700 text-[10px]"
-                >
-                  {bar.label}
-                </text>
-              ) : null}
-            </g>
-          );
-        })}
-      </svg>
-      <figcaption className="text-xs text-neutral-700">目盛りの上端: {formatMax(top)}</figcaption>
+    <figure className="m-0 flex flex-col gap-2">
+      <ColumnSvg {...props} width={340} plotHeight={150} tickCount={4} className="sm:hidden" />
+      <ColumnSvg
+        {...props}
+        width={720}
+        plotHeight={180}
+        tickCount={5}
+        className="hidden max-w-3xl sm:block"
+      />
+      {props.legend && props.legend.length > 0 ? (
+        <figcaption>
+          <ul className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-neutral-800">
+            {props.legend.map((item) => (
+              <li key={item.label} className="flex items-center gap-1.5">
+                <Swatch kind={item.kind} />
+                {item.label}
+              </li>
+            ))}
+          </ul>
+        </figcaption>
+      ) : null}
     </figure>
+  );
+}
+
+const swatches = {
+  bar: "size-3 border-2 border-brand-700 bg-brand-100",
+  inner: "size-3 bg-brand-700",
+  line: "h-0.5 w-4 bg-neutral-900",
+} as const;
+
+function Swatch({ kind }: { kind: keyof typeof swatches }) {
+  return <span aria-hidden="true" className={`inline-block shrink-0 ${swatches[kind]}`} />;
+}
+
+function ColumnSvg({
+  title,
+  description,
+  bars,
+  formatLeft,
+  leftTitle,
+  formatRight,
+  rightTitle,
+  rightMin,
+  width,
+  plotHeight,
+  tickCount,
+  className,
+}: ColumnChartProps & { width: number; plotHeight: number; tickCount: number; className: string }) {
+  const id = useId();
+  const chart = columnChartGeometry({
+    bars,
+    width,
+    plotHeight,
+    fontSize: 12,
+    tickCount,
+    formatLeft,
+    formatRight,
+    rightMin,
+    leftTitle,
+    rightTitle,
+  });
+  const { plot } = chart;
+  return (
+    <svg
+      role="img"
+      aria-labelledby={`${id}-title ${id}-desc`}
+      viewBox={`0 0 ${chart.width} ${chart.height}`}
+      preserveAspectRatio="xMinYMin meet"
+      className={`h-auto w-full text-[12px] ${className}`}
+    >
+      <title id={`${id}-title`}>{title}</title>
+      <desc id={`${id}-desc`}>{description}</desc>
+      <text x={chart.titles.left.x} y={chart.titles.left.y} className="fill-neutral-800">
+        {chart.titles.left.text}
+      </text>
+      {chart.titles.right ? (
+        <text
+          x={chart.titles.right.x}
+          y={chart.titles.right.y}
+          textAnchor="end"
+          className="fill-neutral-800"
+        >
+          {chart.titles.right.text}
+        </text>
+      ) : null}
+      {chart.leftTicks.map((tick) => (
+        <g key={`l${tick.value}`}>
+          <line
+            x1={plot.left}
+            x2={plot.right}
+            y1={tick.y}
+            y2={tick.y}
+            className="stroke-neutral-200"
+            strokeWidth={1}
+          />
+          <text
+            x={plot.left - 6}
+            y={tick.y}
+            dy="0.35em"
+            textAnchor="end"
+            className="fill-neutral-800 tabular-nums"
+          >
+            {tick.label}
+          </text>
+        </g>
+      ))}
+      {chart.rightTicks.map((tick) => (
+        <text
+          key={`r${tick.value}`}
+          x={plot.right + 6}
+          y={tick.y}
+          dy="0.35em"
+          className="fill-neutral-800 tabular-nums"
+        >
+          {tick.label}
+        </text>
+      ))}
+      {chart.bars.map((bar) => (
+        <g key={bar.key}>
+          <rect
+            x={bar.x}
+            y={bar.y}
+            width={bar.width}
+            height={bar.height}
+            className="fill-brand-100 stroke-brand-700"
+            strokeWidth={bar.width > 6 ? 1.5 : 0.75}
+          />
+          {bar.innerHeight > 0 ? (
+            <rect
+              x={bar.x}
+              y={bar.innerY}
+              width={bar.width}
+              height={bar.innerHeight}
+              className="fill-brand-700"
+            />
+          ) : null}
+        </g>
+      ))}
+      <line
+        x1={plot.left}
+        x2={plot.left}
+        y1={plot.top}
+        y2={plot.bottom}
+        className="stroke-neutral-700"
+      />
+      {chart.rightTicks.length > 0 ? (
+        <line
+          x1={plot.right}
+          x2={plot.right}
+          y1={plot.top}
+          y2={plot.bottom}
+          className="stroke-neutral-700"
+        />
+      ) : null}
+      <line
+        x1={plot.left}
+        x2={plot.right}
+        y1={plot.bottom}
+        y2={plot.bottom}
+        className="stroke-neutral-700"
+      />
+      {chart.linePath ? (
+        <path d={chart.linePath} fill="none" className="stroke-neutral-900" strokeWidth={2} />
+      ) : null}
+      {chart.points.map((point) => (
+        <circle
+          key={`p${point.key}`}
+          cx={point.x}
+          cy={point.y}
+          r={3}
+          className="fill-white stroke-neutral-900"
+          strokeWidth={1.5}
+        />
+      ))}
+      {chart.labels.map((label) => (
+        <text
+          key={`x${label.key}`}
+          x={label.x}
+          y={plot.bottom + 18}
+          textAnchor="middle"
+          className="fill-neutral-800 tabular-nums"
+        >
+          {label.label}
+        </text>
+      ))}
+    </svg>
   );
 }
 
@@ -108,7 +246,14 @@ export function RowChart({
   bars,
   max,
   formatValue,
-}: Omit<ChartProps, "formatMax" | "labelEvery"> & { formatValue: (value: number) => string }) {
+}: {
+  title: string;
+  description: string;
+  bars: readonly Bar[];
+  /** The top of the scale; the largest value when left out. */
+  max?: number;
+  formatValue: (value: number) => string;
+}) {
   const id = useId();
   const top = Math.max(max ?? Math.max(0, ...bars.map((bar) => bar.value)), 1e-9);
   const height = Math.max(bars.length, 1) * ROW;

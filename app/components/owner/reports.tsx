@@ -23,6 +23,12 @@ export function formatUtilisation(value: number | null): string {
   return value === null ? "—" : percent.format(value);
 }
 
+/** The amount axis's ticks: 5,000 under ten thousand yen, then 1.5万 (the axis says 円). */
+export function formatYenTick(value: number): string {
+  if (value < 10_000) return value.toLocaleString("ja-JP");
+  return `${(value / 10_000).toLocaleString("ja-JP", { maximumFractionDigits: 1 })}万`;
+}
+
 /** A count of bookings: 1,234件. */
 const formatCount = (value: number) => `${value.toLocaleString("ja-JP")}件`;
 
@@ -238,7 +244,7 @@ function Series({ data }: { data: ReportsData }) {
   return (
     <Section id="report-series" title={`${unit}ごとの売上と稼働率`}>
       <ColumnChart
-        title={`${unit}ごとの予約金額（うち完了金額）`}
+        title={`${unit}ごとの予約金額（うち完了金額）と稼働率`}
         description={
           busiest
             ? `${buckets.length}${{ day: "日", week: "週", month: "か月" }[query.group]}分。最も多いのは${bucketLabel(busiest, query.group)}の${formatYen(busiest.bookedAmount)}。数値は下の表にあります。`
@@ -249,12 +255,19 @@ function Series({ data }: { data: ReportsData }) {
           label: shortLabel(bucket, query.group),
           value: bucket.bookedAmount,
           inner: bucket.completedAmount,
+          line: bucket.utilisation,
         }))}
-        formatMax={formatYen}
+        formatLeft={formatYenTick}
+        leftTitle="予約金額（円）"
+        formatRight={(value) => `${Math.round(value * 100)}%`}
+        rightTitle="稼働率（%）"
+        rightMin={1}
+        legend={[
+          { kind: "bar", label: "予約金額（確定・完了）" },
+          { kind: "inner", label: "うち完了した金額" },
+          { kind: "line", label: "稼働率（右の目盛り）" },
+        ]}
       />
-      <p className="text-sm text-neutral-700">
-        薄い棒は予約金額（確定・完了）、濃い棒はそのうち完了した金額です。
-      </p>
       <ReportTable
         id="report-series-table"
         caption={`${unit}ごとの予約件数・金額・稼働率`}
@@ -428,7 +441,7 @@ function Customers({ data }: { data: ReportsData }) {
         ) : null}
       </ReportTable>
       <p className="text-sm text-neutral-700">
-        新規＝このサロンで初めての予約（確定・完了）がこの期間にあるお客様。統合した顧客は統合先の1人として数えます。
+        新規＝このサロンで初めての来店（確定・完了の予約）、再来＝2回目以降の来店。期間より前に来店したことのあるお客様は再来です。期間内に初めて来店して再び来たお客様は、新規と再来の両方に数えます。統合した顧客は統合先の1人として数えます。
       </p>
     </Section>
   );
@@ -469,11 +482,11 @@ function Hours({ data }: { data: ReportsData }) {
             }
             bars={hourRange(hours).map((hour) => ({
               key: String(hour.hour),
-              label: String(hour.hour),
+              label: `${hour.hour}時`,
               value: hour.medianLeadHours ?? 0,
             }))}
-            formatMax={formatLead}
-            labelEvery={1}
+            formatLeft={(value) => String(value)}
+            leftTitle="予約から来店まで（時間）"
           />
           <ReportTable
             id="report-hours-table"
