@@ -7,7 +7,12 @@ import { createMailer, type Mailer } from "../mail/mailer";
 import { type Auth, createAuth } from "./auth";
 import { configuredProviderIds, type ExternalProviderId } from "./external-providers";
 import { passwordPolicyFrom } from "./password-policy";
-import { databaseRateLimitStore, type RateLimits, redisRateLimitStore } from "./rate-limit";
+import {
+  databaseRateLimitStore,
+  keyedRateLimitStore,
+  type RateLimits,
+  redisRateLimitStore,
+} from "./rate-limit";
 
 /** What the account screens and the HTTP layer need, built once per server. */
 export type AccountServices = {
@@ -25,9 +30,12 @@ export type AccountServices = {
 export function createAccountServices(db: Database, config: Config, log?: Logger): AccountServices {
   // Better Auth logs through ours in any case, never in plain text on the console.
   const authLog = log ?? createLogger(config.LOG_LEVEL);
-  const store = config.REDIS_URL
-    ? redisRateLimitStore(redisClient(config.REDIS_URL, authLog))
-    : databaseRateLimitStore(db);
+  const store = keyedRateLimitStore(
+    config.REDIS_URL
+      ? redisRateLimitStore(redisClient(config.REDIS_URL, authLog))
+      : databaseRateLimitStore(db),
+    config.BETTER_AUTH_SECRET,
+  );
   // Mails to one address count like attempts on one account, on every path.
   const mailer = createMailer(db, {
     from: config.MAIL_FROM,

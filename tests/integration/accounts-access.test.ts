@@ -1,6 +1,3 @@
-import { spawn } from "node:child_process";
-import { createServer } from "node:net";
-import Redis from "ioredis";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createAdmin } from "../../server/accounts/admin-create";
 import type { AuthError } from "../../server/accounts/auth-error";
@@ -22,6 +19,7 @@ import {
   signUpThroughApi,
   uniqueEmail,
 } from "../support/accounts";
+import { startRedisServer } from "../support/redis-server";
 import { withTestDatabase } from "../support/test-database";
 
 const database = withTestDatabase();
@@ -288,19 +286,9 @@ describe("rate limiting (too-many-requests)", () => {
   });
 
   it("counts in Redis when REDIS_URL is set", async () => {
-    const port = await freePort();
-    const server = spawn(
-      "redis-server",
-      ["--port", String(port), "--save", "", "--appendonly", "no"],
-      {
-        stdio: "ignore",
-      },
-    );
-    const redis = new Redis(port, "127.0.0.1", { maxRetriesPerRequest: 5 });
-    const otherClient = new Redis(port, "127.0.0.1");
-    for (const client of [redis, otherClient]) client.on("error", () => undefined); // until it is up
+    const server = await startRedisServer();
     try {
-      await waitFor(async () => (await redis.ping()) === "PONG");
+      const redis = await server.client();
       const store = redisRateLimitStore(redis);
       const rule = { window: 60, max: 2 };
       expect((await store.consume("k", rule)).allowed).toBe(true);
@@ -309,37 +297,13 @@ describe("rate limiting (too-many-requests)", () => {
       expect(third.allowed).toBe(false);
       expect(third.retryAfter).toBeGreaterThan(0);
       // A second client (another app server) sees the same counter.
-      const other = redisRateLimitStore(otherClient);
+      const other = redisRateLimitStore(await server.client());
       expect((await other.consume("k", rule)).allowed).toBe(false);
       // The server closes the store on shutdown, which ends its connection.
       await store.close();
       expect(redis.status).toBe("end");
     } finally {
-      redis.disconnect();
-      otherClient.disconnect();
-      server.kill();
+      server.stop();
     }
   });
 });
-
-function freePort() {
-  return new Promise<number>((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-async function waitFor(check: () => Promise<boolean>) {
-  for (let i = 0; i < 50; i++) {
-    try {
-      if (await check()) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error("timed out");
-}
