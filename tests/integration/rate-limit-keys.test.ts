@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { withinAddressLimit } from "../../server/admin/owners";
 import { rateLimits } from "../../server/db/schema";
+import { withinAddressLimit } from "../../server/invitations/invitations.server";
 import { browser, createAccountsApp, uniqueEmail } from "../support/accounts";
 import { startRedisServer } from "../support/redis-server";
 import { withTestDatabase } from "../support/test-database";
