@@ -25,7 +25,7 @@ import { bodyLimit } from "./body-limit";
 import { clientIpHeader } from "./client-ip";
 import { compression } from "./compression";
 import { isCrawler } from "./crawler";
-import { rejectCrossSiteForms } from "./cross-site";
+import { rejectCrossSiteWrites } from "./cross-site";
 import { domainErrorResponse, isApiPath, thrownAnswers, toDomainError } from "./errors";
 import { screenInput } from "./input-screen";
 import { type PageCache, pageCache } from "./page-cache";
@@ -194,7 +194,7 @@ export function createHttpApp({
   });
 
   app.use(clientIpHeader(config.TRUST_PROXY));
-  app.use(rejectCrossSiteForms(new URL(config.PUBLIC_URL).origin));
+  app.use(rejectCrossSiteWrites(new URL(config.PUBLIC_URL).origin));
   // Before anything reads a body: 1 MB, except the photo upload (10 MB and the form around it).
   app.use(
     bodyLimit([

@@ -1,27 +1,52 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { DomainError } from "../errors/domain-error";
+import { domainErrorResponse } from "./errors";
 
-// Only POST (and GET) can be sent by another site's form or a no-cors fetch;
-// PUT, PATCH and DELETE always need a CORS preflight, which we never grant,
-// so API clients may send them without a body or an Origin.
-const SAFE_METHOD = /^(GET|HEAD|OPTIONS|PUT|PATCH|DELETE)$/;
+// Methods that change nothing: never checked.
+const SAFE_METHOD = /^(GET|HEAD|OPTIONS)$/;
 // The content types a page on another site can post without a CORS preflight.
 const FORM_TYPE = /^\b(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)\b/i;
 
+const MESSAGE =
+  "別のサイトから送信されたため、受け付けませんでした。このサイトの画面からもう一度操作してください。";
+
 /**
- * Rejects form posts from other sites (CSRF) for React Router actions and
- * /api/auth alike: the browser's Origin (or Sec-Fetch-Site) must name this
- * site. JSON requests need a CORS preflight, which we never grant.
+ * The one rule that a request came from this site's own pages: the
+ * browser's Origin names the site (its public origin, or the origin it was
+ * asked at), or Sec-Fetch-Site says same-origin. Browsers send one or both
+ * on every POST, PUT, PATCH and DELETE, our pages' fetches included.
  */
-export function rejectCrossSiteForms(publicOrigin: string): MiddlewareHandler {
+function sentBySite(c: Context, publicOrigin: string): boolean {
+  if (c.req.header("sec-fetch-site") === "same-origin") return true;
+  const origin = c.req.header("origin");
+  return origin === publicOrigin || origin === new URL(c.req.url).origin;
+}
+
+/**
+ * Refuses writes another site could make a browser send (CSRF), for React
+ * Router actions, /api/auth and /api alike, with one rule (`sentBySite`):
+ *
+ * - form posts (the content types a cross-site form or a no-cors fetch can
+ *   send), whoever sends them: no Origin is no proof;
+ * - any other write (JSON, any method) that carries cookies and no bearer
+ *   token: it is authenticated by what the browser attaches on its own
+ *   (the session, a guest's hold), so it must show the site sent it.
+ *   Browsers cannot send such requests cross-site today (SameSite=Lax
+ *   cookies, no CORS granted): this is defence in depth (issue 38 §4.7).
+ *
+ * API clients with a bearer token and no cookies are not affected, nor GET,
+ * HEAD and OPTIONS. The refusal is 403 in the answer's usual shape: the
+ * JSON error under /api, a short text for pages.
+ */
+export function rejectCrossSiteWrites(publicOrigin: string): MiddlewareHandler {
   return async (c, next) => {
-    if (SAFE_METHOD.test(c.req.method)) return next();
-    if (!FORM_TYPE.test(c.req.header("content-type") ?? "text/plain")) return next();
-    const origin = c.req.header("origin");
-    const sameSite = c.req.header("sec-fetch-site") === "same-origin";
-    if (sameSite || origin === publicOrigin || origin === new URL(c.req.url).origin) return next();
-    return c.text(
-      "別のサイトから送信されたため、受け付けませんでした。このサイトの画面からもう一度操作してください。",
-      403,
-    );
+    const method = c.req.method;
+    if (SAFE_METHOD.test(method)) return next();
+    const form = method === "POST" && FORM_TYPE.test(c.req.header("content-type") ?? "text/plain");
+    const bearer = /^bearer\s/i.test(c.req.header("authorization") ?? "");
+    const ambient = Boolean(c.req.header("cookie")) && !bearer;
+    if (!form && !ambient) return next();
+    if (sentBySite(c, publicOrigin)) return next();
+    return domainErrorResponse(c, new DomainError("cross_site", MESSAGE, 403));
   };
 }
