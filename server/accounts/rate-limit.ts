@@ -103,7 +103,7 @@ export function redisRateLimitStore(redis: Redis): RateLimitStore {
  * secret, so the database's `rate_limits` rows and Redis hold no personal
  * data, and without the secret nobody can test a guessed address against
  * them (a plain hash of an address is found by hashing a list of addresses).
- * Counting is unchanged: one key in, one fixed key stored (decision 0065).
+ * Counting is unchanged: one key in, one fixed key stored (decision 0067).
  */
 export function keyedRateLimitStore(store: RateLimitStore, secret: string): RateLimitStore {
   // A key of its own, derived from the auth secret, used for nothing else.

@@ -59,7 +59,11 @@ describe("JSON writes carried by the session cookie", () => {
   });
 
   it("pass when the Origin or Sec-Fetch-Site says the site sent them", async () => {
-    for (const headers of [{ origin: ORIGIN }, { "sec-fetch-site": "same-origin" }]) {
+    const sameSite: Record<string, string>[] = [
+      { origin: ORIGIN },
+      { "sec-fetch-site": "same-origin" },
+    ];
+    for (const headers of sameSite) {
       // An unknown salon: past the check, answered by the route.
       const response = await send("PUT", favorite(), { ...json, cookie, ...headers });
       expect(response.status).toBe(404);

@@ -7,7 +7,7 @@ import { withTestDatabase } from "../support/test-database";
 
 // Issue 38 §4.5: the rate-limit stores held raw e-mail addresses in their
 // keys (`sign-in:account:<address>`, `mail:to:<address>`, …). Every key is
-// now an HMAC under a server secret (decision 0065).
+// now an HMAC under a server secret (decision 0067).
 
 const database = withTestDatabase();
 const redisServer = startRedisServer();
