@@ -17,6 +17,7 @@ import {
   CANCEL_MESSAGE_MAX,
   MOVE_MENUS_MAX,
   SALON_NOTE_MAX,
+  undoableActions,
 } from "../owner/booking-actions.schema";
 import { applyBookingAction, type OwnerBookingDetail } from "../owner/booking-actions.server";
 import { readOwnerBooking } from "../owner/scope.server";
@@ -152,7 +153,7 @@ const actionBody = z
     {
       action: z.enum(bookingActionNames, { error: ACTION_ERROR }).openapi({
         description:
-          "arrived（来店）/ completed（施術完了）/ no_show（無断キャンセル、開始時刻後のみ）/ cancel（サロンが受け付けるキャンセル。理由は category）/ move（日時・スタイリスト・メニューの変更）/ note（サロンメモ）/ release（ブロックの削除）/ approve（仮予約を承認）/ refuse（仮予約を承認しない）",
+          "arrived（来店、開始60分前から）/ completed（施術完了、来店後か開始時刻後）/ no_show（無断キャンセル、開始時刻後のみ）/ undo（その日の来店・施術完了・無断キャンセルの取り消し）/ cancel（サロンが受け付けるキャンセル。理由は category）/ move（日時・スタイリスト・メニューの変更）/ note（サロンメモ）/ release（ブロックの削除）/ approve（仮予約を承認）/ refuse（仮予約を承認しない）",
       }),
       version: z
         .number({ error: VERSION_ERROR })
@@ -168,6 +169,15 @@ const actionBody = z
         .openapi({
           description:
             "cancel: customer_advance（お客様都合（事前連絡））/ customer_same_day（お客様都合（当日連絡））/ no_contact（無断キャンセル）はお客様のキャンセル（status: cancelled_by_user、cancelledBy: salon）、salon（サロン都合）だけがサロンのキャンセル（status: cancelled_by_salon）",
+        }),
+      undo: z
+        .enum(undoableActions, {
+          error: "取り消す操作（undo）は arrived / completed / no_show のいずれかです。",
+        })
+        .optional()
+        .openapi({
+          description:
+            "undo: 取り消す記録（arrived・completed・no_show）。記録したその日（サロンの日付）のうち、最後の記録だけ取り消せます（ほかは 422 undo_not_allowed）。来店で登録した飛び込み（walk_in）の来店は取り消せません",
         }),
       message: stringOf("お客様へのメッセージ（message）")
         .optional()

@@ -20,8 +20,13 @@ export const bookingActionNames = [
   "release",
   "approve",
   "refuse",
+  "undo",
 ] as const;
 export type BookingActionName = (typeof bookingActionNames)[number];
+
+/** The status actions the salon can take back the same day (issue 38, §1.1). */
+export const undoableActions = ["arrived", "completed", "no_show"] as const;
+export type UndoableAction = (typeof undoableActions)[number];
 
 /** The labels of the salon's cancel categories, as the form and the history show them. */
 export const cancelCategoryLabels: Record<(typeof salonCancelCategories)[number], string> = {
@@ -103,6 +108,14 @@ export const bookingActionSchema = z.discriminatedUnion(
       keepNomination: z
         .boolean({ error: "指名の引き継ぎの指定が正しくありません。" })
         .default(false),
+    }),
+    /** 取り消す: takes back the named status action, recorded today (issue 38, §1.1). */
+    z.object({
+      action: z.literal("undo"),
+      version,
+      undo: z.enum(undoableActions, {
+        error: "取り消す操作（来店・施術完了・無断キャンセル）を指定してください。",
+      }),
     }),
     /** Approval mode (decision 0051): 承認する. */
     z.object({ action: z.literal("approve"), version }),

@@ -1,4 +1,5 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { formatDate } from "../../common/format";
 import { localToInstant, toLocal } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
 import { workingIntervals } from "../bookings/availability";
@@ -20,9 +21,11 @@ import {
   type BookingApproval,
   type BookingSource,
   type BookingStatus,
+  bookingEvents,
   bookingMenus,
   bookings,
   coupons,
+  jobs,
   menuStaff,
   menus,
   type SalonCancelCategory,
@@ -31,12 +34,13 @@ import {
 } from "../db/schema";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import { notifySlotChange } from "../realtime/slot-events.server";
-import { enqueueReviewRequest } from "../reviews/review-request-jobs.server";
+import { enqueueReviewRequest, reviewRequestKey } from "../reviews/review-request-jobs.server";
 import {
   type BookingActionInput,
   type CancelInput,
   cancelCategoryLabels,
   type MoveInput,
+  type UndoableAction,
 } from "./booking-actions.schema";
 import { overlapError } from "./overlaps.server";
 
@@ -53,6 +57,14 @@ import { overlapError } from "./overlaps.server";
 type Booking = typeof bookings.$inferSelect;
 
 const MINUTE = 60_000;
+
+/**
+ * How long before the start 来店 may be recorded (issue 38, §1.1). A
+ * customer who comes early is seated and marked; a mark hours or a day
+ * ahead is a slip on the wrong row (it showed 来店済み and 口コミを書く to
+ * the visitor, and booked the sale). An hour covers the early ones.
+ */
+export const ARRIVAL_EARLIEST_MINUTES = 60;
 
 export class BookingVersionConflictError extends DomainError {
   constructor(message = "この予約は他の操作で変更されました。最新の内容を確認してください。") {
@@ -144,7 +156,7 @@ async function applyChange(
   row: Booking,
   set: Partial<typeof bookings.$inferInsert>,
   event: {
-    kind: "arrived" | "completed" | "no_show" | "cancelled" | "confirmed";
+    kind: "arrived" | "completed" | "no_show" | "cancelled" | "confirmed" | "undone";
     details?: Record<string, unknown>;
   },
   actor: BookingActor,
@@ -183,6 +195,15 @@ export async function markArrived(
     checkVersion(row, input.version);
     requireConfirmedBooking(row);
     if (row.arrivedAt) throw new BookingActionRefusedError("この予約はすでに来店済みです。");
+    const earliest = row.startsAt.getTime() - ARRIVAL_EARLIEST_MINUTES * MINUTE;
+    if (now.getTime() < earliest) {
+      const timeZone = await salonZone(tx, row.salonId);
+      const from = toLocal(new Date(earliest), timeZone);
+      throw new BookingActionRefusedError(
+        `来店は予約の開始${ARRIVAL_EARLIEST_MINUTES}分前（${formatDate(from.date)} ${from.time}）から記録できます。予約の日時を確かめてください。`,
+        "arrival_too_early",
+      );
+    }
     return applyChange(tx, row, { arrivedAt: now }, { kind: "arrived" }, actor, now);
   });
 }
@@ -198,6 +219,12 @@ export async function markCompleted(
     const row = await lockBooking(tx, input);
     checkVersion(row, input.version);
     requireConfirmedBooking(row);
+    if (!row.arrivedAt && now.getTime() < row.startsAt.getTime()) {
+      throw new BookingActionRefusedError(
+        "施術完了は、来店を記録してから、または予約の開始時刻を過ぎてから記録できます。",
+        "completion_too_early",
+      );
+    }
     const completed = await applyChange(
       tx,
       row,
@@ -700,6 +727,107 @@ export async function moveBooking(
   return moved;
 }
 
+type HistoryEntry = { kind: string; at: Date };
+
+/**
+ * The status action the salon may take back now, if any (issue 38, §1.1):
+ * the last one recorded (施術完了 before 来店), only on the salon's day it
+ * was recorded. A walk-in's arrival is not offered: it was entered as
+ * arrived, and a walk-in that never happened is cancelled, not "not yet
+ * arrived" (which would offer 無断キャンセル for someone who came).
+ */
+export function undoableStatus(
+  booking: Pick<Booking, "kind" | "status" | "arrivedAt" | "source">,
+  history: readonly HistoryEntry[],
+  now: Date,
+  timeZone: string,
+): UndoableAction | null {
+  if (booking.kind !== "booking") return null;
+  const last = (kind: string) =>
+    history
+      .filter((event) => event.kind === kind)
+      .reduce<Date | null>(
+        (latest, event) => (latest && latest > event.at ? latest : event.at),
+        null,
+      );
+  const candidate: { action: UndoableAction; at: Date | null } | null =
+    booking.status === "completed"
+      ? { action: "completed", at: last("completed") }
+      : booking.status === "no_show"
+        ? { action: "no_show", at: last("no_show") }
+        : booking.status === "confirmed" && booking.arrivedAt && booking.source !== "walk_in"
+          ? { action: "arrived", at: booking.arrivedAt }
+          : null;
+  if (!candidate?.at) return null;
+  const today = toLocal(now, timeZone).date;
+  return toLocal(candidate.at, timeZone).date === today ? candidate.action : null;
+}
+
+const undoLabels: Record<UndoableAction, string> = {
+  arrived: "来店",
+  completed: "施術完了",
+  no_show: "無断キャンセル",
+};
+
+/**
+ * 取り消す: the salon takes back its 来店, 施術完了 or 無断キャンセル the day it
+ * recorded it, with an 'undone' history entry. 施術完了 goes back to
+ * confirmed (still 来店済み if it was), and its review request is dropped
+ * (the job also checks at send time); 無断キャンセル takes the time back,
+ * unless someone booked it since (409).
+ */
+export async function undoStatus(
+  db: Database,
+  input: VersionedTarget & { undo: UndoableAction },
+  actor: BookingActor,
+  now: Date,
+): Promise<Booking> {
+  try {
+    const booking = await db.transaction(async (tx) => {
+      const row = await lockBooking(tx, input);
+      checkVersion(row, input.version);
+      const timeZone = await salonZone(tx, row.salonId);
+      const history = await tx
+        .select({ kind: bookingEvents.kind, at: bookingEvents.createdAt })
+        .from(bookingEvents)
+        .where(and(eq(bookingEvents.salonId, row.salonId), eq(bookingEvents.bookingId, row.id)));
+      const undoable = undoableStatus(row, history, now, timeZone);
+      if (undoable !== input.undo) {
+        throw new BookingActionRefusedError(
+          `この予約の${undoLabels[input.undo]}は取り消せません。取り消せるのは、記録したその日のうち（サロンの日付）の最後の記録だけです。`,
+          "undo_not_allowed",
+        );
+      }
+      const set: Partial<typeof bookings.$inferInsert> =
+        undoable === "arrived" ? { arrivedAt: null } : { status: "confirmed" };
+      const undone = await applyChange(
+        tx,
+        row,
+        set,
+        { kind: "undone", details: { undid: undoable } },
+        actor,
+        now,
+      );
+      if (undoable === "completed") {
+        await tx
+          .delete(jobs)
+          .where(and(eq(jobs.dedupeKey, reviewRequestKey(row.id)), isNull(jobs.doneAt)));
+      }
+      return undone;
+    });
+    // A no-show's time is taken again (and a completion's stays taken).
+    await refreshAfterBookingChange(db, booking, now);
+    return booking;
+  } catch (error) {
+    if (sqlState(error) === EXCLUSION_VIOLATION) {
+      throw new BookingVersionConflictError(
+        "この時間には、無断キャンセルの後に別の予約が入っています。無断キャンセルは取り消せません。",
+      );
+    }
+    throw error;
+  }
+}
+
 /** One entry point for the page and the API: the parsed action, applied. */
 export async function applyBookingAction(
   db: Database,
@@ -744,6 +872,8 @@ export async function applyBookingAction(
       return saveSalonNote(db, { ...target, note: action.note }, actor, now);
     case "approve":
       return approveBooking(db, { ...target, version: action.version }, actor, now);
+    case "undo":
+      return undoStatus(db, { ...target, version: action.version, undo: action.undo }, actor, now);
     case "refuse":
       return refuseBooking(
         db,

@@ -11,12 +11,15 @@ import {
   bookingActionNames,
   bookingActionSchema,
   cancelCategoryLabels,
+  type UndoableAction,
 } from "./booking-actions.schema";
 import {
+  ARRIVAL_EARLIEST_MINUTES,
   applyBookingAction,
   BookingNotFoundForSalonError,
   moveChoices,
   type OwnerBookingDetail,
+  undoableStatus,
 } from "./booking-actions.server";
 import { readOwnerBooking } from "./scope.server";
 
@@ -39,6 +42,7 @@ export const doneMessages: Record<BookingActionName, string> = {
   note: "サロンメモを保存しました。",
   release: "ブロックを削除しました。",
   approve: "仮予約を承認しました。予約が確定したことを、お客様にメールでお知らせします。",
+  undo: "記録を取り消しました。",
   refuse:
     "仮予約を承認しませんでした。この時間は再び予約を受け付けます。お客様にはメールでお知らせします。",
 };
@@ -174,14 +178,26 @@ export type BookingPageBooking = {
     /** Approval mode (decision 0051): 承認する / 承認しない a pending booking. */
     approve: boolean;
     refuse: boolean;
+    /**
+     * The status action the salon may take back now (recorded today), and
+     * the button's words; null when there is none (issue 38, §1.1).
+     */
+    undo: { action: UndoableAction; label: string } | null;
   };
   /** A web booking waiting for the salon's approval (仮予約). */
   pending: boolean;
+  /** From when 来店 may be recorded (ARRIVAL_EARLIEST_MINUTES before the start), for the hint. */
+  arriveFrom: string;
   /** When a no-show may be recorded (the start), for the hint before it. */
   startTime: string;
   /** The local date, for the ledger link. */
   date: string;
 };
+
+function undoOf(detail: OwnerBookingDetail, now: Date) {
+  const action = undoableStatus(detail, detail.history, now, detail.timeZone);
+  return action ? { action, label: `${undoNames[action]}を取り消す` } : null;
+}
 
 function pageBooking(detail: OwnerBookingDetail, salonId: string, now: Date): BookingPageBooking {
   const start = toLocal(detail.startsAt, detail.timeZone);
@@ -189,6 +205,7 @@ function pageBooking(detail: OwnerBookingDetail, salonId: string, now: Date): Bo
   const live = detail.status === "confirmed";
   const isBooking = detail.kind === "booking";
   const pending = isBooking && isPendingApproval(detail);
+  const arriveFromMs = detail.startsAt.getTime() - ARRIVAL_EARLIEST_MINUTES * 60_000;
   return {
     id: detail.id,
     kind: detail.kind,
@@ -232,8 +249,8 @@ function pageBooking(detail: OwnerBookingDetail, salonId: string, now: Date): Bo
       when: dateTimeLabel(event.at, detail.timeZone),
     })),
     can: {
-      arrive: isBooking && live && !detail.arrivedAt,
-      complete: isBooking && live,
+      arrive: isBooking && live && !detail.arrivedAt && now.getTime() >= arriveFromMs,
+      complete: isBooking && live && (detail.arrivedAt !== null || now >= detail.startsAt),
       noShow:
         isBooking &&
         live &&
@@ -246,8 +263,10 @@ function pageBooking(detail: OwnerBookingDetail, salonId: string, now: Date): Bo
       note: true,
       approve: pending,
       refuse: pending,
+      undo: undoOf(detail, now),
     },
     pending,
+    arriveFrom: toLocal(new Date(arriveFromMs), detail.timeZone).time,
     startTime: start.time,
     date: start.date,
   };
@@ -293,6 +312,7 @@ export async function bookingDetailPage(
       note: false,
       approve: false,
       refuse: false,
+      undo: null,
     };
   }
   return {
@@ -398,6 +418,8 @@ function actionInput(form: FormData) {
       return { action: intent, note: text(form, "note") };
     case "refuse":
       return { ...base, message: text(form, "message") };
+    case "undo":
+      return { ...base, undo: text(form, "undo") };
     case "move":
       return {
         ...base,

@@ -28,6 +28,9 @@ export function reviewRequestTime(now: Date, timeZone: string): Date {
   return new Date(new LocalDay(tomorrow, timeZone).instantMs(REQUEST_MINUTES));
 }
 
+/** The job's dedupe key: one request per booking (an undone completion deletes it while pending). */
+export const reviewRequestKey = (bookingId: string) => `review-request:${bookingId}`;
+
 /** Inside the transaction that set the booking completed. */
 export async function enqueueReviewRequest(
   tx: Pick<Database, "insert">,
@@ -39,7 +42,7 @@ export async function enqueueReviewRequest(
     kind: reviewRequestKind,
     payload: { bookingId: booking.id },
     runAt: reviewRequestTime(now, timeZone),
-    dedupeKey: `review-request:${booking.id}`,
+    dedupeKey: reviewRequestKey(booking.id),
     salonId: booking.salonId,
   });
 }

@@ -129,12 +129,9 @@ test("a visitor's booking reaches the salon's ledger live; the owner moves it, c
   expect(moved.uid).toBe(confirmed.uid);
   expect(moved.startLocal).toBe(`${date} ${movedTo}`);
 
-  // Marked completed.
-  await owner.getByRole("button", { name: "施術完了" }).click();
-  await expect(
-    owner.getByRole("status").filter({ hasText: "施術完了を記録しました" }),
-  ).toBeVisible();
-  await expect(owner.getByText("施術完了").first()).toBeVisible();
+  // Days ahead: 来店 and 施術完了 wait for the visit (issue 38, §1.1).
+  await expect(owner.getByRole("button", { name: "施術完了" })).toHaveCount(0);
+  await expect(owner.getByText(/来店は \d{2}:\d{2} から記録できます/)).toBeVisible();
 
   // A walk-in who came in a few minutes ago, with the first stylist who is free then.
   await owner.goto(`/owner/salons/${salonId}/bookings/new?entry=walk_in`);
@@ -146,12 +143,21 @@ test("a visitor's booking reaches the salon's ledger live; the owner moves it, c
   });
   expect(walkInId).toMatch(/^[0-9a-f-]{36}$/);
 
-  // It began 15 minutes ago and nobody came: a no-show.
+  // A walk-in came in (never a no-show); completed, taken back the same day (a slip on the
+  // wrong row), completed again (issue 38, §1.1).
   await owner.goto(`/owner/salons/${salonId}/bookings/${walkInId}`);
   await expect(owner.getByText("来店 太郎").first()).toBeVisible();
-  await owner.getByRole("button", { name: "無断キャンセル" }).click();
+  await expect(owner.getByRole("button", { name: "無断キャンセル" })).toHaveCount(0);
+  await owner.getByRole("button", { name: "施術完了", exact: true }).click();
   await expect(
-    owner.getByRole("status").filter({ hasText: "無断キャンセルを記録しました" }),
+    owner.getByRole("status").filter({ hasText: "施術完了を記録しました" }),
+  ).toBeVisible();
+  await owner.getByRole("button", { name: "施術完了を取り消す" }).click();
+  await expect(owner.getByRole("status").filter({ hasText: "記録を取り消しました" })).toBeVisible();
+  await expect(owner.getByText("施術完了を取り消し").first()).toBeVisible();
+  await owner.getByRole("button", { name: "施術完了", exact: true }).click();
+  await expect(
+    owner.getByRole("status").filter({ hasText: "施術完了を記録しました" }),
   ).toBeVisible();
 
   // The customers: the walk-in is there.

@@ -35,6 +35,8 @@ import {
   OutsideScheduleError,
   releaseBlock,
   saveSalonNote,
+  undoableStatus,
+  undoStatus,
 } from "../../server/owner/booking-actions.server";
 import {
   type BookingDetailPageData,
@@ -250,6 +252,140 @@ describe("the salon's status actions", () => {
         at("2026-12-03T13:56"),
       ),
     ).rejects.toThrow("この予約はすでに施術完了になっています。");
+  });
+
+  it("来店 only from an hour before the start, 施術完了 only after arrival or the start (422 before, in Japanese)", async () => {
+    const { salon, booking, actor, owner } = await scene();
+    const target = { salonId: salon.id, bookingId: booking.id, version: booking.version };
+    // 17 hours ahead (the receptionist's slip in issue 38): refused, nothing applied.
+    const early = await outcome(markArrived(database.db, target, actor, at("2026-12-02T21:00")));
+    expect(early.error).toMatchObject({
+      status: 422,
+      code: "arrival_too_early",
+      message:
+        "来店は予約の開始60分前（2026年12月3日(木) 13:00）から記録できます。予約の日時を確かめてください。",
+    });
+    const notYet = await outcome(markCompleted(database.db, target, actor, at("2026-12-03T13:59")));
+    expect(notYet.error).toMatchObject({
+      status: 422,
+      message: "施術完了は、来店を記録してから、または予約の開始時刻を過ぎてから記録できます。",
+    });
+    expect(await rowOf(booking.id)).toMatchObject({ status: "confirmed", arrivedAt: null });
+    expect((await eventsOf(booking.id)).map((e) => e.kind)).toEqual(["created"]);
+    // One minute short of the hour is still early; the hour itself is taken.
+    await expect(
+      markArrived(database.db, target, actor, at("2026-12-03T12:59")),
+    ).rejects.toMatchObject({ status: 422 });
+    const page = await detailPage(salon.id, owner, booking.id, at("2026-12-03T12:59"));
+    expect(page.booking.can).toMatchObject({ arrive: false, complete: false, undo: null });
+    expect(page.booking.arriveFrom).toBe("13:00");
+    const arrived = await markArrived(database.db, target, actor, at("2026-12-03T13:00"));
+    expect(arrived.arrivedAt).toEqual(at("2026-12-03T13:00"));
+    // Not arrived, but the start has passed: completed.
+    const other = await scene("2026-12-03T16:00");
+    const done = await markCompleted(
+      database.db,
+      { salonId: other.salon.id, bookingId: other.booking.id, version: other.booking.version },
+      other.actor,
+      at("2026-12-03T16:00"),
+    );
+    expect(done.status).toBe("completed");
+  });
+
+  it("each status action is undone the same day (salon's zone) with a history entry, not the next day; a walk-in's arrival is not offered", async () => {
+    const { salon, booking, actor, owner } = await scene();
+    const arrived = await markArrived(
+      database.db,
+      { salonId: salon.id, bookingId: booking.id, version: booking.version },
+      actor,
+      at("2026-12-03T13:40"),
+    );
+    const done = await markCompleted(
+      database.db,
+      { salonId: salon.id, bookingId: booking.id, version: arrived.version },
+      actor,
+      at("2026-12-03T15:00"),
+    );
+    const page = await detailPage(salon.id, owner, booking.id, at("2026-12-03T15:01"));
+    expect(page.booking.can.undo).toEqual({ action: "completed", label: "施術完了を取り消す" });
+    // Only the last record: 来店 waits until 施術完了 is taken back.
+    const wrong = await outcome(
+      undoStatus(
+        database.db,
+        { salonId: salon.id, bookingId: booking.id, version: done.version, undo: "arrived" },
+        actor,
+        at("2026-12-03T15:01"),
+      ),
+    );
+    expect(wrong.error).toMatchObject({ status: 422, code: "undo_not_allowed" });
+    const reopened = await undoStatus(
+      database.db,
+      { salonId: salon.id, bookingId: booking.id, version: done.version, undo: "completed" },
+      actor,
+      at("2026-12-03T15:02"),
+    );
+    expect(reopened).toMatchObject({ status: "confirmed", arrivedAt: at("2026-12-03T13:40") });
+    const notArrived = await undoStatus(
+      database.db,
+      { salonId: salon.id, bookingId: booking.id, version: reopened.version, undo: "arrived" },
+      actor,
+      at("2026-12-03T23:59"),
+    );
+    expect(notArrived).toMatchObject({ status: "confirmed", arrivedAt: null });
+    const history = await detailPage(salon.id, owner, booking.id, at("2026-12-03T23:59"));
+    expect(history.booking.history.map((h) => h.what).slice(-4)).toEqual([
+      "来店",
+      "施術完了",
+      "施術完了を取り消し",
+      "来店を取り消し",
+    ]);
+    expect((await eventsOf(booking.id)).at(-1)).toMatchObject({
+      kind: "undone",
+      actorKind: "salon",
+      actorUserId: owner.id,
+      details: { undid: "arrived" },
+    });
+
+    // A no-show recorded today is undone today (the time is taken again), not tomorrow.
+    const late = await markNoShow(
+      database.db,
+      { salonId: salon.id, bookingId: booking.id, version: notArrived.version },
+      actor,
+      at("2026-12-03T14:30"),
+    );
+    const tomorrow = await outcome(
+      undoStatus(
+        database.db,
+        { salonId: salon.id, bookingId: booking.id, version: late.version, undo: "no_show" },
+        actor,
+        at("2026-12-04T00:00"),
+      ),
+    );
+    expect(tomorrow.error).toMatchObject({ status: 422, code: "undo_not_allowed" });
+    expect(
+      (await detailPage(salon.id, owner, booking.id, at("2026-12-04T00:00"))).booking.can.undo,
+    ).toBeNull();
+    const back = await undoStatus(
+      database.db,
+      { salonId: salon.id, bookingId: booking.id, version: late.version, undo: "no_show" },
+      actor,
+      at("2026-12-03T23:00"),
+    );
+    expect(back.status).toBe("confirmed");
+
+    // A walk-in came in: its arrival is not taken back (it would offer 無断キャンセル to someone who came).
+    const walkIn = undoableStatus(
+      {
+        kind: "booking",
+        status: "confirmed",
+        arrivedAt: at("2026-12-03T13:00"),
+        source: "walk_in",
+      },
+      [],
+      at("2026-12-03T13:05"),
+      "Asia/Tokyo",
+    );
+    expect(walkIn).toBeNull();
   });
 
   it("a no-show only after the start time (422 before), then recorded", async () => {
@@ -1020,6 +1156,23 @@ describe("the pages /owner/salons/:id/bookings/:bookingId and …/move", () => {
 
   it("records arrival and redirects with the success message; a stale form is refused (409) and not applied", async () => {
     const s = await pageScene();
+    // Two days ahead: refused, in Japanese, nothing applied (issue 38, §1.1).
+    const tooEarly = await s.b.request(
+      s.base,
+      postForm({ intent: "arrived", version: String(s.booking.version) }),
+    );
+    expect(tooEarly.status).toBe(422);
+    expect(((await tooEarly.json()) as ActionBody).actionData.errors.form).toMatch(
+      /^来店は予約の開始60分前（.+）から記録できます。/,
+    );
+    expect((await rowOf(s.booking.id)).arrivedAt).toBeNull();
+    // The pages read the real clock: the booking starts in 30 minutes.
+    const startsAt = new Date(Date.now() + 30 * 60_000);
+    const endsAt = new Date(startsAt.getTime() + 60 * 60_000);
+    await database.db
+      .update(bookings)
+      .set({ startsAt, endsAt, occupiedFrom: null, occupiedUntil: endsAt })
+      .where(eq(bookings.id, s.booking.id));
     const arrived = await s.b.request(
       s.base,
       postForm({ intent: "arrived", version: String(s.booking.version) }),
@@ -1210,7 +1363,8 @@ describe("the API /api/owner/salons/{id}/bookings/{bookingId}", () => {
   }
 
   it("answers the detail and the actions: 200, 400, 401, 404, 409, 422 — never 5xx", async () => {
-    const server = createApiTestApp(database, { now: () => later(1) });
+    let clock = later(1);
+    const server = createApiTestApp(database, { now: () => clock });
     try {
       const s = await scene();
       const other = await scene();
@@ -1233,6 +1387,13 @@ describe("the API /api/owner/salons/{id}/bookings/{bookingId}", () => {
       expect(data).toMatchObject({ startTime: "14:00", history: [{ kind: "created" }] });
 
       const act = (json: unknown) => owner.request(`${path}/actions`, { method: "POST", json });
+      // Two days ahead: 422 in Japanese (issue 38, §1.1); an hour before the start it is taken.
+      const tooEarly = await act({ action: "arrived", version: data.version });
+      expect(tooEarly.status).toBe(422);
+      expect(((await tooEarly.json()) as { error: { message: string } }).error.message).toBe(
+        "来店は予約の開始60分前（2026年12月3日(木) 13:00）から記録できます。予約の日時を確かめてください。",
+      );
+      clock = at("2026-12-03T13:00");
       const arrived = await act({ action: "arrived", version: data.version });
       expect(arrived.status).toBe(200);
       const after = (await arrived.json()) as {
@@ -1309,6 +1470,29 @@ describe("the API /api/owner/salons/{id}/bookings/{bookingId}", () => {
       expect(((await note.json()) as { data: { salonNote: string } }).data.salonNote).toBe(
         "アレルギーあり",
       );
+      // 取り消し through the API: the arrival the same day; what was not recorded, 422.
+      const notDone = await act({
+        action: "undo",
+        version: after.data.version + 1,
+        undo: "completed",
+      });
+      expect(notDone.status).toBe(422);
+      expect(
+        (await act({ action: "undo", version: after.data.version + 1, undo: "x" })).status,
+      ).toBe(400);
+      const undone = await act({
+        action: "undo",
+        version: after.data.version + 1,
+        undo: "arrived",
+      });
+      expect(undone.status).toBe(200);
+      expect(((await undone.json()) as { data: { arrivedAt: string | null } }).data.arrivedAt).toBe(
+        null,
+      );
+      // Moved to 16:00: arrived again from 15:00.
+      clock = at("2026-12-03T15:30");
+      const again = await act({ action: "arrived", version: after.data.version + 2 });
+      expect(again.status).toBe(200);
     } finally {
       server.close();
     }

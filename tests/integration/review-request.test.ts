@@ -3,12 +3,14 @@ import { and, eq } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { describe, expect, it } from "vitest";
 import { salonActor } from "../../server/bookings/booking-history.server";
+import { historyDetail } from "../../server/bookings/pages/history-page.server";
 import { bookings, jobs, mailOutbox, salonOwners } from "../../server/db/schema";
 import { createJobWorker } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
 import { outboxSender } from "../../server/mail/mailer";
-import { markCompleted } from "../../server/owner/booking-actions.server";
+import { markCompleted, undoStatus } from "../../server/owner/booking-actions.server";
 import {
+  enqueueReviewRequest,
   reviewRequestJobHandlers,
   reviewRequestKind,
   reviewRequestTime,
@@ -137,6 +139,29 @@ describe("the review request", () => {
     const late = await completedVisit();
     await runJobs(new Date("2027-01-01T10:00:00+09:00"));
     expect(await requestMails(late.visitor.email)).toEqual([]);
+  });
+
+  it("an undone completion is never asked, and the visitor's history no longer offers 口コミを書く (issue 38, §1.1)", async () => {
+    const { visitor, booking, salon } = await completedVisit();
+    const before = await historyDetail(database.db, visitor.id, booking.id, COMPLETED_AT);
+    expect(before.booking).toMatchObject({ status: "completed", reviewHref: expect.any(String) });
+    const undone = await undoStatus(
+      database.db,
+      { salonId: salon.id, bookingId: booking.id, version: booking.version, undo: "completed" },
+      salonActor(visitor.id),
+      new Date("2026-12-01T15:20:00+09:00"),
+    );
+    expect(undone.status).toBe("confirmed");
+    // The pending request is gone with it…
+    expect(await requestJobs(booking.id)).toEqual([]);
+    await runJobs(NEXT_MORNING);
+    expect(await requestMails(visitor.email)).toEqual([]);
+    const after = await historyDetail(database.db, visitor.id, booking.id, NEXT_MORNING);
+    expect(after.booking).toMatchObject({ status: "confirmed", review: null, reviewHref: null });
+    // …and a request left by any other path is checked at send time (still not completed).
+    await enqueueReviewRequest(database.db, booking, salon.timeZone, COMPLETED_AT);
+    await runJobs(NEXT_MORNING);
+    expect(await requestMails(visitor.email)).toEqual([]);
   });
 
   it("a booking the salon entered without an account is not asked (no one could write the review)", async () => {

@@ -241,6 +241,7 @@ export function BookingDetailView({
 
         {booking.can.arrive ||
         booking.can.complete ||
+        booking.can.undo ||
         booking.can.cancel ||
         booking.can.move ||
         booking.can.release ? (
@@ -254,6 +255,26 @@ export function BookingDetailView({
                   <button type="submit" className={buttonClass} disabled={busy}>
                     来店
                   </button>
+                </VersionedForm>
+              ) : booking.can.cancel && !booking.arrivedLabel ? (
+                <p className="self-center text-sm text-neutral-700">
+                  来店は {booking.arriveFrom} から記録できます（開始の少し前から）。
+                </p>
+              ) : null}
+              {booking.can.undo ? (
+                <VersionedForm booking={booking} intent="undo" label={booking.can.undo.label}>
+                  <input type="hidden" name="undo" value={booking.can.undo.action} />
+                  <button
+                    type="submit"
+                    className={secondaryButtonClass}
+                    disabled={busy}
+                    aria-describedby="undo-hint"
+                  >
+                    {booking.can.undo.label}
+                  </button>
+                  <p id="undo-hint" className="mt-1 text-sm text-neutral-700">
+                    記録した日のうちは取り消せます（履歴に残ります）。
+                  </p>
                 </VersionedForm>
               ) : null}
               {booking.can.complete ? (
