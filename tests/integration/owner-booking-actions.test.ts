@@ -1124,8 +1124,8 @@ describe("the pages /owner/salons/:id/bookings/:bookingId and …/move", () => {
       menus: [{ name: "カット", priceLabel: "￥5,500", durationMinutes: 60 }],
       totalLabel: "￥5,500",
       can: {
-        arrive: true,
-        complete: true,
+        arrive: false,
+        complete: false,
         noShow: false,
         cancel: true,
         move: true,

@@ -43,8 +43,10 @@ const booking: BookingPageBooking = {
     note: true,
     approve: false,
     refuse: false,
+    undo: null,
   },
   pending: false,
+  arriveFrom: "13:00",
   startTime: "14:00",
   date: "2026-12-03",
 };
