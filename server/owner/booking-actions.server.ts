@@ -32,6 +32,7 @@ import {
   salons,
   staff,
 } from "../db/schema";
+import { EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import { notifySlotChange } from "../realtime/slot-events.server";
 import { enqueueReviewRequest, reviewRequestKey } from "../reviews/review-request-jobs.server";
