@@ -145,6 +145,9 @@ test("open a salon from the results and see its menus, staff and JSON-LD", async
 });
 
 test("area index, area page, feature and recommended listings", async ({ page, axe }) => {
+  // Four pages and four axe runs, one over a ranking of 30 cards: more than the default 30 s
+  // on CI's 2-core machine (it timed out inside axe twice in a row).
+  test.setTimeout(90_000);
   await page.goto("/area");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("エリアからサロンを探す");
   await axe.check();
