@@ -97,6 +97,8 @@ test("open a salon from the results and see its menus, staff and JSON-LD", async
   page,
   axe,
 }) => {
+  // Several pages with an axe run each: more than the default 30 s on CI's 2-core machine.
+  test.setTimeout(90_000);
   await page.goto("/salons/search?genre=hair");
   const first = page.locator('main article a[href^="/salons/"]').first();
   const name = (await first.textContent()) ?? "";

@@ -21,6 +21,8 @@ async function fitsNarrowScreen(page: Page) {
 test("the salon's 口コミ: the list with reply forms, axe-clean, 320 px, an empty reply refused by keyboard", async ({
   page,
 }) => {
+  // Several pages with an axe run each: more than the default 30 s on CI's 2-core machine.
+  test.setTimeout(90_000);
   await signIn(page, DEMO_OWNER.email, DEMO_OWNER.password);
   await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
   await page.goto("/owner");
@@ -58,6 +60,8 @@ test("the administrator's 口コミの管理: each view axe-clean, 320 px, 非�
   page,
   login,
 }) => {
+  // Several pages with an axe run each: more than the default 30 s on CI's 2-core machine.
+  test.setTimeout(90_000);
   await login({ role: "admin" });
   await page.goto("/admin");
   await page
