@@ -17,7 +17,9 @@ test("a visitor's booking reaches the salon's ledger live; the owner moves it, c
   browser,
   login,
 }) => {
-  test.setTimeout(180_000);
+  // Two browsers, a live ledger, a move tried over several free times and an axe run at every
+  // width of six pages: over 180 s on CI's 2-core machine.
+  test.setTimeout(360_000);
 
   // The owner opens the back office: /owner opens today at their first salon.
   const ownerContext = await browser.newContext();
