@@ -3,7 +3,7 @@ import { newestMail, openMailLink } from "../support/mail-capture";
 import { exactLabel, newEmail, signIn } from "./account-helpers";
 import { pickDay } from "./booking-helpers";
 import { expect, test } from "./fixtures";
-import { axeAtEveryWidth, DEMO_OWNER, enterWalkIn } from "./owner-helpers";
+import { addStoryStylist, axeAtEveryWidth, DEMO_OWNER, enterWalkIn } from "./owner-helpers";
 
 /**
  * The salon's setup (issue 29, point 8): the owner invites a receptionist
@@ -76,12 +76,15 @@ test("the owner invites a receptionist, who enters a walk-in but cannot open the
   expect((await reception.goto(`/owner/salons/${salonId}/reports`))?.status()).toBe(404);
   expect((await reception.goto(`/owner/salons/${salonId}/members`))?.status()).toBe(404);
 
-  // A walk-in, entered by the receptionist.
-  const walkInId = await enterWalkIn(reception, salonId, {
-    name: "受付 来店",
-    kana: "ウケツケ ライテン",
-    phone: "090-5555-0202",
-  });
+  // A walk-in, entered by the receptionist with a stylist the owner added for it (free at any
+  // hour the suite runs).
+  const stylist = await addStoryStylist(owner, salonId, "物語 受付", "ものがたり うけつけ");
+  const walkInId = await enterWalkIn(
+    reception,
+    salonId,
+    { name: "受付 来店", kana: "ウケツケ ライテン", phone: "090-5555-0202" },
+    stylist,
+  );
   expect(walkInId).toMatch(/^[0-9a-f-]{36}$/);
   await receptionContext.close();
 

@@ -3,7 +3,7 @@ import { openMailLink } from "../support/mail-capture";
 import { signIn } from "./account-helpers";
 import { pickDay } from "./booking-helpers";
 import { expect, type LoggedIn, test } from "./fixtures";
-import { axeAtEveryWidth, DEMO_OWNER, moveToJustStarted } from "./owner-helpers";
+import { addStoryStylist, axeAtEveryWidth, DEMO_OWNER, moveToJustStarted } from "./owner-helpers";
 
 /**
  * The waiting list and verified reviews in one story (issue 30, point 7):
@@ -127,7 +127,8 @@ test("a visitor waits for a booked time, gets it by mail when it is cancelled an
   await owner.goto(`/owner/salons/${salonId}/bookings/${bookingId}`);
   await expect(owner.getByText("山田 花子").first()).toBeVisible();
   // 施術完了 waits for the start (issue 38, §1.1): the visit is brought to now.
-  await moveToJustStarted(owner, salonId, bookingId);
+  const stylist = await addStoryStylist(owner, salonId, "物語 待機", "ものがたり たいき");
+  await moveToJustStarted(owner, salonId, bookingId, stylist);
   await owner.getByRole("button", { name: "施術完了", exact: true }).click();
   await expect(
     owner.getByRole("status").filter({ hasText: "施術完了を記録しました" }),
