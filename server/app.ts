@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import type { ServerType } from "@hono/node-server";
 import { serve } from "@hono/node-server";
 import { createRequestHandler, type ServerBuild } from "react-router";
@@ -19,6 +20,12 @@ import { startBackgroundJobs } from "./jobs/background.server";
 import type { RunningJobWorker } from "./jobs/queue.server";
 import { createLogger, describeError, type Logger, routeConsoleTo } from "./logger";
 import { type MailDelivery, startMailDelivery } from "./mail/mailer";
+import {
+  createAppMetrics,
+  reportToClusterPrimary,
+  serveProcessMetrics,
+} from "./metrics/metrics.server";
+import { pagePatternsOf } from "./metrics/request-metrics";
 import { prepareDatabase } from "./prepare-database.server";
 import { createSlotEvents, type SlotEvents } from "./realtime/slot-events.server";
 
@@ -38,15 +45,28 @@ export function createServerApp(
 ) {
   const mode = deps.config.NODE_ENV === "production" ? "production" : "development";
   const build = () => loadBuild().then(withDomainErrors);
+  // The metrics name a page by its route pattern once the route table is read.
+  let pagePattern: ((pathname: string) => string | null) | undefined;
+  if (deps.metrics)
+    build().then(
+      (built) => (pagePattern = pagePatternsOf(built)),
+      () => {},
+    );
+  const metricsPattern = (pathname: string) => pagePattern?.(pathname) ?? null;
   if (mode === "development") {
     // A function: React Router reloads the build (and re-derives its route table) per request.
-    return createHttpApp({ ...deps, handleRequest: createRequestHandler(build, mode) });
+    return createHttpApp({
+      ...deps,
+      pagePattern: metricsPattern,
+      handleRequest: createRequestHandler(build, mode),
+    });
   }
   // The built routes never change: derive the route table once, not for every
   // request (about a millisecond of each page's render).
   let handler: Promise<ReturnType<typeof createRequestHandler>> | undefined;
   return createHttpApp({
     ...deps,
+    pagePattern: metricsPattern,
     handleRequest: async (request, context) => {
       handler ??= build().then((built) => createRequestHandler(built, mode));
       return (await handler)(request, context);
@@ -82,14 +102,22 @@ export async function start(
   // Booking mails, reminders and housekeeping are jobs in the database (decision 0010).
   const jobs = startBackgroundJobs(database.db, config, log);
   const slotEvents = createSlotEvents(database);
+  const metrics = createAppMetrics({ database, slotEvents });
   const app = createServerApp({
     config,
     database,
     log,
     accounts,
     slotEvents,
+    metrics,
     clientDir: "build/client",
   });
+  // One process answers /metrics for itself; a worker of several reports to the primary.
+  if (cluster.isWorker) reportToClusterPrimary(metrics);
+  const metricsServer =
+    !cluster.isWorker && config.METRICS_PORT
+      ? serveProcessMetrics(metrics, config.METRICS_PORT, config.METRICS_HOST)
+      : null;
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) =>
     log.info("listening", {
       url: `http://localhost:${info.port}`,
@@ -102,7 +130,7 @@ export async function start(
   keepConnectionsOpen(server);
   stopGracefullyOnSignals(
     server,
-    { database, accounts, delivery, jobs, slotEvents, freeDays },
+    { database, accounts, delivery, jobs, slotEvents, freeDays, metricsServer },
     log,
     config.SHUTDOWN_TIMEOUT,
   );
@@ -157,6 +185,7 @@ function stopGracefullyOnSignals(
     freeDays,
     jobs,
     slotEvents,
+    metricsServer,
   }: {
     database: DatabaseHandle;
     accounts: AccountServices;
@@ -164,6 +193,7 @@ function stopGracefullyOnSignals(
     freeDays: FreeDaysRefresh;
     jobs: RunningJobWorker;
     slotEvents: SlotEvents;
+    metricsServer: import("node:http").Server | null;
   },
   log: Logger,
   timeoutSeconds: number,
@@ -183,6 +213,7 @@ function stopGracefullyOnSignals(
     // Live availability streams never end on their own: end them now, and
     // their browsers reconnect to another server.
     const streamsClosed = slotEvents.close();
+    metricsServer?.close();
     closeServer().then(async () => {
       try {
         await streamsClosed;

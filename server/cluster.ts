@@ -2,6 +2,7 @@ import cluster, { type Worker } from "node:cluster";
 import { loadConfig } from "./config";
 import { isPostgresUrl, openDatabase } from "./db/client";
 import { createLogger } from "./logger";
+import { serveClusterMetrics } from "./metrics/metrics.server";
 import { prepareDatabase } from "./prepare-database.server";
 
 /**
@@ -39,6 +40,8 @@ export async function serveProcesses(
     await database.close();
   }
   superviseWorkers(wanted, log);
+  // /metrics sums what every worker reports (decision 0070).
+  if (config.METRICS_PORT) serveClusterMetrics(config.METRICS_PORT, config.METRICS_HOST);
 }
 
 /** Restarts closer together than this are a crash loop: the primary gives up. */

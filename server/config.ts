@@ -37,6 +37,14 @@ const configSchema = z.object({
    * about one per core. PGlite always runs one.
    */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * Prometheus metrics (GET /metrics, decision 0070) on a port of their own,
+   * never the site's; unset: not served. With WEB_CONCURRENCY the primary
+   * process answers for all of them.
+   */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** Where the metrics port listens: loopback unless Prometheus scrapes from another machine. */
+  METRICS_HOST: z.string().default("127.0.0.1"),
   /** Public pages held by the anonymous page micro-cache (decision 0007); 0 turns it off. */
   PAGE_CACHE_ENTRIES: z.coerce.number().int().min(0).default(500),
 

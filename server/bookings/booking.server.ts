@@ -11,6 +11,7 @@ import {
   sqlState,
   UNIQUE_VIOLATION,
 } from "../db/sql-state";
+import { countBookingMade, countHoldMade } from "../metrics/counts";
 import { notifySlotChange } from "../realtime/slot-events.server";
 import { enqueueWaitlistMatch, settleOfferOnConfirm } from "../waitlist/waitlist-trigger.server";
 import { approvalAtConfirm } from "./approval.server";
@@ -248,7 +249,7 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
   // One retry per stylist who might still be free, plus one for a booking-number clash.
   for (let attempt = 0; attempt < 20; attempt++) {
     try {
-      return await db.transaction(async (tx) => {
+      const held = await db.transaction(async (tx) => {
         // First the stylists' rows (FOR SHARE, before any booking row and the
         // schedule read): a schedule change open right now is waited for and
         // its new working time read (decision 0046).
@@ -340,6 +341,8 @@ export async function holdSlot(db: Database, request: HoldRequest): Promise<Book
         ]);
         return held;
       });
+      countHoldMade();
+      return held;
     } catch (error) {
       const state = sqlState(error);
       if (state === EXCLUSION_VIOLATION) {
@@ -537,9 +540,19 @@ export async function confirmBookingOnce(
   db: Database,
   request: ConfirmRequest,
 ): Promise<{ booking: Booking; replayed: boolean }> {
-  const { idempotencyKey, userId } = request;
+  const { userId } = request;
   await limitBookingAttempt(request.limits, "booking", { ip: request.ip, userId });
   await requireVerifiedAddress(db, userId);
+  const made = await confirmOnceByKey(db, request);
+  if (!made.replayed) countBookingMade("web");
+  return made;
+}
+
+async function confirmOnceByKey(
+  db: Database,
+  request: ConfirmRequest,
+): Promise<{ booking: Booking; replayed: boolean }> {
+  const { idempotencyKey, userId } = request;
   if (!idempotencyKey) return { booking: await confirmHold(db, request), replayed: false };
   return db.transaction(async (tx) => {
     await tx.execute(

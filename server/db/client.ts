@@ -18,6 +18,8 @@ export type DatabaseHandle = {
   migrate(): Promise<void>;
   /** Throws when the database cannot answer (used by /readyz). */
   ping(): Promise<void>;
+  /** The pool's connections now (for /metrics). */
+  poolStats(): { total: number; idle: number; waiting: number };
   /**
    * LISTENs on a channel (snake_case) until the returned function is called.
    * Notifications sent with NOTIFY / pg_notify by any connection (any app
@@ -112,6 +114,12 @@ function overPool(pool: pg.Pool) {
     ping: async () => {
       await pool.query("select 1");
     },
+    /** The pool's connections now, for /metrics: open, idle, and requests waiting for one. */
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
   };
 }
 

@@ -15,6 +15,8 @@ import { appContext } from "../context";
 import type { DatabaseHandle } from "../db/client";
 import { type DomainError, NotFoundError } from "../errors/domain-error";
 import { describeError, type Logger } from "../logger";
+import type { AppMetrics } from "../metrics/metrics.server";
+import { requestMetrics } from "../metrics/request-metrics";
 import { MAX_PHOTO_BYTES, TOO_LARGE_MESSAGE } from "../photos/photo-image.server";
 import { createPhotoStore, type PhotoStore, uploadKey } from "../photos/photo-store.server";
 import { createSlotEvents, type SlotEvents } from "../realtime/slot-events.server";
@@ -56,6 +58,10 @@ export type HttpAppDeps = {
   liveHeartbeatMs?: number;
   /** The clock of the booking API; tests fix it. */
   now?: () => Date;
+  /** Request counts and times for /metrics (decision 0070); absent, nothing is recorded. */
+  metrics?: AppMetrics;
+  /** The page route pattern of a path (React Router's table), the metrics' route label. */
+  pagePattern?: (pathname: string) => string | null;
 };
 
 type Env = {
@@ -83,10 +89,13 @@ export function createHttpApp({
   slotEvents = createSlotEvents(database),
   liveHeartbeatMs,
   now,
+  metrics,
+  pagePattern,
 }: HttpAppDeps) {
   const app = new Hono<Env>();
 
   app.use(requestId());
+  if (metrics) app.use(requestMetrics(metrics, pagePattern));
   app.use(async (c, next) => {
     const started = performance.now();
     // With LOG_LEVEL=debug, a request that never ends still leaves a trace

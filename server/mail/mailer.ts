@@ -5,6 +5,7 @@ import type { Database, DatabaseHandle } from "../db/client";
 import { type MailAttachment, mailOutbox } from "../db/schema";
 import { backoffDelay } from "../jobs/backoff";
 import { describeError, type Logger } from "../logger";
+import { countMailDelivery } from "../metrics/counts";
 
 export type Mail = {
   to: string;
@@ -132,8 +133,10 @@ export function outboxSender({
         })),
       });
       failures.delete(row.id);
+      countMailDelivery("sent");
       return true;
     } catch (error) {
+      countMailDelivery("failed");
       const attempts = (failures.get(row.id)?.attempts ?? 0) + 1;
       const delay = backoffDelay(intervalMs, attempts);
       failures.set(row.id, { attempts, retryAt: Date.now() + delay });

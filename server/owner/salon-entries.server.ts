@@ -22,6 +22,7 @@ import {
   UNIQUE_VIOLATION,
 } from "../db/sql-state";
 import { DomainError } from "../errors/domain-error";
+import { countBookingMade } from "../metrics/counts";
 import { notifySlotChange } from "../realtime/slot-events.server";
 import { overlapError } from "./overlaps.server";
 import { type BlockInput, blockLabel, type SalonBookingInput } from "./salon-entries.schema";
@@ -343,6 +344,7 @@ export async function enterSalonBooking(
     }),
   );
   await refreshAfterBookingChange(db, booking, now);
+  countBookingMade(booking.source);
   return booking;
 }
 
