@@ -93,3 +93,27 @@ describe("PUBLIC_URL", () => {
     expect(() => loadConfig({ PUBLIC_URL: "salon.example.jp" })).toThrow(/PUBLIC_URL/);
   });
 });
+
+describe("an https PUBLIC_URL in production", () => {
+  const production = { NODE_ENV: "production", BETTER_AUTH_SECRET: secret };
+
+  it("refuses to start without a trusted proxy to tell the visitor's scheme, saying what to set", () => {
+    const start = () => loadConfig({ ...production, PUBLIC_URL: "https://salon.example.jp" });
+    expect(start).toThrow(/TRUST_PROXY/);
+    expect(start).toThrow(/TLS を終端するプロキシを TRUST_PROXY に設定してください/);
+    expect(() =>
+      loadConfig({ ...production, PUBLIC_URL: "https://salon.example.jp", TRUST_PROXY: "0" }),
+    ).toThrow(/TRUST_PROXY/);
+  });
+
+  it("starts behind a trusted proxy, and with an http PUBLIC_URL or outside production as before", () => {
+    const hosted = { ...production, PUBLIC_URL: "https://salon.example.jp" };
+    expect(loadConfig({ ...hosted, TRUST_PROXY: "1" }).PUBLIC_URL).toBe("https://salon.example.jp");
+    expect(loadConfig({ ...hosted, TRUST_PROXY: "10.0.0.0/8" }).isProduction).toBe(true);
+    // The quick start and the end-to-end suite: plain http on this machine.
+    expect(loadConfig({ ...production, PUBLIC_URL: "http://localhost:3000" }).isProduction).toBe(
+      true,
+    );
+    expect(loadConfig({ PUBLIC_URL: "https://salon.example.jp" }).isProduction).toBe(false);
+  });
+});

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 /**
@@ -9,6 +10,16 @@ const booleanFlag = z
   .enum(["true", "false", "1", "0"])
   .default("false")
   .transform((value) => value === "true" || value === "1");
+
+/** `192.0.2.1`, `2001:db8::1`, or a CIDR range such as `10.0.0.0/8`. */
+function isAddressOrRange(entry: string): boolean {
+  const [address = "", prefix, ...rest] = entry.split("/");
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d{1,3}$/.test(prefix) && bits <= (version === 4 ? 32 : 128);
+}
 
 const configSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -80,17 +91,35 @@ const configSchema = z.object({
   /** Rate-limit counters in Redis (shared by app servers); unset: in the database. */
   REDIS_URL: z.string().optional(),
   /**
-   * Reverse proxies in front of the app: the client address is the entry this
-   * many hops from the right of X-Forwarded-For (what our own proxies appended;
-   * entries further left are whatever the client sent). `false`/0: the socket's
-   * peer, X-Forwarded-For ignored; `true`: 1.
+   * Reverse proxies in front of the app, whose forwarded headers tell the
+   * visitor's scheme, host and address (decision 0069,
+   * server/http/visitor-request.ts): a hop count (`true`: 1) trusted whoever
+   * connects, or a comma-separated list of the proxies' addresses and CIDR
+   * ranges (`10.0.0.0/8,::1`), trusted only when the socket's peer is one.
+   * `false`/0: forwarded headers are ignored.
    */
   TRUST_PROXY: z
-    .union([
-      z.enum(["true", "false"]).transform((value) => (value === "true" ? 1 : 0)),
-      z.coerce.number().int().min(0).max(10),
-    ])
-    .default(0),
+    .string()
+    .default("false")
+    .transform((value, ctx): ProxyTrust => {
+      if (value === "true" || value === "false") return { hops: value === "true" ? 1 : 0 };
+      if (/^\d+$/.test(value) && Number(value) <= 10) return { hops: Number(value) };
+      const proxies = value.split(",").map((entry) => entry.trim());
+      if (proxies.every(isAddressOrRange)) return { proxies };
+      ctx.addIssue({
+        code: "custom",
+        message:
+          "true/false、段数（0〜10）、またはプロキシのIPアドレス・CIDRのカンマ区切り（例: 10.0.0.0/8,127.0.0.1）にしてください",
+      });
+      return z.NEVER;
+    }),
+  /**
+   * Which headers the trusted proxies write: `x-forwarded` (X-Forwarded-For,
+   * -Proto, -Host; nginx, Caddy, Traefik, load balancers) or `forwarded`
+   * (RFC 7239). The other family is never read: a proxy passes on what it
+   * does not write, so a client could forge it.
+   */
+  PROXY_HEADERS: z.enum(["x-forwarded", "forwarded"]).default("x-forwarded"),
   /** End-to-end tests only: POST /api/test/login makes a signed-in user. Refused in production. */
   E2E_LOGIN: booleanFlag,
   RATE_LIMIT_WINDOW: z.coerce.number().int().min(1).default(60),
@@ -144,6 +173,10 @@ const configSchema = z.object({
 /** A fixed secret for development and tests only; production refuses to start without its own. */
 export const DEVELOPMENT_AUTH_SECRET = "development-only-secret-do-not-use-in-production-0001";
 
+/** Whose forwarded headers are believed: the last `hops` proxies, or those at these addresses. */
+export type ProxyTrust = { hops: number } | { proxies: readonly string[] };
+export type ProxyHeaders = "x-forwarded" | "forwarded";
+
 export type Config = Omit<z.infer<typeof configSchema>, "PUBLIC_URL"> & {
   /** Always set: the configured origin, or http://localhost:PORT; no trailing slash. */
   PUBLIC_URL: string;
@@ -163,6 +196,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (isProduction && !parsed.data.BETTER_AUTH_SECRET) {
     throw new Error(
       "Invalid environment:\n  BETTER_AUTH_SECRET: required in production (32+ random characters)",
+    );
+  }
+  const trustsProxy = "proxies" in parsed.data.TRUST_PROXY || parsed.data.TRUST_PROXY.hops > 0;
+  // Node speaks plain HTTP: an https site is a TLS proxy in front, and
+  // without trusting it every form post would look cross-site (issue 39 §1).
+  if (isProduction && parsed.data.PUBLIC_URL?.startsWith("https:") && !trustsProxy) {
+    throw new Error(
+      "Invalid environment:\n  TRUST_PROXY: PUBLIC_URL が https:// のときは、TLS を終端するプロキシを TRUST_PROXY に設定してください（段数 1 か、プロキシのアドレス）。" +
+        "\n  PUBLIC_URL is https:// but nothing tells the app the visitor's scheme: set TRUST_PROXY to the TLS proxy's hop count (1) or its addresses.",
     );
   }
   if (isProduction && parsed.data.E2E_LOGIN) {

@@ -24,7 +24,6 @@ import { createRedirectRuleCache, type RedirectRuleCache } from "../routing/redi
 import { withJapaneseAuthErrors } from "./auth-error-answers";
 import { authEndpointGuard } from "./auth-limits";
 import { bodyLimit } from "./body-limit";
-import { clientIpHeader } from "./client-ip";
 import { compression } from "./compression";
 import { isCrawler } from "./crawler";
 import { rejectCrossSiteWrites } from "./cross-site";
@@ -32,6 +31,7 @@ import { domainErrorResponse, isApiPath, thrownAnswers, toDomainError } from "./
 import { screenInput } from "./input-screen";
 import { type PageCache, pageCache } from "./page-cache";
 import { privateAnswers } from "./private-answers";
+import { visitorRequest } from "./visitor-request";
 
 export type HttpAppDeps = {
   config: Config;
@@ -95,6 +95,9 @@ export function createHttpApp({
   const app = new Hono<Env>();
 
   app.use(requestId());
+  // Before anything reads the URL or the address: from here on the request
+  // is the visitor's, as trusted proxies describe it (decision 0069).
+  app.use(visitorRequest(config.TRUST_PROXY, config.PROXY_HEADERS));
   if (metrics) app.use(requestMetrics(metrics, pagePattern));
   app.use(async (c, next) => {
     const started = performance.now();
@@ -202,7 +205,6 @@ export function createHttpApp({
     }
   });
 
-  app.use(clientIpHeader(config.TRUST_PROXY));
   app.use(rejectCrossSiteWrites(new URL(config.PUBLIC_URL).origin));
   // Before anything reads a body: 1 MB, except the photo upload (10 MB and the form around it).
   app.use(

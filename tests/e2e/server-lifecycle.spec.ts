@@ -195,3 +195,53 @@ test("WEB_CONCURRENCY=2 on PostgreSQL: two server processes, a dead one replaced
     }
   });
 });
+
+test("production behind TLS: an https PUBLIC_URL needs TRUST_PROXY, and then a form posted from https is taken", async () => {
+  const hosted = {
+    DATABASE_URL: "memory://",
+    NODE_ENV: "production",
+    BETTER_AUTH_SECRET: "a-production-secret-that-is-long-enough-0069",
+    PUBLIC_URL: "https://salon.example.jp",
+  };
+  // Without a trusted proxy the app could never see https: it stops at once, saying what to set.
+  const refused = spawn(process.execPath, ["server.js"], {
+    env: { ...process.env, PORT: String(PORT), ...hosted, TRUST_PROXY: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let said = "";
+  refused.stdout?.on("data", (chunk) => {
+    said += chunk;
+  });
+  refused.stderr?.on("data", (chunk) => {
+    said += chunk;
+  });
+  expect(await exited(refused)).not.toBe(0);
+  expect(said).toContain("TRUST_PROXY");
+  expect(said).toContain("TLS を終端するプロキシを TRUST_PROXY に設定してください");
+
+  const { child } = await startServer("info", { ...hosted, TRUST_PROXY: "1" });
+  const exit = exited(child);
+  // The sign-in link form from the https page, as the TLS proxy passes it on.
+  const post = (headers: Record<string, string>) =>
+    fetch(`${base}/signin`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        origin: "https://salon.example.jp",
+        ...headers,
+      },
+      body: new URLSearchParams({ intent: "link", email: "proxy@example.jp" }),
+    });
+  const proxied = await post({
+    "x-forwarded-proto": "https",
+    "x-forwarded-host": "salon.example.jp",
+    "x-forwarded-for": "198.51.100.7",
+  });
+  expect(proxied.status).toBe(302);
+  expect(proxied.headers.get("location")).toBe("/signin?sent=link");
+  // The same post without the proxy's word is the plain-http request it is, and refused.
+  expect((await post({})).status).toBe(400);
+  child.kill("SIGTERM");
+  expect(await exit).toBe(0);
+});
