@@ -44,6 +44,11 @@ export type BookingMailDetails = {
    * answered (the mails say 仮予約), "refused" when it declined; else null.
    */
   approval?: "pending" | "approved" | "refused" | null;
+  /**
+   * The request lapsed unanswered at its deadline (decision 0069): the
+   * system declined it, not the salon, so the mail says so.
+   */
+  approvalLapsed?: boolean;
   /** The booking's page in the back office, for the salon's notice of a pending booking. */
   ownerBookingUrl?: string;
 };
@@ -161,29 +166,37 @@ export function renderVisitorBookingMail(
       link: history,
     },
     cancelled:
-      b.approval === "refused"
+      b.approval === "refused" && b.approvalLapsed
         ? {
-            subject: `【Salon Navi】ご予約をお受けできませんでした（${b.salonName}）`,
-            lead: `${name}\n\n${b.salonName} より、以下の仮予約をお受けできないとのご連絡がありました。このご予約は取り消されました。添付のカレンダーファイル（.ics）を開くと、カレンダーの仮の予定も取り消されます。${b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
+            subject: `【Salon Navi】仮予約の期限が過ぎたため、ご予約は成立しませんでした（${b.salonName}）`,
+            lead: `${name}\n\n以下の仮予約は、回答期限までに ${b.salonName} の承認が得られなかったため、自動的に取り消されました。ご予約は成立していません。添付のカレンダーファイル（.ics）を開くと、カレンダーの仮の予定も取り消されます。`,
             lines: bookingLines(b),
-            note: `別の日時でのご予約や、ご不明な点は ${b.salonName} へお問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
+            note: `お手数ですが、別の日時でのご予約をご検討ください。ご不明な点は ${b.salonName} へお問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
             link: history,
           }
-        : b.cancelledBySalon
+        : b.approval === "refused"
           ? {
-              subject: `【Salon Navi】サロンがご予約をキャンセルしました（${b.salonName}）`,
-              lead: `${name}\n\n${b.salonName} より、以下のご予約をキャンセルしたとのご連絡がありました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。${b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
+              subject: `【Salon Navi】ご予約をお受けできませんでした（${b.salonName}）`,
+              lead: `${name}\n\n${b.salonName} より、以下の仮予約をお受けできないとのご連絡がありました。このご予約は取り消されました。添付のカレンダーファイル（.ics）を開くと、カレンダーの仮の予定も取り消されます。${b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
               lines: bookingLines(b),
-              note: `ご不明な点は ${b.salonName} へ直接お問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
+              note: `別の日時でのご予約や、ご不明な点は ${b.salonName} へお問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
               link: history,
             }
-          : {
-              subject: `【Salon Navi】ご予約をキャンセルしました（${b.salonName}）`,
-              lead: `${name}\n\n${b.cancelEnteredBySalon ? `${b.salonName} で、` : ""}以下のご予約のキャンセルを承りました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。${b.cancelEnteredBySalon && b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
-              lines: bookingLines(b),
-              note: "またのご利用をお待ちしております。",
-              link: history,
-            },
+          : b.cancelledBySalon
+            ? {
+                subject: `【Salon Navi】サロンがご予約をキャンセルしました（${b.salonName}）`,
+                lead: `${name}\n\n${b.salonName} より、以下のご予約をキャンセルしたとのご連絡がありました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。${b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
+                lines: bookingLines(b),
+                note: `ご不明な点は ${b.salonName} へ直接お問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
+                link: history,
+              }
+            : {
+                subject: `【Salon Navi】ご予約をキャンセルしました（${b.salonName}）`,
+                lead: `${name}\n\n${b.cancelEnteredBySalon ? `${b.salonName} で、` : ""}以下のご予約のキャンセルを承りました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。${b.cancelEnteredBySalon && b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
+                lines: bookingLines(b),
+                note: "またのご利用をお待ちしております。",
+                link: history,
+              },
     reminder: {
       subject: `【Salon Navi】明日のご予約のお知らせ（${b.salonName}）`,
       lead: `${name}\n\n明日のご予約のお知らせです。ご来店をお待ちしております。`,
