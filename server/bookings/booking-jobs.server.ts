@@ -288,6 +288,7 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
       cancelEnteredBySalon: booking.cancelledBy === "salon",
       approval: booking.approval,
       approvalLapsed: booking.approval === "refused" && booking.cancelledBy === "system",
+      approvalExpiresAt: booking.approvalExpiresAt,
     },
   };
 }

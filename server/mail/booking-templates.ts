@@ -49,6 +49,8 @@ export type BookingMailDetails = {
    * system declined it, not the salon, so the mail says so.
    */
   approvalLapsed?: boolean;
+  /** When a pending request lapses unanswered (decision 0069); said in the 仮予約 mail. */
+  approvalExpiresAt?: Date | null;
   /** The booking's page in the back office, for the salon's notice of a pending booking. */
   ownerBookingUrl?: string;
 };
@@ -74,6 +76,12 @@ export function formatBookingTime(startsAt: Date, endsAt: Date, timeZone: string
   const start = toLocal(startsAt, timeZone);
   const end = toLocal(endsAt, timeZone);
   return `${formatDate(start.date)} ${start.time}〜${end.time}`;
+}
+
+/** "2026年11月23日(月) 18:00" in the salon's zone. */
+function formatLocalMinute(at: Date, timeZone: string): string {
+  const local = toLocal(at, timeZone);
+  return `${formatDate(local.date)} ${local.time}`;
 }
 
 const yen = (amount: number) => `${amount.toLocaleString("ja-JP")}円`;
@@ -147,7 +155,15 @@ export function renderVisitorBookingMail(
       ? {
           subject: `【Salon Navi】仮予約を受け付けました・サロンの承認待ち（${b.salonName}）`,
           lead: `${name}\n\nSalon Naviをご利用いただきありがとうございます。以下の内容で仮予約を受け付けました。このサロンではご予約にサロンの承認が必要です。承認されるとご予約が確定し、改めてメールでお知らせします。それまでこのお時間はお客様のために確保されています。添付のカレンダーファイル（.ics）は仮の予定として追加されます。`,
-          lines: [`状態：${PENDING_STATUS}`, ...bookingLines(b)],
+          lines: [
+            `状態：${PENDING_STATUS}`,
+            ...(b.approvalExpiresAt
+              ? [
+                  `サロンの回答期限：${formatLocalMinute(b.approvalExpiresAt, b.timeZone)}（期限までに承認されない場合、仮予約は自動的に取り消され、メールでお知らせします）`,
+                ]
+              : []),
+            ...bookingLines(b),
+          ],
           note: `キャンセルポリシー：${policy(b)}`,
           link: history,
         }

@@ -147,6 +147,10 @@ describe("the deadline of a 仮予約", () => {
     expect(s.booking.approvalExpiresAt).toEqual(at("2026-12-01T15:00"));
     const [job] = await lapseJobsOf(s.booking.id);
     expect(job?.runAt).toEqual(at("2026-12-01T15:00"));
+    // The 仮予約 mail says the deadline too.
+    await runJobs(NOW);
+    const [mail] = await mailsTo(s.booking.customerEmail);
+    expect(mail?.text).toContain("サロンの回答期限：2026年12月1日(火) 15:00");
 
     const plain = await scene({ requiresApproval: false });
     expect(plain.booking).toMatchObject({ approval: null, approvalExpiresAt: null });
@@ -253,6 +257,13 @@ describe("the lapse job", () => {
   });
 });
 
+/** The hold step as the route draws it, for the view last loaded (a data router for its form). */
+let drawn: HoldView | null = null;
+function DrawnHoldStep() {
+  if (!drawn) throw new Error("no view");
+  return createElement(HoldStep, { view: drawn, signInHref: "/signin", result: null });
+}
+
 describe("the confirm step says a request before the click", () => {
   const env = () =>
     createRouteApp(database, [
@@ -284,12 +295,8 @@ describe("the confirm step says a request before the click", () => {
       loaderData: { view: HoldView };
     };
     const view = body.loaderData.view;
-    const Stub = createRoutesStub([
-      {
-        path: "/",
-        Component: () => createElement(HoldStep, { view, signInHref: "/signin", result: null }),
-      },
-    ]);
+    drawn = view;
+    const Stub = createRoutesStub([{ path: "/", Component: DrawnHoldStep }]);
     const html = renderToString(createElement(Stub, { initialEntries: ["/"] })).replaceAll(
       "<!-- -->",
       "",
