@@ -5,6 +5,7 @@
  * server (server/admin/booking-rules.ts) reads and checks them.
  */
 
+import { APPROVAL_ANSWER_HOURS_MAX, APPROVAL_ANSWER_HOURS_MIN } from "./approval";
 import { WAITLIST_OFFER_MINUTES_MAX, WAITLIST_OFFER_MINUTES_MIN } from "./waitlist";
 
 /** The fields, in form order. */
@@ -22,6 +23,7 @@ export const bookingRuleFields = [
   "waitlistOfferMinutes",
   "closedOnPublicHolidays",
   "requiresApproval",
+  "approvalAnswerHours",
 ] as const;
 export type BookingRuleField = (typeof bookingRuleFields)[number];
 
@@ -39,6 +41,11 @@ export const bookingRuleNumbers = {
     label: "キャンセル待ちのご案内の有効時間（分）",
     min: WAITLIST_OFFER_MINUTES_MIN,
     max: WAITLIST_OFFER_MINUTES_MAX,
+  },
+  approvalAnswerHours: {
+    label: "仮予約の回答期限（受付から何時間以内）",
+    min: APPROVAL_ANSWER_HOURS_MIN,
+    max: APPROVAL_ANSWER_HOURS_MAX,
   },
 } as const;
 

@@ -35,6 +35,7 @@ export default function ConfirmThanks({ loaderData }: Route.ComponentProps) {
       summary={view.summary}
       email={view.email}
       pending={view.pending}
+      approvalDeadlineLabel={view.approvalDeadlineLabel}
       icsHref={`/salons/${slug}/confirm/thanks.ics?booking=${view.id}`}
     />
   );

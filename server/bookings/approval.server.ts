@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { type BookingApproval, salonBookingSettings } from "../db/schema";
+import { enqueue } from "../jobs/queue.server";
+import { approvalDeadline } from "./approval-deadline";
 
 /**
  * Approval mode (仮予約, issue 29 point 4; decision 0051). A salon whose
@@ -16,19 +18,66 @@ export async function salonRequiresApproval(
   db: Pick<Database, "select">,
   salonId: string,
 ): Promise<boolean> {
-  const [row] = await db
-    .select({ requiresApproval: salonBookingSettings.requiresApproval })
-    .from(salonBookingSettings)
-    .where(eq(salonBookingSettings.salonId, salonId));
-  return row?.requiresApproval ?? false;
+  return (await approvalSettings(db, salonId)) !== null;
 }
 
-/** The approval a web booking confirmed now gets. */
+/** The salon's answer window in hours when it approves its web bookings, else null. */
+async function approvalSettings(
+  db: Pick<Database, "select">,
+  salonId: string,
+): Promise<{ answerHours: number } | null> {
+  const [row] = await db
+    .select({
+      requiresApproval: salonBookingSettings.requiresApproval,
+      answerHours: salonBookingSettings.approvalAnswerHours,
+    })
+    .from(salonBookingSettings)
+    .where(eq(salonBookingSettings.salonId, salonId));
+  return row?.requiresApproval ? { answerHours: row.answerHours } : null;
+}
+
+export type ApprovalAtConfirm = {
+  approval: BookingApproval | null;
+  /** When the request lapses unanswered (decision 0069); null when no approval is asked. */
+  approvalExpiresAt: Date | null;
+};
+
+/**
+ * The approval a web booking starting at `startsAt` gets when confirmed at
+ * `now`, with the moment it lapses if the salon does not answer. The
+ * confirm step calls it before the click to say that moment; the
+ * confirmation calls it again with its own clock.
+ */
 export async function approvalAtConfirm(
   db: Pick<Database, "select">,
   salonId: string,
-): Promise<BookingApproval | null> {
-  return (await salonRequiresApproval(db, salonId)) ? "pending" : null;
+  startsAt: Date,
+  now: Date,
+): Promise<ApprovalAtConfirm> {
+  const settings = await approvalSettings(db, salonId);
+  if (!settings) return { approval: null, approvalExpiresAt: null };
+  return {
+    approval: "pending",
+    approvalExpiresAt: approvalDeadline(now, startsAt, settings.answerHours),
+  };
+}
+
+/** The job that lapses a request the salon left unanswered (its handler: server/owner/). */
+export const approvalLapseJobKind = "booking_approval_lapse";
+
+/** Inside the confirmation's transaction: the lapse, at the deadline, once per booking. */
+export async function enqueueApprovalLapse(
+  tx: Pick<Database, "insert">,
+  booking: { id: string; salonId: string },
+  at: Date,
+) {
+  await enqueue(tx, {
+    kind: approvalLapseJobKind,
+    payload: { bookingId: booking.id },
+    runAt: at,
+    dedupeKey: `approval-lapse:${booking.id}`,
+    salonId: booking.salonId,
+  });
 }
 
 /** A confirmed booking that still waits for the salon's answer (common/, for pages too). */

@@ -287,6 +287,8 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
       cancelledBySalon: booking.status === "cancelled_by_salon",
       cancelEnteredBySalon: booking.cancelledBy === "salon",
       approval: booking.approval,
+      approvalLapsed: booking.approval === "refused" && booking.cancelledBy === "system",
+      approvalExpiresAt: booking.approvalExpiresAt,
     },
   };
 }

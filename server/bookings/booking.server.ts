@@ -14,7 +14,7 @@ import {
 import { countBookingMade, countHoldMade } from "../metrics/counts";
 import { notifySlotChange } from "../realtime/slot-events.server";
 import { enqueueWaitlistMatch, settleOfferOnConfirm } from "../waitlist/waitlist-trigger.server";
-import { approvalAtConfirm } from "./approval.server";
+import { approvalAtConfirm, enqueueApprovalLapse } from "./approval.server";
 import { findAvailability, pickStaff } from "./availability";
 import {
   type LoadedAvailability,
@@ -434,7 +434,12 @@ async function confirmHoldOnce(db: Database, request: ConfirmRequest): Promise<B
       email: request.customer.email,
     });
     // Approval mode (decision 0051): a confirmed row that waits for the salon's answer.
-    const approval = await approvalAtConfirm(tx, row.salonId);
+    const { approval, approvalExpiresAt } = await approvalAtConfirm(
+      tx,
+      row.salonId,
+      row.startsAt,
+      request.now,
+    );
     const [confirmed] = await tx
       .update(bookings)
       .set({
@@ -449,6 +454,7 @@ async function confirmHoldOnce(db: Database, request: ConfirmRequest): Promise<B
         notes: request.notes,
         idempotencyKey: request.idempotencyKey,
         approval,
+        approvalExpiresAt,
       })
       .where(eq(bookings.id, row.id))
       .returning();
@@ -469,6 +475,8 @@ async function confirmHoldOnce(db: Database, request: ConfirmRequest): Promise<B
       .where(eq(salons.id, confirmed.salonId));
     const timeZone = salon?.timeZone ?? "Asia/Tokyo";
     await enqueueConfirmationJobs(tx, confirmed, timeZone, request.now);
+    // Unanswered by then, the request lapses (decision 0069).
+    if (approvalExpiresAt) await enqueueApprovalLapse(tx, confirmed, approvalExpiresAt);
     await recordBookingEvent(tx, {
       salonId: confirmed.salonId,
       bookingId: confirmed.id,

@@ -2,6 +2,7 @@ import { bookingJobHandlers } from "../bookings/booking-jobs.server";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { describeError, type Logger } from "../logger";
+import { approvalLapseJobHandlers } from "../owner/approval-lapse-jobs.server";
 import { reviewReplyJobHandlers } from "../reviews/review-reply-jobs.server";
 import { reviewRequestJobHandlers } from "../reviews/review-request-jobs.server";
 import { waitlistJobHandlers } from "../waitlist/waitlist-jobs.server";
@@ -15,7 +16,8 @@ import { type RunningJobWorker, startJobWorker } from "./queue.server";
 
 /**
  * The one job worker of an app server (server/app.ts, scripts/dev.ts): booking
- * mails and reminders (decision 0010) and the daily housekeeping, whose first
+ * mails and reminders (decision 0010), the lapse of unanswered 仮予約
+ * (decision 0069) and the daily housekeeping, whose first
  * run is enqueued here (once, whatever the number of servers: dedupe key).
  */
 export function startBackgroundJobs(
@@ -38,6 +40,7 @@ export function startBackgroundJobs(
         publicUrl: config.PUBLIC_URL,
         quietHours: config.WAITLIST_QUIET_HOURS === "on",
       }),
+      ...approvalLapseJobHandlers(),
       [housekeepingKind]: housekeepingHandler,
     },
     log,

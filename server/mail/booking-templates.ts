@@ -44,6 +44,13 @@ export type BookingMailDetails = {
    * answered (the mails say 仮予約), "refused" when it declined; else null.
    */
   approval?: "pending" | "approved" | "refused" | null;
+  /**
+   * The request lapsed unanswered at its deadline (decision 0069): the
+   * system declined it, not the salon, so the mail says so.
+   */
+  approvalLapsed?: boolean;
+  /** When a pending request lapses unanswered (decision 0069); said in the 仮予約 mail. */
+  approvalExpiresAt?: Date | null;
   /** The booking's page in the back office, for the salon's notice of a pending booking. */
   ownerBookingUrl?: string;
 };
@@ -69,6 +76,12 @@ export function formatBookingTime(startsAt: Date, endsAt: Date, timeZone: string
   const start = toLocal(startsAt, timeZone);
   const end = toLocal(endsAt, timeZone);
   return `${formatDate(start.date)} ${start.time}〜${end.time}`;
+}
+
+/** "2026年11月23日(月) 18:00" in the salon's zone. */
+function formatLocalMinute(at: Date, timeZone: string): string {
+  const local = toLocal(at, timeZone);
+  return `${formatDate(local.date)} ${local.time}`;
 }
 
 const yen = (amount: number) => `${amount.toLocaleString("ja-JP")}円`;
@@ -142,7 +155,15 @@ export function renderVisitorBookingMail(
       ? {
           subject: `【Salon Navi】仮予約を受け付けました・サロンの承認待ち（${b.salonName}）`,
           lead: `${name}\n\nSalon Naviをご利用いただきありがとうございます。以下の内容で仮予約を受け付けました。このサロンではご予約にサロンの承認が必要です。承認されるとご予約が確定し、改めてメールでお知らせします。それまでこのお時間はお客様のために確保されています。添付のカレンダーファイル（.ics）は仮の予定として追加されます。`,
-          lines: [`状態：${PENDING_STATUS}`, ...bookingLines(b)],
+          lines: [
+            `状態：${PENDING_STATUS}`,
+            ...(b.approvalExpiresAt
+              ? [
+                  `サロンの回答期限：${formatLocalMinute(b.approvalExpiresAt, b.timeZone)}（期限までに承認されない場合、仮予約は自動的に取り消され、メールでお知らせします）`,
+                ]
+              : []),
+            ...bookingLines(b),
+          ],
           note: `キャンセルポリシー：${policy(b)}`,
           link: history,
         }
@@ -161,29 +182,37 @@ export function renderVisitorBookingMail(
       link: history,
     },
     cancelled:
-      b.approval === "refused"
+      b.approval === "refused" && b.approvalLapsed
         ? {
-            subject: `【Salon Navi】ご予約をお受けできませんでした（${b.salonName}）`,
-            lead: `${name}\n\n${b.salonName} より、以下の仮予約をお受けできないとのご連絡がありました。このご予約は取り消されました。添付のカレンダーファイル（.ics）を開くと、カレンダーの仮の予定も取り消されます。${b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
+            subject: `【Salon Navi】仮予約の期限が過ぎたため、ご予約は成立しませんでした（${b.salonName}）`,
+            lead: `${name}\n\n以下の仮予約は、回答期限までに ${b.salonName} の承認が得られなかったため、自動的に取り消されました。ご予約は成立していません。添付のカレンダーファイル（.ics）を開くと、カレンダーの仮の予定も取り消されます。`,
             lines: bookingLines(b),
-            note: `別の日時でのご予約や、ご不明な点は ${b.salonName} へお問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
+            note: `お手数ですが、別の日時でのご予約をご検討ください。ご不明な点は ${b.salonName} へお問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
             link: history,
           }
-        : b.cancelledBySalon
+        : b.approval === "refused"
           ? {
-              subject: `【Salon Navi】サロンがご予約をキャンセルしました（${b.salonName}）`,
-              lead: `${name}\n\n${b.salonName} より、以下のご予約をキャンセルしたとのご連絡がありました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。${b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
+              subject: `【Salon Navi】ご予約をお受けできませんでした（${b.salonName}）`,
+              lead: `${name}\n\n${b.salonName} より、以下の仮予約をお受けできないとのご連絡がありました。このご予約は取り消されました。添付のカレンダーファイル（.ics）を開くと、カレンダーの仮の予定も取り消されます。${b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
               lines: bookingLines(b),
-              note: `ご不明な点は ${b.salonName} へ直接お問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
+              note: `別の日時でのご予約や、ご不明な点は ${b.salonName} へお問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
               link: history,
             }
-          : {
-              subject: `【Salon Navi】ご予約をキャンセルしました（${b.salonName}）`,
-              lead: `${name}\n\n${b.cancelEnteredBySalon ? `${b.salonName} で、` : ""}以下のご予約のキャンセルを承りました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。${b.cancelEnteredBySalon && b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
-              lines: bookingLines(b),
-              note: "またのご利用をお待ちしております。",
-              link: history,
-            },
+          : b.cancelledBySalon
+            ? {
+                subject: `【Salon Navi】サロンがご予約をキャンセルしました（${b.salonName}）`,
+                lead: `${name}\n\n${b.salonName} より、以下のご予約をキャンセルしたとのご連絡がありました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。${b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
+                lines: bookingLines(b),
+                note: `ご不明な点は ${b.salonName} へ直接お問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
+                link: history,
+              }
+            : {
+                subject: `【Salon Navi】ご予約をキャンセルしました（${b.salonName}）`,
+                lead: `${name}\n\n${b.cancelEnteredBySalon ? `${b.salonName} で、` : ""}以下のご予約のキャンセルを承りました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。${b.cancelEnteredBySalon && b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
+                lines: bookingLines(b),
+                note: "またのご利用をお待ちしております。",
+                link: history,
+              },
     reminder: {
       subject: `【Salon Navi】明日のご予約のお知らせ（${b.salonName}）`,
       lead: `${name}\n\n明日のご予約のお知らせです。ご来店をお待ちしております。`,

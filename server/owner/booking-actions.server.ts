@@ -9,6 +9,7 @@ import {
   type BookingEventView,
   listBookingEvents,
   recordBookingEvent,
+  systemActor,
 } from "../bookings/booking-history.server";
 import { enqueueApprovalJobs, enqueueCancellationJobs } from "../bookings/booking-jobs.server";
 import { priceOfMove, refreshMovedDays, runMove, writeMove } from "../bookings/booking-move.server";
@@ -299,7 +300,13 @@ async function cancelAsSalon(
   category: SalonCancelCategory,
   actor: BookingActor,
   now: Date,
-  how: { check: (row: Booking) => void; approval?: "refused" },
+  how: {
+    check: (row: Booking) => void;
+    approval?: "refused";
+    /** The system entered it (a request that lapsed, decision 0069), not the salon's staff. */
+    by?: "system";
+    details?: Record<string, unknown>;
+  },
 ): Promise<Booking> {
   const approval = how.approval ? { approval: how.approval } : {};
   const status = cancelStatusOf(category);
@@ -314,7 +321,7 @@ async function cancelAsSalon(
         status,
         cancelledAt: now,
         // Who entered it; the status says whose cancellation it is.
-        cancelledBy: "salon",
+        cancelledBy: how.by ?? "salon",
         cancelCategory: category,
         cancelReason: input.message,
         ...approval,
@@ -326,6 +333,7 @@ async function cancelAsSalon(
           category,
           categoryLabel: cancelCategoryLabels[category],
           message: input.message,
+          ...how.details,
         },
       },
       actor,
@@ -402,6 +410,51 @@ export async function refuseBooking(
     check: requirePendingApproval,
     approval: "refused",
   });
+}
+
+/**
+ * A request the salon left unanswered past its deadline lapses (issue 38,
+ * §1.2; decision 0069): declined as 承認しない is, through the same path —
+ * cancelled by the salon, approval 'refused', the time freed (the waiting
+ * list is offered it by the slot notice), the customer's mail — but entered
+ * by the system (cancelled_by 'system', a system history entry marked
+ * `lapsed`) and with no message, since the salon said nothing. Null when
+ * there is nothing to do: the salon answered first, the customer
+ * cancelled, or the deadline is not reached (the booking was moved).
+ */
+export async function lapseUnansweredRequest(
+  db: Database,
+  bookingId: string,
+  now: Date,
+): Promise<Booking | null> {
+  if (!isUuid(bookingId)) return null;
+  const [row] = await db
+    .select({
+      salonId: bookings.salonId,
+      version: bookings.version,
+      status: bookings.status,
+      approval: bookings.approval,
+      approvalExpiresAt: bookings.approvalExpiresAt,
+    })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId));
+  if (row?.status !== "confirmed" || row.approval !== "pending") return null;
+  if (!row.approvalExpiresAt || row.approvalExpiresAt.getTime() > now.getTime()) return null;
+  // The version read here is checked under the row lock: an answer that
+  // lands in between makes this a conflict, and the job's retry finds it answered.
+  return cancelAsSalon(
+    db,
+    { salonId: row.salonId, bookingId, version: row.version, message: "" },
+    "salon",
+    systemActor,
+    now,
+    {
+      check: requirePendingApproval,
+      approval: "refused",
+      by: "system",
+      details: { lapsed: true, deadline: row.approvalExpiresAt.toISOString() },
+    },
+  );
 }
 
 /** 削除: releases a block (休憩, 打ち合わせ…); the row stays cancelled so its history stays. */

@@ -105,6 +105,9 @@ function historyWhat(
       return "無断キャンセル";
     case "cancelled": {
       if (d.block) return "ブロックを削除";
+      if (d.approval === "refused" && d.lapsed) {
+        return "仮予約の回答期限切れ（自動でお断り・お客様にメールでお知らせ）";
+      }
       if (d.approval === "refused") {
         const said = typeof d.message === "string" && d.message ? `　メッセージ：${d.message}` : "";
         return `仮予約を承認しない（お断り）${said}`;

@@ -32,6 +32,7 @@ export async function readBookingRules(
       waitlistOfferMinutes: salonBookingSettings.waitlistOfferMinutes,
       closedOnPublicHolidays: salonBookingSettings.closedOnPublicHolidays,
       requiresApproval: salonBookingSettings.requiresApproval,
+      approvalAnswerHours: salonBookingSettings.approvalAnswerHours,
     })
     .from(salonBookingSettings)
     .where(eq(salonBookingSettings.salonId, salonId));
@@ -77,6 +78,7 @@ export async function writeBookingRules(
         eq(s.waitlistOfferMinutes, d.waitlistOfferMinutes),
         eq(s.closedOnPublicHolidays, d.closedOnPublicHolidays),
         eq(s.requiresApproval, d.requiresApproval),
+        eq(s.approvalAnswerHours, d.approvalAnswerHours),
         eq(s.noticeMailEnabled, true),
         eq(s.noticeEmail, ""),
       ),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { APPROVAL_ANSWER_HOURS_DEFAULT } from "../../common/approval";
 import {
   type BookingRuleField,
   bookingRuleFields,
@@ -32,6 +33,8 @@ export type BookingRules = {
   closedOnPublicHolidays: boolean;
   /** New web bookings wait for the salon's answer (仮予約); what follows is decision 0051's. */
   requiresApproval: boolean;
+  /** Hours the salon has to answer a 仮予約 before it lapses (decision 0069). */
+  approvalAnswerHours: number;
 };
 
 const d = bookingSettingsDefaults;
@@ -50,6 +53,7 @@ export const bookingRulesDefaults: Readonly<BookingRules> = Object.freeze({
   waitlistOfferMinutes: WAITLIST_OFFER_MINUTES_DEFAULT,
   closedOnPublicHolidays: d.closedOnHolidays,
   requiresApproval: false,
+  approvalAnswerHours: APPROVAL_ANSWER_HOURS_DEFAULT,
 });
 
 const HHMM = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
@@ -114,6 +118,8 @@ export const bookingRulesShape = {
   waitlistOfferMinutes: optionalWholeNumber("waitlistOfferMinutes", WAITLIST_OFFER_MINUTES_DEFAULT),
   closedOnPublicHolidays: checkbox,
   requiresApproval: checkbox,
+  // Blank is the default: forms from before the field existed post nothing.
+  approvalAnswerHours: optionalWholeNumber("approvalAnswerHours", APPROVAL_ANSWER_HOURS_DEFAULT),
 } satisfies Record<BookingRuleField, z.ZodType>;
 
 const bookingRulesSchema = z.object(bookingRulesShape);
@@ -145,6 +151,7 @@ export function bookingRulesValues(rules: BookingRules): Record<BookingRuleField
     waitlistOfferMinutes: String(rules.waitlistOfferMinutes),
     closedOnPublicHolidays: rules.closedOnPublicHolidays ? "on" : "",
     requiresApproval: rules.requiresApproval ? "on" : "",
+    approvalAnswerHours: String(rules.approvalAnswerHours),
   };
 }
 

@@ -34,6 +34,7 @@ export function blankSalonValues(): SalonFormValues {
       sameDayCutoff: d.sameDayCutoff ?? "",
       holdMinutes: String(d.holdMinutes),
       waitlistOfferMinutes: String(bookingRulesDefaults.waitlistOfferMinutes),
+      approvalAnswerHours: String(bookingRulesDefaults.approvalAnswerHours),
       closedOnPublicHolidays: d.closedOnHolidays ? "on" : "",
     },
     features: [],

@@ -91,6 +91,7 @@ describe("the booking rules on the owner's 設定 page", () => {
       waitlistOfferMinutes: "30",
       closedOnPublicHolidays: "",
       requiresApproval: "",
+      approvalAnswerHours: "24",
     });
     const version = first.loaderData.bookingRules.version;
     const saved = await owner.b.request(
@@ -103,6 +104,7 @@ describe("the booking rules on the owner's 設定 page", () => {
           maxLiveBookingsPerCustomer: "2",
           waitlistOfferMinutes: "４５",
           requiresApproval: "on",
+          approvalAnswerHours: "４８",
         },
         version,
       ),
@@ -115,6 +117,7 @@ describe("the booking rules on the owner's 設定 page", () => {
       maxLiveBookingsPerCustomer: 2,
       waitlistOfferMinutes: 45,
       requiresApproval: true,
+      approvalAnswerHours: 48,
       leadTimeMinutes: 60,
       // The notice mails share the row and keep their defaults.
       noticeMailEnabled: true,
@@ -127,6 +130,7 @@ describe("the booking rules on the owner's 設定 page", () => {
       maxLiveBookingsPerCustomer: "2",
       waitlistOfferMinutes: "45",
       requiresApproval: "on",
+      approvalAnswerHours: "48",
     });
     const entries = await database.db
       .select()
@@ -141,6 +145,7 @@ describe("the booking rules on the owner's 設定 page", () => {
           maxLiveBookingsPerCustomer: null,
           waitlistOfferMinutes: 30,
           requiresApproval: false,
+          approvalAnswerHours: 24,
         },
         {
           slotStepMinutes: 30,
@@ -148,6 +153,7 @@ describe("the booking rules on the owner's 設定 page", () => {
           maxLiveBookingsPerCustomer: 2,
           waitlistOfferMinutes: 45,
           requiresApproval: true,
+          approvalAnswerHours: 48,
         },
       ],
     ]);
@@ -185,6 +191,9 @@ describe("the booking rules on the owner's 設定 page", () => {
       ["waitlistOfferMinutes", "9", /キャンセル待ちのご案内の有効時間（分）は10〜240の範囲/],
       ["waitlistOfferMinutes", "241", /キャンセル待ちのご案内の有効時間（分）は10〜240の範囲/],
       ["waitlistOfferMinutes", "三十", /キャンセル待ちのご案内の有効時間（分）は半角数字で/],
+      ["approvalAnswerHours", "0", /仮予約の回答期限（受付から何時間以内）は1〜168の範囲/],
+      ["approvalAnswerHours", "169", /仮予約の回答期限（受付から何時間以内）は1〜168の範囲/],
+      ["approvalAnswerHours", "一日", /仮予約の回答期限（受付から何時間以内）は半角数字で/],
     ];
     for (const [field, typed, message] of cases) {
       const refused = await owner.b.request(

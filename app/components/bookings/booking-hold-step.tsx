@@ -22,16 +22,20 @@ export function HoldStep({
 }) {
   useStepFocus(result ? stepIds.contactErrors : stepIds.confirm);
   const [expired, setExpired] = useState(false);
+  // A salon that approves its bookings gets a request, said as one before the click (decision 0069).
+  const request = view.approval !== null;
+  const act = request ? "予約をリクエストする" : "予約を確定する";
   return (
     <section aria-labelledby={stepIds.confirm} className="mt-6 flex flex-col gap-6">
       <h2 id={stepIds.confirm} tabIndex={-1} className="text-xl font-bold">
-        5. 内容を確認して予約を確定する
+        5. 内容を確認して{act}
       </h2>
       <HoldCountdown expiresAt={view.expiresAt} now={view.now} onExpire={() => setExpired(true)} />
       {expired ? (
         <HoldExpiredNotice repickHref={view.repickHref} formId={stepIds.contactForm} />
       ) : null}
       <BookingSummary summary={view.summary} />
+      {view.approval ? <ApprovalNotice deadlineLabel={view.approval.deadlineLabel} /> : null}
       <p className="text-sm">
         <Link to={view.repickHref} className={linkClass}>
           日時やメニューを選び直す
@@ -43,7 +47,9 @@ export function HoldStep({
             <div className="rounded-lg border-2 border-brand-700 p-4">
               <p className="font-bold">予約の確定には、メールアドレスの確認が必要です。</p>
               <p className="mt-1 text-sm text-neutral-700">
-                お送りした確認メールのリンクを開いてから、予約を確定してください。お時間の確保はそのままです。
+                お送りした確認メールのリンクを開いてから、
+                {request ? "予約をリクエスト" : "予約を確定"}
+                してください。お時間の確保はそのままです。
               </p>
               <p className="mt-2 text-sm">
                 <Link to={view.verifyHref} className={linkClass}>
@@ -62,11 +68,14 @@ export function HoldStep({
             ]}
             errorSummaryId={stepIds.contactErrors}
             id={stepIds.contactForm}
+            submitLabel={act}
           />
         </>
       ) : (
         <div className="rounded-lg border-2 border-brand-700 p-4">
-          <p className="font-bold">予約を確定するには、ログインしてください。</p>
+          <p className="font-bold">
+            {request ? "予約をリクエストする" : "予約を確定する"}には、ログインしてください。
+          </p>
           <p className="mt-1 text-sm text-neutral-700">
             ログインまたは会員登録のあと、この画面に戻ってお取り置き中の枠のまま続けられます。
           </p>
@@ -87,5 +96,30 @@ export function HoldStep({
         </div>
       )}
     </section>
+  );
+}
+
+/**
+ * What a request means, before the button (decision 0069): 仮予約 until the
+ * salon approves, its answer by the deadline, else the request lapses by
+ * itself and a mail says so.
+ */
+function ApprovalNotice({ deadlineLabel }: { deadlineLabel: string }) {
+  return (
+    <div className="rounded-lg border-2 border-amber-700 bg-amber-50 p-4">
+      <p className="font-bold">このサロンのご予約は、サロンの承認が必要です（リクエスト予約）。</p>
+      <ul className="mt-2 list-disc pl-5 text-sm">
+        <li>
+          リクエストの送信後、サロンが承認するまでは仮予約です。お時間はお客様のために確保されます。
+        </li>
+        <li>
+          サロンは <strong>{deadlineLabel}</strong>{" "}
+          までに回答します。承認されるとご予約が確定し、メールでお知らせします。
+        </li>
+        <li>
+          期限までに承認されない場合、リクエストは自動的に取り消され、メールでお知らせします。
+        </li>
+      </ul>
+    </div>
   );
 }

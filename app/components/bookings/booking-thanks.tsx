@@ -10,10 +10,19 @@ type Props = {
   email: string;
   /** Approval mode (decision 0051): the salon has yet to approve this 仮予約. */
   pending?: boolean;
+  /** When the 仮予約 lapses if the salon does not answer (decision 0069). */
+  approvalDeadlineLabel?: string | null;
 };
 
 /** The end of the flow: the booking number large, what was booked, calendar file, history. */
-export function BookingThanks({ number, summary, icsHref, email, pending = false }: Props) {
+export function BookingThanks({
+  number,
+  summary,
+  icsHref,
+  email,
+  pending = false,
+  approvalDeadlineLabel = null,
+}: Props) {
   return (
     <div className="mx-auto w-full max-w-2xl px-4 py-10">
       <h1 id="thanks-heading" tabIndex={-1} className="text-2xl font-bold">
@@ -25,6 +34,12 @@ export function BookingThanks({ number, summary, icsHref, email, pending = false
           <p className="mt-1">
             このサロンではご予約にサロンの承認が必要です。承認されるとご予約が確定し、メールでお知らせします。それまでこのお時間はお客様のために確保されています。承認されなかった場合もメールでお知らせします。
           </p>
+          {approvalDeadlineLabel ? (
+            <p className="mt-1">
+              サロンの回答期限：<strong>{approvalDeadlineLabel}</strong>
+              。期限までに承認されない場合、仮予約は自動的に取り消され、メールでお知らせします。
+            </p>
+          ) : null}
         </div>
       ) : null}
       <p className="mt-4">予約番号</p>

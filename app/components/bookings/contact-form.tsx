@@ -10,10 +10,19 @@ type Props = {
   errorSummaryId: string;
   /** The form's id (the expired hold's notice reads what was typed from it). */
   id?: string;
+  /** The button: 予約を確定する, or 予約をリクエストする where the salon approves (decision 0069). */
+  submitLabel?: string;
 };
 
-/** Contact details for the booking (prefilled from the profile) and a note; confirms the booking. */
-export function ContactForm({ values, errors, hidden, errorSummaryId, id }: Props) {
+/** Contact details for the booking (prefilled from the profile) and a note; confirms the booking (or sends the request). */
+export function ContactForm({
+  values,
+  errors,
+  hidden,
+  errorSummaryId,
+  id,
+  submitLabel = "予約を確定する",
+}: Props) {
   const navigation = useNavigation();
   const busy =
     navigation.state === "submitting" && navigation.formData?.get("intent") === "confirm";
@@ -80,7 +89,7 @@ export function ContactForm({ values, errors, hidden, errorSummaryId, id }: Prop
         disabled={busy}
         className="w-full rounded-lg bg-brand-700 px-6 py-3 font-bold text-white hover:bg-brand-800 disabled:opacity-60"
       >
-        予約を確定する
+        {submitLabel}
       </button>
     </Form>
   );

@@ -18,6 +18,7 @@ const rules = {
   waitlistOfferMinutes: "30",
   closedOnPublicHolidays: "",
   requiresApproval: "",
+  approvalAnswerHours: "24",
 };
 
 const data: NoticeSettingsPageData = {

@@ -1,3 +1,4 @@
+import { APPROVAL_ANSWER_HOURS_DEFAULT } from "../../../common/approval";
 import {
   type BookingRuleField,
   bookingRuleNumbers,
@@ -129,6 +130,14 @@ export function BookingRulesFields({
         />
         {requiresApprovalLabel}
       </label>
+      <div className="grid gap-4 sm:grid-cols-2">
+        {number(
+          "approvalAnswerHours",
+          "salon-approval-answer",
+          n.approvalAnswerHours.label,
+          `仮予約に回答する期限。過ぎると自動でお断りし、お客様にメールでお知らせします（ご予約の開始1時間前が先ならそれまで）。${n.approvalAnswerHours.min}〜${n.approvalAnswerHours.max}時間（空欄は${APPROVAL_ANSWER_HOURS_DEFAULT}時間）`,
+        )}
+      </div>
     </div>
   );
 }

@@ -7,6 +7,8 @@ import { toLocal } from "../../../common/local-time";
 import type { CurrentUser } from "../../accounts/current-user";
 import type { Database } from "../../db/client";
 import { DomainError } from "../../errors/domain-error";
+import { approvalAtConfirm } from "../approval.server";
+import { formatApprovalDeadline } from "../approval-deadline";
 import type { DayAvailability } from "../availability-input";
 import { holdSlot } from "../booking.server";
 import { resendVerificationPath } from "../booking-errors";
@@ -132,6 +134,13 @@ export type HoldView = {
    * book (decision 0027): the resend screen, coming back to this hold.
    */
   verifyHref: string | null;
+  /**
+   * The salon approves its web bookings (仮予約, decisions 0051 and 0069):
+   * the step asks for a request, not a booking, and says by when the
+   * salon answers (the deadline were the request sent now; the
+   * confirmation fixes it with its own clock, minutes later at most).
+   */
+  approval: { deadline: string; deadlineLabel: string } | null;
   problems: string[];
 };
 
@@ -199,6 +208,7 @@ export async function loadConfirmView(
     });
   }
   const rules = await bookingSettingsFor(db, salon.id);
+  const { approvalExpiresAt } = await approvalAtConfirm(db, salon.id, hold.startsAt, now);
   const link: FlowLink = {
     menuIds: hold.menus.map((menu) => menu.menuId),
     staffSlug: hold.staffRequested ? hold.staffSlug : null,
@@ -248,6 +258,12 @@ export async function loadConfirmView(
       user && !user.emailVerified
         ? `${resendVerificationPath}?redirect=${encodeURIComponent(bookingFlowHref(salon.slug, { ...link, holdId: hold.id }))}`
         : null,
+    approval: approvalExpiresAt
+      ? {
+          deadline: approvalExpiresAt.toISOString(),
+          deadlineLabel: formatApprovalDeadline(approvalExpiresAt, salon.timeZone),
+        }
+      : null,
     problems: [],
   };
 }

@@ -3,9 +3,10 @@ import { isPendingApproval } from "../../../common/status-labels";
 import { requireLogin } from "../../accounts/guards";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db/client";
-import { salons } from "../../db/schema";
+import { bookings, salons } from "../../db/schema";
 import { DomainError } from "../../errors/domain-error";
 import { notFound } from "../../routing/not-found";
+import { formatApprovalDeadline } from "../approval-deadline";
 import { type BookingSummary, getBookingForUser } from "../booking.server";
 import { bookingCalendar } from "../booking-calendar.server";
 import { BookingNotFoundError } from "../booking-errors";
@@ -53,13 +54,25 @@ export async function requireOwnBooking(
 /** The thanks page: the booking as the summary component shows it. */
 export async function thanksView(db: Database, booking: BookingSummary) {
   const rules = await bookingSettingsFor(db, booking.salon.id);
+  const pending = isPendingApproval(booking);
+  // The deadline the request lapses at, said again now that it is fixed (decision 0069).
+  const [lapse] = pending
+    ? await db
+        .select({ at: bookings.approvalExpiresAt })
+        .from(bookings)
+        .where(eq(bookings.id, booking.id))
+    : [];
   const subtotal = booking.menus.reduce((sum, menu) => sum + menu.price, 0);
   return {
     id: booking.id,
     number: booking.bookingNumber,
     email: booking.customer.email,
     /** Approval mode (decision 0051): a 仮予約 the salon has yet to approve. */
-    pending: isPendingApproval(booking),
+    pending,
+    /** When the 仮予約 lapses unanswered, as 2026年11月23日(月) 18:00; null when none is set. */
+    approvalDeadlineLabel: lapse?.at
+      ? formatApprovalDeadline(lapse.at, booking.salon.timeZone)
+      : null,
     statusLabel: booking.statusLabel,
     summary: {
       salonName: booking.salon.name,

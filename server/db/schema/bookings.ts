@@ -116,6 +116,11 @@ export const bookings = pgTable(
      * the salon); null when the salon did not ask for approval.
      */
     approval: text("approval").$type<BookingApproval>(),
+    /**
+     * When a pending request lapses if the salon has not answered (decision
+     * 0069): set with approval 'pending', kept afterwards as what was promised.
+     */
+    approvalExpiresAt: timestamp("approval_expires_at", { withTimezone: true }),
     /** Yen charged, fixed at booking time so later menu price changes do not alter it. */
     totalPrice: integer("total_price").notNull(),
     status: text("status").$type<BookingStatus>().notNull().default("confirmed"),

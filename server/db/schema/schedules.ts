@@ -76,6 +76,8 @@ export const salonBookingSettings = pgTable(
     noticeEmail: text("notice_email").notNull().default(""),
     /** How long a waiting-list offer holds a freed time for its visitor (issue 30, point 4). */
     waitlistOfferMinutes: integer("waitlist_offer_minutes").notNull().default(30),
+    /** How long the salon has to answer a 仮予約 before it lapses (issue 38, §1.2; decision 0069). */
+    approvalAnswerHours: integer("approval_answer_hours").notNull().default(24),
     updatedAt: updatedAt(),
   },
   (t) => [
@@ -105,6 +107,10 @@ export const salonBookingSettings = pgTable(
     check(
       "salon_booking_settings_waitlist_offer_range",
       sql`${t.waitlistOfferMinutes} between 10 and 240`,
+    ),
+    check(
+      "salon_booking_settings_approval_answer_range",
+      sql`${t.approvalAnswerHours} between 1 and 168`,
     ),
   ],
 );

@@ -1,0 +1,3 @@
+ALTER TABLE "bookings" ADD COLUMN "approval_expires_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "salon_booking_settings" ADD COLUMN "approval_answer_hours" integer DEFAULT 24 NOT NULL;--> statement-breakpoint
+ALTER TABLE "salon_booking_settings" ADD CONSTRAINT "salon_booking_settings_approval_answer_range" CHECK ("salon_booking_settings"."approval_answer_hours" between 1 and 168);
