@@ -3,7 +3,7 @@ import { toLocal } from "../../common/local-time";
 
 /**
  * When a 仮予約 lapses if the salon has not answered (issue 38, §1.2;
- * decision 0069). Pure: the confirm step shows it before the click, the
+ * decision 0071). Pure: the confirm step shows it before the click, the
  * confirmation stores it and the lapse job runs at it.
  */
 

@@ -38,7 +38,7 @@ async function approvalSettings(
 
 export type ApprovalAtConfirm = {
   approval: BookingApproval | null;
-  /** When the request lapses unanswered (decision 0069); null when no approval is asked. */
+  /** When the request lapses unanswered (decision 0071); null when no approval is asked. */
   approvalExpiresAt: Date | null;
 };
 

@@ -475,7 +475,7 @@ async function confirmHoldOnce(db: Database, request: ConfirmRequest): Promise<B
       .where(eq(salons.id, confirmed.salonId));
     const timeZone = salon?.timeZone ?? "Asia/Tokyo";
     await enqueueConfirmationJobs(tx, confirmed, timeZone, request.now);
-    // Unanswered by then, the request lapses (decision 0069).
+    // Unanswered by then, the request lapses (decision 0071).
     if (approvalExpiresAt) await enqueueApprovalLapse(tx, confirmed, approvalExpiresAt);
     await recordBookingEvent(tx, {
       salonId: confirmed.salonId,

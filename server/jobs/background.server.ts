@@ -17,7 +17,7 @@ import { type RunningJobWorker, startJobWorker } from "./queue.server";
 /**
  * The one job worker of an app server (server/app.ts, scripts/dev.ts): booking
  * mails and reminders (decision 0010), the lapse of unanswered 仮予約
- * (decision 0069) and the daily housekeeping, whose first
+ * (decision 0071) and the daily housekeeping, whose first
  * run is enqueued here (once, whatever the number of servers: dedupe key).
  */
 export function startBackgroundJobs(

@@ -45,11 +45,11 @@ export type BookingMailDetails = {
    */
   approval?: "pending" | "approved" | "refused" | null;
   /**
-   * The request lapsed unanswered at its deadline (decision 0069): the
+   * The request lapsed unanswered at its deadline (decision 0071): the
    * system declined it, not the salon, so the mail says so.
    */
   approvalLapsed?: boolean;
-  /** When a pending request lapses unanswered (decision 0069); said in the 仮予約 mail. */
+  /** When a pending request lapses unanswered (decision 0071); said in the 仮予約 mail. */
   approvalExpiresAt?: Date | null;
   /** The booking's page in the back office, for the salon's notice of a pending booking. */
   ownerBookingUrl?: string;

@@ -3,7 +3,7 @@ import type { JobHandler } from "../jobs/queue.server";
 import { lapseUnansweredRequest } from "./booking-actions.server";
 
 /**
- * The job that lapses a 仮予約 at its deadline (decision 0069), enqueued by
+ * The job that lapses a 仮予約 at its deadline (decision 0071), enqueued by
  * the confirmation (server/bookings/, which imports nothing from here). It
  * goes through the salon's one decline path, in the job's transaction, so
  * the lapse and the job's done mark commit together; the customer's mail

@@ -303,7 +303,7 @@ async function cancelAsSalon(
   how: {
     check: (row: Booking) => void;
     approval?: "refused";
-    /** The system entered it (a request that lapsed, decision 0069), not the salon's staff. */
+    /** The system entered it (a request that lapsed, decision 0071), not the salon's staff. */
     by?: "system";
     details?: Record<string, unknown>;
   },
@@ -414,7 +414,7 @@ export async function refuseBooking(
 
 /**
  * A request the salon left unanswered past its deadline lapses (issue 38,
- * §1.2; decision 0069): declined as 承認しない is, through the same path —
+ * §1.2; decision 0071): declined as 承認しない is, through the same path —
  * cancelled by the salon, approval 'refused', the time freed (the waiting
  * list is offered it by the slot notice), the customer's mail — but entered
  * by the system (cancelled_by 'system', a system history entry marked

@@ -33,7 +33,7 @@ export type BookingRules = {
   closedOnPublicHolidays: boolean;
   /** New web bookings wait for the salon's answer (仮予約); what follows is decision 0051's. */
   requiresApproval: boolean;
-  /** Hours the salon has to answer a 仮予約 before it lapses (decision 0069). */
+  /** Hours the salon has to answer a 仮予約 before it lapses (decision 0071). */
   approvalAnswerHours: number;
 };
 

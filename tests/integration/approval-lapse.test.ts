@@ -34,7 +34,7 @@ import { withTestDatabase } from "../support/test-database";
 
 /**
  * A 仮予約 the salon leaves unanswered lapses at a bound (issue 38, §1.2;
- * decision 0069): the deadline rule, the request said as one on the confirm
+ * decision 0071): the deadline rule, the request said as one on the confirm
  * step before the click, and the job that declines it through the salon's
  * decline path with a mail — and leaves alone a request already answered.
  */

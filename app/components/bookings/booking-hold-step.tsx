@@ -22,7 +22,7 @@ export function HoldStep({
 }) {
   useStepFocus(result ? stepIds.contactErrors : stepIds.confirm);
   const [expired, setExpired] = useState(false);
-  // A salon that approves its bookings gets a request, said as one before the click (decision 0069).
+  // A salon that approves its bookings gets a request, said as one before the click (decision 0071).
   const request = view.approval !== null;
   const act = request ? "予約をリクエストする" : "予約を確定する";
   return (
@@ -100,7 +100,7 @@ export function HoldStep({
 }
 
 /**
- * What a request means, before the button (decision 0069): 仮予約 until the
+ * What a request means, before the button (decision 0071): 仮予約 until the
  * salon approves, its answer by the deadline, else the request lapses by
  * itself and a mail says so.
  */

@@ -10,7 +10,7 @@ type Props = {
   email: string;
   /** Approval mode (decision 0051): the salon has yet to approve this 仮予約. */
   pending?: boolean;
-  /** When the 仮予約 lapses if the salon does not answer (decision 0069). */
+  /** When the 仮予約 lapses if the salon does not answer (decision 0071). */
   approvalDeadlineLabel?: string | null;
 };
 

@@ -10,7 +10,7 @@ type Props = {
   errorSummaryId: string;
   /** The form's id (the expired hold's notice reads what was typed from it). */
   id?: string;
-  /** The button: 予約を確定する, or 予約をリクエストする where the salon approves (decision 0069). */
+  /** The button: 予約を確定する, or 予約をリクエストする where the salon approves (decision 0071). */
   submitLabel?: string;
 };
 

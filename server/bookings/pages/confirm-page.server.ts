@@ -135,7 +135,7 @@ export type HoldView = {
    */
   verifyHref: string | null;
   /**
-   * The salon approves its web bookings (仮予約, decisions 0051 and 0069):
+   * The salon approves its web bookings (仮予約, decisions 0051 and 0071):
    * the step asks for a request, not a booking, and says by when the
    * salon answers (the deadline were the request sent now; the
    * confirmation fixes it with its own clock, minutes later at most).

@@ -55,7 +55,7 @@ export async function requireOwnBooking(
 export async function thanksView(db: Database, booking: BookingSummary) {
   const rules = await bookingSettingsFor(db, booking.salon.id);
   const pending = isPendingApproval(booking);
-  // The deadline the request lapses at, said again now that it is fixed (decision 0069).
+  // The deadline the request lapses at, said again now that it is fixed (decision 0071).
   const [lapse] = pending
     ? await db
         .select({ at: bookings.approvalExpiresAt })

@@ -118,7 +118,7 @@ export const bookings = pgTable(
     approval: text("approval").$type<BookingApproval>(),
     /**
      * When a pending request lapses if the salon has not answered (decision
-     * 0069): set with approval 'pending', kept afterwards as what was promised.
+     * 0071): set with approval 'pending', kept afterwards as what was promised.
      */
     approvalExpiresAt: timestamp("approval_expires_at", { withTimezone: true }),
     /** Yen charged, fixed at booking time so later menu price changes do not alter it. */

@@ -76,7 +76,7 @@ export const salonBookingSettings = pgTable(
     noticeEmail: text("notice_email").notNull().default(""),
     /** How long a waiting-list offer holds a freed time for its visitor (issue 30, point 4). */
     waitlistOfferMinutes: integer("waitlist_offer_minutes").notNull().default(30),
-    /** How long the salon has to answer a 仮予約 before it lapses (issue 38, §1.2; decision 0069). */
+    /** How long the salon has to answer a 仮予約 before it lapses (issue 38, §1.2; decision 0071). */
     approvalAnswerHours: integer("approval_answer_hours").notNull().default(24),
     updatedAt: updatedAt(),
   },
