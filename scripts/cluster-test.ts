@@ -47,7 +47,7 @@ async function salonDay() {
   const salon = salons[0];
   if (!salon) throw new Error("the demo owner has no salon: was the database seeded?");
   const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
   });
   const failedPosts: string[] = [];
@@ -164,6 +164,7 @@ type Tally = {
   failed: number;
   failures: Map<string, number>;
   conflicts: number;
+  refusals: Map<string, number>;
   acknowledged: Set<string>;
 };
 const newTally = (): Tally => ({
@@ -171,6 +172,7 @@ const newTally = (): Tally => ({
   failed: 0,
   failures: new Map(),
   conflicts: 0,
+  refusals: new Map(),
   acknowledged: new Set(),
 });
 
@@ -196,6 +198,14 @@ async function call(tally: Tally, path: string, init: RequestInit = {}) {
     );
     return null;
   }
+}
+
+/** A hold or booking the app refused (taken, expired, limited): counted, not a failure. */
+function refused(tally: Tally, answer: { status: number; text: string }) {
+  tally.conflicts += 1;
+  const code = answer.text.match(/"code":"([a-z_]+)"/)?.[1] ?? "";
+  const why = `refused ${answer.status} ${code}`;
+  tally.refusals.set(why, (tally.refusals.get(why) ?? 0) + 1);
 }
 
 type Client = { token: string; email: string };
@@ -263,7 +273,7 @@ async function clientLoop(client: Client, places: Target[], tally: Tally, until:
       }),
     });
     if (hold?.status !== 201) {
-      if (hold && hold.status < 500) tally.conflicts += 1;
+      if (hold && hold.status < 500) refused(tally, hold);
       continue;
     }
     const holdId = JSON.parse(hold.text).data.id as string;
@@ -272,14 +282,22 @@ async function clientLoop(client: Client, places: Target[], tally: Tally, until:
       const booking = await call(tally, "/api/bookings", {
         method: "POST",
         headers: { ...auth, "idempotency-key": key },
-        body: JSON.stringify({ holdId }),
+        body: JSON.stringify({
+          holdId,
+          contact: {
+            name: "負荷 太郎",
+            kana: "フカ タロウ",
+            phone: "09012345678",
+            email: client.email,
+          },
+        }),
       });
       if (booking && (booking.status === 200 || booking.status === 201)) {
         tally.acknowledged.add(JSON.parse(booking.text).data.id);
         break;
       }
       if (booking && booking.status < 500) {
-        tally.conflicts += 1;
+        refused(tally, booking);
         break;
       }
       // No answer: the client does not know; the same key makes a retry safe.
@@ -328,6 +346,7 @@ async function underLoad(
   record(part, "bookings acknowledged", ids.length);
   record(part, "acknowledged bookings lost", ids.length - Number(kept[0]?.n ?? 0));
   record(part, "slot taken / refused (409, 410, 429)", tally.conflicts);
+  for (const [why, n] of tally.refusals) console.log(`    ${n} × ${why}`);
   record(part, "overlapping confirmed bookings of one stylist", overlaps[0]?.n ?? "?");
 }
 
