@@ -106,7 +106,8 @@ up() {
     { log "seed failed: $CLUSTER_RUN/logs/seed.log"; exit 1; }
 
   log "starting s3rver on $S3_PORT"
-  nohup npx tsx scripts/cluster-s3.ts "$S3_PORT" "$CLUSTER_RUN/s3" >>"$CLUSTER_RUN/logs/s3.log" 2>&1 &
+  # node itself (not an npx wrapper), so the recorded pid is the one to stop.
+  nohup node --import tsx scripts/cluster-s3.ts "$S3_PORT" "$CLUSTER_RUN/s3" >>"$CLUSTER_RUN/logs/s3.log" 2>&1 &
   echo $! >"$CLUSTER_RUN/s3.pid"
   wait_for "http://127.0.0.1:$S3_PORT/" 30 -o /dev/null || true
 
