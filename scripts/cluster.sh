@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# `npm run cluster [-- up|down|status|restart N|kill N|start N]`: the
+# production topology on loopback (decision 0071, README "Running in
+# production"): HAProxy (TLS, HTTP/2) in front of three `node server.js`
+# sharing one PostgreSQL database, Redis for rate limits and an
+# S3-compatible store (s3rver) for photos. Everything it starts is recorded
+# in $CLUSTER_RUN and stopped by `down`; PostgreSQL and Redis are the
+# machine's, and only the database $CLUSTER_DB is ever written to.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export CLUSTER_RUN="${CLUSTER_RUN:-$PWD/.cluster}"
+export CLUSTER_PROXY_PORT="${CLUSTER_PROXY_PORT:-8443}"
+export CLUSTER_HTTP_PORT="${CLUSTER_HTTP_PORT:-8480}"
+APP_PORTS=(${CLUSTER_APP_PORTS:-3711 3712 3713})
+S3_PORT="${CLUSTER_S3_PORT:-3720}"
+PG_ADMIN_URL="${CLUSTER_PG_URL:-postgres://postgres@127.0.0.1:5432}"
+CLUSTER_DB="${CLUSTER_DB:-salon_cluster}"
+DATABASE_URL="$PG_ADMIN_URL/$CLUSTER_DB"
+# A database number of its own in the machine's Redis: no other user's keys.
+REDIS_URL="${CLUSTER_REDIS_URL:-redis://127.0.0.1:6379/11}"
+PUBLIC_URL="https://localhost:$CLUSTER_PROXY_PORT"
+export CLUSTER_SITE_URL="$PUBLIC_URL"
+for i in "${!APP_PORTS[@]}"; do export "CLUSTER_APP_$((i + 1))=127.0.0.1:${APP_PORTS[$i]}"; done
+
+log() { printf '[cluster] %s\n' "$*" >&2; }
+pid_alive() { [[ -f "$1" ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+wait_for() { # url seconds [curl options]
+  local url=$1 deadline=$((SECONDS + $2)); shift 2
+  until curl -fsS -o /dev/null --max-time 2 "$@" "$url" 2>/dev/null; do
+    ((SECONDS < deadline)) || { log "no answer from $url"; return 1; }
+    sleep 0.3
+  done
+}
+
+app_env() { # n: the environment of app server n (1-based)
+  local port=${APP_PORTS[$(($1 - 1))]}
+  cat <<ENV
+NODE_ENV=production
+HOST=127.0.0.1
+PORT=$port
+PUBLIC_URL=$PUBLIC_URL
+TRUST_PROXY=127.0.0.1
+PROXY_HEADERS=x-forwarded
+DATABASE_URL=$DATABASE_URL
+REDIS_URL=$REDIS_URL
+BETTER_AUTH_SECRET=$(cat "$CLUSTER_RUN/auth-secret")
+S3_BUCKET=salon-photos
+S3_ENDPOINT=http://127.0.0.1:$S3_PORT
+S3_REGION=us-east-1
+S3_ACCESS_KEY_ID=S3RVER
+S3_SECRET_ACCESS_KEY=S3RVER
+SHUTDOWN_TIMEOUT=${SHUTDOWN_TIMEOUT:-10}
+LOG_LEVEL=${LOG_LEVEL:-warn}
+RATE_LIMIT_PER_IP=${RATE_LIMIT_PER_IP:-1000}
+BOOKING_RATE_LIMIT_PER_IP=${BOOKING_RATE_LIMIT_PER_IP:-100000}
+BOOKING_RATE_LIMIT_PER_ACCOUNT=${BOOKING_RATE_LIMIT_PER_ACCOUNT:-1000}
+ENV
+}
+
+start_app() { # n
+  local n=$1
+  [[ -f "$CLUSTER_RUN/app$n.pid" ]] && pid_alive "$CLUSTER_RUN/app$n.pid" && { log "app$n already running"; return; }
+  # Only the variables listed: nothing of the caller's shell leaks into a server.
+  env -i PATH="$PATH" HOME="$HOME" $(app_env "$n" | tr '\n' ' ') \
+    nohup node server.js >>"$CLUSTER_RUN/logs/app$n.log" 2>&1 &
+  echo $! >"$CLUSTER_RUN/app$n.pid"
+}
+
+wait_app() { wait_for "http://127.0.0.1:${APP_PORTS[$(($1 - 1))]}/readyz" 90; }
+
+stop_pid() { # pidfile signal seconds
+  local file=$1 signal=$2 seconds=${3:-20}
+  pid_alive "$file" || { rm -f "$file"; return 0; }
+  local pid; pid=$(cat "$file")
+  kill "-$signal" "$pid" 2>/dev/null || true
+  for _ in $(seq $((seconds * 10))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -0 "$pid" 2>/dev/null && { log "pid $pid still running after $seconds s: SIGKILL"; kill -9 "$pid"; }
+  rm -f "$file"
+}
+
+up() {
+  command -v haproxy >/dev/null || { log "haproxy is not installed (apt-get install haproxy)"; exit 1; }
+  [[ -f build/server/index.js ]] || { log "building"; npm run build; }
+  mkdir -p "$CLUSTER_RUN/logs" "$CLUSTER_RUN/tls" "$CLUSTER_RUN/s3"
+  for port in "$CLUSTER_PROXY_PORT" "$CLUSTER_HTTP_PORT" "${APP_PORTS[@]}" "$S3_PORT"; do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then log "port $port is in use"; exit 1; fi
+  done
+  [[ -f "$CLUSTER_RUN/auth-secret" ]] || openssl rand -hex 32 >"$CLUSTER_RUN/auth-secret"
+  # A self-signed certificate for localhost, made at each start.
+  openssl req -x509 -newkey rsa:2048 -nodes -days 7 -subj /CN=localhost \
+    -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
+    -keyout "$CLUSTER_RUN/tls/site.key" -out "$CLUSTER_RUN/tls/site.crt" 2>/dev/null
+  cat "$CLUSTER_RUN/tls/site.crt" "$CLUSTER_RUN/tls/site.key" >"$CLUSTER_RUN/tls/site.pem"
+
+  # The database of its own; the server's other databases are never touched.
+  if ! psql "$PG_ADMIN_URL/postgres" -tAc "select 1 from pg_database where datname = '$CLUSTER_DB'" | grep -q 1; then
+    log "creating database $CLUSTER_DB"
+    psql "$PG_ADMIN_URL/postgres" -qc "create database \"$CLUSTER_DB\""
+  fi
+  # Migrations once, before any server (three migrating at once would race),
+  # then the demo data on a new database (with the demo accounts: not production).
+  log "migrating and seeding $CLUSTER_DB"
+  DATABASE_URL="$DATABASE_URL" npm run --silent db:seed -- --if-empty >>"$CLUSTER_RUN/logs/seed.log" 2>&1 ||
+    { log "seed failed: $CLUSTER_RUN/logs/seed.log"; exit 1; }
+
+  log "starting s3rver on $S3_PORT"
+  # node itself (not an npx wrapper), so the recorded pid is the one to stop.
+  nohup node --import tsx scripts/cluster-s3.ts "$S3_PORT" "$CLUSTER_RUN/s3" >>"$CLUSTER_RUN/logs/s3.log" 2>&1 &
+  echo $! >"$CLUSTER_RUN/s3.pid"
+  wait_for "http://127.0.0.1:$S3_PORT/" 30 -o /dev/null || true
+
+  for n in $(seq ${#APP_PORTS[@]}); do start_app "$n"; done
+  for n in $(seq ${#APP_PORTS[@]}); do wait_app "$n" || { log "app$n did not start: $CLUSTER_RUN/logs/app$n.log"; exit 1; }; done
+
+  haproxy -c -q -f deploy/haproxy.cfg
+  nohup haproxy -db -f deploy/haproxy.cfg >>"$CLUSTER_RUN/logs/haproxy.log" 2>&1 &
+  echo $! >"$CLUSTER_RUN/haproxy.pid"
+  wait_for "$PUBLIC_URL/readyz" 30 --cacert "$CLUSTER_RUN/tls/site.crt"
+  cat <<MSG
+[cluster] up
+  site        $PUBLIC_URL   (self-signed: $CLUSTER_RUN/tls/site.crt)
+  app servers $(for p in "${APP_PORTS[@]}"; do printf 'http://127.0.0.1:%s ' "$p"; done)
+  database    $DATABASE_URL
+  redis       $REDIS_URL
+  photos      http://127.0.0.1:$S3_PORT/salon-photos
+  logs        $CLUSTER_RUN/logs/
+  stop with   npm run cluster:down
+MSG
+}
+
+down() {
+  # The proxy first (soft stop: it finishes what it carries), then the app
+  # servers (SIGTERM: graceful), then the photo store.
+  stop_pid "$CLUSTER_RUN/haproxy.pid" USR1 15
+  for n in $(seq ${#APP_PORTS[@]}); do stop_pid "$CLUSTER_RUN/app$n.pid" TERM 20; done
+  stop_pid "$CLUSTER_RUN/s3.pid" TERM 10
+  if [[ "${1:-}" == "--drop" ]]; then
+    psql "$PG_ADMIN_URL/postgres" -qc "drop database if exists \"$CLUSTER_DB\" with (force)"
+    redis-cli -u "$REDIS_URL" flushdb >/dev/null
+    rm -rf "$CLUSTER_RUN"
+    log "database $CLUSTER_DB, its Redis keys and $CLUSTER_RUN removed"
+  fi
+  log "down"
+}
+
+status() {
+  for name in haproxy s3 $(for n in $(seq ${#APP_PORTS[@]}); do echo "app$n"; done); do
+    if pid_alive "$CLUSTER_RUN/$name.pid"; then echo "$name running (pid $(cat "$CLUSTER_RUN/$name.pid"))"; else echo "$name stopped"; fi
+  done
+}
+
+case "${1:-up}" in
+up) up ;;
+down) down "${2:-}" ;;
+status) status ;;
+# One app server: SIGTERM (graceful) and start again, as a deploy does.
+restart) stop_pid "$CLUSTER_RUN/app$2.pid" TERM 30; start_app "$2"; wait_app "$2" ;;
+kill) stop_pid "$CLUSTER_RUN/app$2.pid" KILL 5 ;;
+start) start_app "$2"; wait_app "$2" ;;
+*) echo "usage: npm run cluster [-- up|down [--drop]|status|restart N|kill N|start N]" >&2; exit 2 ;;
+esac
