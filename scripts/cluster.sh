@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm run cluster [-- up|down|status|restart N|kill N|start N]`: the
-# production topology on loopback (decision 0071, README "Running in
+# production topology on loopback (decision 0072, README "Running in
 # production"): HAProxy (TLS, HTTP/2) in front of three `node server.js`
 # sharing one PostgreSQL database, Redis for rate limits and an
 # S3-compatible store (s3rver) for photos. Everything it starts is recorded
