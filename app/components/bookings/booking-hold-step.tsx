@@ -30,7 +30,12 @@ export function HoldStep({
       <h2 id={stepIds.confirm} tabIndex={-1} className="text-xl font-bold">
         5. 内容を確認して{act}
       </h2>
-      <HoldCountdown expiresAt={view.expiresAt} now={view.now} onExpire={() => setExpired(true)} />
+      <HoldCountdown
+        expiresAt={view.expiresAt}
+        now={view.now}
+        onExpire={() => setExpired(true)}
+        finish={request ? "リクエストを送信" : "予約を確定"}
+      />
       {expired ? (
         <HoldExpiredNotice repickHref={view.repickHref} formId={stepIds.contactForm} />
       ) : null}

@@ -69,9 +69,12 @@ export function HoldCountdown({
   expiresAt,
   now,
   onExpire,
+  finish = "予約を確定",
 }: {
   expiresAt: string;
   now: string;
+  /** What the visitor finishes before the hold ends: 予約を確定, or リクエストを送信 for a 仮予約. */
+  finish?: string;
   /** Called once when the count reaches zero (the page says so before anything is pressed). */
   onExpire?: () => void;
 }) {
@@ -104,10 +107,10 @@ export function HoldCountdown({
       {text ? (
         <>
           この枠をお取り置き中です（<strong>{text}</strong>
-          ）。時間内に予約を確定してください。
+          ）。時間内に{finish}してください。
         </>
       ) : (
-        <>お取り置きの時間が過ぎました。確定できない場合は時間を選び直してください。</>
+        <>お取り置きの時間が過ぎました。{finish}できない場合は時間を選び直してください。</>
       )}
     </p>
   );
