@@ -14,6 +14,9 @@ export async function startRedisServer() {
     ["--port", String(port), "--save", "", "--appendonly", "no"],
     {
       stdio: "ignore",
+      // A service keeps the real clock, as the machine's PostgreSQL and Redis do when the suite
+      // runs under scripts/test-at.sh (redis-server under libfaketime's offset never answers).
+      env: { ...process.env, LD_PRELOAD: "", FAKETIME: "" },
     },
   );
   const clients: Redis[] = [];
