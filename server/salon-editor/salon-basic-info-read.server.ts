@@ -75,8 +75,16 @@ export async function salonFormOptions(db: Database) {
 }
 export type SalonFormOptions = Awaited<ReturnType<typeof salonFormOptions>>;
 
-/** Everything of a salon the 基本情報 tab edits, as stored. */
-export async function readSalon(db: Database, salonId: string, today: string | null) {
+/**
+ * Everything of a salon the 基本情報 tab edits, as stored: closures from
+ * `today` (the salon's date), or from the salon's date at `now`.
+ */
+export async function readSalon(
+  db: Database,
+  salonId: string,
+  today: string | null,
+  now: Date = new Date(),
+) {
   const [salon] = await db
     .select({
       salon: salons,
@@ -87,7 +95,7 @@ export async function readSalon(db: Database, salonId: string, today: string | n
     .where(eq(salons.id, salonId));
   if (!salon) throw new NotFoundError();
   const timeZone = salon.salon.timeZone;
-  const localToday = today ?? toLocal(new Date(), timeZone).date;
+  const localToday = today ?? toLocal(now, timeZone).date;
   const [hours, settings, featureRows, ownerRows, closureRows] = await Promise.all([
     db
       .select({

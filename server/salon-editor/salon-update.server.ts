@@ -27,10 +27,10 @@ import { guardStranding } from "./schedule-stranding.server";
  */
 
 /** The 基本情報 tab's page data. */
-export async function loadSalonEditor(db: Database, idParam: string) {
+export async function loadSalonEditor(db: Database, idParam: string, now: Date = new Date()) {
   const found = await findSalonForEditor(db, idParam);
   const [stored, options, missing] = await Promise.all([
-    readSalon(db, found.id, null),
+    readSalon(db, found.id, null, now),
     salonFormOptions(db),
     publishRequirements(db, found.id),
   ]);
@@ -68,7 +68,7 @@ export async function updateSalon(
     const result = await retryTransaction(() =>
       db.transaction(async (tx) => {
         const version = await bumpSalonVersion(tx, target.salonId, target.version);
-        const before = await readSalon(tx, target.salonId, null);
+        const before = await readSalon(tx, target.salonId, null, now);
         const today = toLocal(now, before.salon.timeZone).date;
         const { prefectureName } = await checkReferences(tx, input);
         await checkSlugFree(tx, input.slug, target.salonId);

@@ -233,7 +233,7 @@ describe("creating and editing a salon", () => {
     expect(entry?.after).toMatchObject({ name: "Hair ミモザ", features: [feature.slug] });
 
     // The editor shows the same values again.
-    const editor = await loadSalonEditor(db(), id);
+    const editor = await loadSalonEditor(db(), id, NOW);
     expect(editor.values.fields).toMatchObject({
       name: "Hair ミモザ",
       addressLine: "武蔵野市吉祥寺本町1-2-3",
@@ -254,7 +254,7 @@ describe("creating and editing a salon", () => {
         { weekday: 1, opens: "15:00", closes: "19:00" },
       ],
     });
-    const editor = await loadSalonEditor(db(), salon.id);
+    const editor = await loadSalonEditor(db(), salon.id, NOW);
     const fields: Record<string, string | string[]> = {
       ...editor.values.fields,
       closureRows: String(editor.values.closureRows),
