@@ -87,34 +87,34 @@ export default [
   // the capability its module declares (`capability`; decision 0045: the
   // salon's owner, an admin, or staff whose role has it; else the 404 screen).
   route("owner", "routes/owner.tsx"), // opens on the first salon the person can open
-  route("owner/salons/:id", "routes/owner.salons.$id.tsx"), // 今日: the day at a glance, notices
-  route("owner/salons/:id/bookings", "routes/owner.salons.$id.bookings.tsx"), // 予約台帳: day per stylist, week; live
-  route("owner/salons/:id/bookings/new", "routes/owner.salons.$id.bookings.new.tsx"), // phone / walk-in booking, blocked time (?staff=&date=&time=)
+  // The CSV files: resource routes, outside the frame.
   route("owner/salons/:id/bookings.csv", "routes/owner.salons.$id.bookings.csv.ts"), // bookings of ?from=&to= as CSV for the accountant (Excel: BOM, CRLF), audited; bookings.export
-  route("owner/salons/:id/bookings/:bookingId", "routes/owner.salons.$id.bookings.$bookingId.tsx"), // booking detail, history, actions (来店, 完了, 無断キャンセル, キャンセル, メモ); a block's 削除
-  route(
-    "owner/salons/:id/bookings/:bookingId/move",
-    "routes/owner.salons.$id.bookings.$bookingId.move.tsx",
-  ), // move: date, time, stylist, menus
-  route("owner/salons/:id/customers", "routes/owner.salons.$id.customers.tsx"), // 顧客: search, counts
   route("owner/salons/:id/customers.csv", "routes/owner.salons.$id.customers.csv.ts"), // the customers as CSV (Excel: BOM, CRLF), audited
-  route(
-    "owner/salons/:id/customers/:customerId",
-    "routes/owner.salons.$id.customers.$customerId.tsx",
-  ), // 顧客カルテ: notes, merge
-  route("owner/salons/:id/settings", "routes/owner.salons.$id.settings.tsx"), // 設定: where booking notices go
-  route("owner/salons/:id/schedules", "routes/owner.salons.$id.schedules.tsx"), // 勤務表: a stylist's month (?staff=&month=), patterns, days off, 臨時休業, 定休日, 祝日; schedules.manage
-  route("owner/salons/:id/schedules/mine", "routes/owner.salons.$id.schedules.mine.tsx"), // 自分の勤務表: a stylist's own month, read-only; schedules.request
-  route("owner/salons/:id/reports", "routes/owner.salons.$id.reports.tsx"), // レポート: amounts, utilisation, cancellations, new/returning, hours (reports.read: owner, manager, admin)
-  route("owner/salons/:id/reviews", "routes/owner.salons.$id.reviews.tsx"), // 口コミ: the salon's replies (「サロンからの返信」), 未返信のみ (reviews.reply: owner, manager, admin)
-  // The salon editor's owner door (issue 29, point 3; decision 0047): the admin editor's tabs
-  // for the salon's own people, requireSalonAccess with salon.edit (owner, manager, admin).
-  route("owner/salons/:id/details", "routes/owner.salons.$id.details.tsx"), // 基本情報 (status, slug, owners: admin only)
-  route("owner/salons/:id/staff", "routes/owner.salons.$id.staff.tsx"), // スタッフ: stylists, 指名料, menus they do
-  route("owner/salons/:id/menus", "routes/owner.salons.$id.menus.tsx"), // メニュー
-  route("owner/salons/:id/coupons", "routes/owner.salons.$id.coupons.tsx"), // クーポン
-  route("owner/salons/:id/photos", "routes/owner.salons.$id.photos.tsx"), // 写真
-  route("owner/salons/:id/members", "routes/owner.salons.$id.members.tsx"), // メンバー: staff accounts and roles, invitations (members.manage: owner, admin)
+  // Every page of one salon inside its frame (the salon's name, the switcher, the menu the role
+  // may see), read once by the layout's loader with ledger.read; each page still guards its own
+  // loader and action with its own capability.
+  route("owner/salons/:id", "routes/owner.salons.$id._layout.tsx", [
+    index("routes/owner.salons.$id.tsx"), // 今日: the day at a glance, notices
+    route("bookings", "routes/owner.salons.$id.bookings.tsx"), // 予約台帳: day per stylist, week; live
+    route("bookings/new", "routes/owner.salons.$id.bookings.new.tsx"), // phone / walk-in booking, blocked time (?staff=&date=&time=)
+    route("bookings/:bookingId", "routes/owner.salons.$id.bookings.$bookingId.tsx"), // booking detail, history, actions (来店, 完了, 無断キャンセル, キャンセル, メモ); a block's 削除
+    route("bookings/:bookingId/move", "routes/owner.salons.$id.bookings.$bookingId.move.tsx"), // move: date, time, stylist, menus
+    route("customers", "routes/owner.salons.$id.customers.tsx"), // 顧客: search, counts
+    route("customers/:customerId", "routes/owner.salons.$id.customers.$customerId.tsx"), // 顧客カルテ: notes, merge
+    route("settings", "routes/owner.salons.$id.settings.tsx"), // 設定: where booking notices go
+    route("schedules", "routes/owner.salons.$id.schedules.tsx"), // 勤務表: a stylist's month (?staff=&month=), patterns, days off, 臨時休業, 定休日, 祝日; schedules.manage
+    route("schedules/mine", "routes/owner.salons.$id.schedules.mine.tsx"), // 自分の勤務表: a stylist's own month, read-only; schedules.request
+    route("reports", "routes/owner.salons.$id.reports.tsx"), // レポート: amounts, utilisation, cancellations, new/returning, hours (reports.read: owner, manager, admin)
+    route("reviews", "routes/owner.salons.$id.reviews.tsx"), // 口コミ: the salon's replies (「サロンからの返信」), 未返信のみ (reviews.reply: owner, manager, admin)
+    // The salon editor's owner door (issue 29, point 3; decision 0047): the admin editor's tabs
+    // for the salon's own people, requireSalonAccess with salon.edit (owner, manager, admin).
+    route("details", "routes/owner.salons.$id.details.tsx"), // 基本情報 (status, slug, owners: admin only)
+    route("staff", "routes/owner.salons.$id.staff.tsx"), // スタッフ: stylists, 指名料, menus they do
+    route("menus", "routes/owner.salons.$id.menus.tsx"), // メニュー
+    route("coupons", "routes/owner.salons.$id.coupons.tsx"), // クーポン
+    route("photos", "routes/owner.salons.$id.photos.tsx"), // 写真
+    route("members", "routes/owner.salons.$id.members.tsx"), // メンバー: staff accounts and roles, invitations (members.manage: owner, admin)
+  ]),
   // Not in SPEC.md §2: the owner invitation link (?token=) sets the password
   // or confirms becoming an owner (issue 16). none: the token is the proof.
   route("account/invitation", "routes/account.invitation.tsx"),

@@ -10,6 +10,7 @@ import {
   type OwnerRouteCapability,
   requireSalonAccess,
 } from "../../server/salon-access/salon-access.server";
+import type { OwnerPageHandle } from "../components/owner/owner-frame";
 import { SalonEntryForm } from "../components/owner/salon-entry-form";
 import type { Route } from "./+types/owner.salons.$id.bookings.new";
 
@@ -17,6 +18,9 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `予約・ブロックの入力 | ${loaderData?.salon.name ?? "サロン"} | Salon Navi サロン管理` },
   { name: "robots", content: "noindex" },
 ];
+
+/** The frame links to the salon's public page (published salons only). */
+export const handle = { ownerFrame: { publicLink: true } } satisfies OwnerPageHandle;
 
 export const headers = privatePageHeaders;
 

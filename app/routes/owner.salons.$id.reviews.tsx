@@ -10,6 +10,7 @@ import {
   type OwnerRouteCapability,
   requireSalonAccess,
 } from "../../server/salon-access/salon-access.server";
+import type { OwnerPageHandle } from "../components/owner/owner-frame";
 import { ReviewReplyPage } from "../components/owner/review-reply-page";
 import type { Route } from "./+types/owner.salons.$id.reviews";
 
@@ -19,6 +20,9 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 export const headers = privatePageHeaders;
+
+/** The frame links to the salon's public page, where the replies are shown. */
+export const handle = { ownerFrame: { publicLink: true } } satisfies OwnerPageHandle;
 
 /** The salon's answers to its reviews: owner, manager and administrator (decision 0056). */
 export const capability = {

@@ -6,6 +6,7 @@ import {
   type OwnerRouteCapability,
   requireSalonAccess,
 } from "../../server/salon-access/salon-access.server";
+import type { OwnerPageHandle } from "../components/owner/owner-frame";
 import { OwnerToday } from "../components/owner/owner-today";
 import { useTodayLive } from "../components/owner/use-ledger-live";
 import type { Route } from "./+types/owner.salons.$id";
@@ -14,6 +15,9 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: `今日の予約 | ${loaderData?.view.salon.name ?? "サロン"} | Salon Navi サロン管理` },
   { name: "robots", content: "noindex" },
 ];
+
+/** The frame links to the salon's public page (published salons only). */
+export const handle = { ownerFrame: { publicLink: true } } satisfies OwnerPageHandle;
 
 /** A reception screen stays open all day: arrivals due and free time follow the clock. */
 const REFRESH_MS = 60_000;

@@ -5,7 +5,7 @@ import { salonActor } from "../bookings/booking-history.server";
 import type { Database } from "../db/client";
 import type { BookingStatus } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
-import { can, ownerFrame, type SalonAccess } from "../salon-access/salon-access.server";
+import { can, ownerPageSalon, type SalonAccess } from "../salon-access/salon-access.server";
 import {
   type BookingActionName,
   bookingActionNames,
@@ -285,7 +285,8 @@ async function loadDetail(db: Database, access: SalonAccess, bookingId: string |
   }
 }
 
-export type BookingDetailPageData = Awaited<ReturnType<typeof ownerFrame>> & {
+export type BookingDetailPageData = {
+  salon: ReturnType<typeof ownerPageSalon>;
   booking: BookingPageBooking;
   done: string | null;
   cancelCategories: { value: string; label: string }[];
@@ -319,7 +320,7 @@ export async function bookingDetailPage(
     };
   }
   return {
-    ...(await ownerFrame(db, access)),
+    salon: ownerPageSalon(access),
     booking,
     done:
       done && (bookingActionNames as readonly string[]).includes(done)
@@ -344,7 +345,8 @@ export type MoveValues = {
   keepNomination: boolean;
 };
 
-export type MovePageData = Awaited<ReturnType<typeof ownerFrame>> & {
+export type MovePageData = {
+  salon: ReturnType<typeof ownerPageSalon>;
   booking: BookingPageBooking;
   stylists: { value: string; label: string }[];
   menus: { id: string; category: string; label: string }[];
@@ -363,7 +365,7 @@ export async function bookingMovePage(
   const choices = await moveChoices(db, access.salon.id);
   const start = toLocal(detail.startsAt, detail.timeZone);
   return {
-    ...(await ownerFrame(db, access)),
+    salon: ownerPageSalon(access),
     booking: pageBooking(detail, access.salon.id, now),
     stylists: choices.stylists.map((s) => ({ value: s.id, label: s.name })),
     menus: choices.menus.map((m) => ({

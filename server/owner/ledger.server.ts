@@ -30,7 +30,7 @@ import {
   staff,
 } from "../db/schema";
 import { BadRequestError } from "../errors/domain-error";
-import { ownerFrame, type SalonAccess } from "../salon-access/salon-access.server";
+import { can, ownerPageSalon, type SalonAccess } from "../salon-access/salon-access.server";
 import { type LedgerWaitlistEntry, ledgerWaitlist } from "./ledger-waitlist.server";
 import { type ViewScope, viewScope } from "./scope.server";
 
@@ -552,7 +552,8 @@ async function buildWeek(
   };
 }
 
-type Frame = Awaited<ReturnType<typeof ownerFrame>>;
+/** The salon (the frame is the layout route's) and whether the role may enter bookings. */
+type Frame = { salon: ReturnType<typeof ownerPageSalon>; canEnter: boolean };
 
 export type LedgerPage =
   | (Frame & {
@@ -589,17 +590,23 @@ export async function ledgerPage(
     if (!(error instanceof InvalidLedgerDateError)) throw error;
     return {
       kind: "invalid",
-      ...(await ownerFrame(db, access)),
+      salon: ownerPageSalon(access),
+      canEnter: can(access, "bookings.enter"),
       message: error.message,
       typed: (query.date ?? "").slice(0, 40),
       view,
       today: toLocal(now, access.salon.timeZone).date,
     };
   }
-  const [ledger, frame, waitlist] = await Promise.all([
+  const [ledger, waitlist] = await Promise.all([
     buildLedger(db, access.salon, date, now, view, viewScope(access)),
-    ownerFrame(db, access),
     view === "day" ? ledgerWaitlist(db, access, date) : null,
   ]);
-  return { kind: "ledger", ...frame, ledger, waitlist };
+  return {
+    kind: "ledger",
+    salon: ownerPageSalon(access),
+    canEnter: can(access, "bookings.enter"),
+    ledger,
+    waitlist,
+  };
 }

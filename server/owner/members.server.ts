@@ -24,7 +24,7 @@ import {
   withinAddressLimit,
   withinSenderLimit,
 } from "../invitations/invitations.server";
-import { ownerFrame, type SalonAccess } from "../salon-access/salon-access.server";
+import { ownerPageSalon, type SalonAccess } from "../salon-access/salon-access.server";
 import {
   type InvitationCancel,
   isMemberIntent,
@@ -168,16 +168,13 @@ async function pendingInvitations(db: Database, salonId: string, now: Date) {
   return rows.flatMap((row) => (row.role ? [{ ...row, role: row.role }] : []));
 }
 
-/** The members page: the frame, the people, and the person whose removal is being confirmed. */
+/** The members page: the salon, the people, and the person whose removal is being confirmed. */
 export async function membersPage(db: Database, access: SalonAccess, url: URL, now: Date) {
-  const [frame, people] = await Promise.all([
-    ownerFrame(db, access),
-    salonPeople(db, access.salon, now),
-  ]);
+  const people = await salonPeople(db, access.salon, now);
   const removeId = url.searchParams.get("remove");
   const done = url.searchParams.get("done");
   return {
-    ...frame,
+    salon: ownerPageSalon(access),
     people,
     removing: people.members.find((m) => m.userId === removeId) ?? null,
     done: done && done in doneMessages ? doneMessages[done as keyof typeof doneMessages] : null,

@@ -3,7 +3,7 @@ import { emailAddress, type FieldErrors } from "../../common/field-rules";
 import { changedFields, recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import { salonBookingSettings, salonOwners, users } from "../db/schema";
-import { ownerFrame, type SalonAccess } from "../salon-access/salon-access.server";
+import { ownerPageSalon, type SalonAccess } from "../salon-access/salon-access.server";
 import { bookingRulesForm } from "./booking-settings.server";
 
 /**
@@ -104,19 +104,18 @@ async function ownerAddresses(db: Database, salonId: string): Promise<string[]> 
 }
 
 /**
- * The settings page: the frame, the booking rules (booking-settings.server.ts),
+ * The settings page: the salon, the booking rules (booking-settings.server.ts),
  * the notice settings and where mails go by default.
  */
 export async function noticeSettingsPage(db: Database, access: SalonAccess, url: URL) {
-  const [settings, ownerEmails, frame, bookingRules] = await Promise.all([
+  const [settings, ownerEmails, bookingRules] = await Promise.all([
     noticeSettingsOf(db, access.salon.id),
     ownerAddresses(db, access.salon.id),
-    ownerFrame(db, access),
     bookingRulesForm(db, access.salon.id),
   ]);
   const saved = url.searchParams.get("saved");
   return {
-    ...frame,
+    salon: ownerPageSalon(access),
     settings,
     ownerEmails,
     bookingRules,

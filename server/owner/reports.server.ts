@@ -4,7 +4,7 @@ import { addDays, type LocalDate, LocalDay, toLocal, weekdayOf } from "../../com
 import { workingIntervals } from "../bookings/availability";
 import { loadSalonSchedule } from "../bookings/availability-data.server";
 import type { Database } from "../db/client";
-import { ownerFrame, type SalonAccess } from "../salon-access/salon-access.server";
+import { ownerPageSalon, type SalonAccess } from "../salon-access/salon-access.server";
 import { parseReportQuery, type ReportGroup, type ReportQuery } from "./reports.schema";
 
 /**
@@ -638,12 +638,9 @@ export async function reportsPage(db: Database, access: SalonAccess, url: URL, n
     },
     today,
   );
-  const [frame, report] = await Promise.all([
-    ownerFrame(db, access),
-    salonReport(db, access.salon, parsed.query),
-  ]);
+  const report = await salonReport(db, access.salon, parsed.query);
   return {
-    ...frame,
+    salon: ownerPageSalon(access),
     report,
     values: parsed.values,
     errors: parsed.ok ? [] : parsed.errors,

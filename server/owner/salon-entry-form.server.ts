@@ -4,12 +4,7 @@ import { isLocalDate, toLocal } from "../../common/local-time";
 import type { Database } from "../db/client";
 import { menuStaff, menus, staff } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
-import {
-  type OwnerSalon,
-  ownerFrame,
-  type SalonAccess,
-  type SalonCapability,
-} from "../salon-access/salon-access.server";
+import type { OwnerSalon, SalonAccess } from "../salon-access/salon-access.server";
 import {
   blockReasons,
   blockSchema,
@@ -121,8 +116,6 @@ export type EntryMenu = {
 
 export type SalonEntryPageData = {
   salon: OwnerSalon;
-  salons: { id: string; name: string }[];
-  capabilities?: SalonCapability[];
   stylists: EntryStylist[];
   menus: EntryMenu[];
   values: SalonEntryValues;
@@ -173,15 +166,12 @@ export async function salonEntryPage(
   access: SalonAccess,
   query: ReturnType<typeof parseSalonEntryQuery>,
 ): Promise<SalonEntryPageData> {
-  const [parts, frame, results] = await Promise.all([
+  const [parts, results] = await Promise.all([
     stylistsAndMenus(db, access.salon.id),
-    ownerFrame(db, access),
     findCustomers(db, access.salon.id, query.q),
   ]);
   return {
     salon: access.salon,
-    salons: frame.salons,
-    capabilities: frame.capabilities,
     ...parts,
     values: query.values,
     lookup: { q: query.q, searched: query.searched, results },

@@ -19,7 +19,7 @@ import {
 } from "../db/schema";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import { notFound } from "../routing/not-found";
-import { ownerFrame, type SalonAccess } from "../salon-access/salon-access.server";
+import type { SalonAccess } from "../salon-access/salon-access.server";
 import {
   parseSchedule,
   scheduleFieldNames,
@@ -771,7 +771,6 @@ export async function schedulesPage(
 ) {
   const url = new URL(request.url);
   try {
-    const frame = await ownerFrame(db, access);
     const month = await scheduleMonth(
       db,
       access.salon.id,
@@ -784,7 +783,6 @@ export async function schedulesPage(
       ? []
       : await pendingScheduleRequests(db, access.salon.id);
     return {
-      ...frame,
       ...month,
       done: url.searchParams.get("done"),
       requests,

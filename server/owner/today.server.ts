@@ -16,7 +16,7 @@ import {
   bookings,
   staff,
 } from "../db/schema";
-import { ownerFrame, reachableSalons, type SalonAccess } from "../salon-access/salon-access.server";
+import { can, reachableSalons, type SalonAccess } from "../salon-access/salon-access.server";
 import { pendingScheduleRequestCount } from "./schedule-requests.server";
 import { type ViewScope, viewScope } from "./scope.server";
 
@@ -496,15 +496,12 @@ export async function backOfficeStart(
   return start ? { kind: "salon", href: `/owner/salons/${start.id}` } : { kind: "no_salons" };
 }
 
-/** The 今日 page: the view, and the frame (the switcher's salons, what the role may open). */
+/** The 今日 page: the view (the frame is the layout route's). */
 export async function todayPage(db: Database, access: SalonAccess, now: Date) {
-  const [view, frame] = await Promise.all([
+  const [view, scheduleRequests] = await Promise.all([
     todayView(db, access.salon, now, viewScope(access)),
-    ownerFrame(db, access),
+    // The stylists' schedule requests waiting for a manager (要確認; decision 0052).
+    can(access, "schedules.manage") ? pendingScheduleRequestCount(db, access.salon.id) : 0,
   ]);
-  // The stylists' schedule requests waiting for a manager (要確認; decision 0052).
-  const scheduleRequests = frame.capabilities?.includes("schedules.manage")
-    ? await pendingScheduleRequestCount(db, access.salon.id)
-    : 0;
-  return { view, salons: frame.salons, capabilities: frame.capabilities, scheduleRequests };
+  return { view, scheduleRequests };
 }

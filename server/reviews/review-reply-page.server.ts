@@ -3,7 +3,7 @@ import { fieldErrors } from "../../common/field-rules";
 import { UUID_PATTERN } from "../../common/uuid";
 import type { Database } from "../db/client";
 import { DomainError } from "../errors/domain-error";
-import { ownerFrame, type SalonAccess } from "../salon-access/salon-access.server";
+import { ownerPageSalon, type SalonAccess } from "../salon-access/salon-access.server";
 import { listReviewsForSalon, saveReply } from "./review-replies.server";
 import {
   type OwnerReviewQuery,
@@ -57,17 +57,12 @@ export function pastTheLast(
 
 export async function reviewReplyPage(db: Database, access: SalonAccess, url: URL) {
   const query = readReviewQuery(url);
-  const [frame, list] = await Promise.all([
-    ownerFrame(db, access),
-    listReviewsForSalon(db, access.salon.id, query),
-  ]);
+  const list = await listReviewsForSalon(db, access.salon.id, query);
   pastTheLast(`/owner/salons/${access.salon.id}/reviews`, url, ["filter"], list);
   const done = url.searchParams.get("done");
   const answered = url.searchParams.get("answered") ?? "";
   return {
-    ...frame,
-    slug: access.salon.slug,
-    status: access.salon.status,
+    salon: ownerPageSalon(access),
     list,
     notice: done && done in replyNotices ? replyNotices[done as ReplyNotice] : null,
     /** The review just answered: its card shows the notice, so focus stays where the form was. */

@@ -182,23 +182,31 @@ export async function reachableSalons(db: Database, user: CurrentUser): Promise<
 }
 
 export type OwnerFrameData = {
-  salon: { id: string; name: string };
+  salon: { id: string; name: string; slug: string; status: SalonStatus };
   salons: { id: string; name: string }[];
-  /** What the role may open here (the frame's menu); absent: only what every role may read. */
-  capabilities?: SalonCapability[];
+  /** What the role may open here (the frame's menu). */
+  capabilities: SalonCapability[];
 };
 
 /**
- * What every owner page's frame shows: this salon, every salon the person
- * can reach (the switcher), and what their role may open here (the menu).
+ * What the frame of every /owner/salons/{id} page shows, read once by the
+ * layout route (app/routes/owner.salons.$id._layout.tsx): this salon, every
+ * salon the person can reach (the switcher), and what their role may open
+ * here (the menu). The pages inside it read none of this again.
  */
 export async function ownerFrame(db: Database, access: SalonAccess): Promise<OwnerFrameData> {
   const salons = await reachableSalons(db, access.user);
+  const { id, name, slug, status } = access.salon;
   return {
-    salon: { id: access.salon.id, name: access.salon.name },
+    salon: { id, name, slug, status },
     salons: salons.map(({ id, name }) => ({ id, name })),
     capabilities: [...capabilitiesOf[access.role]],
   };
+}
+
+/** What a page inside the frame says of its salon (its links, its title): the guard read it. */
+export function ownerPageSalon(access: SalonAccess): { id: string; name: string } {
+  return { id: access.salon.id, name: access.salon.name };
 }
 
 type GuardContext = { db: Database; accounts: AccountServices };
@@ -248,6 +256,28 @@ export async function requireBackOffice(request: Request, ctx: GuardContext) {
 }
 
 /**
+ * One request's reads of the access, by person and salon: the layout route
+ * of /owner/salons/{id} and the page inside it guard the same request side
+ * by side, and ask the database once (as getCurrentUser reads the session once).
+ */
+const accessReads = new WeakMap<Request, Map<string, Promise<SalonAccess | null>>>();
+
+function accessOnce(request: Request, db: Database, user: CurrentUser, salonId: string) {
+  let reads = accessReads.get(request);
+  if (!reads) {
+    reads = new Map();
+    accessReads.set(request, reads);
+  }
+  const key = `${user.id} ${salonId}`;
+  let read = reads.get(key);
+  if (!read) {
+    read = salonAccessFor(db, user, salonId);
+    reads.set(key, read);
+  }
+  return read;
+}
+
+/**
  * For every page and action under /owner/salons/{id}: the access, or the
  * sign-in redirect (guest) or the 404 screen (anyone else, another salon,
  * a missing capability).
@@ -259,7 +289,7 @@ export async function requireSalonAccess(
   capability: SalonCapability = "ledger.read",
 ): Promise<SalonAccess> {
   const user = await requireBackOffice(request, ctx);
-  const access = salonId ? await salonAccessFor(ctx.db, user, salonId) : null;
+  const access = salonId ? await accessOnce(request, ctx.db, user, salonId) : null;
   if (!access || !can(access, capability)) throw notFound(request);
   rememberOpenedSalon(request, access.salon.id);
   return access;

@@ -1,7 +1,7 @@
 import { type EditorDoorKind, type EditorTab, editorPaths } from "../../common/salon-editor-door";
 import { requireAdmin } from "../accounts/guards";
 import type { AppContext } from "../context";
-import { ownerFrame, requireSalonAccess } from "../salon-access/salon-access.server";
+import { requireSalonAccess } from "../salon-access/salon-access.server";
 import { type EditorSalon, findSalonForEditor } from "./salon-editor.server";
 
 /**
@@ -16,8 +16,6 @@ import { type EditorSalon, findSalonForEditor } from "./salon-editor.server";
 export type EditorDoorView = {
   kind: EditorDoorKind;
   paths: Record<EditorTab, string>;
-  /** The owner door's frame: this salon and the owner's others (switcher); null for an admin. */
-  frame: Awaited<ReturnType<typeof ownerFrame>> | null;
 };
 
 export type EditorDoor = {
@@ -37,7 +35,7 @@ export const adminDoor: OpenEditorDoor = async (request, ctx, idParam) => {
   const admin = await requireAdmin(request, ctx);
   const salon = await findSalonForEditor(ctx.db, idParam ?? "");
   return {
-    view: { kind: "admin", paths: editorPaths("admin", salon.id), frame: null },
+    view: { kind: "admin", paths: editorPaths("admin", salon.id) },
     salon,
     actor: { id: admin.id },
   };
@@ -50,12 +48,9 @@ export const adminDoor: OpenEditorDoor = async (request, ctx, idParam) => {
  */
 export const ownerDoor: OpenEditorDoor = async (request, ctx, idParam) => {
   const access = await requireSalonAccess(request, ctx, idParam, "salon.edit");
-  const [salon, frame] = await Promise.all([
-    findSalonForEditor(ctx.db, access.salon.id),
-    ownerFrame(ctx.db, access),
-  ]);
+  const salon = await findSalonForEditor(ctx.db, access.salon.id);
   return {
-    view: { kind: "owner", paths: editorPaths("owner", salon.id), frame },
+    view: { kind: "owner", paths: editorPaths("owner", salon.id) },
     salon,
     actor: { id: access.user.id },
   };

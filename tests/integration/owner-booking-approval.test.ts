@@ -507,7 +507,7 @@ describe("the ledger and 今日 show pending bookings as 仮予約", () => {
     ]);
     expect(view.upcoming.find((b) => b.id === s.booking.id)?.pending).toBe(true);
     const html = renderToString(
-      createElement(MemoryRouter, null, createElement(OwnerToday, { data: { view, salons: [] } })),
+      createElement(MemoryRouter, null, createElement(OwnerToday, { data: { view } })),
     ).replaceAll("<!-- -->", "");
     expect(html).toContain("承認待ちの仮予約が1件あります。");
     expect(html).toContain(`href="/owner/salons/${s.salon.id}/bookings/${s.booking.id}"`);

@@ -385,7 +385,7 @@ describe("the ledger page", () => {
     const data: LedgerPageData = {
       kind: "ledger",
       salon: { id: f.salon.id, name: f.salon.name },
-      salons: [],
+      canEnter: true,
       ledger,
     };
     const html = await serverHtml(`/owner/salons/${f.salon.id}/bookings?date=${HOLIDAY}`, data);
@@ -437,7 +437,7 @@ describe("the ledger page", () => {
     const html = await serverHtml(`/owner/salons/${f.salon.id}/bookings?view=week`, {
       kind: "ledger",
       salon: { id: f.salon.id, name: f.salon.name },
-      salons: [],
+      canEnter: true,
       ledger,
     });
     expect(html).toContain("<table");

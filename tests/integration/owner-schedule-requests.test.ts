@@ -112,7 +112,7 @@ function render(component: () => ReturnType<typeof createElement>) {
 }
 
 const renderPage = (data: Page["loaderData"], result?: ScheduleFormResult) =>
-  render(() => createElement(SchedulePage, { data: { ...data, salons: [] }, result }));
+  render(() => createElement(SchedulePage, { data, result }));
 
 async function requestRow(salonId: string) {
   const [row] = await database.db

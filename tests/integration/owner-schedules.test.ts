@@ -162,7 +162,7 @@ function render(component: () => ReturnType<typeof createElement>) {
 }
 
 const renderPage = (data: Page["loaderData"], result?: ScheduleFormResult) =>
-  render(() => createElement(SchedulePage, { data: { ...data, salons: [] }, result }));
+  render(() => createElement(SchedulePage, { data, result }));
 
 describe("the month view", () => {
   it("shows the engine's hours, 定休日, 臨時休業, 祝日, days off, changed hours and the bookings of each day", async () => {

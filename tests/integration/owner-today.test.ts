@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OwnerToday } from "../../app/components/owner/owner-today";
 import * as ownerRoute from "../../app/routes/owner";
 import * as todayRoute from "../../app/routes/owner.salons.$id";
+import * as frameRoute from "../../app/routes/owner.salons.$id._layout";
 import * as signinRoute from "../../app/routes/signin";
 import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import type { BookingActorKind, BookingEventKind, BookingStatus } from "../../server/db/schema";
@@ -223,7 +224,7 @@ describe("the day at a glance (todayView)", () => {
   it("renders the day in Japanese, with the next booking, 指名 marks and links to each booking", async () => {
     const view = await todayView(database.db, salonA(), NOW);
     const html = renderToString(
-      createElement(MemoryRouter, null, createElement(OwnerToday, { data: { view, salons: [] } })),
+      createElement(MemoryRouter, null, createElement(OwnerToday, { data: { view } })),
     );
     expect(html).toContain("2026年12月1日(火)");
     expect(html).toContain("次の予約");
@@ -238,7 +239,6 @@ describe("the day at a glance (todayView)", () => {
         createElement(OwnerToday, {
           data: {
             view: { ...view, upcoming: [], arrivalsDue: [], attention: [], notices: [] },
-            salons: [],
           },
         }),
       ),
@@ -253,7 +253,7 @@ describe("the day at a glance (todayView)", () => {
       createElement(
         MemoryRouter,
         null,
-        createElement(OwnerToday, { data: { view, salons: [], scheduleRequests: 2 } }),
+        createElement(OwnerToday, { data: { view, scheduleRequests: 2 } }),
       ),
     ).replaceAll("<!-- -->", "");
     const at = (text: string) => {
@@ -277,7 +277,7 @@ describe("the day at a glance (todayView)", () => {
         MemoryRouter,
         null,
         createElement(OwnerToday, {
-          data: { view: { ...view, attention: [], pendingApprovals: [] }, salons: [] },
+          data: { view: { ...view, attention: [], pendingApprovals: [] } },
         }),
       ),
     );
@@ -290,7 +290,7 @@ describe("the 今日 pages", () => {
   beforeAll(() => {
     site = createRouteApp(database, [
       { path: "/owner", module: ownerRoute },
-      { path: "/owner/salons/:id", module: todayRoute },
+      { path: "/owner/salons/:id", module: todayRoute, layout: frameRoute },
       { path: "/signin", module: signinRoute },
     ]);
   });
@@ -365,11 +365,14 @@ describe("the 今日 pages", () => {
     expect(home.headers.get("location")).toBe(pageOf(a));
     const page = await owner.b.request(pageOf(a));
     expect(page.status).toBe(200);
-    const { loaderData } = (await page.json()) as {
-      loaderData: { view: { salon: { id: string } }; salons: { id: string }[] };
+    const { loaderData, layoutData } = (await page.json()) as {
+      loaderData: { view: { salon: { id: string } } };
+      layoutData: { salon: { id: string }; salons: { id: string }[] };
     };
     expect(loaderData.view.salon.id).toBe(a.salon.id);
-    expect(loaderData.salons.map((salon) => salon.id)).toEqual([a.salon.id, b.salon.id]);
+    // The frame, read once by the layout route for every page of the salon.
+    expect(layoutData.salon.id).toBe(a.salon.id);
+    expect(layoutData.salons.map((salon) => salon.id)).toEqual([a.salon.id, b.salon.id]);
   });
 
   it("tells an owner without salons, and an administrator, where to go", async () => {
@@ -384,8 +387,8 @@ describe("the 今日 pages", () => {
     expect(((await home.json()) as { loaderData: unknown }).loaderData).toEqual({ kind: "admin" });
     const page = await admin.b.request(pageOf(a));
     expect(page.status).toBe(200);
-    const { loaderData } = (await page.json()) as { loaderData: { salons: unknown[] } };
-    expect(loaderData.salons).toEqual([]);
+    const { layoutData } = (await page.json()) as { layoutData: { salons: unknown[] } };
+    expect(layoutData.salons).toEqual([]);
   });
 });
 

@@ -23,11 +23,14 @@ type RouteModule = {
  * Router's static handler instead of the built server bundle. A redirect
  * comes back as it is; any other answer as JSON
  * `{ status, loaderData, actionData, errors }` with the route's status, so
- * tests see what a page would have been given.
+ * tests see what a page would have been given. A route given with its
+ * `layout` (the layout route of app/routes.ts it renders in, e.g.
+ * /owner/salons/:id's frame) runs that loader too, beside its own: its data
+ * comes back as `layoutData`.
  */
 export function createRouteApp(
   database: TestDatabase,
-  routes: { path: string; module: RouteModule }[],
+  routes: { path: string; module: RouteModule; layout?: RouteModule }[],
   env: Record<string, string> = {},
 ) {
   const config = loadConfig({
@@ -38,12 +41,17 @@ export function createRouteApp(
   });
   const accounts: AccountServices = createAccountServices(database.db, config);
   const handler = createStaticHandler(
-    routes.map(({ path, module }, index) => ({
-      id: `route-${index}`,
-      path,
-      loader: module.loader as never,
-      action: module.action as never,
-    })),
+    routes.map(({ path, module, layout }, index) => {
+      const page = {
+        id: `route-${index}`,
+        path,
+        loader: module.loader as never,
+        action: module.action as never,
+      };
+      return layout
+        ? { id: `layout-${index}`, loader: layout.loader as never, children: [page] }
+        : page;
+    }),
   );
   const app = createHttpApp({
     config,
@@ -87,11 +95,14 @@ export function createRouteApp(
               : { message: String(error) },
           )
         : null;
+      const page = result.matches.at(-1)?.route.id ?? "";
+      const layout = result.matches.find((match) => match.route.id.startsWith("layout-"));
       return Response.json(
         {
           status: result.statusCode,
-          loaderData: Object.values(result.loaderData)[0] ?? null,
-          actionData: result.actionData ? Object.values(result.actionData)[0] : null,
+          loaderData: result.loaderData[page] ?? null,
+          ...(layout ? { layoutData: result.loaderData[layout.route.id] ?? null } : {}),
+          actionData: result.actionData ? (result.actionData[page] ?? null) : null,
           errors,
         },
         { status: result.statusCode },

@@ -50,7 +50,7 @@ const booking: BookingPageBooking = {
   startTime: "14:00",
   date: "2026-12-03",
 };
-const frame = { salon: { id: "s1", name: "Hair TEST" }, salons: [] };
+const frame = { salon: { id: "s1", name: "Hair TEST" } };
 
 /** Server-renders a view inside a data router, as the page would be. */
 function render(component: () => ReturnType<typeof createElement>) {

@@ -9,7 +9,7 @@ import type {
 } from "../../../server/owner/booking-detail-page.server";
 import { ErrorSummary, SelectField, TextAreaField, TextField } from "../form/field";
 import { FocusedNotice } from "../form/focused-notice";
-import { OwnerFrame } from "./owner-frame";
+import { OwnerPage } from "./owner-frame";
 
 /**
  * The salon's view of one booking (issue 28, point 4; decision 0040) and
@@ -167,12 +167,7 @@ export function BookingDetailView({
   const title =
     booking.kind === "block" ? `ブロック ${booking.salonNote}` : `予約 ${booking.bookingNumber}`;
   return (
-    <OwnerFrame
-      salon={data.salon}
-      salons={data.salons}
-      capabilities={data.capabilities}
-      title={title}
-    >
+    <OwnerPage title={title}>
       <div className="mt-4 flex flex-col gap-6">
         <p>
           <Link
@@ -402,7 +397,7 @@ export function BookingDetailView({
           )}
         </section>
       </div>
-    </OwnerFrame>
+    </OwnerPage>
   );
 }
 
@@ -422,12 +417,7 @@ export function BookingMoveView({
   const categories = [...new Set(data.menus.map((menu) => menu.category))];
   const formKey = JSON.stringify(result?.values ?? {});
   return (
-    <OwnerFrame
-      salon={data.salon}
-      salons={data.salons}
-      capabilities={data.capabilities}
-      title={`予約 ${booking.bookingNumber} の変更`}
-    >
+    <OwnerPage title={`予約 ${booking.bookingNumber} の変更`}>
       <div className="mt-4 flex max-w-2xl flex-col gap-6">
         <p>
           <Link to={detailHref} className="font-bold text-brand-700 underline underline-offset-4">
@@ -556,6 +546,6 @@ export function BookingMoveView({
           <p>この予約は変更できません（{booking.statusLabel}）。</p>
         )}
       </div>
-    </OwnerFrame>
+    </OwnerPage>
   );
 }

@@ -16,7 +16,7 @@ import {
 } from "../back-office-ui";
 import { ScrollRegion } from "../scroll-region";
 import { cancelLabels, formatLocalDay, formatPhone } from "./customer-labels";
-import { OwnerFrame } from "./owner-frame";
+import { OwnerPage } from "./owner-frame";
 
 type DetailData = Awaited<ReturnType<typeof customerDetailPage>>;
 type Refused = Extract<CustomerFormOutcome, { kind: "refused" }>;
@@ -104,7 +104,7 @@ export function CustomerDetailView({
   data: DetailData;
   refused: Refused | undefined;
 }) {
-  const { salon, salons, capabilities, detail, timeZone, done } = data;
+  const { salon, detail, timeZone, done } = data;
   const { customer } = detail;
   const base = `/owner/salons/${salon.id}`;
   const self = `${base}/customers/${customer.id}`;
@@ -122,12 +122,7 @@ export function CustomerDetailView({
   const notesValue =
     refused?.intent === "notes" ? (refused.notes ?? customer.notes) : customer.notes;
   return (
-    <OwnerFrame
-      salon={salon}
-      salons={salons}
-      capabilities={capabilities}
-      title={`${customer.name || "（お名前なし）"} 様`}
-    >
+    <OwnerPage title={`${customer.name || "（お名前なし）"} 様`}>
       <p>
         <Link to={`${base}/customers`} className={linkClass}>
           顧客一覧に戻る
@@ -357,6 +352,6 @@ export function CustomerDetailView({
           </ScrollRegion>
         )}
       </section>
-    </OwnerFrame>
+    </OwnerPage>
   );
 }

@@ -5,7 +5,7 @@ import { buttonClass, cellClass, headCellClass, linkClass, tableClass } from "..
 import { Pagination } from "../pagination";
 import { ScrollRegion } from "../scroll-region";
 import { formatLocalDay, formatPhone } from "./customer-labels";
-import { OwnerFrame } from "./owner-frame";
+import { OwnerPage } from "./owner-frame";
 
 type CustomerListData = Awaited<ReturnType<typeof customerListPage>>;
 
@@ -31,7 +31,7 @@ function CountWithBreakdown({ parts }: { parts: readonly (readonly [string, numb
  * spending, cancellations and no-shows, and the pages.
  */
 export function CustomerList({ data }: { data: CustomerListData }) {
-  const { salon, salons, capabilities, list } = data;
+  const { salon, list } = data;
   const { customers, total, page, pageSize, q } = list;
   const base = `/owner/salons/${salon.id}/customers`;
   const hrefFor = (n: number) => {
@@ -44,10 +44,7 @@ export function CustomerList({ data }: { data: CustomerListData }) {
   const first = (page - 1) * pageSize + 1;
   const last = Math.min(page * pageSize, total);
   return (
-    <OwnerFrame
-      salon={salon}
-      salons={salons}
-      capabilities={capabilities}
+    <OwnerPage
       title="顧客"
       actions={
         <a
@@ -190,6 +187,6 @@ export function CustomerList({ data }: { data: CustomerListData }) {
         hrefFor={hrefFor}
         label="顧客一覧のページ送り"
       />
-    </OwnerFrame>
+    </OwnerPage>
   );
 }

@@ -12,7 +12,7 @@ import type {
 } from "../../../server/owner/ledger.server";
 import { ScrollRegion } from "../scroll-region";
 import { LedgerWaitlist } from "./ledger-waitlist";
-import { OwnerFrame } from "./owner-frame";
+import { OwnerPage } from "./owner-frame";
 import { useLedgerLive } from "./use-ledger-live";
 
 /**
@@ -641,15 +641,8 @@ export function LedgerPage({ data }: { data: LedgerPageData }) {
     );
   }
   return (
-    <OwnerFrame
-      salon={data.salon}
-      salons={data.salons}
-      capabilities={data.capabilities}
-      title="予約台帳"
-    >
-      <CanEnter.Provider value={data.capabilities?.includes("bookings.enter") ?? true}>
-        {body}
-      </CanEnter.Provider>
-    </OwnerFrame>
+    <OwnerPage title="予約台帳">
+      <CanEnter.Provider value={data.canEnter}>{body}</CanEnter.Provider>
+    </OwnerPage>
   );
 }

@@ -8,7 +8,7 @@ import type {
 import { buttonClass, secondaryButtonClass } from "../back-office-ui";
 import { ErrorSummary, SelectField, TextField } from "../form/field";
 import { FocusedNotice } from "../form/focused-notice";
-import { OwnerFrame } from "./owner-frame";
+import { OwnerPage } from "./owner-frame";
 
 export type MembersResult = {
   errors: Record<string, string | undefined>;
@@ -30,12 +30,7 @@ export function MembersPage({ data, result }: { data: MembersPageData; result?: 
   const typed = result?.values;
   const inviteTyped = typed?.intent === "invite" ? typed : undefined;
   return (
-    <OwnerFrame
-      salon={data.salon}
-      salons={data.salons}
-      capabilities={data.capabilities}
-      title="メンバー"
-    >
+    <OwnerPage title="メンバー">
       {data.done && !result ? <FocusedNotice>{data.done}</FocusedNotice> : null}
       {result && typed?.intent !== "invite" ? <ErrorSummary errors={errors} /> : null}
 
@@ -208,7 +203,7 @@ export function MembersPage({ data, result }: { data: MembersPageData; result?: 
           </div>
         </Form>
       </section>
-    </OwnerFrame>
+    </OwnerPage>
   );
 }
 

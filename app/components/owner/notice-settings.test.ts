@@ -23,7 +23,6 @@ const rules = {
 
 const data: NoticeSettingsPageData = {
   salon: { id: "s1", name: "Hair TEST" },
-  salons: [],
   settings: { enabled: true, email: "" },
   ownerEmails: ["owner@example.jp"],
   bookingRules: { values: rules, version: 4 },

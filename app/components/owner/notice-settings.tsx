@@ -2,19 +2,16 @@ import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
 import type { BookingRulesForm } from "../../../server/owner/booking-settings.server";
 import type { NoticeSettings, NoticeValues } from "../../../server/owner/notice-settings.server";
-import type { SalonCapability } from "../../../server/salon-access/salon-access.server";
 import type { BookingRulesErrors } from "../../../server/salon-editor/booking-rules";
 import type { StrandedBooking } from "../../../server/salon-editor/schedule-stranding.server";
 import { buttonClass } from "../back-office-ui";
 import { ErrorSummary, TextField } from "../form/field";
 import { FocusedNotice } from "../form/focused-notice";
 import { BookingRulesFields } from "../salon-editor/booking-rules-fields";
-import { OwnerFrame, type OwnerFrameSalon } from "./owner-frame";
+import { type OwnerFrameSalon, OwnerPage } from "./owner-frame";
 
 export type NoticeSettingsPageData = {
   salon: OwnerFrameSalon;
-  salons: OwnerFrameSalon[];
-  capabilities?: readonly SalonCapability[];
   settings: NoticeSettings;
   /** Where the mails go when no address is set. */
   ownerEmails: string[];
@@ -79,12 +76,7 @@ export function NoticeSettingsPage({
   const rulesForm = rules?.form ?? data.bookingRules;
   const owners = data.ownerEmails.length > 0 ? data.ownerEmails.join("、") : "（オーナー未登録）";
   return (
-    <OwnerFrame
-      salon={data.salon}
-      salons={data.salons}
-      capabilities={data.capabilities}
-      title="設定"
-    >
+    <OwnerPage title="設定">
       {data.saved === "notice" && !result ? (
         <FocusedNotice>通知メールの設定を保存しました。</FocusedNotice>
       ) : null}
@@ -165,6 +157,6 @@ export function NoticeSettingsPage({
           </div>
         </Form>
       </section>
-    </OwnerFrame>
+    </OwnerPage>
   );
 }

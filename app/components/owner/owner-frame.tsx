@@ -33,15 +33,18 @@ function sectionsOf(salonId: string) {
 const everyRole: readonly SalonCapability[] = ["ledger.read"];
 
 /**
- * The salon back office's frame: the salon's name (and a switcher when the
- * owner runs several), its menu, and one h1.
+ * The salon back office's frame, drawn once by the layout route of
+ * /owner/salons/{id} (app/routes/owner.salons.$id._layout.tsx) around the
+ * page it matched: the salon's name (a link to its public page where the
+ * page asks for one and the salon is published, and a switcher when the
+ * person reaches several), and its menu. Each page draws its own heading
+ * and body inside it (OwnerPage).
  */
 export function OwnerFrame({
   salon,
   salons = [],
   capabilities = everyRole,
-  title,
-  actions,
+  publicLink = false,
   children,
 }: {
   salon: OwnerFrameSalon;
@@ -49,8 +52,8 @@ export function OwnerFrame({
   salons?: readonly OwnerFrameSalon[];
   /** What the role may open here (ownerFrame()'s `capabilities`): the menu shows only those. */
   capabilities?: readonly SalonCapability[];
-  title: string;
-  actions?: ReactNode;
+  /** The page shows the 公開ページを見る link (the page's `handle`, OwnerPageHandle). */
+  publicLink?: boolean;
   children: ReactNode;
 }) {
   const sections = sectionsOf(salon.id).filter((section) =>
@@ -60,7 +63,7 @@ export function OwnerFrame({
     <div className="mx-auto w-full max-w-7xl px-4 py-6">
       <div className="mb-4 flex flex-wrap items-center gap-3">
         <p className="font-bold text-neutral-700">{salon.name}</p>
-        {salon.slug && salon.status === "published" ? (
+        {publicLink && salon.slug && salon.status === "published" ? (
           <a
             href={`/salons/${salon.slug}`}
             className="text-sm font-bold text-brand-700 underline underline-offset-4"
@@ -88,9 +91,27 @@ export function OwnerFrame({
         ) : null}
       </div>
       <BackOfficeNav label="サロン管理メニュー" sections={sections} />
-      <BackOfficeBody title={title} actions={actions}>
-        {children}
-      </BackOfficeBody>
+      {children}
     </div>
+  );
+}
+
+/** What a page inside the frame may ask of it by its route's `handle`. */
+export type OwnerPageHandle = { ownerFrame?: { publicLink?: boolean } };
+
+/** One page inside the frame: its h1 (and the actions beside it) and its body. */
+export function OwnerPage({
+  title,
+  actions,
+  children,
+}: {
+  title: string;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <BackOfficeBody title={title} actions={actions}>
+      {children}
+    </BackOfficeBody>
   );
 }

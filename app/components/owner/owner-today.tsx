@@ -7,9 +7,8 @@ import type {
   TodayBooking,
   TodayView,
 } from "../../../server/owner/today.server";
-import type { SalonCapability } from "../../../server/salon-access/salon-access.server";
 import { ScrollRegion } from "../scroll-region";
-import { OwnerFrame, type OwnerFrameSalon } from "./owner-frame";
+import { OwnerPage } from "./owner-frame";
 
 const sourceLabels: Record<string, string> = {
   web: "ネット予約",
@@ -254,13 +253,11 @@ export function OwnerToday({
 }: {
   data: {
     view: TodayView;
-    salons: readonly OwnerFrameSalon[];
-    capabilities?: readonly SalonCapability[];
     /** The stylists' schedule requests waiting for a manager (decision 0052). */
     scheduleRequests?: number;
   };
 }) {
-  const { view, salons, capabilities } = data;
+  const { view } = data;
   const scheduleRequests = data.scheduleRequests ?? 0;
   const salonId = view.salon.id;
   const [next, ...later] = view.upcoming;
@@ -271,7 +268,7 @@ export function OwnerToday({
     { label: "無断キャンセル", value: view.counts.noShow },
   ];
   return (
-    <OwnerFrame salon={view.salon} salons={salons} capabilities={capabilities} title="今日の予約">
+    <OwnerPage title="今日の予約">
       <p className="-mt-4 text-neutral-800">
         {view.dateLabel}（{view.nowTime} 現在）
       </p>
@@ -383,6 +380,6 @@ export function OwnerToday({
           </Section>
         </div>
       </div>
-    </OwnerFrame>
+    </OwnerPage>
   );
 }

@@ -11,7 +11,7 @@ import { buttonClass, cellClass, headCellClass, linkClass, tableClass } from "..
 import { ErrorSummary, SelectField, TextField } from "../form/field";
 import { ScrollRegion } from "../scroll-region";
 import { cancelLabels } from "./customer-labels";
-import { OwnerFrame } from "./owner-frame";
+import { OwnerPage } from "./owner-frame";
 import { ColumnChart, RowChart } from "./reports-charts";
 
 type ReportsData = Awaited<ReturnType<typeof reportsPage>>;
@@ -528,11 +528,11 @@ function Hours({ data }: { data: ReportsData }) {
  * its table.
  */
 export function ReportsPage({ data }: { data: ReportsData }) {
-  const { salon, salons, capabilities, report } = data;
+  const { salon, report } = data;
   const { query } = report;
   const csv = `/owner/salons/${salon.id}/bookings.csv?${new URLSearchParams({ from: query.from, to: query.to })}`;
   return (
-    <OwnerFrame salon={salon} salons={salons} capabilities={capabilities} title="レポート">
+    <OwnerPage title="レポート">
       <PeriodForm data={data} />
       <p className="font-bold" aria-live="polite">
         集計期間：{formatDate(query.from)}〜{formatDate(query.to)}
@@ -563,6 +563,6 @@ export function ReportsPage({ data }: { data: ReportsData }) {
         <Customers data={data} />
       </div>
       <Hours data={data} />
-    </OwnerFrame>
+    </OwnerPage>
   );
 }

@@ -10,7 +10,7 @@ import { ErrorSummary, TextAreaField } from "../form/field";
 import { FocusedNotice } from "../form/focused-notice";
 import { Pagination } from "../pagination";
 import { BackOfficeReview } from "../reviews/back-office-review";
-import { OwnerFrame } from "./owner-frame";
+import { OwnerPage } from "./owner-frame";
 
 /**
  * /owner/salons/{id}/reviews: the salon's reviews, newest first, each with
@@ -42,12 +42,7 @@ export function ReviewReplyPage({
     },
   ];
   return (
-    <OwnerFrame
-      salon={{ ...data.salon, slug: data.slug, status: data.status }}
-      salons={data.salons}
-      capabilities={data.capabilities}
-      title="口コミ"
-    >
+    <OwnerPage title="口コミ">
       {data.notice && !result && !list.reviews.some((review) => review.id === data.answered) ? (
         <FocusedNotice>{data.notice}</FocusedNotice>
       ) : null}
@@ -104,7 +99,7 @@ export function ReviewReplyPage({
         hrefFor={hrefFor}
         label="口コミのページ送り"
       />
-    </OwnerFrame>
+    </OwnerPage>
   );
 }
 

@@ -9,7 +9,7 @@ import type {
   SalonEntryValues,
 } from "../../../server/owner/salon-entry-form.server";
 import { ErrorSummary, SelectField, TextAreaField, TextField } from "../form/field";
-import { OwnerFrame } from "./owner-frame";
+import { OwnerPage } from "./owner-frame";
 
 const buttonClass =
   "rounded-lg bg-brand-700 px-4 py-2 font-bold text-white hover:bg-brand-800 disabled:opacity-60";
@@ -64,12 +64,7 @@ export function SalonEntryForm({
   const showOutside = Boolean(errors.outside) || values.outside;
   const key = result ? `result-${JSON.stringify(result.errors)}` : `initial-${data.lookup.q}`;
   return (
-    <OwnerFrame
-      salon={data.salon}
-      salons={data.salons}
-      capabilities={data.capabilities}
-      title="予約・ブロックの入力"
-    >
+    <OwnerPage title="予約・ブロックの入力">
       <p className="mb-4 text-sm text-neutral-700">
         電話や来店のご予約、スタッフの休憩などのブロックを台帳に入れます。Web予約の受付時間の制限はかかりませんが、ほかの予約やブロックと重なる時間には入れられません。
       </p>
@@ -377,6 +372,6 @@ export function SalonEntryForm({
           </button>
         </div>
       </Form>
-    </OwnerFrame>
+    </OwnerPage>
   );
 }

@@ -7,10 +7,9 @@ import type {
   ScheduleFormResult,
   ScheduleMonth,
 } from "../../../server/owner/schedules.server";
-import type { SalonCapability } from "../../../server/salon-access/salon-access.server";
 import type { StrandedBooking } from "../../../server/salon-editor/schedule-stranding.server";
 import { linkClass, secondaryButtonClass } from "../back-office-ui";
-import { OwnerFrame, type OwnerFrameSalon } from "./owner-frame";
+import { OwnerPage } from "./owner-frame";
 import {
   ClosureForms,
   ExceptionForms,
@@ -21,9 +20,6 @@ import {
 import { OwnRequests, PendingRequests } from "./schedule-requests";
 
 export type SchedulePageData = ScheduleMonth & {
-  salons: OwnerFrameSalon[];
-  /** What the role may open here (the frame's menu). */
-  capabilities?: readonly SalonCapability[];
   done: string | null;
   /** A stylist's own month (schedules.request): no editing forms, no other stylists. */
   readOnly?: boolean;
@@ -314,14 +310,8 @@ export function SchedulePage({
     result && !result.ok && result.conflict && typeof result.version === "number"
       ? result.version
       : data.salon.version;
-  const frameSalon = { id: data.salon.id, name: data.salon.name };
   return (
-    <OwnerFrame
-      salon={frameSalon}
-      salons={data.salons}
-      capabilities={data.capabilities}
-      title="勤務表"
-    >
+    <OwnerPage title="勤務表">
       <div className="flex flex-col gap-6">
         {data.done && !result && doneMessages[data.done] ? (
           <Notice tone="ok">
@@ -413,6 +403,6 @@ export function SchedulePage({
           </section>
         ) : null}
       </div>
-    </OwnerFrame>
+    </OwnerPage>
   );
 }

@@ -3,7 +3,7 @@ import { NavLink } from "react-router";
 import { type EditorTab, editorTabLabels, editorTabs } from "../../../common/salon-editor-door";
 import type { EditorDoorView } from "../../../server/salon-editor/salon-editor-door.server";
 import { AdminFrame } from "../admin/admin-frame";
-import { OwnerFrame } from "../owner/owner-frame";
+import { OwnerPage } from "../owner/owner-frame";
 
 /**
  * The salon editor is one salon seen through tabs, as a salon back office
@@ -44,9 +44,10 @@ export function SalonEditorTabs({
 }
 
 /**
- * Every editor page's frame behind its door: the admin frame, or the
- * salon's back-office frame (its name, the switcher, its sections), with
- * the editor's tabs first.
+ * Every editor page's frame behind its door: the admin frame, or a page
+ * inside the salon's back-office frame (its name, the switcher, its
+ * sections: the layout route of /owner/salons/{id} draws it), with the
+ * editor's tabs first.
  */
 export function SalonEditorFrame({
   door,
@@ -60,18 +61,12 @@ export function SalonEditorFrame({
   children: ReactNode;
 }) {
   const tabs = <SalonEditorTabs paths={door.paths} salonName={salon.name} />;
-  if (door.kind === "owner" && door.frame) {
+  if (door.kind === "owner") {
     return (
-      <OwnerFrame
-        salon={door.frame.salon}
-        salons={door.frame.salons}
-        capabilities={door.frame.capabilities}
-        title="サロン情報の編集"
-        actions={actions}
-      >
+      <OwnerPage title="サロン情報の編集" actions={actions}>
         {tabs}
         {children}
-      </OwnerFrame>
+      </OwnerPage>
     );
   }
   return (

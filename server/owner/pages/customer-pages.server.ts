@@ -1,12 +1,12 @@
 import type { Database } from "../../db/client";
-import { ownerFrame, type SalonAccess } from "../../salon-access/salon-access.server";
+import { ownerPageSalon, type SalonAccess } from "../../salon-access/salon-access.server";
 import { customerListQuerySchema } from "../customers.schema";
 import { customerDetail, listCustomers } from "../customers.server";
 
 /**
  * What the customers pages (/owner/salons/{id}/customers[/{customerId}])
- * need, assembled once per request: the frame's salons and the domain's
- * answer.
+ * need, assembled once per request: the salon (the frame is the layout
+ * route's) and the domain's answer.
  */
 
 export async function customerListPage(db: Database, access: SalonAccess, url: URL, now: Date) {
@@ -14,11 +14,8 @@ export async function customerListPage(db: Database, access: SalonAccess, url: U
     q: url.searchParams.get("q") ?? undefined,
     page: url.searchParams.get("page") ?? undefined,
   });
-  const [frame, list] = await Promise.all([
-    ownerFrame(db, access),
-    listCustomers(db, access.salon.id, query, now),
-  ]);
-  return { ...frame, timeZone: access.salon.timeZone, list };
+  const list = await listCustomers(db, access.salon.id, query, now);
+  return { salon: ownerPageSalon(access), timeZone: access.salon.timeZone, list };
 }
 
 const doneIntents = ["notes", "merge", "unmerge"] as const;
@@ -30,13 +27,10 @@ export async function customerDetailPage(
   url: URL,
   now: Date,
 ) {
-  const [frame, detail] = await Promise.all([
-    ownerFrame(db, access),
-    customerDetail(db, access.salon, customerId, now),
-  ]);
+  const detail = await customerDetail(db, access.salon, customerId, now);
   const done = url.searchParams.get("done");
   return {
-    ...frame,
+    salon: ownerPageSalon(access),
     timeZone: access.salon.timeZone,
     detail,
     done: doneIntents.find((intent) => intent === done) ?? null,
