@@ -28,6 +28,18 @@ export function approvalDeadline(requestedAt: Date, startsAt: Date, answerHours:
   return new Date(Math.min(bound, beforeStart));
 }
 
+/**
+ * The deadline of a pending request moved to `startsAt`: never later than
+ * the one promised (the visitor was told it), and never past an hour before
+ * the new start (the start itself when that hour has begun). A move later
+ * keeps the deadline; a move earlier can bring it forward.
+ */
+export function approvalDeadlineAfterMove(current: Date, startsAt: Date, now: Date): Date {
+  const beforeStart = startsAt.getTime() - APPROVAL_MARGIN_MINUTES * MINUTE;
+  const bound = beforeStart <= now.getTime() ? startsAt.getTime() : beforeStart;
+  return new Date(Math.min(current.getTime(), bound));
+}
+
 /** "2026年11月23日(月) 18:00" in the salon's zone, through the site's one date formatter. */
 export function formatApprovalDeadline(deadline: Date, timeZone: string): string {
   const local = toLocal(deadline, timeZone);

@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { type BookingApproval, salonBookingSettings } from "../db/schema";
+import { type BookingApproval, bookings, jobs, salonBookingSettings } from "../db/schema";
 import { enqueue } from "../jobs/queue.server";
-import { approvalDeadline } from "./approval-deadline";
+import { approvalDeadline, approvalDeadlineAfterMove } from "./approval-deadline";
 
 /**
  * Approval mode (仮予約, issue 29 point 4; decision 0051). A salon whose
@@ -78,6 +78,28 @@ export async function enqueueApprovalLapse(
     dedupeKey: `approval-lapse:${booking.id}`,
     salonId: booking.salonId,
   });
+}
+
+/**
+ * A pending request moved (decision 0071): its deadline follows the new
+ * start when that brings it forward, and the lapse job with it, so a request
+ * moved earlier never lapses after its new start.
+ */
+export async function followMovedRequest(
+  tx: Pick<Database, "update">,
+  booking: { id: string; approval: BookingApproval | null; approvalExpiresAt: Date | null },
+  startsAt: Date,
+  now: Date,
+): Promise<Date | null> {
+  if (booking.approval !== "pending" || !booking.approvalExpiresAt) return null;
+  const deadline = approvalDeadlineAfterMove(booking.approvalExpiresAt, startsAt, now);
+  if (deadline.getTime() === booking.approvalExpiresAt.getTime()) return null;
+  await tx.update(bookings).set({ approvalExpiresAt: deadline }).where(eq(bookings.id, booking.id));
+  await tx
+    .update(jobs)
+    .set({ runAt: deadline })
+    .where(and(eq(jobs.dedupeKey, `approval-lapse:${booking.id}`), isNull(jobs.doneAt)));
+  return deadline;
 }
 
 /** A confirmed booking that still waits for the salon's answer (common/, for pages too). */

@@ -4,6 +4,7 @@ import type { Database } from "../db/client";
 import { bookingMenus, bookings } from "../db/schema";
 import { DEADLOCK_DETECTED, EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
 import { notifySlotChange } from "../realtime/slot-events.server";
+import { followMovedRequest } from "./approval.server";
 import { type Booking, couponPrice } from "./booking.server";
 import { BookingNotFoundError, CouponNotApplicableError } from "./booking-errors";
 import { type BookingActor, recordBookingEvent } from "./booking-history.server";
@@ -190,11 +191,12 @@ export async function writeMove(
     now: record.now,
   });
   await moveReminder(tx, moved, record.timeZone, record.now);
+  const deadline = await followMovedRequest(tx, moved, change.startsAt, record.now);
   await notifySlotChange(tx, row.salonId, [
     toLocal(row.startsAt, record.timeZone).date,
     toLocal(change.startsAt, record.timeZone).date,
   ]);
-  return moved;
+  return deadline ? { ...moved, approvalExpiresAt: deadline } : moved;
 }
 
 /** Where an attempt tried to put the booking, for the refusal of a lost race. */

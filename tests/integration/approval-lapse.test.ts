@@ -25,7 +25,11 @@ import {
 import { createJobWorker } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
 import { approvalLapseJobHandlers } from "../../server/owner/approval-lapse-jobs.server";
-import { approveBooking, refuseBooking } from "../../server/owner/booking-actions.server";
+import {
+  approveBooking,
+  moveBooking,
+  refuseBooking,
+} from "../../server/owner/booking-actions.server";
 import { waitlistJobKinds } from "../../server/waitlist/waitlist-trigger.server";
 import { bookingClient } from "../support/booking-client";
 import { buildSalonWithStaff, buildUser } from "../support/builders";
@@ -155,6 +159,42 @@ describe("the deadline of a 仮予約", () => {
     const plain = await scene({ requiresApproval: false });
     expect(plain.booking).toMatchObject({ approval: null, approvalExpiresAt: null });
     expect(await lapseJobsOf(plain.booking.id)).toEqual([]);
+  });
+});
+
+describe("a 仮予約 moved by the salon", () => {
+  it("brings its deadline and lapse job forward when the new start is earlier, and keeps them when later", async () => {
+    // Requested at 09:00 for 12/3 14:00 with 24 hours: the deadline is 12/2 09:00.
+    const s = await scene();
+    expect(s.booking.approvalExpiresAt).toEqual(at("2026-12-02T09:00"));
+    const move = async (date: string, time: string, version: number) =>
+      moveBooking(
+        database.db,
+        {
+          salonId: s.salon.id,
+          bookingId: s.booking.id,
+          version,
+          date,
+          time,
+          staffId: s.stylist.id,
+          menuIds: [s.menu.id],
+          confirmOutsideSchedule: true,
+        },
+        salonActor(s.owner.id),
+        NOW,
+      );
+    // Later: the visitor was told 12/2 09:00, and that stays.
+    const later = await move("2026-12-04", "14:00", s.booking.version);
+    expect(later.approvalExpiresAt).toEqual(at("2026-12-02T09:00"));
+    expect((await lapseJobsOf(s.booking.id))[0]?.runAt).toEqual(at("2026-12-02T09:00"));
+    // Earlier, to today 13:00: an hour before the new start, the job with it.
+    const earlier = await move("2026-12-01", "13:00", later.version);
+    expect(earlier.approvalExpiresAt).toEqual(at("2026-12-01T12:00"));
+    expect((await rowOf(s.booking.id)).approvalExpiresAt).toEqual(at("2026-12-01T12:00"));
+    expect((await lapseJobsOf(s.booking.id))[0]?.runAt).toEqual(at("2026-12-01T12:00"));
+    // Unanswered then, it lapses then (not at the old deadline, after the visit).
+    await runJobs(at("2026-12-01T12:00"));
+    expect(await rowOf(s.booking.id)).toMatchObject({ status: "cancelled_by_salon" });
   });
 });
 
