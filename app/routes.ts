@@ -22,12 +22,17 @@ export default [
   route("area/:id", "routes/area.$id.tsx"),
   route("salons/search", "routes/salons.search.tsx"),
   route("salons/search/count", "routes/salons.search.count.ts"), // JSON: the phone filter dialog's count (issue 17)
-  route("salons/:id", "routes/salons.$id.tsx"),
-  route("salons/:id/coupons", "routes/salons.$id.coupons.tsx"), // none: クーポン・メニュー tab (?coupon=|?menu= for the 予約する bar, as every tab)
-  route("salons/:id/styles", "routes/salons.$id.styles.tsx"), // none: スタイル tab (photos with their stylist and menu)
-  route("salons/:id/stylists", "routes/salons.$id.stylists.tsx"), // none: スタッフ tab
-  route("salons/:id/reviews", "routes/salons.$id.reviews.tsx"), // none: 口コミ (?sort=&staff=&genre=&page=)
-  route("salons/:id/access", "routes/salons.$id.access.tsx"), // none: 地図・アクセス tab (nearest stations, hours, map apps by coordinates)
+  // The salon's tabs inside their frame (the header, the tab bar, the 予約する bar; decision 0057),
+  // read once by the layout's loader; each tab still guards its own loader (?coupon=|?menu= for
+  // the 予約する bar, as every tab).
+  route("salons/:id", "routes/salons.$id._layout.tsx", [
+    index("routes/salons.$id.tsx"), // none: トップ
+    route("coupons", "routes/salons.$id.coupons.tsx"), // none: クーポン・メニュー tab
+    route("styles", "routes/salons.$id.styles.tsx"), // none: スタイル tab (photos with their stylist and menu)
+    route("stylists", "routes/salons.$id.stylists.tsx"), // none: スタッフ tab
+    route("reviews", "routes/salons.$id.reviews.tsx"), // none: 口コミ (?sort=&staff=&genre=&page=)
+    route("access", "routes/salons.$id.access.tsx"), // none: 地図・アクセス tab (nearest stations, hours, map apps by coordinates)
+  ]),
   route("salons/:id/confirm", "routes/salons.$id.confirm.tsx"), // none
   route("salons/:id/confirm/thanks", "routes/salons.$id.confirm.thanks.tsx"), // none (own booking only)
   route("salons/:id/confirm/thanks.ics", "routes/salons.$id.confirm.thanks.ics.ts"), // the thanks page's calendar file

@@ -1,16 +1,20 @@
 import { publicPageHeaders } from "../../common/page-cache";
 import { appContext } from "../../server/context";
-import { favoritesAmong } from "../../server/favorites/favorites.server";
-import { notFound } from "../../server/routing/not-found";
-import { loadSalonAccessPage } from "../../server/salons/salon-sections";
+import { loadSalonAccessPage, requirePublishedSalon } from "../../server/salons/salon-sections";
 import { SalonAccessView } from "../components/salons/salon-access";
-import { SalonFrameView, salonTabPath, salonTabTitle } from "../components/salons/salon-frame";
+import {
+  type SalonTabHandle,
+  salonFrameFromMatches,
+  salonTabPath,
+  salonTabTitle,
+  useSalonFrame,
+} from "../components/salons/salon-frame";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/salons.$id.access";
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
-  if (!loaderData) return [];
-  const { salon } = loaderData.frame;
+  const salon = salonFrameFromMatches(matches)?.salon;
+  if (!loaderData || !salon) return [];
   return pageMeta({
     title: salonTabTitle(salon.name, "access"),
     description:
@@ -23,27 +27,19 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   });
 };
 
+export const handle: SalonTabHandle = { salonTab: "access" };
+
 // Anonymous visitors share this page for a few seconds (decision 0007).
 export const headers = publicPageHeaders;
 
+// Guard: requirePublishedSalon (read once with the layout's); the frame is the layout's.
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const page = await loadSalonAccessPage(
-    ctx.db,
-    params.id,
-    new URL(request.url).searchParams,
-    new Date(),
-  );
-  if (!page) throw notFound(request);
-  const favorites = await favoritesAmong(request, ctx, [page.frame.salon.slug]);
-  return { ...page, favorites };
+  const salon = await requirePublishedSalon(request, ctx.db, params.id);
+  return loadSalonAccessPage(ctx.db, salon);
 }
 
 export default function SalonTabPage({ loaderData }: Route.ComponentProps) {
-  const { frame, favorites } = loaderData;
-  return (
-    <SalonFrameView frame={frame} via={frame.via} favorites={favorites} tab="access">
-      <SalonAccessView page={loaderData} />
-    </SalonFrameView>
-  );
+  const { salon } = useSalonFrame();
+  return <SalonAccessView salon={salon} page={loaderData} />;
 }

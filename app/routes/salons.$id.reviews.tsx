@@ -3,12 +3,11 @@ import { publicPageHeaders } from "../../common/page-cache";
 import { reviewListHref } from "../../common/review-list-query";
 import { formatRating, reviewSortLabels } from "../../common/reviews";
 import { appContext } from "../../server/context";
-import { favoritesAmong } from "../../server/favorites/favorites.server";
-import { notFound } from "../../server/routing/not-found";
 import { loadSalonReviewsPage } from "../../server/salons/salon-reviews-page";
+import { requirePublishedSalon } from "../../server/salons/salon-sections";
 import { JsonLd } from "../components/json-ld";
 import { SalonReviewsPageView } from "../components/reviews/salon-reviews-page";
-import { SalonFrameView } from "../components/salons/salon-frame";
+import { type SalonTabHandle, useSalonFrame } from "../components/salons/salon-frame";
 import { salonReviewsJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
 import type { Route } from "./+types/salons.$id.reviews";
@@ -28,17 +27,19 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   });
 };
 
+export const handle: SalonTabHandle = { salonTab: "reviews" };
+
 // Anonymous visitors share this page for a few seconds (decision 0007).
 export const headers = publicPageHeaders;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
   const { searchParams } = new URL(request.url);
-  const data = await loadSalonReviewsPage(ctx.db, params.id, searchParams, new Date());
-  if (!data) throw notFound(request);
+  // Guard: requirePublishedSalon (read once with the layout's); the frame is the layout's.
+  const salon = await requirePublishedSalon(request, ctx.db, params.id);
+  const data = await loadSalonReviewsPage(ctx.db, salon, searchParams);
   if (data.redirect !== null) throw redirect(data.redirect);
-  const favorites = await favoritesAmong(request, ctx, [data.salon.slug]);
-  return { ...data, favorites };
+  return data;
 }
 
 export default function SalonReviewsRoute({ loaderData }: Route.ComponentProps) {
@@ -49,14 +50,7 @@ export default function SalonReviewsRoute({ loaderData }: Route.ComponentProps) 
       <JsonLd
         data={salonReviewsJsonLd(loaderData.salon, url, loaderData.summary, loaderData.items)}
       />
-      <SalonFrameView
-        frame={loaderData.frame}
-        via={loaderData.frame.via}
-        favorites={loaderData.favorites}
-        tab="reviews"
-      >
-        <SalonReviewsPageView data={loaderData} />
-      </SalonFrameView>
+      <SalonReviewsPageView data={loaderData} via={useSalonFrame().via} />
     </>
   );
 }

@@ -3,9 +3,7 @@ import { genreLabels } from "../../common/genres";
 import { publicPageHeaders } from "../../common/page-cache";
 import { pageNumberSchema } from "../../common/search.schema";
 import { appContext } from "../../server/context";
-import { favoritesAmong } from "../../server/favorites/favorites.server";
-import { notFound } from "../../server/routing/not-found";
-import { loadSalonTopPage } from "../../server/salons/salon-sections";
+import { loadSalonTopPage, requirePublishedSalon } from "../../server/salons/salon-sections";
 import { JsonLd } from "../components/json-ld";
 import { SalonAccessSummary } from "../components/salons/salon-access";
 import { FreeTimes } from "../components/salons/salon-card-item";
@@ -16,7 +14,7 @@ import {
   SalonReviews,
   SalonStaff,
 } from "../components/salons/salon-detail-sections";
-import { SalonFrameView, salonTabHref } from "../components/salons/salon-frame";
+import { type SalonTabHandle, salonTabHref, useSalonFrame } from "../components/salons/salon-frame";
 import { ratingText } from "../components/salons/salon-rating";
 import { salonJsonLd } from "../lib/json-ld";
 import { originFromMatches, pageMeta } from "../lib/meta";
@@ -29,7 +27,7 @@ const TOP_STYLISTS = 4;
 
 export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
   if (!loaderData) return [];
-  const { salon, area, photos } = loaderData.detail;
+  const { salon, area, photos } = loaderData;
   return pageMeta({
     title: `${salon.name}（${area.name}・${genreLabels[salon.genre]}）`,
     description:
@@ -42,6 +40,8 @@ export const meta: Route.MetaFunction = ({ loaderData, matches }) => {
     image: photos[0]?.url,
   });
 };
+
+export const handle: SalonTabHandle = { salonTab: "top" };
 
 // Anonymous visitors share this page for a few seconds (decision 0007).
 export const headers = publicPageHeaders;
@@ -58,20 +58,20 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       301,
     );
   }
-  const page = await loadSalonTopPage(ctx.db, params.id, searchParams, new Date());
-  if (!page) throw notFound(request);
-  const favorites = await favoritesAmong(request, ctx, [page.detail.salon.slug]);
-  return { ...page, favorites };
+  // Guard: requirePublishedSalon (read once with the layout's); the frame is the layout's.
+  const salon = await requirePublishedSalon(request, ctx.db, params.id);
+  return loadSalonTopPage(ctx.db, salon, new Date());
 }
 
 /** トップ: a summary to decide from, each part with the way to its tab (decision 0057). */
 export default function SalonPage({ loaderData }: Route.ComponentProps) {
-  const { detail, via, favorites } = loaderData;
+  const detail = loaderData;
   const { salon } = detail;
+  const { via } = useSalonFrame();
   const origin = useRouteLoaderData<{ origin: string }>("root")?.origin ?? "";
   const href = (tab: Parameters<typeof salonTabHref>[1]) => salonTabHref(salon.slug, tab, via);
   return (
-    <SalonFrameView frame={detail} via={via} favorites={favorites} tab="top">
+    <>
       <JsonLd
         data={salonJsonLd(detail, new URL(`/salons/${salon.slug}`, origin).toString(), origin)}
       />
@@ -107,6 +107,6 @@ export default function SalonPage({ loaderData }: Route.ComponentProps) {
       />
       <SalonReviews detail={detail} allHref={href("reviews")} />
       <SalonAccessSummary frame={detail} accessHref={href("access")} />
-    </SalonFrameView>
+    </>
   );
 }

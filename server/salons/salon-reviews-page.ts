@@ -6,7 +6,7 @@ import {
 } from "../../common/review-list-query";
 import type { Database } from "../db/client";
 import { salonReviewList, UnknownReviewFilterError } from "../reviews/review-list.server";
-import { publicFrame, salonFrameOf } from "./salon-sections";
+import type { PublishedSalon } from "./salon-detail";
 
 /**
  * With the other parameters (not ours) as they came, but not React Router's
@@ -26,17 +26,14 @@ function withParams(searchParams: URLSearchParams, ours: URLSearchParams) {
  * /salons/:id/reviews: the published salon's shown reviews, the summary and
  * the filters; `{ redirect }` to the canonical URL of the same list (a
  * stylist or genre without reviews dropped, a page past the last one made the
- * last); null when no published salon has the slug.
+ * last). The salon is the guard's (requirePublishedSalon).
  */
 export async function loadSalonReviewsPage(
   db: Database,
-  slug: string,
+  found: PublishedSalon,
   searchParams: URLSearchParams,
-  now: Date,
 ) {
-  const frame = await salonFrameOf(db, slug, searchParams, now);
-  if (!frame) return null;
-  const salon = { id: frame.id, slug: frame.salon.slug, name: frame.salon.name };
+  const salon = { id: found.id, slug: found.salon.slug, name: found.salon.name };
   const path = `/salons/${salon.slug}/reviews`;
   const hrefOf = (ours: URLSearchParams) => {
     const params = withParams(searchParams, ours);
@@ -66,13 +63,12 @@ export async function loadSalonReviewsPage(
   }
   return {
     redirect: null,
-    salon: { slug: salon.slug, name: salon.name, genre: frame.salon.genre },
-    frame: publicFrame(frame),
+    salon: { slug: salon.slug, name: salon.name, genre: found.salon.genre },
     ...list,
   };
 }
 
 export type SalonReviewsPage = Extract<
-  NonNullable<Awaited<ReturnType<typeof loadSalonReviewsPage>>>,
+  Awaited<ReturnType<typeof loadSalonReviewsPage>>,
   { redirect: null }
 >;

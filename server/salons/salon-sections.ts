@@ -10,6 +10,7 @@ import {
   salonFeatures,
   stations,
 } from "../db/schema";
+import { notFound } from "../routing/not-found";
 import { openingHoursOf } from "./opening-hours";
 import {
   couponValidOn,
@@ -67,105 +68,89 @@ export async function bookingViaOf(
   return null;
 }
 
+/**
+ * One request's reads of a published salon, by slug: the layout route of
+ * /salons/:id and the tab inside it guard the same request side by side
+ * (app/routes/salons.$id._layout.tsx), and ask the database once.
+ */
+const salonReads = new WeakMap<Request, Map<string, Promise<PublishedSalon | null>>>();
+
+function publishedSalonOnce(request: Request, db: Database, slug: string) {
+  let reads = salonReads.get(request);
+  if (!reads) {
+    reads = new Map();
+    salonReads.set(request, reads);
+  }
+  let read = reads.get(slug);
+  if (!read) {
+    read = findPublishedSalon(db, slug);
+    reads.set(slug, read);
+  }
+  return read;
+}
+
+/**
+ * The guard of every tab of a salon's pages and of their layout: the
+ * published salon of the URL's slug, or the 404 screen (unknown, malformed,
+ * draft or suspended; an old slug never gets here, its route rule redirects).
+ */
+export async function requirePublishedSalon(
+  request: Request,
+  db: Database,
+  slug: string,
+): Promise<PublishedSalon> {
+  const found = await publishedSalonOnce(request, db, slug);
+  if (!found) throw notFound(request);
+  return found;
+}
+
 /** What every tab of a salon's pages shows around its own part: the header, the tab bar, the bar. */
 export type SalonFrame = Omit<PublishedSalon, "id"> & { via: BookingVia | null };
 
+/** The frame of a salon found, read once by the layout route; the salon's id stays on the server. */
 export async function salonFrameOf(
   db: Database,
-  slug: string,
+  { id, ...found }: PublishedSalon,
   searchParams: URLSearchParams,
   now: Date,
-): Promise<(SalonFrame & { id: string; today: string }) | null> {
-  const found = await findPublishedSalon(db, slug);
-  if (!found) return null;
+): Promise<SalonFrame> {
   const today = calendarDay(now, found.salon.timeZone);
-  const via = await bookingViaOf(db, found.id, searchParams, today);
-  return { ...found, today, via };
+  return { ...found, via: await bookingViaOf(db, id, searchParams, today) };
 }
 
-/** What the frame gives the page: the salon's id and day stay on the server. */
-export function publicFrame({
-  id: _id,
-  today: _today,
-  ...frame
-}: SalonFrame & { id: string; today: string }) {
-  return frame;
+/** /salons/:id (トップ): the salon page's summary. */
+export function loadSalonTopPage(db: Database, salon: PublishedSalon, now: Date) {
+  return salonDetailOf(db, salon, now);
 }
 
-/** /salons/:id (トップ): the salon page's summary, or null. */
-export async function loadSalonTopPage(
-  db: Database,
-  slug: string,
-  searchParams: URLSearchParams,
-  now: Date,
-) {
-  const found = await findPublishedSalon(db, slug);
-  if (!found) return null;
-  const today = calendarDay(now, found.salon.timeZone);
-  const [detail, via] = await Promise.all([
-    salonDetailOf(db, found, now),
-    bookingViaOf(db, found.id, searchParams, today),
-  ]);
-  return { detail, via };
+/** /salons/:id/coupons: today's coupons and the published menus. */
+export function loadSalonCouponsPage(db: Database, salon: PublishedSalon, now: Date) {
+  return salonMenusAndCoupons(db, salon.id, calendarDay(now, salon.salon.timeZone));
 }
 
-/** /salons/:id/coupons: today's coupons and the published menus, or null. */
-export async function loadSalonCouponsPage(
-  db: Database,
-  slug: string,
-  searchParams: URLSearchParams,
-  now: Date,
-) {
-  const frame = await salonFrameOf(db, slug, searchParams, now);
-  if (!frame) return null;
-  const menusAndCoupons = await salonMenusAndCoupons(db, frame.id, frame.today);
-  return { frame: publicFrame(frame), ...menusAndCoupons };
+/** /salons/:id/styles: the photos with their stylist and menu. */
+export async function loadSalonStylesPage(db: Database, salon: PublishedSalon) {
+  return { photos: await salonPhotosOf(db, salon.id) };
 }
 
-/** /salons/:id/styles: the photos with their stylist and menu, or null. */
-export async function loadSalonStylesPage(
-  db: Database,
-  slug: string,
-  searchParams: URLSearchParams,
-  now: Date,
-) {
-  const frame = await salonFrameOf(db, slug, searchParams, now);
-  if (!frame) return null;
-  return { frame: publicFrame(frame), photos: await salonPhotosOf(db, frame.id) };
-}
-
-/** /salons/:id/stylists: the active stylists, or null. */
-export async function loadSalonStylistsPage(
-  db: Database,
-  slug: string,
-  searchParams: URLSearchParams,
-  now: Date,
-) {
-  const frame = await salonFrameOf(db, slug, searchParams, now);
-  if (!frame) return null;
-  return { frame: publicFrame(frame), staff: await salonStylistsOf(db, frame.id) };
+/** /salons/:id/stylists: the active stylists. */
+export async function loadSalonStylistsPage(db: Database, salon: PublishedSalon) {
+  return { staff: await salonStylistsOf(db, salon.id) };
 }
 
 /**
  * /salons/:id/access: where the salon is (the nearest stations with the
- * walk, decision 0057), its hours and closures, or null.
+ * walk, decision 0057), its hours and closures.
  */
-export async function loadSalonAccessPage(
-  db: Database,
-  slug: string,
-  searchParams: URLSearchParams,
-  now: Date,
-) {
-  const frame = await salonFrameOf(db, slug, searchParams, now);
-  if (!frame) return null;
-  const point = { latitude: frame.salon.latitude, longitude: frame.salon.longitude };
+export async function loadSalonAccessPage(db: Database, found: PublishedSalon) {
+  const point = { latitude: found.salon.latitude, longitude: found.salon.longitude };
   const box = boundingBox(point, NEAR_STATION_METRES);
   const [openingHours, settings, stationRows, featureRows] = await Promise.all([
-    openingHoursOf(db, frame.id),
+    openingHoursOf(db, found.id),
     db
       .select({ closedOnPublicHolidays: salonBookingSettings.closedOnPublicHolidays })
       .from(salonBookingSettings)
-      .where(eq(salonBookingSettings.salonId, frame.id)),
+      .where(eq(salonBookingSettings.salonId, found.id)),
     db
       .select({
         slug: stations.slug,
@@ -185,11 +170,10 @@ export async function loadSalonAccessPage(
       .select({ slug: features.slug, name: features.name })
       .from(salonFeatures)
       .innerJoin(features, eq(features.slug, salonFeatures.featureSlug))
-      .where(eq(salonFeatures.salonId, frame.id))
+      .where(eq(salonFeatures.salonId, found.id))
       .orderBy(asc(features.sortOrder), asc(features.slug)),
   ]);
   return {
-    frame: publicFrame(frame),
     openingHours,
     closedOnPublicHolidays: settings[0]?.closedOnPublicHolidays ?? false,
     stations: nearestStations(point, stationRows).map(({ latitude: _a, longitude: _b, ...s }) => s),

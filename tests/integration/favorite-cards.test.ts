@@ -3,6 +3,7 @@ import * as favoriteRoute from "../../app/routes/account.favorite";
 import * as areaRoute from "../../app/routes/area.$id";
 import * as homeRoute from "../../app/routes/home";
 import * as salonRoute from "../../app/routes/salons.$id";
+import * as salonLayout from "../../app/routes/salons.$id._layout";
 import * as featureRoute from "../../app/routes/salons.feature.$param";
 import * as recommendRoute from "../../app/routes/salons.recommend.$param";
 import * as searchRoute from "../../app/routes/salons.search";
@@ -24,7 +25,7 @@ beforeAll(async () => {
     { path: "/salons/staffs/:param", module: staffRoute },
     { path: "/salons/feature/:param", module: featureRoute },
     { path: "/salons/recommend/:param", module: recommendRoute },
-    { path: "/salons/:id", module: salonRoute },
+    { path: "/salons/:id", module: salonRoute, layout: salonLayout },
     { path: "/account/favorite", module: favoriteRoute },
   ]);
   const { db } = database;
@@ -49,7 +50,9 @@ const pages = [
 async function favoritesOn(b: ReturnType<typeof browser>, path: string) {
   const response = await b.request(path);
   expect(response.status, path).toBe(200);
-  return (await response.json()).loaderData.favorites as string[] | null;
+  // The salon page's heart is its frame's, read by the layout route.
+  const body = await response.json();
+  return (body.layoutData ?? body.loaderData).favorites as string[] | null;
 }
 
 describe("the hearts on salon cards", () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { coupons, salonBookingSettings, salonPhotos } from "../../server/db/schema";
+import { requirePublishedSalon } from "../../server/salons/salon-sections";
 import { listSitemapEntries } from "../../server/seo/sitemap";
 import { ORIGIN } from "../support/accounts";
 import { buildArea, buildMenu, buildSalon, buildStaff, buildStation } from "../support/builders";
@@ -226,6 +227,42 @@ describe("the tabs", () => {
         expect((await get(`/salons/${slug}${path}`)).status, `${slug}${path}`).toBe(404);
       }
     }
+  });
+});
+
+describe("the layout route of the tabs", () => {
+  it("shares every tab's page and a move between tabs (the tab's data alone) for a few seconds", async () => {
+    for (const [path] of tabs) {
+      expect((await get(`/salons/${SLUG}${path}`)).status, path).toBe(200);
+      expect((await get(`/salons/${SLUG}${path}`)).headers.get("x-cache"), path).toBe("HIT");
+    }
+    const move = `/salons/${SLUG}/coupons.data?_routes=${encodeURIComponent("routes/salons.$id.coupons")}`;
+    expect((await get(move)).status).toBe(200);
+    expect((await get(move)).headers.get("x-cache")).toBe("HIT");
+  });
+
+  it("lets each tab guard itself when its data is asked alone", async () => {
+    for (const [path, id] of [
+      ["", "routes/salons.$id"],
+      ["/coupons", "routes/salons.$id.coupons"],
+      ["/reviews", "routes/salons.$id.reviews"],
+      ["/access", "routes/salons.$id.access"],
+    ] as const) {
+      const response = await get(
+        `/salons/no-such-salon${path}.data?_routes=${encodeURIComponent(id)}`,
+      );
+      expect(response.status, path).toBe(404);
+    }
+  });
+
+  it("reads the salon once for the layout and its tab in one request", async () => {
+    const request = new Request(`${ORIGIN}/salons/${SLUG}/coupons`);
+    const [layout, tab] = await Promise.all([
+      requirePublishedSalon(request, db(), SLUG),
+      requirePublishedSalon(request, db(), SLUG),
+    ]);
+    expect(tab).toBe(layout);
+    expect(await requirePublishedSalon(new Request(request.url), db(), SLUG)).not.toBe(layout);
   });
 });
 

@@ -2,6 +2,7 @@ import { Form } from "react-router";
 import { reviewListHref } from "../../../common/review-list-query";
 import { reviewSortLabels, reviewSorts } from "../../../common/reviews";
 import type { SalonReviewsPage } from "../../../server/salons/salon-reviews-page";
+import type { BookingVia } from "../../../server/salons/salon-sections";
 import { Pagination } from "../pagination";
 import { ReviewSummaryPanel, SalonReview } from "./salon-review";
 
@@ -39,12 +40,17 @@ function Select({
 /**
  * /salons/:id/reviews: every shown review of the salon, sorted and filtered
  * by a GET form (it works without JavaScript), ten a page, inside the
- * salon's header and tabs (the route's SalonFrameView).
+ * salon's header and tabs (the layout route's SalonFrameView).
  */
-export function SalonReviewsPageView({ data }: { data: SalonReviewsPage }) {
-  const { salon, summary, choices, filters, items, total, page, pageSize, frame } = data;
-  // A coupon or menu the visitor came with stays with the filters and pages (decision 0057).
-  const via = frame.via;
+export function SalonReviewsPageView({
+  data,
+  via,
+}: {
+  data: SalonReviewsPage;
+  /** A coupon or menu the visitor came with stays with the filters and pages (decision 0057). */
+  via: BookingVia | null;
+}) {
+  const { salon, summary, choices, filters, items, total, page, pageSize } = data;
   const withVia = (href: string) =>
     via
       ? `${href}${href.includes("?") ? "&" : "?"}${via.kind}=${encodeURIComponent(via.id)}`

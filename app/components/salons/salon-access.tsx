@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { OpeningHours } from "../../../server/db/schema";
 import type { loadSalonAccessPage, SalonFrame } from "../../../server/salons/salon-sections";
 
-export type SalonAccessPage = NonNullable<Awaited<ReturnType<typeof loadSalonAccessPage>>>;
+export type SalonAccessPage = Awaited<ReturnType<typeof loadSalonAccessPage>>;
 
 const weekdayNames = ["日", "月", "火", "水", "木", "金", "土"];
 /** The week as a Japanese calendar of hours reads it: Monday first, Sunday last. */
@@ -106,8 +106,13 @@ export function SalonAccessSummary({
 }
 
 /** /salons/:id/access: where the salon is, how to get there, when it is open. */
-export function SalonAccessView({ page }: { page: SalonAccessPage }) {
-  const { salon } = page.frame;
+export function SalonAccessView({
+  salon,
+  page,
+}: {
+  salon: SalonFrame["salon"];
+  page: SalonAccessPage;
+}) {
   const links = mapLinks(salon);
   const newTab = <span className="sr-only">（新しいタブで開きます）</span>;
   return (

@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useRef } from "react";
-import { Link, useRouteLoaderData } from "react-router";
+import { Link, useOutletContext, useRouteLoaderData } from "react-router";
 import { bookingFlowHref } from "../../../common/booking-flow-href";
 import { genreLabels } from "../../../common/genres";
 import type { BookingVia, SalonFrame } from "../../../server/salons/salon-sections";
@@ -56,6 +56,29 @@ export function salonTabTitle(name: string, tab: SalonTab) {
 }
 
 type FrameSalon = Pick<SalonFrame, "salon" | "area" | "prefecture" | "station">;
+
+/** The layout route of the salon's tabs (app/routes/salons.$id._layout.tsx), by its id. */
+export const SALON_LAYOUT_ROUTE = "routes/salons.$id._layout";
+
+/** What each tab route declares as its `handle`: which tab the layout's frame marks current. */
+export type SalonTabHandle = { salonTab: SalonTab };
+
+/**
+ * The frame the layout route read, for a tab's meta (its title and
+ * description name the salon): the layout's loader data among the matches.
+ */
+export function salonFrameFromMatches(
+  matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>,
+): SalonFrame | undefined {
+  return matches.find((match) => match?.id === SALON_LAYOUT_ROUTE)?.loaderData as
+    | SalonFrame
+    | undefined;
+}
+
+/** The frame the layout route read, for a tab's page (its links keep the coupon or menu). */
+export function useSalonFrame() {
+  return useOutletContext<SalonFrame>();
+}
 
 /**
  * What every tab of a salon's pages shares: the breadcrumbs, the salon's
@@ -150,8 +173,10 @@ function SalonTabBar({
 }) {
   const list = useRef<HTMLUListElement>(null);
   useEffect(() => {
+    // Again on every tab: the layout route keeps the bar mounted as the visitor moves.
     const element = list.current;
-    const active = element?.querySelector<HTMLElement>('[aria-current="page"]');
+    const active = element?.children[salonTabs.findIndex((entry) => entry.tab === current)]
+      ?.firstElementChild as HTMLElement | null | undefined;
     if (!element || !active) return;
     const left = active.offsetLeft - element.offsetLeft;
     if (
@@ -159,7 +184,7 @@ function SalonTabBar({
       left + active.offsetWidth > element.scrollLeft + element.clientWidth
     )
       element.scrollLeft = Math.max(0, left - 16);
-  }, []);
+  }, [current]);
   return (
     <nav
       aria-label="サロン内のページ"
