@@ -29,7 +29,7 @@ export const headers = publicPageHeaders;
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
   const page = await loadSalonCouponsPage(
-    ctx.db,
+    ctx.readDb,
     params.id,
     new URL(request.url).searchParams,
     new Date(),

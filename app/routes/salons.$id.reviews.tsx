@@ -34,7 +34,7 @@ export const headers = publicPageHeaders;
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
   const { searchParams } = new URL(request.url);
-  const data = await loadSalonReviewsPage(ctx.db, params.id, searchParams, new Date());
+  const data = await loadSalonReviewsPage(ctx.readDb, params.id, searchParams, new Date());
   if (!data) throw notFound(request);
   if (data.redirect !== null) throw redirect(data.redirect);
   const favorites = await favoritesAmong(request, ctx, [data.salon.slug]);

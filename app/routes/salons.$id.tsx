@@ -58,7 +58,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       301,
     );
   }
-  const page = await loadSalonTopPage(ctx.db, params.id, searchParams, new Date());
+  const page = await loadSalonTopPage(ctx.readDb, params.id, searchParams, new Date());
   if (!page) throw notFound(request);
   const favorites = await favoritesAmong(request, ctx, [page.detail.salon.slug]);
   return { ...page, favorites };
