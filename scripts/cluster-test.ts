@@ -28,10 +28,13 @@ const REPLICA_URL =
   `postgres://postgres@127.0.0.1:${process.env.CLUSTER_PG_REPLICA_PORT ?? 5442}/salon_cluster`;
 const CLIENTS = Number(process.env.CLUSTER_CLIENTS ?? 20);
 const DEMO_PASSWORD = "demo-pass-123";
-const parts = process.argv.slice(2).filter((arg) => /^[abcd]$/.test(arg));
-const wanted = (part: string) => parts.length === 0 || parts.includes(part);
+const parts = process.argv.slice(2).filter((arg) => /^[abcde]$/.test(arg));
+const wanted = (part: string) => (parts.length === 0 && part !== "e") || parts.includes(part);
 const db = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
 const replica = new pg.Pool({ connectionString: REPLICA_URL, max: 2 });
+// A failover (part e) cuts their connections: the next query opens new ones.
+db.on("error", () => {});
+replica.on("error", () => {});
 const rows: { part: string; measure: string; value: string }[] = [];
 const record = (part: string, measure: string, value: string | number) => {
   rows.push({ part, measure, value: String(value) });
@@ -167,6 +170,9 @@ async function pickDay(page: Page, minDays: number) {
 type Tally = {
   requests: number;
   failed: number;
+  /** performance.now() of the first and last failed request: the outage as clients saw it. */
+  firstFailure?: number;
+  lastFailure?: number;
   failures: Map<string, number>;
   conflicts: number;
   refusals: Map<string, number>;
@@ -186,6 +192,8 @@ async function call(tally: Tally, path: string, init: RequestInit = {}) {
   tally.requests += 1;
   const fail = (why: string) => {
     tally.failed += 1;
+    tally.firstFailure ??= performance.now();
+    tally.lastFailure = performance.now();
     tally.failures.set(why, (tally.failures.get(why) ?? 0) + 1);
   };
   try {
@@ -349,7 +357,19 @@ async function underLoad(
     `${clients.length} clients, ${seconds.toFixed(1)} s, ${tally.requests} requests`,
   );
   record(part, "failed requests (no answer or 5xx)", tally.failed);
-  for (const [why, n] of tally.failures) console.log(`    ${n} × ${why}`);
+  if (tally.firstFailure !== undefined && tally.lastFailure !== undefined)
+    record(
+      part,
+      "first to last failed request",
+      `${((tally.lastFailure - tally.firstFailure) / 1000).toFixed(1)} s`,
+    );
+  const byKind = new Map<string, number>();
+  for (const [why, n] of tally.failures) {
+    // One line per status and kind of path, not per salon.
+    const kind = why.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, "{id}");
+    byKind.set(kind, (byKind.get(kind) ?? 0) + n);
+  }
+  for (const [why, n] of byKind) console.log(`    ${n} × ${why}`);
   record(part, "bookings acknowledged", ids.length);
   record(part, "acknowledged bookings lost", ids.length - Number(kept[0]?.n ?? 0));
   record(part, "slot taken / refused (409, 410, 429)", tally.conflicts);
@@ -378,11 +398,13 @@ async function sampleReplicaLag(until: () => boolean) {
   let maxBytes = 0;
   let disconnected = 0;
   while (!until()) {
-    const { rows: sampled } = await db.query<{ ms: number | null; bytes: string | null }>(
-      `select extract(epoch from replay_lag) * 1000 as ms,
-              pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn) as bytes
-         from pg_stat_replication where application_name = 'walreceiver'`,
-    );
+    const { rows: sampled } = await db
+      .query<{ ms: number | null; bytes: string | null }>(
+        `select extract(epoch from replay_lag) * 1000 as ms,
+                pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn) as bytes
+           from pg_stat_replication`,
+      )
+      .catch(() => ({ rows: [] }));
     const row = sampled[0];
     if (!row) disconnected += 1;
     else {
@@ -519,7 +541,7 @@ async function main() {
   console.log(`cluster at ${SITE}`);
   if (wanted("a")) await salonDay();
   if (wanted("d")) await replicaPart();
-  if (wanted("b") || wanted("c")) {
+  if (wanted("b") || wanted("c") || wanted("e")) {
     const clients = await makeClients(CLIENTS);
     const places = await targets();
     if (wanted("b"))
@@ -539,6 +561,16 @@ async function main() {
         await cluster("kill", "2");
         await new Promise((resolve) => setTimeout(resolve, 5_000));
         await cluster("start", "2");
+      });
+    if (wanted("e"))
+      await underLoad("e", clients, places, async () => {
+        const t = performance.now();
+        await cluster("failover");
+        record(
+          "e",
+          "pg_autoctl perform failover (standby promoted, old primary a standby again)",
+          `${((performance.now() - t) / 1000).toFixed(1)} s`,
+        );
       });
   }
   console.log(`\n| part | measure | value |\n| --- | --- | --- |`);

@@ -21,6 +21,15 @@ PG_BIN="${CLUSTER_PG_BIN:-/usr/lib/postgresql/15/bin}"
 PG_PORT="${CLUSTER_PG_PORT:-5441}"
 PG_REPLICA_PORT="${CLUSTER_PG_REPLICA_PORT:-5442}"
 PG_DIR="$CLUSTER_RUN/pg"
+# CLUSTER_FAILOVER=1: instead of the basebackup replica, two pg_auto_failover
+# nodes and its monitor (Debian: postgresql-15-auto-failover,
+# pg-auto-failover-cli), with HAProxy (deploy/haproxy-postgres.cfg) on
+# CLUSTER_PG_PORT and CLUSTER_PG_REPLICA_PORT routing to the node of each role.
+CLUSTER_FAILOVER="${CLUSTER_FAILOVER:-}"
+PG_MONITOR_PORT="${CLUSTER_PG_MONITOR_PORT:-5440}"
+PG_NODE_PORTS=(${CLUSTER_PG_NODE_PORTS:-5443 5444})
+export CLUSTER_PG_PORT="$PG_PORT" CLUSTER_PG_REPLICA_PORT="$PG_REPLICA_PORT"
+export CLUSTER_PG_NODE_1="127.0.0.1:${PG_NODE_PORTS[0]}" CLUSTER_PG_NODE_2="127.0.0.1:${PG_NODE_PORTS[1]}"
 CLUSTER_DB="${CLUSTER_DB:-salon_cluster}"
 DATABASE_URL="postgres://postgres@127.0.0.1:$PG_PORT/$CLUSTER_DB"
 DATABASE_REPLICA_URL="postgres://postgres@127.0.0.1:$PG_REPLICA_PORT/$CLUSTER_DB"
@@ -140,10 +149,88 @@ CONF
 }
 
 pg_down() {
+  if [[ -d "$PG_DIR/monitor" ]]; then
+    stop_pid "$CLUSTER_RUN/haproxy-pg.pid" USR1 10
+    # The standby, then the primary, then the monitor: no failover on the way down.
+    for name in $(autoctl_nodes_by_role) monitor; do
+      if pid_alive "$CLUSTER_RUN/autoctl-$name.pid"; then
+        autoctl stop --pgdata "$PG_DIR/$name" >/dev/null 2>&1 || true
+        stop_pid "$CLUSTER_RUN/autoctl-$name.pid" TERM 30
+      fi
+    done
+    return
+  fi
   # The replica first, so it never sees its primary go away.
   for name in replica primary; do
     if [[ -f "$PG_DIR/$name/postmaster.pid" ]]; then pg_ctl_of "$name" -m fast -w stop >/dev/null || true; fi
   done
+}
+
+# pg_autoctl keeps its state under XDG directories: those of the cluster, not the user's.
+autoctl() {
+  as_pg env XDG_CONFIG_HOME="$PG_DIR/xdg/config" XDG_DATA_HOME="$PG_DIR/xdg/data" \
+    XDG_RUNTIME_DIR="$PG_DIR/xdg/run" PG_CONFIG="$PG_BIN/pg_config" PATH="$PG_BIN:$PATH" pg_autoctl "$@"
+}
+autoctl_start() { # name pg_autoctl-arguments…: runs in the background, its pid recorded
+  local name=$1; shift
+  pid_alive "$CLUSTER_RUN/autoctl-$name.pid" && return
+  as_pg mkdir -p "$PG_DIR/xdg/run"
+  nohup runuser -u postgres -- env XDG_CONFIG_HOME="$PG_DIR/xdg/config" XDG_DATA_HOME="$PG_DIR/xdg/data" \
+    XDG_RUNTIME_DIR="$PG_DIR/xdg/run" PG_CONFIG="$PG_BIN/pg_config" PATH="$PG_BIN:$PATH" \
+    pg_autoctl "$@" >>"$CLUSTER_RUN/logs/autoctl-$name.log" 2>&1 &
+  echo $! >"$CLUSTER_RUN/autoctl-$name.pid"
+}
+# The nodes, standbys first (for stopping).
+autoctl_nodes_by_role() {
+  local n port
+  for n in 1 2; do
+    port=${PG_NODE_PORTS[$((n - 1))]}
+    [[ $(psql "postgres://postgres@127.0.0.1:$port/postgres?connect_timeout=2" -tAc "select pg_is_in_recovery()" 2>/dev/null) == t ]] && echo "node$n"
+  done
+  for n in 1 2; do
+    port=${PG_NODE_PORTS[$((n - 1))]}
+    [[ $(psql "postgres://postgres@127.0.0.1:$port/postgres?connect_timeout=2" -tAc "select pg_is_in_recovery()" 2>/dev/null) == t ]] || echo "node$n"
+  done
+}
+wait_role() { # port f|t seconds
+  local deadline=$((SECONDS + $3))
+  until [[ $(psql "postgres://postgres@127.0.0.1:$1/postgres?connect_timeout=2" -tAc "select pg_is_in_recovery()" 2>/dev/null) == "$2" ]]; do
+    ((SECONDS < deadline)) || { log "port $1 is not $2 after $3 s"; return 1; }
+    sleep 0.5
+  done
+}
+
+pg_up_failover() {
+  command -v pg_autoctl >/dev/null || { log "pg_autoctl is not installed (apt-get install postgresql-15-auto-failover pg-auto-failover-cli)"; exit 1; }
+  mkdir -p "$PG_DIR"
+  [[ $(id -u) == 0 ]] && chown postgres: "$PG_DIR"
+  as_pg mkdir -p "$PG_DIR/xdg/run"
+  local common=(--auth trust --no-ssl --hostname 127.0.0.1 --pgctl "$PG_BIN/pg_ctl")
+  if [[ ! -f "$PG_DIR/monitor/PG_VERSION" ]]; then
+    log "pg_auto_failover: creating the monitor on $PG_MONITOR_PORT"
+    autoctl create monitor --pgdata "$PG_DIR/monitor" --pgport "$PG_MONITOR_PORT" "${common[@]}" \
+      >>"$CLUSTER_RUN/logs/autoctl-monitor.log" 2>&1
+  fi
+  autoctl_start monitor run --pgdata "$PG_DIR/monitor"
+  wait_role "$PG_MONITOR_PORT" f 60
+  local monitor="postgres://autoctl_node@127.0.0.1:$PG_MONITOR_PORT/pg_auto_failover"
+  for n in 1 2; do
+    local port=${PG_NODE_PORTS[$((n - 1))]}
+    if [[ -f "$PG_DIR/node$n/PG_VERSION" ]]; then
+      autoctl_start "node$n" run --pgdata "$PG_DIR/node$n"
+    else
+      # The first node becomes the primary with the database; the second a standby copied from it.
+      log "pg_auto_failover: creating node$n on $port"
+      autoctl_start "node$n" create postgres --pgdata "$PG_DIR/node$n" --pgport "$port" --name "node$n" \
+        --dbname "$CLUSTER_DB" --monitor "$monitor" "${common[@]}" --run
+      if ((n == 1)); then wait_role "$port" f 90; else wait_role "$port" t 120; fi
+    fi
+  done
+  haproxy -c -q -f deploy/haproxy-postgres.cfg
+  nohup haproxy -db -f deploy/haproxy-postgres.cfg >>"$CLUSTER_RUN/logs/haproxy-pg.log" 2>&1 &
+  echo $! >"$CLUSTER_RUN/haproxy-pg.pid"
+  wait_role "$PG_PORT" f 30
+  autoctl show state --pgdata "$PG_DIR/monitor" >&2
 }
 
 up() {
@@ -160,7 +247,7 @@ up() {
     -keyout "$CLUSTER_RUN/tls/site.key" -out "$CLUSTER_RUN/tls/site.crt" 2>/dev/null
   cat "$CLUSTER_RUN/tls/site.crt" "$CLUSTER_RUN/tls/site.key" >"$CLUSTER_RUN/tls/site.pem"
 
-  pg_up
+  if [[ -n "$CLUSTER_FAILOVER" ]]; then pg_up_failover; else pg_up; fi
   log "migrating and seeding $CLUSTER_DB"
   DATABASE_URL="$DATABASE_URL" npm run --silent db:seed -- --if-empty >>"$CLUSTER_RUN/logs/seed.log" 2>&1 ||
     { log "seed failed: $CLUSTER_RUN/logs/seed.log"; exit 1; }
@@ -210,6 +297,10 @@ status() {
   for name in haproxy s3 $(for n in $(seq ${#APP_PORTS[@]}); do echo "app$n"; done); do
     if pid_alive "$CLUSTER_RUN/$name.pid"; then echo "$name running (pid $(cat "$CLUSTER_RUN/$name.pid"))"; else echo "$name stopped"; fi
   done
+  if [[ -d "$PG_DIR/monitor" ]]; then
+    autoctl show state --pgdata "$PG_DIR/monitor" || true
+    return
+  fi
   for name in primary replica; do
     if pg_ctl_of "$name" status >/dev/null 2>&1; then echo "postgres $name running"; else echo "postgres $name stopped"; fi
   done
@@ -222,6 +313,8 @@ status) status ;;
 # One app server: SIGTERM (graceful) and start again, as a deploy does.
 restart) stop_pid "$CLUSTER_RUN/app$2.pid" TERM 30; start_app "$2"; wait_app "$2" ;;
 kill) stop_pid "$CLUSTER_RUN/app$2.pid" KILL 5 ;;
+# CLUSTER_FAILOVER only: the monitor promotes the standby (a planned switchover).
+failover) autoctl perform failover --pgdata "$PG_DIR/monitor" ;;
 start) start_app "$2"; wait_app "$2" ;;
-*) echo "usage: npm run cluster [-- up|down [--drop]|status|restart N|kill N|start N]" >&2; exit 2 ;;
+*) echo "usage: npm run cluster [-- up|down [--drop]|status|restart N|kill N|start N|failover]" >&2; exit 2 ;;
 esac
