@@ -21,12 +21,20 @@ import pg from "pg";
 const run = promisify(execFile);
 const SITE = `https://localhost:${process.env.CLUSTER_PROXY_PORT ?? 8443}`;
 const DATABASE_URL =
-  process.env.CLUSTER_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/salon_cluster";
+  process.env.CLUSTER_DATABASE_URL ??
+  `postgres://postgres@127.0.0.1:${process.env.CLUSTER_PG_PORT ?? 5441}/salon_cluster`;
+const REPLICA_URL =
+  process.env.CLUSTER_REPLICA_URL ??
+  `postgres://postgres@127.0.0.1:${process.env.CLUSTER_PG_REPLICA_PORT ?? 5442}/salon_cluster`;
 const CLIENTS = Number(process.env.CLUSTER_CLIENTS ?? 20);
 const DEMO_PASSWORD = "demo-pass-123";
-const parts = process.argv.slice(2).filter((arg) => /^[abc]$/.test(arg));
-const wanted = (part: string) => parts.length === 0 || parts.includes(part);
+const parts = process.argv.slice(2).filter((arg) => /^[abcde]$/.test(arg));
+const wanted = (part: string) => (parts.length === 0 && part !== "e") || parts.includes(part);
 const db = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
+const replica = new pg.Pool({ connectionString: REPLICA_URL, max: 2 });
+// A failover (part e) cuts their connections: the next query opens new ones.
+db.on("error", () => {});
+replica.on("error", () => {});
 const rows: { part: string; measure: string; value: string }[] = [];
 const record = (part: string, measure: string, value: string | number) => {
   rows.push({ part, measure, value: String(value) });
@@ -162,6 +170,9 @@ async function pickDay(page: Page, minDays: number) {
 type Tally = {
   requests: number;
   failed: number;
+  /** performance.now() of the first and last failed request: the outage as clients saw it. */
+  firstFailure?: number;
+  lastFailure?: number;
   failures: Map<string, number>;
   conflicts: number;
   refusals: Map<string, number>;
@@ -181,6 +192,8 @@ async function call(tally: Tally, path: string, init: RequestInit = {}) {
   tally.requests += 1;
   const fail = (why: string) => {
     tally.failed += 1;
+    tally.firstFailure ??= performance.now();
+    tally.lastFailure = performance.now();
     tally.failures.set(why, (tally.failures.get(why) ?? 0) + 1);
   };
   try {
@@ -314,6 +327,7 @@ async function underLoad(
   const tally = newTally();
   const startedAt = new Date();
   let done = false;
+  const lag = sampleReplicaLag(() => done);
   const loops = clients.map((client) => clientLoop(client, places, tally, () => done));
   const began = performance.now();
   await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -322,6 +336,7 @@ async function underLoad(
   done = true;
   await Promise.all(loops);
   const seconds = (performance.now() - began) / 1000;
+  const lagged = await lag;
   const ids = [...tally.acknowledged];
   const { rows: kept } = await db.query<{ n: string }>(
     "select count(*) as n from bookings where id = any($1::uuid[]) and status = 'confirmed'",
@@ -342,12 +357,180 @@ async function underLoad(
     `${clients.length} clients, ${seconds.toFixed(1)} s, ${tally.requests} requests`,
   );
   record(part, "failed requests (no answer or 5xx)", tally.failed);
-  for (const [why, n] of tally.failures) console.log(`    ${n} × ${why}`);
+  if (tally.firstFailure !== undefined && tally.lastFailure !== undefined)
+    record(
+      part,
+      "first to last failed request",
+      `${((tally.lastFailure - tally.firstFailure) / 1000).toFixed(1)} s`,
+    );
+  const byKind = new Map<string, number>();
+  for (const [why, n] of tally.failures) {
+    // One line per status and kind of path, not per salon.
+    const kind = why.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, "{id}");
+    byKind.set(kind, (byKind.get(kind) ?? 0) + n);
+  }
+  for (const [why, n] of byKind) console.log(`    ${n} × ${why}`);
   record(part, "bookings acknowledged", ids.length);
   record(part, "acknowledged bookings lost", ids.length - Number(kept[0]?.n ?? 0));
   record(part, "slot taken / refused (409, 410, 429)", tally.conflicts);
   for (const [why, n] of tally.refusals) console.log(`    ${n} × ${why}`);
   record(part, "overlapping confirmed bookings of one stylist", overlaps[0]?.n ?? "?");
+  record(part, "replica replay lag, median / max of samples (d)", lagged.summary);
+  const { rows: onReplica } = await replica.query<{ n: string }>(
+    "select count(*) as n from bookings where id = any($1::uuid[]) and status = 'confirmed'",
+    [ids],
+  );
+  record(
+    part,
+    "acknowledged bookings on the replica afterwards",
+    `${onReplica[0]?.n} / ${ids.length}`,
+  );
+}
+
+/**
+ * The replica's lag every 200 ms while `until()` is false: the primary's
+ * pg_stat_replication replay_lag (the time from a commit to its replay on
+ * the replica, as the walreceiver reports it) and the bytes of WAL sent but
+ * not yet replayed.
+ */
+async function sampleReplicaLag(until: () => boolean) {
+  const lags: number[] = [];
+  let maxBytes = 0;
+  let disconnected = 0;
+  while (!until()) {
+    const { rows: sampled } = await db
+      .query<{ ms: number | null; bytes: string | null }>(
+        `select extract(epoch from replay_lag) * 1000 as ms,
+                pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn) as bytes
+           from pg_stat_replication`,
+      )
+      .catch(() => ({ rows: [] }));
+    const row = sampled[0];
+    if (!row) disconnected += 1;
+    else {
+      lags.push(Number(row.ms ?? 0));
+      maxBytes = Math.max(maxBytes, Number(row.bytes ?? 0));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  lags.sort((a, b) => a - b);
+  const median = lags[Math.floor(lags.length / 2)] ?? Number.NaN;
+  const max = lags.at(-1) ?? Number.NaN;
+  return {
+    summary: `${median.toFixed(1)} ms / ${max.toFixed(1)} ms (${lags.length} samples, most WAL behind ${(maxBytes / 1024).toFixed(0)} kB${disconnected ? `, ${disconnected} without a replica` : ""})`,
+  };
+}
+
+// ------------------------------------------------------------- d. replica
+/**
+ * Bookings through the proxy, each followed on the replica until its row is
+ * there; then which database the public pages read (a salon renamed on the
+ * replica alone is impossible: it is read-only; instead the primary's
+ * pg_stat_activity and the replica's are compared) and the read-own-writes cookie.
+ */
+async function replicaPart() {
+  const { rows: standby } = await replica.query<{ recovery: boolean }>(
+    "select pg_is_in_recovery() as recovery",
+  );
+  record("d", "replica is a hot standby (pg_is_in_recovery)", standby[0]?.recovery ? "yes" : "NO");
+  const [client] = await makeClients(1);
+  if (!client) throw new Error("no client");
+  const places = await targets();
+  const tally = newTally();
+  const seen: number[] = [];
+  const auth = { authorization: `Bearer ${client.token}`, "content-type": "application/json" };
+  let readPrimaryCookie = "";
+  for (let attempt = 0; seen.length < 20 && attempt < 200; attempt++) {
+    const place = pick(places);
+    const date = tokyoDate(3 + Math.floor(Math.random() * 25));
+    const availability = await call(
+      tally,
+      `/api/salons/${place.salonId}/availability?from=${date}&to=${date}&menus=${place.menuId}`,
+      { headers: auth },
+    );
+    const slots: { start: string }[] =
+      availability?.status === 200
+        ? (JSON.parse(availability.text).data.days?.[0]?.slots ?? [])
+        : [];
+    if (slots.length === 0) continue;
+    const hold = await call(tally, "/api/holds", {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({
+        salonId: place.salonId,
+        menuIds: [place.menuId],
+        start: pick(slots).start,
+      }),
+    });
+    if (hold?.status !== 201) continue;
+    const booking = await call(tally, "/api/bookings", {
+      method: "POST",
+      headers: { ...auth, "idempotency-key": randomUUID() },
+      body: JSON.stringify({
+        holdId: JSON.parse(hold.text).data.id,
+        contact: {
+          name: "負荷 太郎",
+          kana: "フカ タロウ",
+          phone: "09012345678",
+          email: client.email,
+        },
+      }),
+    });
+    if (booking?.status !== 201 && booking?.status !== 200) continue;
+    const acknowledged = performance.now();
+    readPrimaryCookie ||= booking.headers.get("set-cookie")?.match(/read_primary=[^;]*/)?.[0] ?? "";
+    const id = JSON.parse(booking.text).data.id as string;
+    for (;;) {
+      const { rows: found } = await replica.query("select 1 from bookings where id = $1", [id]);
+      if (found.length > 0) break;
+      if (performance.now() - acknowledged > 10_000)
+        throw new Error(`booking ${id} not on the replica after 10 s`);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    seen.push(performance.now() - acknowledged);
+  }
+  seen.sort((a, b) => a - b);
+  const median = seen[Math.floor(seen.length / 2)] ?? Number.NaN;
+  record("d", "bookings through the proxy found on the replica", `${seen.length} / ${seen.length}`);
+  record(
+    "d",
+    "201 → row on the replica, median / max (polling each 1 ms)",
+    `${median.toFixed(1)} ms / ${(seen.at(-1) ?? Number.NaN).toFixed(1)} ms`,
+  );
+  record(
+    "d",
+    "the booking's answer sets the read-own-writes cookie",
+    readPrimaryCookie ? readPrimaryCookie : "NO",
+  );
+
+  // Which server answers the search: count the statements each has run.
+  const statements = async (pool: pg.Pool) => {
+    const { rows: stats } = await pool.query<{ n: string }>(
+      "select xact_commit + xact_rollback as n from pg_stat_database where datname = current_database()",
+    );
+    return Number(stats[0]?.n ?? 0);
+  };
+  const reads = async (cookie: string) => {
+    await new Promise((resolve) => setTimeout(resolve, 700)); // pg_stat_database is updated at most every 500 ms
+    const before = [await statements(db), await statements(replica)];
+    for (let i = 0; i < 20; i++) {
+      // A different search each time: the anonymous page cache answers a repeated one.
+      await call(
+        tally,
+        `/salons/search?q=${encodeURIComponent(pick(["渋谷", "新宿", "横浜", "池袋"]))}&page=${i + 1}`,
+        {
+          headers: cookie ? { cookie } : {},
+        },
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    const after = [await statements(db), await statements(replica)];
+    return `primary +${(after[0] ?? 0) - (before[0] ?? 0)}, replica +${(after[1] ?? 0) - (before[1] ?? 0)} transactions`;
+  };
+  record("d", "20 search pages, anonymous", await reads(""));
+  if (readPrimaryCookie)
+    record("d", "20 search pages, with the cookie of a write", await reads(readPrimaryCookie));
+  record("d", "failed requests (no answer or 5xx)", tally.failed);
 }
 
 const cluster = (...args: string[]) => run("bash", ["scripts/cluster.sh", ...args]);
@@ -357,7 +540,8 @@ async function main() {
   if (!ready?.ok) throw new Error(`${SITE}/readyz does not answer: start it with npm run cluster`);
   console.log(`cluster at ${SITE}`);
   if (wanted("a")) await salonDay();
-  if (wanted("b") || wanted("c")) {
+  if (wanted("d")) await replicaPart();
+  if (wanted("b") || wanted("c") || wanted("e")) {
     const clients = await makeClients(CLIENTS);
     const places = await targets();
     if (wanted("b"))
@@ -378,6 +562,16 @@ async function main() {
         await new Promise((resolve) => setTimeout(resolve, 5_000));
         await cluster("start", "2");
       });
+    if (wanted("e"))
+      await underLoad("e", clients, places, async () => {
+        const t = performance.now();
+        await cluster("failover");
+        record(
+          "e",
+          "pg_autoctl perform failover (standby promoted, old primary a standby again)",
+          `${((performance.now() - t) / 1000).toFixed(1)} s`,
+        );
+      });
   }
   console.log(`\n| part | measure | value |\n| --- | --- | --- |`);
   for (const row of rows) console.log(`| ${row.part} | ${row.measure} | ${row.value} |`);
@@ -387,4 +581,5 @@ try {
   await main();
 } finally {
   await db.end();
+  await replica.end();
 }

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # `npm run cluster [-- up|down|status|restart N|kill N|start N]`: the
-# production topology on loopback (decision 0072, README "Running in
-# production"): HAProxy (TLS, HTTP/2) in front of three `node server.js`
-# sharing one PostgreSQL database, Redis for rate limits and an
+# production topology on loopback (decisions 0072, 0074; README "Running in
+# production"): HAProxy (TLS, HTTP/2) in front of three `node server.js`, a
+# PostgreSQL primary of its own with one streaming replica (made with
+# pg_basebackup; the public pages read it), Redis for rate limits and an
 # S3-compatible store (s3rver) for photos. Everything it starts is recorded
-# in $CLUSTER_RUN and stopped by `down`; PostgreSQL and Redis are the
-# machine's, and only the database $CLUSTER_DB is ever written to.
+# in $CLUSTER_RUN and stopped by `down`; the two PostgreSQL servers are
+# Debian's PostgreSQL 15 binaries on data directories under
+# $CLUSTER_RUN/pg, on loopback ports of their own (never the machine's
+# server); Redis is the machine's, on a database number of its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,9 +17,22 @@ export CLUSTER_PROXY_PORT="${CLUSTER_PROXY_PORT:-8443}"
 export CLUSTER_HTTP_PORT="${CLUSTER_HTTP_PORT:-8480}"
 APP_PORTS=(${CLUSTER_APP_PORTS:-3711 3712 3713})
 S3_PORT="${CLUSTER_S3_PORT:-3720}"
-PG_ADMIN_URL="${CLUSTER_PG_URL:-postgres://postgres@127.0.0.1:5432}"
+PG_BIN="${CLUSTER_PG_BIN:-/usr/lib/postgresql/15/bin}"
+PG_PORT="${CLUSTER_PG_PORT:-5441}"
+PG_REPLICA_PORT="${CLUSTER_PG_REPLICA_PORT:-5442}"
+PG_DIR="$CLUSTER_RUN/pg"
+# CLUSTER_FAILOVER=1: instead of the basebackup replica, two pg_auto_failover
+# nodes and its monitor (Debian: postgresql-15-auto-failover,
+# pg-auto-failover-cli), with HAProxy (deploy/haproxy-postgres.cfg) on
+# CLUSTER_PG_PORT and CLUSTER_PG_REPLICA_PORT routing to the node of each role.
+CLUSTER_FAILOVER="${CLUSTER_FAILOVER:-}"
+PG_MONITOR_PORT="${CLUSTER_PG_MONITOR_PORT:-5440}"
+PG_NODE_PORTS=(${CLUSTER_PG_NODE_PORTS:-5443 5444})
+export CLUSTER_PG_PORT="$PG_PORT" CLUSTER_PG_REPLICA_PORT="$PG_REPLICA_PORT"
+export CLUSTER_PG_NODE_1="127.0.0.1:${PG_NODE_PORTS[0]}" CLUSTER_PG_NODE_2="127.0.0.1:${PG_NODE_PORTS[1]}"
 CLUSTER_DB="${CLUSTER_DB:-salon_cluster}"
-DATABASE_URL="$PG_ADMIN_URL/$CLUSTER_DB"
+DATABASE_URL="postgres://postgres@127.0.0.1:$PG_PORT/$CLUSTER_DB"
+DATABASE_REPLICA_URL="postgres://postgres@127.0.0.1:$PG_REPLICA_PORT/$CLUSTER_DB"
 # A database number of its own in the machine's Redis: no other user's keys.
 REDIS_URL="${CLUSTER_REDIS_URL:-redis://127.0.0.1:6379/11}"
 PUBLIC_URL="https://localhost:$CLUSTER_PROXY_PORT"
@@ -44,6 +60,7 @@ PUBLIC_URL=$PUBLIC_URL
 TRUST_PROXY=127.0.0.1
 PROXY_HEADERS=x-forwarded
 DATABASE_URL=$DATABASE_URL
+DATABASE_REPLICA_URL=$DATABASE_REPLICA_URL
 REDIS_URL=$REDIS_URL
 BETTER_AUTH_SECRET=$(cat "$CLUSTER_RUN/auth-secret")
 S3_BUCKET=salon-photos
@@ -80,6 +97,142 @@ stop_pid() { # pidfile signal seconds
   rm -f "$file"
 }
 
+# PostgreSQL refuses to run as root: its files and processes are the postgres user's then.
+as_pg() { if [[ $(id -u) == 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+pg_ctl_of() { # primary|replica pg_ctl-arguments…
+  local name=$1; shift
+  as_pg "$PG_BIN/pg_ctl" -D "$PG_DIR/$name" -l "$PG_DIR/$name.log" "$@"
+}
+
+pg_up() {
+  mkdir -p "$PG_DIR"
+  [[ $(id -u) == 0 ]] && chown postgres: "$PG_DIR"
+  pg_running() { pg_ctl_of "$1" status >/dev/null 2>&1; }
+  for port in "$PG_PORT" "$PG_REPLICA_PORT"; do
+    pg_running primary || pg_running replica && break
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then log "port $port is in use"; exit 1; fi
+  done
+  if [[ ! -f "$PG_DIR/primary/PG_VERSION" ]]; then
+    log "initdb: the primary in $PG_DIR/primary"
+    as_pg "$PG_BIN/initdb" -D "$PG_DIR/primary" -U postgres --auth=trust -E UTF8 --locale=C.UTF-8 >"$PG_DIR/initdb.log"
+    # Loopback only, trusted (as the machine's server for this user); the
+    # replication entries initdb writes allow 127.0.0.1 already.
+    cat >>"$PG_DIR/primary/postgresql.conf" <<CONF
+listen_addresses = '127.0.0.1'
+unix_socket_directories = '$PG_DIR'
+wal_level = replica
+max_wal_senders = 5
+max_replication_slots = 5
+hot_standby_feedback = on
+CONF
+  fi
+  # The port on the command line: the replica's copy of postgresql.conf stays the primary's.
+  log "starting the PostgreSQL primary on $PG_PORT"
+  pg_running primary || pg_ctl_of primary -w -t 60 -o "-p $PG_PORT" start >/dev/null
+  if ! as_pg "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -tAc \
+    "select 1 from pg_database where datname = '$CLUSTER_DB'" | grep -q 1; then
+    log "creating database $CLUSTER_DB"
+    as_pg "$PG_BIN/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres "$CLUSTER_DB"
+  fi
+  if [[ ! -f "$PG_DIR/replica/PG_VERSION" ]]; then
+    # A copy of the running primary, with standby.signal and primary_conninfo
+    # written (-R) and a replication slot of its own (-C -S), so the primary
+    # keeps the WAL the replica has not received yet.
+    log "pg_basebackup: the replica in $PG_DIR/replica"
+    as_pg "$PG_BIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -qAtc \
+      "select pg_drop_replication_slot(slot_name) from pg_replication_slots where slot_name = 'cluster_replica'" >/dev/null
+    as_pg "$PG_BIN/pg_basebackup" -h 127.0.0.1 -p "$PG_PORT" -U postgres -D "$PG_DIR/replica" \
+      -R -X stream -C -S cluster_replica -c fast
+  fi
+  log "starting the PostgreSQL replica on $PG_REPLICA_PORT"
+  pg_running replica || pg_ctl_of replica -w -t 60 -o "-p $PG_REPLICA_PORT" start >/dev/null
+}
+
+pg_down() {
+  if [[ -d "$PG_DIR/monitor" ]]; then
+    stop_pid "$CLUSTER_RUN/haproxy-pg.pid" USR1 10
+    # The standby, then the primary, then the monitor: no failover on the way down.
+    for name in $(autoctl_nodes_by_role) monitor; do
+      if pid_alive "$CLUSTER_RUN/autoctl-$name.pid"; then
+        autoctl stop --pgdata "$PG_DIR/$name" >/dev/null 2>&1 || true
+        stop_pid "$CLUSTER_RUN/autoctl-$name.pid" TERM 30
+      fi
+    done
+    return
+  fi
+  # The replica first, so it never sees its primary go away.
+  for name in replica primary; do
+    if [[ -f "$PG_DIR/$name/postmaster.pid" ]]; then pg_ctl_of "$name" -m fast -w stop >/dev/null || true; fi
+  done
+}
+
+# pg_autoctl keeps its state under XDG directories: those of the cluster, not the user's.
+autoctl() {
+  as_pg env XDG_CONFIG_HOME="$PG_DIR/xdg/config" XDG_DATA_HOME="$PG_DIR/xdg/data" \
+    XDG_RUNTIME_DIR="$PG_DIR/xdg/run" PG_CONFIG="$PG_BIN/pg_config" PATH="$PG_BIN:$PATH" pg_autoctl "$@"
+}
+autoctl_start() { # name pg_autoctl-arguments…: runs in the background, its pid recorded
+  local name=$1; shift
+  pid_alive "$CLUSTER_RUN/autoctl-$name.pid" && return
+  as_pg mkdir -p "$PG_DIR/xdg/run"
+  nohup runuser -u postgres -- env XDG_CONFIG_HOME="$PG_DIR/xdg/config" XDG_DATA_HOME="$PG_DIR/xdg/data" \
+    XDG_RUNTIME_DIR="$PG_DIR/xdg/run" PG_CONFIG="$PG_BIN/pg_config" PATH="$PG_BIN:$PATH" \
+    pg_autoctl "$@" >>"$CLUSTER_RUN/logs/autoctl-$name.log" 2>&1 &
+  echo $! >"$CLUSTER_RUN/autoctl-$name.pid"
+}
+# The nodes, standbys first (for stopping).
+autoctl_nodes_by_role() {
+  local n port
+  for n in 1 2; do
+    port=${PG_NODE_PORTS[$((n - 1))]}
+    [[ $(psql "postgres://postgres@127.0.0.1:$port/postgres?connect_timeout=2" -tAc "select pg_is_in_recovery()" 2>/dev/null) == t ]] && echo "node$n"
+  done
+  for n in 1 2; do
+    port=${PG_NODE_PORTS[$((n - 1))]}
+    [[ $(psql "postgres://postgres@127.0.0.1:$port/postgres?connect_timeout=2" -tAc "select pg_is_in_recovery()" 2>/dev/null) == t ]] || echo "node$n"
+  done
+}
+wait_role() { # port f|t seconds
+  local deadline=$((SECONDS + $3))
+  until [[ $(psql "postgres://postgres@127.0.0.1:$1/postgres?connect_timeout=2" -tAc "select pg_is_in_recovery()" 2>/dev/null) == "$2" ]]; do
+    ((SECONDS < deadline)) || { log "port $1 is not $2 after $3 s"; return 1; }
+    sleep 0.5
+  done
+}
+
+pg_up_failover() {
+  command -v pg_autoctl >/dev/null || { log "pg_autoctl is not installed (apt-get install postgresql-15-auto-failover pg-auto-failover-cli)"; exit 1; }
+  mkdir -p "$PG_DIR"
+  [[ $(id -u) == 0 ]] && chown postgres: "$PG_DIR"
+  as_pg mkdir -p "$PG_DIR/xdg/run"
+  local common=(--auth trust --no-ssl --hostname 127.0.0.1 --pgctl "$PG_BIN/pg_ctl")
+  if [[ ! -f "$PG_DIR/monitor/PG_VERSION" ]]; then
+    log "pg_auto_failover: creating the monitor on $PG_MONITOR_PORT"
+    autoctl create monitor --pgdata "$PG_DIR/monitor" --pgport "$PG_MONITOR_PORT" "${common[@]}" \
+      >>"$CLUSTER_RUN/logs/autoctl-monitor.log" 2>&1
+  fi
+  autoctl_start monitor run --pgdata "$PG_DIR/monitor"
+  wait_role "$PG_MONITOR_PORT" f 60
+  local monitor="postgres://autoctl_node@127.0.0.1:$PG_MONITOR_PORT/pg_auto_failover"
+  for n in 1 2; do
+    local port=${PG_NODE_PORTS[$((n - 1))]}
+    if [[ -f "$PG_DIR/node$n/PG_VERSION" ]]; then
+      autoctl_start "node$n" run --pgdata "$PG_DIR/node$n"
+    else
+      # The first node becomes the primary with the database; the second a standby copied from it.
+      log "pg_auto_failover: creating node$n on $port"
+      autoctl_start "node$n" create postgres --pgdata "$PG_DIR/node$n" --pgport "$port" --name "node$n" \
+        --dbname "$CLUSTER_DB" --monitor "$monitor" "${common[@]}" --run
+      if ((n == 1)); then wait_role "$port" f 90; else wait_role "$port" t 120; fi
+    fi
+  done
+  haproxy -c -q -f deploy/haproxy-postgres.cfg
+  nohup haproxy -db -f deploy/haproxy-postgres.cfg >>"$CLUSTER_RUN/logs/haproxy-pg.log" 2>&1 &
+  echo $! >"$CLUSTER_RUN/haproxy-pg.pid"
+  wait_role "$PG_PORT" f 30
+  autoctl show state --pgdata "$PG_DIR/monitor" >&2
+}
+
 up() {
   command -v haproxy >/dev/null || { log "haproxy is not installed (apt-get install haproxy)"; exit 1; }
   [[ -f build/server/index.js ]] || { log "building"; npm run build; }
@@ -94,13 +247,7 @@ up() {
     -keyout "$CLUSTER_RUN/tls/site.key" -out "$CLUSTER_RUN/tls/site.crt" 2>/dev/null
   cat "$CLUSTER_RUN/tls/site.crt" "$CLUSTER_RUN/tls/site.key" >"$CLUSTER_RUN/tls/site.pem"
 
-  # The database of its own; the server's other databases are never touched.
-  if ! psql "$PG_ADMIN_URL/postgres" -tAc "select 1 from pg_database where datname = '$CLUSTER_DB'" | grep -q 1; then
-    log "creating database $CLUSTER_DB"
-    psql "$PG_ADMIN_URL/postgres" -qc "create database \"$CLUSTER_DB\""
-  fi
-  # Migrations once, before any server (three migrating at once would race),
-  # then the demo data on a new database (with the demo accounts: not production).
+  if [[ -n "$CLUSTER_FAILOVER" ]]; then pg_up_failover; else pg_up; fi
   log "migrating and seeding $CLUSTER_DB"
   DATABASE_URL="$DATABASE_URL" npm run --silent db:seed -- --if-empty >>"$CLUSTER_RUN/logs/seed.log" 2>&1 ||
     { log "seed failed: $CLUSTER_RUN/logs/seed.log"; exit 1; }
@@ -123,6 +270,7 @@ up() {
   site        $PUBLIC_URL   (self-signed: $CLUSTER_RUN/tls/site.crt)
   app servers $(for p in "${APP_PORTS[@]}"; do printf 'http://127.0.0.1:%s ' "$p"; done)
   database    $DATABASE_URL
+  replica     $DATABASE_REPLICA_URL (streaming, read by the public pages)
   redis       $REDIS_URL
   photos      http://127.0.0.1:$S3_PORT/salon-photos
   logs        $CLUSTER_RUN/logs/
@@ -136,11 +284,11 @@ down() {
   stop_pid "$CLUSTER_RUN/haproxy.pid" USR1 15
   for n in $(seq ${#APP_PORTS[@]}); do stop_pid "$CLUSTER_RUN/app$n.pid" TERM 20; done
   stop_pid "$CLUSTER_RUN/s3.pid" TERM 10
+  pg_down
   if [[ "${1:-}" == "--drop" ]]; then
-    psql "$PG_ADMIN_URL/postgres" -qc "drop database if exists \"$CLUSTER_DB\" with (force)"
     redis-cli -u "$REDIS_URL" flushdb >/dev/null
     rm -rf "$CLUSTER_RUN"
-    log "database $CLUSTER_DB, its Redis keys and $CLUSTER_RUN removed"
+    log "the PostgreSQL data directories, the Redis keys and $CLUSTER_RUN removed"
   fi
   log "down"
 }
@@ -148,6 +296,13 @@ down() {
 status() {
   for name in haproxy s3 $(for n in $(seq ${#APP_PORTS[@]}); do echo "app$n"; done); do
     if pid_alive "$CLUSTER_RUN/$name.pid"; then echo "$name running (pid $(cat "$CLUSTER_RUN/$name.pid"))"; else echo "$name stopped"; fi
+  done
+  if [[ -d "$PG_DIR/monitor" ]]; then
+    autoctl show state --pgdata "$PG_DIR/monitor" || true
+    return
+  fi
+  for name in primary replica; do
+    if pg_ctl_of "$name" status >/dev/null 2>&1; then echo "postgres $name running"; else echo "postgres $name stopped"; fi
   done
 }
 
@@ -158,6 +313,8 @@ status) status ;;
 # One app server: SIGTERM (graceful) and start again, as a deploy does.
 restart) stop_pid "$CLUSTER_RUN/app$2.pid" TERM 30; start_app "$2"; wait_app "$2" ;;
 kill) stop_pid "$CLUSTER_RUN/app$2.pid" KILL 5 ;;
+# CLUSTER_FAILOVER only: the monitor promotes the standby (a planned switchover).
+failover) autoctl perform failover --pgdata "$PG_DIR/monitor" ;;
 start) start_app "$2"; wait_app "$2" ;;
-*) echo "usage: npm run cluster [-- up|down [--drop]|status|restart N|kill N|start N]" >&2; exit 2 ;;
+*) echo "usage: npm run cluster [-- up|down [--drop]|status|restart N|kill N|start N|failover]" >&2; exit 2 ;;
 esac

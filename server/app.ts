@@ -92,6 +92,10 @@ export async function start(
   routeConsoleTo(log);
   const database = await openDatabase(config.DATABASE_URL, log);
   if (migrate) await prepareDatabase(database, log);
+  // Never migrated: a streaming replica follows the primary's schema (decision 0074).
+  const replica = config.DATABASE_REPLICA_URL
+    ? await openDatabase(config.DATABASE_REPLICA_URL, log)
+    : undefined;
   const accounts = createAccountServices(database.db, config, log);
   // Requests only queue mail; this loop sends it (without SMTP_URL it stays for /dev/mailbox).
   const delivery = config.SMTP_URL
@@ -106,6 +110,7 @@ export async function start(
   const app = createServerApp({
     config,
     database,
+    replica,
     log,
     accounts,
     slotEvents,
@@ -130,7 +135,7 @@ export async function start(
   keepConnectionsOpen(server);
   stopGracefullyOnSignals(
     server,
-    { database, accounts, delivery, jobs, slotEvents, freeDays, metricsServer },
+    { database, replica, accounts, delivery, jobs, slotEvents, freeDays, metricsServer },
     log,
     config.SHUTDOWN_TIMEOUT,
   );
@@ -180,6 +185,7 @@ function stopGracefullyOnSignals(
   server: ServerType,
   {
     database,
+    replica,
     accounts,
     delivery,
     freeDays,
@@ -188,6 +194,7 @@ function stopGracefullyOnSignals(
     metricsServer,
   }: {
     database: DatabaseHandle;
+    replica: DatabaseHandle | undefined;
     accounts: AccountServices;
     delivery: MailDelivery | null;
     freeDays: FreeDaysRefresh;
@@ -221,6 +228,7 @@ function stopGracefullyOnSignals(
         await delivery?.stop();
         await freeDays.stop();
         await accounts.close();
+        await replica?.close();
         await database.close();
         log.info("stopped");
         process.exit(0);

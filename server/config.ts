@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { isPostgresUrl } from "./db/postgres-url";
 
 /**
  * Every setting the server reads from the environment, parsed once at start
@@ -27,6 +28,15 @@ const configSchema = z.object({
   HOST: z.string().default("0.0.0.0"),
   /** Empty: PGlite in ./data/db. `memory://`: throwaway PGlite. `postgres://…`: a server. */
   DATABASE_URL: z.string().default("./data/db"),
+  /**
+   * A streaming replica of DATABASE_URL's PostgreSQL (decision 0074): the
+   * public pages that may lag a little (search, areas, listings, a salon's
+   * public tabs, the sitemap) read it; everything that decides or shows a
+   * booking, a hold, availability, an account or the back office, and a
+   * browser's reads for a few seconds after it wrote, stay on the primary.
+   * Unset: every read goes to DATABASE_URL.
+   */
+  DATABASE_REPLICA_URL: z.string().optional(),
   /**
    * Absolute origin used for canonical URLs, Open Graph, mail links and
    * Better Auth's redirects. Unset: http://localhost:PORT, so `PORT=4000
@@ -224,6 +234,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (s3.some(Boolean) && !s3.every(Boolean)) {
     throw new Error(
       "Invalid environment:\n  S3_*: set S3_BUCKET, S3_ENDPOINT, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY together",
+    );
+  }
+  const replica = parsed.data.DATABASE_REPLICA_URL;
+  if (replica && (!isPostgresUrl(replica) || !isPostgresUrl(parsed.data.DATABASE_URL))) {
+    throw new Error(
+      "Invalid environment:\n  DATABASE_REPLICA_URL: a postgres:// URL, and only with a postgres:// DATABASE_URL (a replica of that server)",
     );
   }
   if (parsed.data.PASSWORD_MAX_LENGTH < parsed.data.PASSWORD_MIN_LENGTH) {

@@ -9,7 +9,15 @@ import type { RedirectRuleCache } from "./routing/redirect-rules";
 
 /** What every loader and action gets from the server, per request. */
 export type AppContext = {
+  /** The primary: every write, and every read that decides or shows a booking, a hold, an account. */
   db: Database;
+  /**
+   * For reads that may lag a moment (decision 0074): search, areas,
+   * listings, a salon's public tabs, the sitemap. The replica of
+   * DATABASE_REPLICA_URL, or the primary when there is none or when this
+   * browser wrote a few seconds ago (it reads its own writes).
+   */
+  readDb: Database;
   config: Config;
   log: Logger;
   requestId: string;

@@ -36,7 +36,7 @@ export const headers = publicPageHeaders;
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
   const pageNumber = pageNumberSchema.parse(new URL(request.url).searchParams.get("page"));
-  const page = await getAreaPage(ctx.db, params.id, pageNumber);
+  const page = await getAreaPage(ctx.readDb, params.id, pageNumber);
   if (!page) throw notFound(request);
   const favorites = await favoritesAmong(
     request,

@@ -21,7 +21,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 export const headers = publicPageHeaders;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { db, config } = context.get(appContext);
+  const { readDb: db, config } = context.get(appContext);
   return { regions: await listAreaIndex(db), origin: config.PUBLIC_URL };
 }
 

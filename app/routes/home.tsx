@@ -25,7 +25,8 @@ export const headers = publicPageHeaders;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const { db } = ctx;
+  // May lag a moment: the replica, when there is one (decision 0074).
+  const { readDb: db } = ctx;
   const [salons, areas, articles] = await Promise.all([
     listRecommendedSalons(db, 8),
     listPopularAreas(db, 12),

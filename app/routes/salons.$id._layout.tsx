@@ -16,9 +16,9 @@ export const headers = publicPageHeaders;
 // guards itself (a client-side move between tabs runs the tab's loader alone).
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const salon = await requirePublishedSalon(request, ctx.db, params.id);
+  const salon = await requirePublishedSalon(request, ctx.readDb, params.id);
   const [frame, favorites] = await Promise.all([
-    salonFrameOf(ctx.db, salon, new URL(request.url).searchParams, new Date()),
+    salonFrameOf(ctx.readDb, salon, new URL(request.url).searchParams, new Date()),
     favoritesAmong(request, ctx, [salon.salon.slug]),
   ]);
   return { ...frame, favorites };

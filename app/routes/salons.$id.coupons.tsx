@@ -35,8 +35,8 @@ export const headers = publicPageHeaders;
 // Guard: requirePublishedSalon (read once with the layout's); the frame is the layout's.
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const salon = await requirePublishedSalon(request, ctx.db, params.id);
-  return loadSalonCouponsPage(ctx.db, salon, new Date());
+  const salon = await requirePublishedSalon(request, ctx.readDb, params.id);
+  return loadSalonCouponsPage(ctx.readDb, salon, new Date());
 }
 
 export default function SalonTabPage({ loaderData }: Route.ComponentProps) {

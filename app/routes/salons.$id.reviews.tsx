@@ -36,8 +36,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
   const { searchParams } = new URL(request.url);
   // Guard: requirePublishedSalon (read once with the layout's); the frame is the layout's.
-  const salon = await requirePublishedSalon(request, ctx.db, params.id);
-  const data = await loadSalonReviewsPage(ctx.db, salon, searchParams);
+  const salon = await requirePublishedSalon(request, ctx.readDb, params.id);
+  const data = await loadSalonReviewsPage(ctx.readDb, salon, searchParams);
   if (data.redirect !== null) throw redirect(data.redirect);
   return data;
 }

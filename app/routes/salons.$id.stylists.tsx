@@ -35,8 +35,8 @@ export const headers = publicPageHeaders;
 // Guard: requirePublishedSalon (read once with the layout's); the frame is the layout's.
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const salon = await requirePublishedSalon(request, ctx.db, params.id);
-  return loadSalonStylistsPage(ctx.db, salon);
+  const salon = await requirePublishedSalon(request, ctx.readDb, params.id);
+  return loadSalonStylistsPage(ctx.readDb, salon);
 }
 
 export default function SalonTabPage({ loaderData }: Route.ComponentProps) {

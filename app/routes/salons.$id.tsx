@@ -59,8 +59,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     );
   }
   // Guard: requirePublishedSalon (read once with the layout's); the frame is the layout's.
-  const salon = await requirePublishedSalon(request, ctx.db, params.id);
-  return loadSalonTopPage(ctx.db, salon, new Date());
+  const salon = await requirePublishedSalon(request, ctx.readDb, params.id);
+  return loadSalonTopPage(ctx.readDb, salon, new Date());
 }
 
 /** トップ: a summary to decide from, each part with the way to its tab (decision 0057). */

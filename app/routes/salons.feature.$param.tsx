@@ -34,7 +34,7 @@ export const headers = publicPageHeaders;
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
   const pageNumber = pageNumberSchema.parse(new URL(request.url).searchParams.get("page"));
-  const page = await getFeaturePage(ctx.db, params.param, pageNumber);
+  const page = await getFeaturePage(ctx.readDb, params.param, pageNumber);
   if (!page) throw notFound(request);
   const favorites = await favoritesAmong(
     request,

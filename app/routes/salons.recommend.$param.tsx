@@ -26,7 +26,7 @@ export const headers = publicPageHeaders;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const page = await getRecommendedSalons(ctx.db, params.param);
+  const page = await getRecommendedSalons(ctx.readDb, params.param);
   if (!page) throw notFound(request);
   const favorites = await favoritesAmong(
     request,

@@ -13,7 +13,7 @@ import type { Route } from "./+types/salons.search.count";
  * of cards, its options or suggestions.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = context.get(appContext);
+  const { readDb: db } = context.get(appContext);
   const now = new Date();
   const { searchParams } = new URL(request.url);
   // The keyword's dates, times and prices read as the page reads them before its redirect (decision 0059).

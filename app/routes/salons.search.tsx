@@ -57,7 +57,8 @@ export const headers = publicPageHeaders;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const { db } = ctx;
+  // May lag a moment: the replica, when there is one (decision 0074).
+  const { readDb: db } = ctx;
   const { searchParams } = new URL(request.url);
   // A GET form sends its empty fields too: one canonical, shareable URL without them.
   const canonical = withoutEmptyParams(searchParams);

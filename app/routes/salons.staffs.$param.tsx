@@ -35,7 +35,7 @@ export const headers = publicPageHeaders;
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
-  const page = await getStaffPage(ctx.db, params.param);
+  const page = await getStaffPage(ctx.readDb, params.param);
   if (!page) throw notFound(request);
   const favorites = await favoritesAmong(request, ctx, [page.salon.slug]);
   return { page, favorites, origin: ctx.config.PUBLIC_URL };

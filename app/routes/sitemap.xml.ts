@@ -3,7 +3,7 @@ import { listSitemapEntries, renderSitemap } from "../../server/seo/sitemap";
 import type { Route } from "./+types/sitemap.xml";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { db, config } = context.get(appContext);
+  const { readDb: db, config } = context.get(appContext);
   const entries = await listSitemapEntries(db, new Date());
   return new Response(renderSitemap(entries, config.PUBLIC_URL), {
     headers: {

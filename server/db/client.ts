@@ -6,6 +6,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import pg from "pg";
 import { createLogger, describeError, type Logger } from "../logger";
 import { PgliteThread } from "./pglite-thread.server";
+import { isPostgresUrl } from "./postgres-url";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -37,9 +38,7 @@ export type DatabaseHandle = {
 
 const migrationsFolder = path.resolve(process.cwd(), "server/db/migrations");
 
-export function isPostgresUrl(url: string) {
-  return url.startsWith("postgres://") || url.startsWith("postgresql://");
-}
+export { isPostgresUrl };
 
 /**
  * Opens PGlite (a directory or `memory://`, in a worker thread) or a

@@ -31,11 +31,14 @@ import { domainErrorResponse, isApiPath, thrownAnswers, toDomainError } from "./
 import { screenInput } from "./input-screen";
 import { type PageCache, pageCache } from "./page-cache";
 import { privateAnswers } from "./private-answers";
+import { readOwnWrites, readsPrimary } from "./read-own-writes";
 import { visitorRequest } from "./visitor-request";
 
 export type HttpAppDeps = {
   config: Config;
   database: DatabaseHandle;
+  /** The read replica (DATABASE_REPLICA_URL, decision 0074); absent: the pages read `database`. */
+  replica?: DatabaseHandle;
   log: Logger;
   /** React Router's document and data handler. */
   handleRequest: (request: Request, context: RouterContextProvider) => Promise<Response>;
@@ -79,6 +82,7 @@ const SHORT = "public, max-age=3600";
 export function createHttpApp({
   config,
   database,
+  replica,
   log,
   handleRequest,
   clientDir,
@@ -121,6 +125,8 @@ export function createHttpApp({
     });
   });
   app.use(thrownAnswers());
+  // Outside every handler, so an API write (a hold, a booking, a favorite) counts too.
+  if (replica) app.use(readOwnWrites({ secure: config.PUBLIC_URL.startsWith("https:") }));
 
   app.use(
     secureHeaders({
@@ -286,6 +292,7 @@ export function createHttpApp({
     const context = new RouterContextProvider();
     context.set(appContext, {
       db: database.db,
+      readDb: replica && !readsPrimary(c) ? replica.db : database.db,
       config,
       log: log.child({ requestId: c.get("requestId") }),
       requestId: c.get("requestId"),
