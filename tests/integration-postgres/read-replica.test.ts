@@ -1,9 +1,8 @@
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/client";
-import { salonOwners, users } from "../../server/db/schema";
+import { salonOwners } from "../../server/db/schema";
 import { READ_PRIMARY_COOKIE } from "../../server/http/read-own-writes";
-import { browser, ORIGIN } from "../support/accounts";
+import { browser, ORIGIN, testLogin } from "../support/accounts";
 import { buildArea, buildBooking, buildSalonWithStaff } from "../support/builders";
 import { createFullApp } from "../support/full-app";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
@@ -68,19 +67,7 @@ function withoutReadPrimary(b: ReturnType<typeof browser>) {
   };
 }
 
-async function signedIn(role: "user" | "owner") {
-  const b = browser(app);
-  const response = await b.request("/api/test/login", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ role }),
-  });
-  expect(response.status).toBe(201);
-  const { email } = (await response.json()) as { email: string };
-  const [user] = await primary.db.select().from(users).where(eq(users.email, email));
-  if (!user) throw new Error("no user");
-  return { b, userId: user.id };
-}
+const signedIn = (role: "user" | "owner") => testLogin(app, primary.db, role);
 
 const pageText = async (response: Response) => {
   expect(response.status).toBe(200);

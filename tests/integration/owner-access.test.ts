@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "../../app/routes";
 import { attachCustomer } from "../../server/bookings/salon-customers.server";
 import { bookings, salonOwners, users } from "../../server/db/schema";
-import { browser, ORIGIN } from "../support/accounts";
+import { browser, ORIGIN, testLogin } from "../support/accounts";
 import { buildBooking, buildReview, buildSalonWithStaff } from "../support/builders";
 import { createFullApp } from "../support/full-app";
 import { withTestDatabase } from "../support/test-database";
@@ -33,19 +33,7 @@ let salonB = "";
 type Browser = ReturnType<typeof browser>;
 const who: Record<string, Browser> = {};
 
-async function signedIn(role: "user" | "owner" | "admin") {
-  const b = browser(full.app);
-  const response = await b.request("/api/test/login", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ role }),
-  });
-  expect(response.status).toBe(201);
-  const { email } = (await response.json()) as { email: string };
-  const [user] = await database.db.select().from(users).where(eq(users.email, email));
-  if (!user) throw new Error("no user");
-  return { b, userId: user.id };
-}
+const signedIn = (role: "user" | "owner" | "admin") => testLogin(full.app, database.db, role);
 
 beforeAll(async () => {
   full = await createFullApp(database, env);

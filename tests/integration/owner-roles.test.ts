@@ -1,13 +1,13 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { attachCustomer } from "../../server/bookings/salon-customers.server";
-import { salonMembers, salonOwners, users } from "../../server/db/schema";
+import { salonMembers, salonOwners } from "../../server/db/schema";
 import {
   capabilitiesOf,
   type SalonAccessRole,
   type SalonCapability,
 } from "../../server/salon-access/salon-access.server";
-import { browser, ORIGIN } from "../support/accounts";
+import { type browser, ORIGIN, testLogin } from "../support/accounts";
 import { buildBooking, buildReview, buildSalonWithStaff } from "../support/builders";
 import { createFullApp } from "../support/full-app";
 import {
@@ -56,19 +56,7 @@ type Browser = ReturnType<typeof browser>;
 const roles = ["owner", "admin", "manager", "reception", "stylist"] as const;
 const who = {} as Record<(typeof roles)[number], Browser>;
 
-async function signedIn(role: "user" | "owner" | "admin") {
-  const b = browser(full.app);
-  const response = await b.request("/api/test/login", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ role }),
-  });
-  expect(response.status).toBe(201);
-  const { email } = (await response.json()) as { email: string };
-  const [user] = await database.db.select().from(users).where(eq(users.email, email));
-  if (!user) throw new Error("no user");
-  return { b, userId: user.id };
-}
+const signedIn = (role: "user" | "owner" | "admin") => testLogin(full.app, database.db, role);
 
 /** A plain account with a membership of salon A. */
 async function member(role: "manager" | "reception" | "stylist") {

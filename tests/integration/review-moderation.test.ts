@@ -2,15 +2,8 @@ import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REVIEW_HIDE_NOTE_MAX } from "../../common/reviews";
 import { moderate } from "../../server/admin/review-moderation.server";
-import {
-  auditLog,
-  reviewReports,
-  reviews,
-  salonOwners,
-  salons,
-  users,
-} from "../../server/db/schema";
-import { browser, ORIGIN } from "../support/accounts";
+import { auditLog, reviewReports, reviews, salonOwners, salons } from "../../server/db/schema";
+import { browser, ORIGIN, testLogin } from "../support/accounts";
 import { buildReview, buildSalonWithStaff, buildUser } from "../support/builders";
 import { createFullApp } from "../support/full-app";
 import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
@@ -40,19 +33,7 @@ let owner: Browser;
 let member: Browser;
 let salon: { id: string; slug: string };
 
-async function signedIn(role: "user" | "owner" | "admin") {
-  const b = browser(full.app);
-  const response = await b.request("/api/test/login", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ role }),
-  });
-  expect(response.status).toBe(201);
-  const { email } = (await response.json()) as { email: string };
-  const [user] = await database.db.select().from(users).where(eq(users.email, email));
-  if (!user) throw new Error("no user");
-  return { b, userId: user.id };
-}
+const signedIn = (role: "user" | "owner" | "admin") => testLogin(full.app, database.db, role);
 
 const decide = (b: Browser, fields: Record<string, string>, query = "") =>
   b.request(`/admin/reviews${query}`, {

@@ -1,19 +1,12 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { REVIEW_REPLY_MAX } from "../../common/reviews";
-import {
-  bookingMenus,
-  jobs,
-  reviews,
-  salonMembers,
-  salonOwners,
-  users,
-} from "../../server/db/schema";
+import { bookingMenus, jobs, reviews, salonMembers, salonOwners } from "../../server/db/schema";
 import { createJobWorker } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
 import { replyToReview } from "../../server/reviews/review-replies.server";
 import { reviewReplyJobHandlers } from "../../server/reviews/review-reply-jobs.server";
-import { browser, ORIGIN, outboxFor } from "../support/accounts";
+import { browser, ORIGIN, outboxFor, testLogin } from "../support/accounts";
 import { buildMenu, buildReview, buildSalonWithStaff, buildUser } from "../support/builders";
 import { createFullApp } from "../support/full-app";
 import { checkCall } from "../support/openapi-contract";
@@ -45,19 +38,7 @@ let otherSalonId = "";
 let stylistId = "";
 const who = {} as Record<"manager" | "reception" | "stylist", Browser>;
 
-async function signedIn(role: "user" | "owner" | "admin") {
-  const b = browser(full.app);
-  const response = await b.request("/api/test/login", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ role }),
-  });
-  expect(response.status).toBe(201);
-  const { email } = (await response.json()) as { email: string };
-  const [user] = await database.db.select().from(users).where(eq(users.email, email));
-  if (!user) throw new Error("no user");
-  return { b, userId: user.id };
-}
+const signedIn = (role: "user" | "owner" | "admin") => testLogin(full.app, database.db, role);
 
 const page = (id = salonId) => `/owner/salons/${id}/reviews`;
 const post = (b: Browser, fields: Record<string, string>, path = page()) =>

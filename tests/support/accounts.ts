@@ -142,3 +142,25 @@ export async function signUpThroughApi(
     body: JSON.stringify({ email, password }),
   });
 }
+
+/**
+ * A browser signed in as a new, verified user with a completed profile, made
+ * by the server's test-only POST /api/test/login (E2E_LOGIN): its id too.
+ */
+export async function testLogin(
+  app: Parameters<typeof browser>[0],
+  db: Database,
+  role: "user" | "owner" | "admin",
+) {
+  const b = browser(app);
+  const response = await b.request("/api/test/login", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ role }),
+  });
+  if (response.status !== 201) throw new Error(`test login: ${response.status}`);
+  const { email } = (await response.json()) as { email: string };
+  const [user] = await db.select().from(users).where(eq(users.email, email));
+  if (!user) throw new Error("no user");
+  return { b, userId: user.id };
+}
