@@ -61,18 +61,23 @@ async function salonDay() {
   const failedPosts: string[] = [];
   let posts = 0;
   try {
-    const context = await browser.newContext({ ignoreHTTPSErrors: true, baseURL: SITE });
-    const page = await context.newPage();
-    page.on("response", (response) => {
-      if (response.request().method() !== "POST") return;
-      posts += 1;
-      if (response.status() >= 400) failedPosts.push(`${response.status()} ${response.url()}`);
-    });
-    await page.goto("/signin");
-    await page.locator("#signin-email").fill("demo-user@example.jp");
-    await page.locator("#signin-password").fill(DEMO_PASSWORD);
-    await page.getByRole("button", { name: "ログイン", exact: true }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
+    // A browser signed in through the proxy's sign-in form; every POST it makes is counted.
+    const signedInPage = async (email: string) => {
+      const context = await browser.newContext({ ignoreHTTPSErrors: true, baseURL: SITE });
+      const page = await context.newPage();
+      page.on("response", (response) => {
+        if (response.request().method() !== "POST") return;
+        posts += 1;
+        if (response.status() >= 400) failedPosts.push(`${response.status()} ${response.url()}`);
+      });
+      await page.goto("/signin");
+      await page.locator("#signin-email").fill(email);
+      await page.locator("#signin-password").fill(DEMO_PASSWORD);
+      await page.getByRole("button", { name: "ログイン", exact: true }).click();
+      await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
+      return { context, page };
+    };
+    const { context, page } = await signedInPage("demo-user@example.jp");
 
     // Search by the salon's name, open it from the results.
     await page.goto(`/salons/search?q=${encodeURIComponent(salon.name)}`);
@@ -99,18 +104,7 @@ async function salonDay() {
     await context.close();
 
     // The owner's ledger of that day shows it.
-    const owner = await browser.newContext({ ignoreHTTPSErrors: true, baseURL: SITE });
-    const ownerPage = await owner.newPage();
-    ownerPage.on("response", (response) => {
-      if (response.request().method() !== "POST") return;
-      posts += 1;
-      if (response.status() >= 400) failedPosts.push(`${response.status()} ${response.url()}`);
-    });
-    await ownerPage.goto("/signin");
-    await ownerPage.locator("#signin-email").fill("demo-owner@example.jp");
-    await ownerPage.locator("#signin-password").fill(DEMO_PASSWORD);
-    await ownerPage.getByRole("button", { name: "ログイン", exact: true }).click();
-    await ownerPage.waitForURL((url) => !url.pathname.startsWith("/signin"));
+    const { context: owner, page: ownerPage } = await signedInPage("demo-owner@example.jp");
     await ownerPage.goto(`/owner/salons/${salon.id}/bookings?date=${date}`);
     const inLedger = await ownerPage
       .locator(`a[href*="/bookings/${bookingId}"]`)
