@@ -1,8 +1,11 @@
 import { execFile } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import net from "node:net";
 import { promisify } from "node:util";
 import { chromium, type Page } from "@playwright/test";
 import pg from "pg";
+import { DISTINCT_SEARCHES, freeTimeSearches } from "../bench/harness";
 
 /**
  * `npm run cluster:test` (after `npm run cluster`; never part of `npm test`):
@@ -28,14 +31,18 @@ const REPLICA_URL =
   `postgres://postgres@127.0.0.1:${process.env.CLUSTER_PG_REPLICA_PORT ?? 5442}/salon_cluster`;
 const CLIENTS = Number(process.env.CLUSTER_CLIENTS ?? 20);
 const DEMO_PASSWORD = "demo-pass-123";
-const parts = process.argv.slice(2).filter((arg) => /^[abcde]$/.test(arg));
-const wanted = (part: string) => (parts.length === 0 && part !== "e") || parts.includes(part);
+const parts = process.argv.slice(2).filter((arg) => /^[a-h]$/.test(arg));
+const wanted = (part: string) => parts.length === 0 || parts.includes(part);
 const db = new pg.Pool({ connectionString: DATABASE_URL, max: 2 });
 const replica = new pg.Pool({ connectionString: REPLICA_URL, max: 2 });
 // A failover (part e) cuts their connections: the next query opens new ones.
 db.on("error", () => {});
 replica.on("error", () => {});
 const rows: { part: string; measure: string; value: string }[] = [];
+/** Every booking acknowledged under load (b, c, e, f): their jobs are checked at the end. */
+const acknowledgedEverywhere = new Set<string>();
+const MONITOR_URL = `postgres://postgres@127.0.0.1:${process.env.CLUSTER_PG_MONITOR_PORT ?? 5440}/pg_auto_failover`;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const record = (part: string, measure: string, value: string | number) => {
   rows.push({ part, measure, value: String(value) });
   console.log(`  ${part}: ${measure} = ${value}`);
@@ -332,6 +339,7 @@ async function underLoad(
   const seconds = (performance.now() - began) / 1000;
   const lagged = await lag;
   const ids = [...tally.acknowledged];
+  for (const id of ids) acknowledgedEverywhere.add(id);
   const { rows: kept } = await db.query<{ n: string }>(
     "select count(*) as n from bookings where id = any($1::uuid[]) and status = 'confirmed'",
     [ids],
@@ -413,6 +421,117 @@ async function sampleReplicaLag(until: () => boolean) {
   return {
     summary: `${median.toFixed(1)} ms / ${max.toFixed(1)} ms (${lags.length} samples, most WAL behind ${(maxBytes / 1024).toFixed(0)} kB${disconnected ? `, ${disconnected} without a replica` : ""})`,
   };
+}
+
+/** Holds and books one free time at `place` on `date` (or any of the next days): the booking and its answer. */
+async function bookOne(
+  tally: Tally,
+  client: Client,
+  place: Target,
+  days: string[],
+  extraHeaders: Record<string, string> = {},
+) {
+  const auth = { authorization: `Bearer ${client.token}`, "content-type": "application/json" };
+  for (const date of days) {
+    const availability = await call(
+      tally,
+      `/api/salons/${place.salonId}/availability?from=${date}&to=${date}&menus=${place.menuId}`,
+      { headers: auth },
+    );
+    const slots: { start: string }[] =
+      availability?.status === 200
+        ? (JSON.parse(availability.text).data.days?.[0]?.slots ?? [])
+        : [];
+    for (const slot of slots.slice(0, 3)) {
+      const hold = await call(tally, "/api/holds", {
+        method: "POST",
+        headers: { ...auth, ...extraHeaders },
+        body: JSON.stringify({
+          salonId: place.salonId,
+          menuIds: [place.menuId],
+          start: slot.start,
+        }),
+      });
+      if (hold?.status !== 201) continue;
+      const held = JSON.parse(hold.text).data as { id: string; staffId: string; startsAt: string };
+      const booking = await call(tally, "/api/bookings", {
+        method: "POST",
+        headers: { ...auth, ...extraHeaders, "idempotency-key": randomUUID() },
+        body: JSON.stringify({
+          holdId: held.id,
+          contact: {
+            name: "負荷 太郎",
+            kana: "フカ タロウ",
+            phone: "09012345678",
+            email: client.email,
+          },
+        }),
+      });
+      if (booking?.status === 201 || booking?.status === 200)
+        return { id: JSON.parse(booking.text).data.id as string, date, held, answer: booking };
+    }
+  }
+  return null;
+}
+
+/**
+ * The owner's live ledger stream (Server-Sent Events) for `from`..`to`,
+ * reconnected as EventSource would (after its `retry:`, here 500 ms) when the
+ * connection ends: the time of each `event: ledger` and how often it reconnected.
+ */
+function watchLedger(token: string, salonId: string, from: string, to: string) {
+  const events: number[] = [];
+  let reconnects = -1;
+  let stopped = false;
+  const controller = new AbortController();
+  const loop = (async () => {
+    while (!stopped) {
+      reconnects += 1;
+      try {
+        const response = await fetch(
+          `${SITE}/api/owner/salons/${salonId}/ledger/stream?from=${from}&to=${to}`,
+          { headers: { authorization: `Bearer ${token}` }, signal: controller.signal },
+        );
+        if (!response.ok || !response.body) throw new Error(String(response.status));
+        const decoder = new TextDecoder();
+        const reader = response.body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          const text = decoder.decode(value, { stream: true });
+          for (const _ of text.matchAll(/^event: ledger$/gm)) events.push(performance.now());
+        }
+      } catch {
+        // Cut by a failover or a server going away: connect again.
+      }
+      if (!stopped) await sleep(500);
+    }
+  })();
+  return {
+    events,
+    reconnects: () => Math.max(0, reconnects),
+    stop: async () => {
+      stopped = true;
+      controller.abort();
+      await loop;
+    },
+  };
+}
+
+async function signInToken(email: string, password: string) {
+  const response = await fetch(`${SITE}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { origin: SITE, "content-type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
+  const token = response.headers.get("set-auth-token");
+  if (!token) throw new Error(`sign-in of ${email} failed: ${response.status}`);
+  /** The session cookie(s) as a Cookie header, for the pages. */
+  const cookies = response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+  return { token, cookies };
 }
 
 // ------------------------------------------------------------- d. replica
@@ -527,6 +646,447 @@ async function replicaPart() {
   record("d", "failed requests (no answer or 5xx)", tally.failed);
 }
 
+// ------------------------------------------------ e, f. database failover
+/** Whether the cluster runs pg_auto_failover (the default; CLUSTER_FAILOVER=0 does not). */
+async function monitorQuery<T extends pg.QueryResultRow>(sql: string) {
+  const monitor = new pg.Client({ connectionString: MONITOR_URL, connectionTimeoutMillis: 2_000 });
+  try {
+    await monitor.connect();
+    return (await monitor.query<T>(sql)).rows;
+  } catch {
+    return null;
+  } finally {
+    await monitor.end().catch(() => {});
+  }
+}
+
+/** Until the formation is one primary and one secondary again (after a failover or a lost node). */
+async function waitForPair(seconds: number) {
+  const began = performance.now();
+  while (performance.now() - began < seconds * 1000) {
+    const states = await monitorQuery<{ primaries: number; secondaries: number }>(
+      `select count(*) filter (where reportedstate = 'primary' and goalstate = 'primary')::int as primaries,
+              count(*) filter (where reportedstate = 'secondary' and goalstate = 'secondary')::int as secondaries
+         from pgautofailover.node`,
+    );
+    if (states?.[0]?.primaries === 1 && states[0].secondaries === 1)
+      return (performance.now() - began) / 1000;
+    await sleep(500);
+  }
+  throw new Error(`the formation is not a primary and a secondary after ${seconds} s`);
+}
+
+/** The demo owner's first salon (the seed: the first three published salons by slug). */
+async function ownerSalon() {
+  const { rows: salons } = await db.query<{ id: string; slug: string; name: string }>(
+    "select id, slug, name from salons where status = 'published' order by slug limit 1",
+  );
+  const salon = salons[0];
+  if (!salon) throw new Error("the demo owner has no salon: was the database seeded?");
+  const { rows: menus } = await db.query<{ id: string }>(
+    "select id from menus where salon_id = $1 order by duration_minutes, id limit 1",
+    [salon.id],
+  );
+  return { ...salon, menuId: menus[0]?.id ?? "" };
+}
+
+/**
+ * f. The primary's node lost under booking load (its keeper and postgres
+ * killed, as a machine that dies): the monitor promotes the standby, HAProxy
+ * routes to it, the pools reconnect. Meanwhile the owner's ledger stream is
+ * open; a booking at that salon after the failover must reach it.
+ */
+async function unplannedFailover(clients: Client[], places: Target[]) {
+  const salon = await ownerSalon();
+  const owner = await signInToken("demo-owner@example.jp", DEMO_PASSWORD);
+  const days = [3, 4, 5, 6, 7, 8, 9].map(tokyoDate);
+  const watcher = watchLedger(owner.token, salon.id, days[0] ?? "", days.at(-1) ?? "");
+  let lost = "";
+  try {
+    await underLoad("f", clients, places, async () => {
+      lost = (await cluster("lose-primary")).stdout.trim();
+      record("f", "node lost (its pg_autoctl and postgres, kill -9)", lost);
+    });
+    const reconnectsBefore = watcher.reconnects();
+    const before = performance.now();
+    const client = clients[0];
+    if (!client) throw new Error("no client");
+    const booked = await bookOne(
+      newTally(),
+      client,
+      { salonId: salon.id, menuId: salon.menuId },
+      days,
+    );
+    if (!booked) throw new Error("no free time at the owner's salon after the failover");
+    const answered = performance.now();
+    while (performance.now() - answered < 15_000 && !watcher.events.some((t) => t > before))
+      await sleep(20);
+    const first = watcher.events.find((t) => t > before);
+    record(
+      "f",
+      "owner's live ledger after the failover: an event for a new booking",
+      first === undefined
+        ? "NO"
+        : `yes, ${Math.max(0, first - answered).toFixed(0)} ms after its 201 (stream reconnected ${watcher.reconnects()} times in all, ${reconnectsBefore} during the outage)`,
+    );
+  } finally {
+    await watcher.stop();
+  }
+  // The lost node back, as a standby of the new primary (pg_autoctl rewinds or re-clones it).
+  const number = lost.replace("node", "");
+  if (number) {
+    await cluster("start-node", number);
+    record(
+      "f",
+      `${lost} started again: back as the secondary after`,
+      `${(await waitForPair(180)).toFixed(1)} s`,
+    );
+  }
+}
+
+// ------------------------------------------------------------ g. replica lag
+/**
+ * g. The standby held back on purpose (`recovery_min_apply_delay`): a visitor's
+ * own booking and favorite still show at once (the pages that show them read
+ * the primary, and the read-own-writes cookie sends the rest there); the time
+ * just booked is still free on the replica, and a hold on it is refused by the
+ * primary, so the late search never makes a booking that cannot be.
+ */
+async function lagPart() {
+  const delay = Number(process.env.CLUSTER_LAG_SECONDS ?? 3);
+  await replica.query(`alter system set recovery_min_apply_delay = '${delay}s'`);
+  await replica.query("select pg_reload_conf()");
+  try {
+    const [client, other] = await makeClients(2);
+    if (!client || !other) throw new Error("no client");
+    // The account record a member completes on /account/edit before the other pages (SPEC §4).
+    await db.query(
+      `insert into account_profiles (user_id, name, name_kana, phone, gender, completed)
+       select id, '負荷 太郎', 'フカ タロウ', '09012345678', 'unspecified', true from users where email = $1
+       on conflict (user_id) do update set completed = true`,
+      [client.email],
+    );
+    const { cookies } = await signInToken(client.email, "cluster-pass-1");
+    const tally = newTally();
+    const places = await targets();
+    // A write first, so the replica has something to hold back: its apply delay is then in force.
+    const days = [3, 4, 5, 6, 7, 8, 9].map(tokyoDate);
+    const place = pick(places);
+    const booked = await bookOne(tally, client, place, days);
+    if (!booked) throw new Error("nothing to book");
+    const answered = performance.now();
+    const readPrimary =
+      booked.answer.headers.get("set-cookie")?.match(/read_primary=[^;]*/)?.[0] ?? "";
+    const cookie = [cookies, readPrimary].filter(Boolean).join("; ");
+    const onReplica = async () =>
+      (await replica.query("select 1 from bookings where id = $1", [booked.id])).rowCount ?? 0;
+    record(
+      "g",
+      `the booking on the replica at once (apply delay ${delay} s)`,
+      (await onReplica()) ? "yes" : "no, held back",
+    );
+    const history = await call(tally, "/account/history", { headers: { cookie } });
+    record(
+      "g",
+      "the visitor's 予約履歴 shows it at once",
+      history?.text.includes(booked.id) ? "yes" : "NO",
+    );
+    const { rows: named } = await db.query<{ name: string; slug: string }>(
+      "select name, slug from salons where id = $1",
+      [place.salonId],
+    );
+    const favorite = await call(tally, `/api/favorites/${place.salonId}`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${client.token}` },
+    });
+    const favorites = await call(tally, "/account/favorite", { headers: { cookie } });
+    record(
+      "g",
+      "a favorite just added shows on お気に入り at once",
+      favorite && favorite.status < 300 && named[0] && favorites?.text.includes(named[0].name)
+        ? "yes"
+        : "NO",
+    );
+    // The search reads the replica: there the time is still free. Another visitor's hold on it:
+    const stillFree = (await onReplica()) === 0;
+    const hold = await call(tally, "/api/holds", {
+      method: "POST",
+      headers: { authorization: `Bearer ${other.token}`, "content-type": "application/json" },
+      body: JSON.stringify({
+        salonId: place.salonId,
+        menuIds: [place.menuId],
+        staffId: booked.held.staffId,
+        start: booked.held.startsAt,
+      }),
+    });
+    record(
+      "g",
+      "the same time and stylist held by another visitor while the replica still shows it free",
+      `${stillFree ? "replica: free" : "replica: already taken"}; hold answered ${hold?.status} ${hold?.text.match(/"code":"([a-z_]+)"/)?.[1] ?? ""}`,
+    );
+    while ((await onReplica()) === 0 && performance.now() - answered < 30_000) await sleep(20);
+    record(
+      "g",
+      "the booking reached the replica after",
+      `${((performance.now() - answered) / 1000).toFixed(1)} s`,
+    );
+    record("g", "failed requests (no answer or 5xx)", tally.failed);
+  } finally {
+    await replica.query("alter system reset recovery_min_apply_delay");
+    await replica.query("select pg_reload_conf()");
+  }
+}
+
+// ---------------------------------------------------------- h. read scaling
+/** A command on HAProxy's admin socket (e.g. to take app servers out of the pool). */
+function haproxy(command: string) {
+  return new Promise<string>((resolve, reject) => {
+    const socket = net.createConnection(`${process.env.CLUSTER_RUN ?? ".cluster"}/haproxy.sock`);
+    let answer = "";
+    socket.on("connect", () => socket.end(`${command}\n`));
+    socket.on("data", (chunk) => {
+      answer += chunk;
+    });
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
+  });
+}
+
+/** CPU seconds a process and its children (living, and reaped ones through cutime) have used. */
+function cpuSeconds(pid: number): number {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(
+        readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.split(" ")[1],
+      );
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const own = (id: number, reaped: boolean) => {
+    try {
+      const fields = readFileSync(`/proc/${id}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      // utime, stime (fields 14, 15), cutime, cstime (16, 17), in clock ticks of 1/100 s.
+      const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(fields[i] ?? 0));
+      return ((utime ?? 0) + (stime ?? 0) + (reaped ? (cutime ?? 0) + (cstime ?? 0) : 0)) / 100;
+    } catch {
+      return 0;
+    }
+  };
+  const walk = (id: number, top: boolean): number =>
+    own(id, top) + (children.get(id) ?? []).reduce((sum, child) => sum + walk(child, false), 0);
+  return walk(pid, true);
+}
+
+/** The processes whose CPU part h reports: the app servers, the two PostgreSQL nodes by role, HAProxy, this load. */
+async function processGroups() {
+  const run = process.env.CLUSTER_RUN ?? ".cluster";
+  const pidOf = (file: string) => {
+    try {
+      return Number(readFileSync(file, "utf8").split("\n")[0]);
+    } catch {
+      return 0;
+    }
+  };
+  const groups: Record<string, number[]> = {
+    "app servers": [1, 2, 3].map((n) => pidOf(`${run}/app${n}.pid`)).filter(Boolean),
+    HAProxy: [pidOf(`${run}/haproxy.pid`)].filter(Boolean),
+    "load (this script)": [process.pid],
+  };
+  for (const node of ["node1", "node2", "primary", "replica"]) {
+    const postmaster = pidOf(`${run}/pg/${node}/postmaster.pid`);
+    if (!postmaster) continue;
+    const port = readFileSync(`${run}/pg/${node}/postmaster.pid`, "utf8").split("\n")[3];
+    const recovery = await new pg.Client({
+      connectionString: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    });
+    await recovery.connect();
+    const { rows: role } = await recovery.query<{ r: boolean }>("select pg_is_in_recovery() as r");
+    await recovery.end();
+    const name = role[0]?.r ? "PostgreSQL standby" : "PostgreSQL primary";
+    groups[name] = [...(groups[name] ?? []), postmaster];
+  }
+  return groups;
+}
+
+/**
+ * h. Distinct search pages a second through the proxy, in one run: reads on
+ * the primary only (the read-own-writes cookie) against primary + replica
+ * (another cookie, so both pass the page cache alike), with one app server
+ * (the other two in HAProxy's maintenance state) against three; the
+ * configurations alternate for `rounds` rounds. Each app server's own
+ * /metrics counts what it answered.
+ */
+async function readScaling() {
+  const seconds = Number(process.env.CLUSTER_SCALE_SECONDS ?? 6);
+  const rounds = Number(process.env.CLUSTER_SCALE_ROUNDS ?? 3);
+  const concurrency = Number(process.env.CLUSTER_SCALE_CLIENTS ?? 16);
+  const configs = [
+    { name: "1 server, reads on the primary", servers: 1, cookie: "read_primary=1" },
+    { name: "1 server, reads on the replica", servers: 1, cookie: "scale=1" },
+    { name: "3 servers, reads on the primary", servers: 3, cookie: "read_primary=1" },
+    { name: "3 servers, reads on the replica", servers: 3, cookie: "scale=1" },
+  ];
+  const paths = [...DISTINCT_SEARCHES, ...freeTimeSearches(tokyoDate(0))];
+  let next = Math.floor(Math.random() * paths.length);
+  const groups = await processGroups();
+  const totals = configs.map(() => ({
+    pages: 0,
+    other: 0,
+    failed: 0,
+    seconds: 0,
+    cpu: {} as Record<string, number>,
+    served: [0, 0, 0],
+  }));
+  const served = async () =>
+    Promise.all(
+      [1, 2, 3].map(async (n) => {
+        const text = await fetch(
+          `http://${process.env[`CLUSTER_METRICS_${n}`] ?? `127.0.0.1:${3730 + n}`}/metrics`,
+        )
+          .then((r) => r.text())
+          .catch(() => "");
+        return [
+          ...text.matchAll(
+            /^http_requests_total\{method="GET",route="\/salons\/search",status="\d+"\} (\d+)/gm,
+          ),
+        ].reduce((sum, m) => sum + Number(m[1]), 0);
+      }),
+    );
+  // Each server's code warmed (JIT, statement plans) before anything is counted.
+  const warmUntil = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < warmUntil)
+        await fetch(`${SITE}${paths[next++ % paths.length]}`, { headers: { cookie: "scale=1" } })
+          .then((response) => response.arrayBuffer())
+          .catch(() => {});
+    }),
+  );
+  try {
+    for (let round = 0; round < rounds; round++) {
+      for (const [index, config] of configs.entries()) {
+        const state = config.servers === 1 ? "maint" : "ready";
+        await haproxy(`set server app/app2 state ${state}`);
+        await haproxy(`set server app/app3 state ${state}`);
+        await sleep(300);
+        const total = totals[index];
+        if (!total) continue;
+        const cpuBefore = Object.fromEntries(
+          Object.entries(groups).map(([name, pids]) => [
+            name,
+            pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0),
+          ]),
+        );
+        const servedBefore = await served();
+        const began = performance.now();
+        const until = began + seconds * 1000;
+        await Promise.all(
+          Array.from({ length: concurrency }, async () => {
+            while (performance.now() < until) {
+              const path = paths[next++ % paths.length];
+              try {
+                // A search whose words become filters is redirected to them (issue 31): followed,
+                // as a browser does, so each page counted is a page of results.
+                const response = await fetch(`${SITE}${path}`, {
+                  headers: { cookie: config.cookie },
+                  signal: AbortSignal.timeout(30_000),
+                });
+                await response.arrayBuffer();
+                if (response.status === 200) total.pages += 1;
+                else if (response.status >= 500) total.failed += 1;
+                if (response.redirected) total.other += 1;
+              } catch {
+                total.failed += 1;
+              }
+            }
+          }),
+        );
+        total.seconds += (performance.now() - began) / 1000;
+        for (const [name, pids] of Object.entries(groups))
+          total.cpu[name] =
+            (total.cpu[name] ?? 0) +
+            pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0) -
+            (cpuBefore[name] ?? 0);
+        const servedAfter = await served();
+        total.served = total.served.map(
+          (n, i) => n + (servedAfter[i] ?? 0) - (servedBefore[i] ?? 0),
+        );
+      }
+    }
+  } finally {
+    await haproxy("set server app/app2 state ready");
+    await haproxy("set server app/app3 state ready");
+  }
+  const rate = totals.map((t) => t.pages / t.seconds);
+  for (const [index, config] of configs.entries()) {
+    const total = totals[index];
+    if (!total) continue;
+    const perPage = Object.entries(total.cpu)
+      .map(([name, cpu]) => `${name} ${((cpu * 1000) / Math.max(1, total.pages)).toFixed(1)}`)
+      .join(", ");
+    record(
+      "h",
+      config.name,
+      `${(rate[index] ?? 0).toFixed(1)} pages/s (${total.pages} pages, ${total.other} of them after a redirect, ${total.failed} failed; app servers answered ${total.served.join(" / ")}); CPU ms a page: ${perPage}; CPU in use ${(Object.values(total.cpu).reduce((a, b) => a + b, 0) / total.seconds).toFixed(2)} cores`,
+    );
+  }
+  const ratio = (a: number, b: number) => ((rate[a] ?? 0) / (rate[b] ?? 1)).toFixed(2);
+  record(
+    "h",
+    "ratio 3 servers ÷ 1 (reads on the replica / on the primary)",
+    `${ratio(3, 1)} / ${ratio(2, 0)}`,
+  );
+  record(
+    "h",
+    "ratio primary + replica ÷ primary only (3 servers / 1)",
+    `${ratio(3, 2)} / ${ratio(1, 0)}`,
+  );
+}
+
+// ------------------------------------------------------- jobs after the load
+/**
+ * Every booking acknowledged under load has one confirmation job: done once
+ * (one claim: attempts = 1), though app servers were restarted, killed and
+ * the database failed over meanwhile; and the mails it wrote, one per booking.
+ */
+async function jobsOnce() {
+  const ids = [...acknowledgedEverywhere];
+  if (ids.length === 0) return;
+  const keys = ids.map((id) => `confirmed:${id}`);
+  const began = performance.now();
+  let state: { total: number; done: number; repeated: number } | undefined;
+  while (performance.now() - began < 60_000) {
+    const { rows: counted } = await db.query<{ total: number; done: number; repeated: number }>(
+      `select count(*)::int as total, count(done_at)::int as done,
+              count(*) filter (where attempts > 1)::int as repeated
+         from jobs where dedupe_key = any($1::text[])`,
+      [keys],
+    );
+    state = counted[0];
+    if (state && state.done === state.total) break;
+    await sleep(500);
+  }
+  record(
+    "jobs",
+    "confirmation jobs of the acknowledged bookings: done / total (claimed more than once)",
+    `${state?.done} / ${state?.total} (${state?.repeated})`,
+  );
+  const { rows: mails } = await db.query<{ n: number }>(
+    `select count(*)::int as n from mail_outbox
+      where "to" like 'cluster-%@example.jp' and created_at >= now() - interval '2 hours'
+        and (subject like '%ご予約が確定しました（%' or subject like '%仮予約を受け付けました%')`,
+  );
+  record(
+    "jobs",
+    "customer confirmation mails written for them",
+    `${mails[0]?.n} for ${ids.length} bookings`,
+  );
+}
+
 const cluster = (...args: string[]) => run("bash", ["scripts/cluster.sh", ...args]);
 
 async function main() {
@@ -535,7 +1095,7 @@ async function main() {
   console.log(`cluster at ${SITE}`);
   if (wanted("a")) await salonDay();
   if (wanted("d")) await replicaPart();
-  if (wanted("b") || wanted("c") || wanted("e")) {
+  if (wanted("b") || wanted("c") || wanted("e") || wanted("f")) {
     const clients = await makeClients(CLIENTS);
     const places = await targets();
     if (wanted("b"))
@@ -556,7 +1116,14 @@ async function main() {
         await new Promise((resolve) => setTimeout(resolve, 5_000));
         await cluster("start", "2");
       });
-    if (wanted("e"))
+    const failover = (await monitorQuery("select 1")) !== null;
+    if (!failover && (wanted("e") || wanted("f")))
+      record(
+        "e, f",
+        "database failover",
+        "skipped: the cluster runs without pg_auto_failover (CLUSTER_FAILOVER=0)",
+      );
+    if (failover && wanted("e"))
       await underLoad("e", clients, places, async () => {
         const t = performance.now();
         await cluster("failover");
@@ -566,7 +1133,12 @@ async function main() {
           `${((performance.now() - t) / 1000).toFixed(1)} s`,
         );
       });
+    if (failover && wanted("e")) await waitForPair(60);
+    if (failover && wanted("f")) await unplannedFailover(clients, places);
+    await jobsOnce();
   }
+  if (wanted("g")) await lagPart();
+  if (wanted("h")) await readScaling();
   console.log(`\n| part | measure | value |\n| --- | --- | --- |`);
   for (const row of rows) console.log(`| ${row.part} | ${row.measure} | ${row.value} |`);
 }

@@ -3,7 +3,8 @@
 # production topology on loopback (decisions 0072, 0074; README "Running in
 # production"): HAProxy (TLS, HTTP/2) in front of three `node server.js`, a
 # PostgreSQL primary of its own with one streaming replica (made with
-# pg_basebackup; the public pages read it), Redis for rate limits and an
+# pg_basebackup; the public pages read it) under pg_auto_failover, Redis for
+# rate limits and an
 # S3-compatible store (s3rver) for photos. Everything it starts is recorded
 # in $CLUSTER_RUN and stopped by `down`; the two PostgreSQL servers are
 # Debian's PostgreSQL 15 binaries on data directories under
@@ -17,15 +18,19 @@ export CLUSTER_PROXY_PORT="${CLUSTER_PROXY_PORT:-8443}"
 export CLUSTER_HTTP_PORT="${CLUSTER_HTTP_PORT:-8480}"
 APP_PORTS=(${CLUSTER_APP_PORTS:-3711 3712 3713})
 S3_PORT="${CLUSTER_S3_PORT:-3720}"
+# Each app server's Prometheus metrics (decision 0070), loopback only; deploy/prometheus.yml scrapes them.
+METRICS_PORTS=(${CLUSTER_METRICS_PORTS:-3731 3732 3733})
 PG_BIN="${CLUSTER_PG_BIN:-/usr/lib/postgresql/15/bin}"
 PG_PORT="${CLUSTER_PG_PORT:-5441}"
 PG_REPLICA_PORT="${CLUSTER_PG_REPLICA_PORT:-5442}"
 PG_DIR="$CLUSTER_RUN/pg"
-# CLUSTER_FAILOVER=1: instead of the basebackup replica, two pg_auto_failover
-# nodes and its monitor (Debian: postgresql-15-auto-failover,
-# pg-auto-failover-cli), with HAProxy (deploy/haproxy-postgres.cfg) on
-# CLUSTER_PG_PORT and CLUSTER_PG_REPLICA_PORT routing to the node of each role.
-CLUSTER_FAILOVER="${CLUSTER_FAILOVER:-}"
+# By default two pg_auto_failover nodes and its monitor (Debian:
+# postgresql-15-auto-failover, pg-auto-failover-cli), with HAProxy
+# (deploy/haproxy-postgres.cfg) on CLUSTER_PG_PORT and CLUSTER_PG_REPLICA_PORT
+# routing to the node of each role. CLUSTER_FAILOVER=0: a plain primary and a
+# basebackup replica on those ports, without a failover manager.
+CLUSTER_FAILOVER="${CLUSTER_FAILOVER:-1}"
+[[ "$CLUSTER_FAILOVER" == 0 ]] && CLUSTER_FAILOVER=""
 PG_MONITOR_PORT="${CLUSTER_PG_MONITOR_PORT:-5440}"
 PG_NODE_PORTS=(${CLUSTER_PG_NODE_PORTS:-5443 5444})
 export CLUSTER_PG_PORT="$PG_PORT" CLUSTER_PG_REPLICA_PORT="$PG_REPLICA_PORT"
@@ -37,7 +42,9 @@ DATABASE_REPLICA_URL="postgres://postgres@127.0.0.1:$PG_REPLICA_PORT/$CLUSTER_DB
 REDIS_URL="${CLUSTER_REDIS_URL:-redis://127.0.0.1:6379/11}"
 PUBLIC_URL="https://localhost:$CLUSTER_PROXY_PORT"
 export CLUSTER_SITE_URL="$PUBLIC_URL"
-for i in "${!APP_PORTS[@]}"; do export "CLUSTER_APP_$((i + 1))=127.0.0.1:${APP_PORTS[$i]}"; done
+for i in "${!APP_PORTS[@]}"; do
+  export "CLUSTER_APP_$((i + 1))=127.0.0.1:${APP_PORTS[$i]}" "CLUSTER_METRICS_$((i + 1))=127.0.0.1:${METRICS_PORTS[$i]}"
+done
 
 log() { printf '[cluster] %s\n' "$*" >&2; }
 pid_alive() { [[ -f "$1" ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
@@ -56,6 +63,7 @@ app_env() { # n: the environment of app server n (1-based)
 NODE_ENV=production
 HOST=127.0.0.1
 PORT=$port
+METRICS_PORT=${METRICS_PORTS[$(($1 - 1))]}
 PUBLIC_URL=$PUBLIC_URL
 TRUST_PROXY=127.0.0.1
 PROXY_HEADERS=x-forwarded
@@ -213,6 +221,21 @@ pg_up_failover() {
   fi
   autoctl_start monitor run --pgdata "$PG_DIR/monitor"
   wait_role "$PG_MONITOR_PORT" f 60
+  # Faster than the defaults (5 s checks, 20 s before a node is unhealthy, 30 s
+  # before promoting): a lost primary is replaced in seconds, not 40. The
+  # order of the two guards stays: a primary cut off from the monitor stops
+  # itself after the keepers' network_partition_timeout (4 s, below) before
+  # the monitor may promote its standby (primary_demote_timeout 6 s), so
+  # there are never two primaries (decision 0074).
+  psql "postgres://postgres@127.0.0.1:$PG_MONITOR_PORT/pg_auto_failover" -qtA >/dev/null <<SQL
+alter system set pgautofailover.health_check_period = 1000;
+alter system set pgautofailover.health_check_timeout = 1000;
+alter system set pgautofailover.health_check_max_retries = 1;
+alter system set pgautofailover.health_check_retry_delay = 500;
+alter system set pgautofailover.node_considered_unhealthy_timeout = 3000;
+alter system set pgautofailover.primary_demote_timeout = 6000;
+select pg_reload_conf();
+SQL
   local monitor="postgres://autoctl_node@127.0.0.1:$PG_MONITOR_PORT/pg_auto_failover"
   for n in 1 2; do
     local port=${PG_NODE_PORTS[$((n - 1))]}
@@ -225,6 +248,7 @@ pg_up_failover() {
         --dbname "$CLUSTER_DB" --monitor "$monitor" "${common[@]}" --run
       if ((n == 1)); then wait_role "$port" f 90; else wait_role "$port" t 120; fi
     fi
+    autoctl config set --pgdata "$PG_DIR/node$n" timeout.network_partition_timeout 4 >/dev/null
   done
   haproxy -c -q -f deploy/haproxy-postgres.cfg
   nohup haproxy -db -f deploy/haproxy-postgres.cfg >>"$CLUSTER_RUN/logs/haproxy-pg.log" 2>&1 &
@@ -237,7 +261,7 @@ up() {
   command -v haproxy >/dev/null || { log "haproxy is not installed (apt-get install haproxy)"; exit 1; }
   [[ -f build/server/index.js ]] || { log "building"; npm run build; }
   mkdir -p "$CLUSTER_RUN/logs" "$CLUSTER_RUN/tls" "$CLUSTER_RUN/s3"
-  for port in "$CLUSTER_PROXY_PORT" "$CLUSTER_HTTP_PORT" "${APP_PORTS[@]}" "$S3_PORT"; do
+  for port in "$CLUSTER_PROXY_PORT" "$CLUSTER_HTTP_PORT" "${APP_PORTS[@]}" "${METRICS_PORTS[@]}" "$S3_PORT"; do
     if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then log "port $port is in use"; exit 1; fi
   done
   [[ -f "$CLUSTER_RUN/auth-secret" ]] || openssl rand -hex 32 >"$CLUSTER_RUN/auth-secret"
@@ -315,6 +339,22 @@ restart) stop_pid "$CLUSTER_RUN/app$2.pid" TERM 30; start_app "$2"; wait_app "$2
 kill) stop_pid "$CLUSTER_RUN/app$2.pid" KILL 5 ;;
 # CLUSTER_FAILOVER only: the monitor promotes the standby (a planned switchover).
 failover) autoctl perform failover --pgdata "$PG_DIR/monitor" ;;
+# The primary's whole node lost (its keeper and its postgres, kill -9), as a
+# machine that dies: the monitor promotes the standby. `start-node N` brings
+# the lost node back, as a standby of the new primary.
+lose-primary)
+  for n in 1 2; do
+    port=${PG_NODE_PORTS[$((n - 1))]}
+    [[ $(psql "postgres://postgres@127.0.0.1:$port/postgres?connect_timeout=2" -tAc "select pg_is_in_recovery()" 2>/dev/null) == f ]] || continue
+    # The keeper's whole process tree (its services and postgres under them) at once.
+    tree() { echo "$1"; for child in $(pgrep -P "$1"); do tree "$child"; done; }
+    kill -9 $(tree "$(cat "$CLUSTER_RUN/autoctl-node$n.pid")") "$(head -1 "$PG_DIR/node$n/postmaster.pid")" 2>/dev/null || true
+    rm -f "$CLUSTER_RUN/autoctl-node$n.pid"
+    echo "node$n"
+    exit 0
+  done
+  log "no primary found"; exit 1 ;;
+start-node) autoctl_start "node$2" run --pgdata "$PG_DIR/node$2" ;;
 start) start_app "$2"; wait_app "$2" ;;
-*) echo "usage: npm run cluster [-- up|down [--drop]|status|restart N|kill N|start N|failover]" >&2; exit 2 ;;
+*) echo "usage: npm run cluster [-- up|down [--drop]|status|restart N|kill N|start N|failover|lose-primary|start-node N]" >&2; exit 2 ;;
 esac
