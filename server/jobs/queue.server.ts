@@ -154,7 +154,33 @@ export function createJobWorker({
     }
   }
 
+  /**
+   * Jobs whose failure could not be written down because the database itself
+   * was gone (a failover, a restart): their lease would keep them for
+   * `leaseMs`, so the next pass gives them back first.
+   */
+  const unreleased = new Map<string, number>();
+
+  async function releaseUnreleased() {
+    for (const [id, attempts] of unreleased) {
+      await db
+        .update(jobs)
+        .set({ lockedUntil: null })
+        .where(and(eq(jobs.id, id), eq(jobs.attempts, attempts), isNull(jobs.doneAt)));
+      unreleased.delete(id);
+    }
+  }
+
   async function scheduleRetry(claimed: Job, error: unknown) {
+    try {
+      await writeRetry(claimed, error);
+    } catch (lost) {
+      unreleased.set(claimed.id, claimed.attempts);
+      throw lost;
+    }
+  }
+
+  async function writeRetry(claimed: Job, error: unknown) {
     const at = now();
     // Also kept in jobs.last_error: without a failed query's parameters.
     const message = safeErrorMessage(error);
@@ -183,6 +209,7 @@ export function createJobWorker({
   }
 
   async function runOnce(): Promise<number> {
+    await releaseUnreleased();
     let done = 0;
     for (const job of await claim()) {
       if (await run(job)) done++;
