@@ -6,6 +6,7 @@ import { requestId } from "hono/request-id";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { RouterContextProvider } from "react-router";
 import { type AccountServices, createAccountServices } from "../accounts/account-services";
+import { withAuthFailure } from "../accounts/auth-failures";
 import { accountRecordHandler } from "../api/accounts";
 import { adminApi } from "../api/admin";
 import { createBookingApi } from "../api/booking-api";
@@ -244,7 +245,9 @@ export function createHttpApp({
   app.get("/api/auth/password-policy", (c) => c.json(accounts.policy));
   app.use("/api/auth/*", authEndpointGuard(accounts));
   app.on(["GET", "POST"], "/api/auth/*", async (c) => {
-    const answer = await accounts.auth.handler(c.req.raw);
+    const { answer, lostDatabase } = await withAuthFailure(() => accounts.auth.handler(c.req.raw));
+    // Thrown on to onError, which answers a lost database 503 with Retry-After.
+    if (answer.status >= 500 && lostDatabase) throw lostDatabase;
     // Better Auth answers a path it does not know with an empty 404.
     if (answer.status === 404 && !answer.headers.has("content-type")) apiNotFound();
     return withJapaneseAuthErrors(answer);

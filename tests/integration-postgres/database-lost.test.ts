@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type AccountServices,
+  createAccountServices,
+} from "../../server/accounts/account-services";
 import { type DatabaseHandle, openDatabase } from "../../server/db/client";
 import { createLogger } from "../../server/logger";
 import { ORIGIN, testLogin } from "../support/accounts";
 import { createFullApp } from "../support/full-app";
+import { startRedisServer } from "../support/redis-server";
 import { startTcpRelay, type TcpRelay } from "../support/tcp-relay";
 import { createTestDatabase, type TestDatabase } from "../support/test-database";
 
@@ -25,6 +30,8 @@ const env = {
 };
 
 let database: TestDatabase;
+let redis: Awaited<ReturnType<typeof startRedisServer>>;
+let accounts: AccountServices;
 let relay: TcpRelay;
 let throughRelay: DatabaseHandle;
 let app: { request: (input: string, init?: RequestInit) => Response | Promise<Response> };
@@ -32,19 +39,24 @@ const lines: string[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
+  // Rate limits in Redis, as on a cluster: then a request to Better Auth's endpoints reaches
+  // the session lookup (with them in the database, the limiter itself fails first).
+  redis = await startRedisServer();
   const server = new URL(process.env.TEST_DATABASE_URL ?? "");
   relay = await startTcpRelay({ host: server.hostname, port: Number(server.port || 5432) });
   throughRelay = await openDatabase(relay.urlThrough(database.url ?? ""), createLogger("silent"));
-  const full = await createFullApp(database, env);
+  const full = await createFullApp(database, { ...env, REDIS_URL: redis.url });
   // Its accounts (Better Auth) are built on the relayed handle too.
-  app = full.serverOn(throughRelay, {
-    log: createLogger("info", {}, (line) => lines.push(line)),
-  });
+  const log = createLogger("info", {}, (line) => lines.push(line));
+  accounts = createAccountServices(throughRelay.db, full.config, log);
+  app = full.serverOn(throughRelay, { log, accounts });
 });
 afterAll(async () => {
   await relay?.restore();
   await throughRelay?.close();
   await relay?.close();
+  await accounts?.close();
+  redis?.stop();
   await database?.drop();
 });
 
@@ -73,6 +85,13 @@ describe("the database lost under a signed-in visitor", () => {
         error: { code: "service_unavailable", message: expect.stringContaining("時間をおいて") },
       });
     }
+    // Better Auth's own endpoint: its handler would answer the wrapped error with a bare 500.
+    const session = await b.request("/api/auth/get-session");
+    expect(session.status).toBe(503);
+    expect(session.headers.get("retry-after")).toBe("5");
+    expect(
+      lines.filter((line) => line.includes('"path":"/api/auth/get-session"')).join(),
+    ).toContain('"errorName":"APIError"');
     expect(lines.some((line) => line.includes('"unhandled'))).toBe(false);
 
     await relay.restore();
