@@ -13,6 +13,7 @@ import {
 import { type FreeDaysRefresh, startFreeDaysRefresh } from "./bookings/free-days.server";
 import { loadConfig } from "./config";
 import { type DatabaseHandle, openDatabase } from "./db/client";
+import { createReplicaMonitor, type ReplicaMonitor } from "./db/replica-monitor.server";
 import { createHttpApp, type HttpAppDeps } from "./http/app";
 import { withDomainErrors } from "./http/errors";
 import { gracefulClose } from "./http/graceful-close";
@@ -94,8 +95,21 @@ export async function start(
   if (migrate) await prepareDatabase(database, log);
   // Never migrated: a streaming replica follows the primary's schema (decision 0074).
   const replica = config.DATABASE_REPLICA_URL
-    ? await openDatabase(config.DATABASE_REPLICA_URL, log)
+    ? await openDatabase(config.DATABASE_REPLICA_URL, log, {
+        connectTimeoutMs: REPLICA_CONNECT_TIMEOUT_MS,
+      })
     : undefined;
+  // While the replica is down or lagging, the pages read the primary (decision 0074).
+  const replicaMonitor = config.DATABASE_REPLICA_URL
+    ? createReplicaMonitor({
+        replicaUrl: config.DATABASE_REPLICA_URL,
+        primary: database.db,
+        log,
+        checkMs: config.REPLICA_CHECK_MS,
+        maxLagSeconds: config.REPLICA_MAX_LAG_SECONDS,
+      })
+    : undefined;
+  await replicaMonitor?.start();
   const accounts = createAccountServices(database.db, config, log);
   // Requests only queue mail; this loop sends it (without SMTP_URL it stays for /dev/mailbox).
   const delivery = config.SMTP_URL
@@ -106,11 +120,12 @@ export async function start(
   // Booking mails, reminders and housekeeping are jobs in the database (decision 0010).
   const jobs = startBackgroundJobs(database.db, config, log);
   const slotEvents = createSlotEvents(database);
-  const metrics = createAppMetrics({ database, slotEvents });
+  const metrics = createAppMetrics({ database, slotEvents, replica: replicaMonitor });
   const app = createServerApp({
     config,
     database,
     replica,
+    replicaMonitor,
     log,
     accounts,
     slotEvents,
@@ -135,13 +150,31 @@ export async function start(
   keepConnectionsOpen(server);
   stopGracefullyOnSignals(
     server,
-    { database, replica, accounts, delivery, jobs, slotEvents, freeDays, metricsServer },
+    {
+      database,
+      replica,
+      replicaMonitor,
+      accounts,
+      delivery,
+      jobs,
+      slotEvents,
+      freeDays,
+      metricsServer,
+    },
     log,
     config.SHUTDOWN_TIMEOUT,
   );
   if (!config.isProduction) await logDemoAccounts(database, log, config.PUBLIC_URL);
   return server;
 }
+
+/**
+ * A new connection to the replica that takes longer fails its page, which
+ * is then read from the primary (server/http/app.ts): a replica that stops
+ * answering without refusing (a host gone from the network) must not hold
+ * pages until the operating system gives up, minutes later.
+ */
+const REPLICA_CONNECT_TIMEOUT_MS = 2_000;
 
 /**
  * How long an idle keep-alive connection stays open. Node's default (5 s)
@@ -186,6 +219,7 @@ function stopGracefullyOnSignals(
   {
     database,
     replica,
+    replicaMonitor,
     accounts,
     delivery,
     freeDays,
@@ -195,6 +229,7 @@ function stopGracefullyOnSignals(
   }: {
     database: DatabaseHandle;
     replica: DatabaseHandle | undefined;
+    replicaMonitor: ReplicaMonitor | undefined;
     accounts: AccountServices;
     delivery: MailDelivery | null;
     freeDays: FreeDaysRefresh;
@@ -228,6 +263,7 @@ function stopGracefullyOnSignals(
         await delivery?.stop();
         await freeDays.stop();
         await accounts.close();
+        await replicaMonitor?.stop();
         await replica?.close();
         await database.close();
         log.info("stopped");

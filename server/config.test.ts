@@ -34,6 +34,16 @@ describe("loadConfig", () => {
     ).toThrow(/WAITLIST_QUIET_HOURS/);
   });
 
+  it("checks the replica every second and leaves it past 5 s of lag, below the read-own-writes 15 s", () => {
+    expect(loadConfig({})).toMatchObject({ REPLICA_CHECK_MS: 1_000, REPLICA_MAX_LAG_SECONDS: 5 });
+    expect(loadConfig({ REPLICA_CHECK_MS: "500", REPLICA_MAX_LAG_SECONDS: "2.5" })).toMatchObject({
+      REPLICA_CHECK_MS: 500,
+      REPLICA_MAX_LAG_SECONDS: 2.5,
+    });
+    expect(() => loadConfig({ REPLICA_MAX_LAG_SECONDS: "15" })).toThrow(/REPLICA_MAX_LAG_SECONDS/);
+    expect(() => loadConfig({ REPLICA_CHECK_MS: "10" })).toThrow(/REPLICA_CHECK_MS/);
+  });
+
   it("refuses the e2e login route in production", () => {
     expect(loadConfig({ E2E_LOGIN: "true" }).E2E_LOGIN).toBe(true);
     expect(() =>

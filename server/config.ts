@@ -38,6 +38,23 @@ const configSchema = z.object({
    */
   DATABASE_REPLICA_URL: z.string().optional(),
   /**
+   * How often each app server checks its replica (milliseconds): whether it
+   * answers, and how far behind the primary it has replayed. While it fails
+   * or lags, the pages read the primary (server/db/replica-monitor.server.ts).
+   */
+  REPLICA_CHECK_MS: z.coerce.number().int().min(100).max(60_000).default(1_000),
+  /**
+   * Lag (seconds) past which the replica is left for the primary; it is
+   * read again after three checks in a row at most half this behind. Below
+   * the read-own-writes cookie's 15 s (decision 0074), which assumes the
+   * replica is never further behind than that.
+   */
+  REPLICA_MAX_LAG_SECONDS: z.coerce
+    .number()
+    .min(1)
+    .max(14, "15秒（書いた直後のブラウザが主を読む時間）より短くしてください")
+    .default(5),
+  /**
    * Absolute origin used for canonical URLs, Open Graph, mail links and
    * Better Auth's redirects. Unset: http://localhost:PORT, so `PORT=4000
    * npm start` sends links that work on that port.

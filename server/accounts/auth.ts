@@ -15,6 +15,7 @@ import type { Logger } from "../logger";
 import type { Mailer } from "../mail/mailer";
 import { renderMail } from "../mail/templates";
 import { authCallbacks } from "./auth-callbacks";
+import { keepLostDatabase, onAuthError } from "./auth-failures";
 import { betterAuthLogger } from "./auth-logger";
 import {
   DEVICE_COOKIE,
@@ -232,6 +233,8 @@ export function createAuth({ db, config, mailer, rateLimitStore, log }: AuthDeps
       // Any successful sign-in (password, mail link, verification, provider)
       // makes this browser a known device of the account (device-cookie.ts).
       after: createAuthMiddleware(async (ctx) => {
+        // An endpoint's APIError wrapping a lost database (the session lookup's): a 503, not 500.
+        keepLostDatabase(ctx.context.returned);
         // A change asked for is told to the old address at once, with what to do if it
         // was not its owner: a new password voids the link (email-change.ts).
         if (ctx.path === "/change-email" && !isAPIError(ctx.context.returned)) {
@@ -269,6 +272,8 @@ export function createAuth({ db, config, mailer, rateLimitStore, log }: AuthDeps
     ],
     telemetry: { enabled: false },
     logger: betterAuthLogger(log),
+    // A lost database in a Better Auth endpoint becomes the app's 503, not its bare 500.
+    onAPIError: { onError: onAuthError },
   });
   return auth;
 }

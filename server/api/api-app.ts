@@ -5,7 +5,7 @@ import type { AccountServices } from "../accounts/account-services";
 import { type CurrentUser, getCurrentUser } from "../accounts/current-user";
 import type { Database } from "../db/client";
 import { DomainError, UnauthenticatedError } from "../errors/domain-error";
-import { domainErrorResponse, toDomainError } from "../http/errors";
+import { domainErrorResponse, noteUnavailable, toDomainError } from "../http/errors";
 import { describeError, type Logger } from "../logger";
 
 export type ApiEnv = { Variables: { requestId: string } };
@@ -68,7 +68,10 @@ export function createApiApp(log: Logger) {
 
 export function apiErrorResponse(error: unknown, c: Context<ApiEnv>, log: Logger) {
   const domain = toDomainError(error);
-  if (domain) return domainErrorResponse(c, domain);
+  if (domain) {
+    noteUnavailable(c, domain, error, log);
+    return domainErrorResponse(c, domain);
+  }
   // Malformed JSON bodies and the like, raised by Hono's validators.
   if (error instanceof HTTPException && error.status < 500) {
     return domainErrorResponse(

@@ -49,9 +49,23 @@ export { isPostgresUrl };
 export async function openDatabase(
   url: string,
   log: Logger = createLogger("warn"),
+  {
+    connectTimeoutMs = 0,
+  }: {
+    /**
+     * PostgreSQL: how long a new connection may take before the query fails
+     * (0: no limit). The replica's pool sets one, so a replica that stops
+     * answering fails a page quickly and the page is read from the primary.
+     */
+    connectTimeoutMs?: number;
+  } = {},
 ): Promise<DatabaseHandle> {
   if (isPostgresUrl(url)) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      connectionTimeoutMillis: connectTimeoutMs,
+    });
     // A server restart or a terminated backend must not crash the process:
     // without listeners, pg re-throws such errors as uncaught exceptions.
     // The next query reconnects; /readyz reports while it cannot.

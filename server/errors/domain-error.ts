@@ -10,7 +10,7 @@ export class DomainError extends Error {
     readonly code: string,
     /** Japanese, shown to the user as it is. */
     message: string,
-    /** The HTTP status it maps to (4xx). */
+    /** The HTTP status it maps to (4xx; 503 when the database is out of reach). */
     readonly status: number = 400,
     /** Extra fields for the API body or the page (e.g. field errors). */
     readonly details?: Record<string, unknown>,
@@ -44,4 +44,22 @@ export class UnauthenticatedError extends DomainError {
 /** The `{ "error": { "code", "message" } }` body every /api error answers with. */
 export function errorBody(error: DomainError) {
   return { error: { code: error.code, message: error.message, ...error.details } };
+}
+
+/** Seconds a client is asked to wait when the database is out of reach (a failover takes a few). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The database could not be reached or lost the connection (server/db/unavailable.ts):
+ * 503 with Retry-After, since the same request will likely succeed in a moment.
+ */
+export class DatabaseUnavailableError extends DomainError {
+  constructor() {
+    super(
+      "service_unavailable",
+      "ただいま一時的にご利用いただけません。少し時間をおいてから、もう一度お試しください。",
+      503,
+      { retryAfter: DATABASE_RETRY_AFTER_SECONDS },
+    );
+  }
 }

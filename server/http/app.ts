@@ -6,14 +6,20 @@ import { requestId } from "hono/request-id";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { RouterContextProvider } from "react-router";
 import { type AccountServices, createAccountServices } from "../accounts/account-services";
+import { withAuthFailure } from "../accounts/auth-failures";
 import { accountRecordHandler } from "../api/accounts";
 import { adminApi } from "../api/admin";
 import { createBookingApi } from "../api/booking-api";
 import { testLoginHandler } from "../api/test-login";
 import { type Config, mapTileOrigin } from "../config";
 import { appContext } from "../context";
-import type { DatabaseHandle } from "../db/client";
-import { type DomainError, NotFoundError } from "../errors/domain-error";
+import type { Database, DatabaseHandle } from "../db/client";
+import type { ReplicaMonitor } from "../db/replica-monitor.server";
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  type DomainError,
+  NotFoundError,
+} from "../errors/domain-error";
 import { describeError, type Logger } from "../logger";
 import type { AppMetrics } from "../metrics/metrics.server";
 import { requestMetrics } from "../metrics/request-metrics";
@@ -27,7 +33,13 @@ import { bodyLimit } from "./body-limit";
 import { compression } from "./compression";
 import { isCrawler } from "./crawler";
 import { rejectCrossSiteWrites } from "./cross-site";
-import { domainErrorResponse, isApiPath, thrownAnswers, toDomainError } from "./errors";
+import {
+  domainErrorResponse,
+  isApiPath,
+  noteUnavailable,
+  thrownAnswers,
+  toDomainError,
+} from "./errors";
 import { screenInput } from "./input-screen";
 import { type PageCache, pageCache } from "./page-cache";
 import { privateAnswers } from "./private-answers";
@@ -39,6 +51,8 @@ export type HttpAppDeps = {
   database: DatabaseHandle;
   /** The read replica (DATABASE_REPLICA_URL, decision 0074); absent: the pages read `database`. */
   replica?: DatabaseHandle;
+  /** Whether the replica is fit to read now; absent: it always is (tests of the routing alone). */
+  replicaMonitor?: Pick<ReplicaMonitor, "inUse" | "checkNow">;
   log: Logger;
   /** React Router's document and data handler. */
   handleRequest: (request: Request, context: RouterContextProvider) => Promise<Response>;
@@ -83,6 +97,7 @@ export function createHttpApp({
   config,
   database,
   replica,
+  replicaMonitor,
   log,
   handleRequest,
   clientDir,
@@ -124,7 +139,7 @@ export function createHttpApp({
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     });
   });
-  app.use(thrownAnswers());
+  app.use(thrownAnswers(log));
   // Outside every handler, so an API write (a hold, a booking, a favorite) counts too.
   if (replica) app.use(readOwnWrites({ secure: config.PUBLIC_URL.startsWith("https:") }));
 
@@ -230,7 +245,9 @@ export function createHttpApp({
   app.get("/api/auth/password-policy", (c) => c.json(accounts.policy));
   app.use("/api/auth/*", authEndpointGuard(accounts));
   app.on(["GET", "POST"], "/api/auth/*", async (c) => {
-    const answer = await accounts.auth.handler(c.req.raw);
+    const { answer, lostDatabase } = await withAuthFailure(() => accounts.auth.handler(c.req.raw));
+    // Thrown on to onError, which answers a lost database 503 with Retry-After.
+    if (answer.status >= 500 && lostDatabase) throw lostDatabase;
     // Better Auth answers a path it does not know with an empty 404.
     if (answer.status === 404 && !answer.headers.has("content-type")) apiNotFound();
     return withJapaneseAuthErrors(answer);
@@ -289,20 +306,49 @@ export function createHttpApp({
   app.use(pages);
 
   app.all("*", async (c) => {
-    const context = new RouterContextProvider();
-    context.set(appContext, {
-      db: database.db,
-      readDb: replica && !readsPrimary(c) ? replica.db : database.db,
-      config,
-      log: log.child({ requestId: c.get("requestId") }),
-      requestId: c.get("requestId"),
-      nonce: c.get("secureHeadersNonce") ?? "",
-      accounts,
-      redirects,
-      photos,
-      inputError: c.get("inputError"),
-    });
-    const response = await handleRequest(c.req.raw, context);
+    const render = (readDb: Database, request = c.req.raw) => {
+      const context = new RouterContextProvider();
+      context.set(appContext, {
+        db: database.db,
+        readDb,
+        config,
+        log: log.child({ requestId: c.get("requestId") }),
+        requestId: c.get("requestId"),
+        nonce: c.get("secureHeadersNonce") ?? "",
+        accounts,
+        redirects,
+        photos,
+        inputError: c.get("inputError"),
+      });
+      return handleRequest(request, context);
+    };
+    const onReplica =
+      replica !== undefined && !readsPrimary(c) && (replicaMonitor?.inUse() ?? true);
+    let response = await render(onReplica ? replica.db : database.db);
+    if (
+      onReplica &&
+      response.status === 503 &&
+      (c.req.method === "GET" || c.req.method === "HEAD")
+    ) {
+      // The database was out of reach (server/db/unavailable.ts), most likely the replica
+      // this page read: read it once more from the primary rather than show the error,
+      // and have the monitor check at once, so the next pages skip the replica (decision 0074).
+      // A GET page's loaders only read, so running them twice is safe.
+      void replicaMonitor?.checkNow();
+      log.warn("page failed on the replica; read again from the primary", {
+        requestId: c.get("requestId"),
+        path: c.req.path,
+      });
+      await response.body?.cancel().catch(() => {});
+      // A new Request: reads are memoized per Request (salon-sections.ts, current-user.ts),
+      // and the failed ones must not be handed back.
+      response = await render(database.db, new Request(c.req.raw));
+    }
+    if (response.status === 503 && !response.headers.has("retry-after")) {
+      // The page said the database is out of reach; say when to come back, as /api does.
+      response = new Response(response.body, response);
+      response.headers.set("Retry-After", String(DATABASE_RETRY_AFTER_SECONDS));
+    }
     if (response.status >= 400 && isCrawler(c.req.header("user-agent"))) {
       log.warn("error status served to crawler without page", {
         requestId: c.get("requestId"),
@@ -317,7 +363,10 @@ export function createHttpApp({
 
   app.onError((error, c) => {
     const domain = toDomainError(error);
-    if (domain) return domainErrorResponse(c, domain);
+    if (domain) {
+      noteUnavailable(c, domain, error, log);
+      return domainErrorResponse(c, domain);
+    }
     log.error("unhandled error", {
       requestId: c.get("requestId"),
       path: c.req.path,

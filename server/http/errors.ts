@@ -1,21 +1,33 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { data, isRouteErrorResponse, type ServerBuild } from "react-router";
 import {
+  data,
+  isRouteErrorResponse,
+  type RouterContextProvider,
+  type ServerBuild,
+} from "react-router";
+import { appContext } from "../context";
+import { isDatabaseUnavailable } from "../db/unavailable";
+import {
+  DatabaseUnavailableError,
   DomainError,
   errorBody,
   NotFoundError,
   UnauthenticatedError,
 } from "../errors/domain-error";
+import { describeError, type Logger } from "../logger";
 
 /**
  * The one place where what domain code throws becomes an answer. Domain
  * functions throw DomainError; guards and notFound() throw React Router's
  * redirect or data() (they serve loaders first). For /api those become the
  * JSON error of SPEC.md §7, for pages the error screen with the status and
- * the Japanese message. Anything else is a fault: logged and answered 500.
+ * the Japanese message. A database out of reach (a failover, a restart),
+ * however wrapped, is a 503 with Retry-After. Anything else is a fault:
+ * logged and answered 500.
  */
 export function toDomainError(thrown: unknown): DomainError | undefined {
   if (thrown instanceof DomainError) return thrown;
+  if (isDatabaseUnavailable(thrown)) return new DatabaseUnavailableError();
   if (thrown instanceof Response && thrown.status >= 300 && thrown.status < 400) {
     // A guard sending the visitor somewhere: an API caller cannot follow it.
     const location = thrown.headers.get("location") ?? "";
@@ -69,18 +81,29 @@ export function domainErrorResponse(c: Context, error: DomainError): Response {
   return c.text(error.message, error.status as 400);
 }
 
+/** A lost database is answered, not a fault, but the operator should see why: one warning. */
+export function noteUnavailable(c: Context, domain: DomainError, thrown: unknown, log: Logger) {
+  if (!(domain instanceof DatabaseUnavailableError)) return;
+  log.warn("database unavailable", {
+    requestId: c.get("requestId"),
+    path: c.req.path,
+    ...describeError(thrown),
+  });
+}
+
 /**
  * Hono hands only Error instances to onError; a guard's redirect or
  * notFound() thrown in a Hono handler would escape it as a bare 500. This
  * catches those (first in the chain) and answers them as DomainErrors.
  */
-export function thrownAnswers(): MiddlewareHandler {
+export function thrownAnswers(log: Logger): MiddlewareHandler {
   return async (c, next) => {
     try {
       await next();
     } catch (thrown) {
       const domain = toDomainError(thrown);
       if (!domain) throw thrown;
+      noteUnavailable(c, domain, thrown, log);
       c.res = domainErrorResponse(c, domain);
     }
   };
@@ -99,9 +122,24 @@ function convertThrown<F extends RouteFunction>(fn: F): F {
       return await fn(...args);
     } catch (thrown) {
       if (thrown instanceof DomainError) throw domainErrorData(thrown);
+      if (isDatabaseUnavailable(thrown)) {
+        logUnavailable(args[0], thrown);
+        throw domainErrorData(new DatabaseUnavailableError());
+      }
       throw thrown;
     }
   }) as unknown as F;
+}
+
+/** A route's lost database, logged as a warning (the answer is a 503, not a fault). */
+function logUnavailable(routeArgs: unknown, thrown: unknown) {
+  const context = (routeArgs as { context?: RouterContextProvider } | undefined)?.context;
+  try {
+    const { log, requestId } = (context as RouterContextProvider).get(appContext);
+    log.warn("database unavailable", { requestId, ...describeError(thrown) });
+  } catch {
+    // No app context (a route run outside the app): the 503 is answer enough.
+  }
 }
 
 const wrapped = new WeakMap<ServerBuild, ServerBuild>();

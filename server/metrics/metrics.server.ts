@@ -9,6 +9,7 @@ import {
   Registry,
 } from "prom-client";
 import type { DatabaseHandle } from "../db/client";
+import type { ReplicaMonitor } from "../db/replica-monitor.server";
 import { jobs } from "../db/schema/jobs";
 import { mailOutbox } from "../db/schema/mail";
 import type { SlotEvents } from "../realtime/slot-events.server";
@@ -32,6 +33,8 @@ export type AppMetrics = {
 export type MetricSources = {
   database: Pick<DatabaseHandle, "db" | "poolStats">;
   slotEvents: Pick<SlotEvents, "subscriberCount">;
+  /** The read replica's monitor (DATABASE_REPLICA_URL); absent: no replica gauges. */
+  replica?: Pick<ReplicaMonitor, "state">;
   now?: () => Date;
 };
 
@@ -41,6 +44,7 @@ const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 1
 export function createAppMetrics({
   database,
   slotEvents,
+  replica,
   now = () => new Date(),
 }: MetricSources): AppMetrics {
   const registry = new Registry();
@@ -81,6 +85,29 @@ export function createAppMetrics({
       this.set(slotEvents.subscriberCount());
     },
   });
+
+  if (replica) {
+    // Several processes of one server: "in use" only if every one reads the replica.
+    new Gauge({
+      name: "db_replica_in_use",
+      help: "1 while the pages that may lag read the read replica, 0 while they read the primary (replica down or lagging)",
+      aggregator: "min",
+      registers,
+      collect() {
+        this.set(replica.state().inUse ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: "db_replica_lag_seconds",
+      help: "How far the replica's replay was behind the primary at the last check (0: caught up or not a standby; NaN: unreachable)",
+      aggregator: "max",
+      registers,
+      collect() {
+        const state = replica.state();
+        this.set(state.status === "down" ? Number.NaN : (state.lagSeconds ?? 0));
+      },
+    });
+  }
 
   // One query for both queue figures, shared by the two gauges of one scrape.
   let queueRead: Promise<{ due: number; oldest: Date | null }> | null = null;

@@ -92,7 +92,7 @@ describe("Hono application", () => {
         throw await thrown(request);
       });
       const api = new Hono()
-        .use(thrownAnswers())
+        .use(thrownAnswers(log))
         .all("/api/*", async (c) => {
           throw await thrown(c.req.raw);
         })
