@@ -42,7 +42,8 @@ export class SdkTypes {
   private readonly declarations = new Map<string, Declaration>();
 
   constructor(files: string[]) {
-    for (const file of files) {
+    // shared.d.ts: RangeQueryParam, PaginationParams and the like, used by every resource.
+    for (const file of [...files, "../shared.d.ts"]) {
       const text = readFileSync(path.join(STRIPE_ESM, "resources", file), "utf8");
       const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false);
       this.collect(source.statements, []);
@@ -103,6 +104,42 @@ export class SdkTypes {
 
   allFields(name: string): string[] {
     return this.interfaceNamed(name).properties.map((p) => p.name);
+  }
+
+  /**
+   * Problems with an object the fake answers with, as `name`: a field the
+   * API always returns missing, null where it never is, or a field the API
+   * does not have; nested objects of this file's types are checked too.
+   */
+  shapeProblems(name: string, value: Record<string, unknown>, at = ""): string[] {
+    const declaration = this.interfaceNamed(name);
+    const problems: string[] = [];
+    const known = new Map(declaration.properties.map((p) => [p.name, p]));
+    for (const property of declaration.properties) {
+      if (property.optional) continue;
+      if (!(property.name in value)) problems.push(`${at}${property.name} is missing (${name})`);
+      else if (value[property.name] === null && property.type && !includesNull(property.type)) {
+        problems.push(`${at}${property.name} is null, which ${name} never is`);
+      }
+    }
+    for (const [key, field] of Object.entries(value)) {
+      const property = known.get(key);
+      if (!property) {
+        problems.push(`${at}${key} is not a field of ${name}`);
+        continue;
+      }
+      if (field === null || typeof field !== "object" || !property.type) continue;
+      const target = this.objectTypeOf(property.type, property.scope);
+      if (!target || target === "any-keys") continue;
+      const items = Array.isArray(field) ? field : [field];
+      for (const [index, item] of items.entries()) {
+        if (item && typeof item === "object" && !Array.isArray(item)) {
+          const where = Array.isArray(field) ? `${at}${key}[${index}].` : `${at}${key}.`;
+          problems.push(...this.shapeProblems(target, item as Record<string, unknown>, where));
+        }
+      }
+    }
+    return problems;
   }
 
   /**

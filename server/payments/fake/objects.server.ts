@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 
 /**
  * Stripe-shaped objects, every field the API always returns (checked against
- * the `stripe` package's generated types by payments-openapi.test.ts), with
+ * the `stripe` package's generated types by stripe-openapi.test.ts), with
  * null where the fake has nothing to say.
  */
 export type StripeObject = Record<string, unknown> & { id: string; object: string };
