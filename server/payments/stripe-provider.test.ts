@@ -651,6 +651,28 @@ describe("webhooks", () => {
     ]);
   });
 
+  it("takes faults from another process through its control endpoint, with the secret key only", async () => {
+    const control = (body: object, key = harness.secretKey) =>
+      fetch(`${harness.apiUrl}/__fake/control`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await control({ action: "holdWebhooks" }, "sk_test_wrong")).status).toBe(401);
+    expect((await control({ action: "explode" })).status).toBe(400);
+    expect((await control({ action: "holdWebhooks" })).status).toBe(200);
+    const bookingId = nextBooking();
+    const session = await depositSession(bookingId);
+    await payOnHostedPage(session.url ?? "", "4242424242424242");
+    const completed = () =>
+      harness.receiver.received.filter(
+        (e) => e.kind === "checkout_completed" && e.session.id === session.id,
+      );
+    expect(completed()).toEqual([]);
+    expect((await control({ action: "releaseWebhooks" })).status).toBe(200);
+    await harness.receiver.waitFor(() => completed().length === 1);
+  });
+
   it("signs what a receiver without the secret cannot accept", async () => {
     const stranger = createStripeProvider({
       secretKey: "sk_test_x",

@@ -57,7 +57,7 @@ function layout(title: string, body: string): string {
 <style>${STYLE}</style>
 </head>
 <body>
-<p class="banner">テスト決済：実際の請求は行われません</p>
+<header><p class="banner">テスト決済：実際の請求は行われません</p></header>
 <main>
 ${body}
 </main>
