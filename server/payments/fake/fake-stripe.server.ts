@@ -141,7 +141,7 @@ const missing = (what: string, id: string, param = "id") =>
   });
 
 /** The top-level parameters each endpoint takes (a subset of Stripe's; others are refused as Stripe does). */
-const ALLOWED: Record<string, string[]> = {
+export const FAKE_ENDPOINT_PARAMS: Record<string, string[]> = {
   "POST /v1/customers": ["email", "name", "metadata", "description", "expand"],
   "POST /v1/checkout/sessions": [
     "mode",
@@ -456,7 +456,7 @@ export class FakeStripe {
     const segments = path.split("/").filter(Boolean);
     const id = segments[3] ?? segments[2];
     const template = templateOf(method, segments);
-    const allowed = template ? ALLOWED[template] : undefined;
+    const allowed = template ? FAKE_ENDPOINT_PARAMS[template] : undefined;
     if (!template || !allowed) {
       throw new ApiError(404, {
         type: "invalid_request_error",
