@@ -44,11 +44,22 @@ export async function startPayments(
 
 /** A fake Stripe on a free loopback port and a provider talking to it: one per test worker. */
 export async function startFakePayments(
-  options: { webhookUrl?: string; timeoutMs?: number; maxNetworkRetries?: number } = {},
+  options: {
+    webhookUrl?: string;
+    timeoutMs?: number;
+    maxNetworkRetries?: number;
+    /** The fake's clock (a session past its expires_at reads as expired). */
+    now?: () => Date;
+  } = {},
 ) {
   const secretKey = `sk_test_fake${randomBytes(12).toString("hex")}`;
   const webhookSecret = `whsec_fake${randomBytes(16).toString("hex")}`;
-  const fake = new FakeStripe({ secretKey, webhookSecret, webhookUrl: options.webhookUrl });
+  const fake = new FakeStripe({
+    secretKey,
+    webhookSecret,
+    webhookUrl: options.webhookUrl,
+    ...(options.now ? { now: options.now } : {}),
+  });
   const apiUrl = await fake.start();
   const provider = createStripeProvider({
     secretKey,

@@ -59,22 +59,24 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     return toCheckoutSession(session);
   }
 
+  async function createCustomer(input: CreateCustomerInput) {
+    const customer = await call(() =>
+      stripe.customers.create(
+        {
+          ...(input.email ? { email: input.email } : {}),
+          ...(input.name ? { name: input.name } : {}),
+          ...(input.metadata ? { metadata: input.metadata } : {}),
+        },
+        { idempotencyKey: input.idempotencyKey },
+      ),
+    );
+    return { id: customer.id };
+  }
+
   return {
     name: options.name ?? "stripe",
 
-    async createCustomer(input: CreateCustomerInput) {
-      const customer = await call(() =>
-        stripe.customers.create(
-          {
-            ...(input.email ? { email: input.email } : {}),
-            ...(input.name ? { name: input.name } : {}),
-            ...(input.metadata ? { metadata: input.metadata } : {}),
-          },
-          { idempotencyKey: input.idempotencyKey },
-        ),
-      );
-      return { id: customer.id };
-    },
+    createCustomer,
 
     async createCheckoutSession(input: CreateCheckoutInput) {
       if (
@@ -88,7 +90,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       const customerId =
         input.customerId ??
         (
-          await this.createCustomer({
+          await createCustomer({
             email: input.customerEmail,
             name: input.customerName,
             metadata: { booking_id: input.bookingId },

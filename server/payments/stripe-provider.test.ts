@@ -143,6 +143,31 @@ describe("checkout sessions", () => {
     );
   });
 
+  it("reads a page past its expires_at as expired (the fake's clock)", async () => {
+    let now = new Date();
+    const timed = await startFakePayments({ now: () => now });
+    try {
+      const bookingId = nextBooking();
+      const session = await timed.provider.createCheckoutSession({
+        bookingId,
+        mode: "payment",
+        amount: 3000,
+        description: "予約金",
+        ...urls(bookingId),
+        expiresAt: new Date(now.getTime() + 31 * 60_000),
+        idempotencyKey: idempotencyKeys.checkout(bookingId),
+      });
+      now = new Date(now.getTime() + 32 * 60_000);
+      expect((await fetch(session.url ?? "")).status).toBe(410);
+      expect(await timed.provider.retrieveCheckoutSession(session.id)).toMatchObject({
+        status: "expired",
+      });
+      expect(timed.fake.events.map((e) => e.type)).toContain("checkout.session.expired");
+    } finally {
+      await timed.fake.close();
+    }
+  });
+
   it("rejects a wrong secret key", async () => {
     const wrong = createStripeProvider({
       secretKey: "sk_test_wrong",

@@ -82,7 +82,7 @@ export async function startWebhookReceiver(provider: PaymentProvider) {
 
 /** A fake Stripe, a provider on it and a webhook receiver wired together. */
 export async function startPaymentsHarness(
-  options: { timeoutMs?: number; maxNetworkRetries?: number } = {},
+  options: { timeoutMs?: number; maxNetworkRetries?: number; now?: () => Date } = {},
 ) {
   const payments = await startFakePayments(options);
   const receiver = await startWebhookReceiver(payments.provider);
