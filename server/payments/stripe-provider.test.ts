@@ -100,6 +100,9 @@ describe("checkout sessions", () => {
     const again = await depositSession(bookingId);
     expect(again.id).toBe(first.id);
     expect(again.customerId).toBe(first.customerId);
+    // Replayed as first answered, even after the page was paid.
+    await payOnHostedPage(first.url ?? "", "4242424242424242");
+    expect(await depositSession(bookingId)).toMatchObject({ status: "open", url: first.url });
     expect(harness.fake.sessions.size).toBe(sessionsBefore + 1);
     expect(harness.fake.customers.size).toBe(customersBefore + 1);
   });

@@ -406,7 +406,8 @@ export class FakeStripe {
       }
     }
     if (method === "POST" && idempotencyKey) {
-      this.idempotent.set(idempotencyKey, { fingerprint, status, body: answer });
+      // The answer as it was then, as Stripe replays it: not the object as it is now.
+      this.idempotent.set(idempotencyKey, { fingerprint, status, body: structuredClone(answer) });
     }
     record.status = status;
     if (fault) return this.breakConnection(fault, response);
