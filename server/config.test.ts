@@ -127,3 +127,27 @@ describe("an https PUBLIC_URL in production", () => {
     expect(loadConfig({ PUBLIC_URL: "https://salon.example.jp" }).isProduction).toBe(false);
   });
 });
+
+describe("Stripe settings", () => {
+  it("takes the secret key and the webhook secret together, or neither", () => {
+    expect(loadConfig({}).STRIPE_SECRET_KEY).toBeUndefined();
+    const both = loadConfig({
+      STRIPE_SECRET_KEY: "sk_test_abc123",
+      STRIPE_WEBHOOK_SECRET: "whsec_abc",
+    });
+    expect(both.STRIPE_SECRET_KEY).toBe("sk_test_abc123");
+    expect(() => loadConfig({ STRIPE_SECRET_KEY: "sk_test_abc123" })).toThrow(/together/);
+    expect(() => loadConfig({ STRIPE_WEBHOOK_SECRET: "whsec_abc" })).toThrow(/together/);
+    expect(() =>
+      loadConfig({ STRIPE_SECRET_KEY: "pk_test_abc", STRIPE_WEBHOOK_SECRET: "whsec_abc" }),
+    ).toThrow(/sk_test_/);
+  });
+
+  it("never sends a live key anywhere but Stripe", () => {
+    const live = { STRIPE_SECRET_KEY: "sk_live_abc123", STRIPE_WEBHOOK_SECRET: "whsec_abc" };
+    expect(() => loadConfig({ ...live, STRIPE_API_URL: "http://127.0.0.1:12111" })).toThrow(
+      /STRIPE_API_URL/,
+    );
+    expect(loadConfig({ ...live, STRIPE_API_URL: "" }).STRIPE_API_URL).toBeUndefined();
+  });
+});

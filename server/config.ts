@@ -180,6 +180,25 @@ const configSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
 
+  /**
+   * Online payment (issue 40, decision 0076): Stripe's secret key (sk_…/rk_…)
+   * and the signing secret of the webhook endpoint (whsec_…), set together.
+   * Unset outside production: a local fake Stripe (テスト決済) stands in;
+   * unset in production: no online payment.
+   */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\w+$/, "sk_test_… / sk_live_… の形のキーにしてください")
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\w+$/, "whsec_… の形の署名シークレットにしてください")
+    .optional(),
+  /** Where the Stripe SDK sends its requests; unset: api.stripe.com. Only for a local fake or stripe-mock. */
+  STRIPE_API_URL: z
+    .url({ protocol: /^https?$/, error: "http(s):// で始まるURLにしてください" })
+    .optional(),
+
   /** External sign-in: a provider is offered only when its client id and secret are set. */
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
@@ -257,6 +276,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (replica && (!isPostgresUrl(replica) || !isPostgresUrl(parsed.data.DATABASE_URL))) {
     throw new Error(
       "Invalid environment:\n  DATABASE_REPLICA_URL: a postgres:// URL, and only with a postgres:// DATABASE_URL (a replica of that server)",
+    );
+  }
+  if (Boolean(parsed.data.STRIPE_SECRET_KEY) !== Boolean(parsed.data.STRIPE_WEBHOOK_SECRET)) {
+    throw new Error(
+      "Invalid environment:\n  STRIPE_*: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET together",
+    );
+  }
+  if (/^(sk|rk)_live_/.test(parsed.data.STRIPE_SECRET_KEY ?? "") && parsed.data.STRIPE_API_URL) {
+    throw new Error(
+      "Invalid environment:\n  STRIPE_API_URL: never with a live key (the key would go to another server)",
     );
   }
   if (parsed.data.PASSWORD_MAX_LENGTH < parsed.data.PASSWORD_MIN_LENGTH) {
