@@ -971,10 +971,75 @@ async function lagPart() {
       `${((performance.now() - answered) / 1000).toFixed(1)} s`,
     );
     record("g", "failed requests (no answer or 5xx)", tally.failed);
+    await farBehind(tally);
   } finally {
     await replica.query("alter system reset recovery_min_apply_delay");
     await replica.query("select pg_reload_conf()");
   }
+}
+
+/** Each app server's gauge `name` from its /metrics (decision 0070), NaN when it does not answer. */
+async function gauges(name: string) {
+  return Promise.all(
+    [1, 2, 3].map(async (n) => {
+      const text = await fetch(
+        `http://${process.env[`CLUSTER_METRICS_${n}`] ?? `127.0.0.1:${3730 + n}`}/metrics`,
+      )
+        .then((response) => response.text())
+        .catch(() => "");
+      return Number(text.match(new RegExp(`^${name} (\\S+)$`, "m"))?.[1] ?? Number.NaN);
+    }),
+  );
+}
+
+/**
+ * g, second half: the standby held back further than the app servers accept
+ * (REPLICA_MAX_LAG_SECONDS, 5 s by default): each server's replica monitor
+ * sends the pages to the primary (gauge db_replica_in_use 0) while writes go
+ * on, and back to the replica once the delay is lifted.
+ */
+async function farBehind(tally: Tally) {
+  const delay = Number(process.env.CLUSTER_FAR_LAG_SECONDS ?? 10);
+  await db.query(
+    "create table if not exists cluster_test_ticks (at timestamptz not null default now())",
+  );
+  await replica.query(`alter system set recovery_min_apply_delay = '${delay}s'`);
+  await replica.query("select pg_reload_conf()");
+  const waitFor = async (value: number, seconds: number) => {
+    const began = performance.now();
+    while (performance.now() - began < seconds * 1000) {
+      // A write now and then: lag shows only when the primary has something the replica has not.
+      await db.query("insert into cluster_test_ticks default values");
+      if ((await gauges("db_replica_in_use")).every((gauge) => gauge === value))
+        return `${((performance.now() - began) / 1000).toFixed(1)} s`;
+      await sleep(250);
+    }
+    return `NOT within ${seconds} s (${(await gauges("db_replica_in_use")).join(" / ")})`;
+  };
+  record(
+    "g",
+    `apply delay ${delay} s: every app server reads the primary (db_replica_in_use 0) after`,
+    await waitFor(0, delay + 20),
+  );
+  const lag = await gauges("db_replica_lag_seconds");
+  const pages = await Promise.all(
+    [1, 2, 3, 4, 5, 6].map((i) =>
+      call(tally, `/salons/search?q=${encodeURIComponent("渋谷")}&page=${i}`),
+    ),
+  );
+  record(
+    "g",
+    "search pages meanwhile (lag the servers saw)",
+    `${pages.filter((page) => page?.status === 200).length} / ${pages.length} answered 200 (${lag.map((l) => l.toFixed(1)).join(" / ")} s)`,
+  );
+  await replica.query("alter system reset recovery_min_apply_delay");
+  await replica.query("select pg_reload_conf()");
+  record(
+    "g",
+    "delay lifted: every app server reads the replica again after",
+    await waitFor(1, delay + 30),
+  );
+  await db.query("drop table if exists cluster_test_ticks");
 }
 
 // ---------------------------------------------------------- h. read scaling
