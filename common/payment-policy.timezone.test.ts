@@ -96,7 +96,12 @@ describe("bookingPolicyTerms", () => {
   it("counts the day in the salon's zone, not in UTC: 08:30 in Tokyo is the day before in UTC", () => {
     // 2026-12-02 08:30 Tokyo = 2026-12-01 23:30 UTC.
     const startsAt = new Date("2026-12-01T23:30:00Z");
-    const input = { amount: 5000, startsAt, paymentRequired: true, now: new Date("2026-11-20T00:00:00Z") };
+    const input = {
+      amount: 5000,
+      startsAt,
+      paymentRequired: true,
+      now: new Date("2026-11-20T00:00:00Z"),
+    };
     const tokyo = bookingPolicyTerms(demo, { ...input, timeZone: "Asia/Tokyo" });
     expect(tokyo?.fees.find((f) => f.window === "same_day")?.date).toBe("2026-12-02");
     expect(tokyo?.fees.find((f) => f.window === "same_day")?.from).toBe("2026-12-01T15:00:00.000Z");

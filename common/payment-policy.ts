@@ -73,7 +73,9 @@ export function percentOf(amount: number, percent: number): number {
 
 /** The deposit for a booked amount: a percentage of it, or the yen amount but never more than it. */
 export function depositFor(deposit: { kind: DepositKind; value: number }, amount: number): number {
-  return deposit.kind === "percent" ? percentOf(amount, deposit.value) : Math.min(deposit.value, amount);
+  return deposit.kind === "percent"
+    ? percentOf(amount, deposit.value)
+    : Math.min(deposit.value, amount);
 }
 
 /** What the mode asks to be paid online at booking (the payment itself is the next slice). */
@@ -201,13 +203,13 @@ function midnightLabel(date: string): string {
 }
 
 function depositLabel(deposit: { kind: DepositKind; value: number }): string {
-  return deposit.kind === "percent"
-    ? `ご予約金額の${deposit.value}%`
-    : yenText(deposit.value);
+  return deposit.kind === "percent" ? `ご予約金額の${deposit.value}%` : yenText(deposit.value);
 }
 
 /** The payment sentence: the mode in words (nothing is charged online yet). */
-function paymentLine(terms: Pick<PolicySnapshot, "mode" | "deposit" | "paymentRequired" | "dueAtBooking">) {
+function paymentLine(
+  terms: Pick<PolicySnapshot, "mode" | "deposit" | "paymentRequired" | "dueAtBooking">,
+) {
   if (terms.mode === "none") return null;
   if (!terms.paymentRequired) {
     return "お支払い：このご予約は事前決済の対象外です。料金はご来店時にお支払いください。";

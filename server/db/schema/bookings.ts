@@ -1,4 +1,3 @@
-import type { PolicySnapshot } from "../../../common/payment-policy";
 import { sql } from "drizzle-orm";
 import {
   boolean,
@@ -15,6 +14,7 @@ import {
   unique,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { PolicySnapshot } from "../../../common/payment-policy";
 import { users } from "./accounts";
 import { createdAt, id, sqlList, updatedAt } from "./common";
 import { coupons, menus } from "./menus";
