@@ -2,11 +2,12 @@ import { and, asc, eq } from "drizzle-orm";
 import { emailAddress, type FieldErrors } from "../../common/field-rules";
 import { policyLines } from "../../common/payment-policy";
 import { changedFields, recordAudit } from "../audit/audit";
+import { paymentPolicyOf } from "../bookings/payment-policy.server";
 import type { Database } from "../db/client";
 import { salonBookingSettings, salonOwners, users } from "../db/schema";
 import { ownerPageSalon, type SalonAccess } from "../salon-access/salon-access.server";
 import { bookingRulesForm } from "./booking-settings.server";
-import { paymentPolicyOf, paymentPolicyValues } from "./payment-policy.server";
+import { paymentPolicyValues } from "./payment-policy.server";
 
 /**
  * Where the salon hears of its bookings (issue 28, point 7): whether new

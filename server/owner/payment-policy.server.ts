@@ -9,6 +9,7 @@ import {
   policyBounds,
 } from "../../common/payment-policy";
 import { changedFields, recordAudit } from "../audit/audit";
+import { paymentPolicyOf } from "../bookings/payment-policy.server";
 import type { Database } from "../db/client";
 import { salonPaymentPolicies } from "../db/schema";
 import type { SalonAccess } from "../salon-access/salon-access.server";
@@ -36,28 +37,6 @@ export type PaymentPolicyErrors = Partial<Record<PaymentPolicyField | "form", st
 export type PaymentPolicySaveResult =
   | { ok: true; policy: PaymentPolicy }
   | { ok: false; errors: PaymentPolicyErrors; values: PaymentPolicyValues };
-
-type Reader = Pick<Database, "select">;
-
-/** The salon's policy; a salon without a row has none. */
-export async function paymentPolicyOf(db: Reader, salonId: string): Promise<PaymentPolicy> {
-  const [row] = await db
-    .select()
-    .from(salonPaymentPolicies)
-    .where(eq(salonPaymentPolicies.salonId, salonId));
-  if (!row) return noPolicy;
-  return {
-    mode: row.mode,
-    deposit:
-      row.mode === "deposit" && row.depositKind && row.depositValue !== null
-        ? { kind: row.depositKind, value: row.depositValue }
-        : null,
-    sameDayPercent: row.sameDayPercent,
-    dayBeforePercent: row.dayBeforePercent,
-    noShowPercent: row.noShowPercent,
-    note: row.note,
-  };
-}
 
 /** The policy as the form shows it. */
 export function paymentPolicyValues(policy: PaymentPolicy): PaymentPolicyValues {
