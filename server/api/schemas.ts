@@ -214,7 +214,7 @@ export const idempotencyHeaders = z.object({
 });
 
 /** The policy stored on a booking (common/payment-policy.ts, decision 0075). */
-const policySnapshotSchema = z
+export const policySnapshotSchema = z
   .object({
     version: z.literal(1),
     mode: z.enum(paymentModes).openapi({
@@ -229,12 +229,9 @@ const policySnapshotSchema = z
       .boolean()
       .openapi({ description: "false: 対象外のメニュー・クーポンのため店頭払い" }),
     bookedAmount: z.number().int().openapi({ description: "キャンセル料の基準額（円）" }),
-    dueAtBooking: z
-      .number()
-      .int()
-      .openapi({
-        description: "事前決済の対象額（円）。オンライン決済は準備中で、まだ請求されません",
-      }),
+    dueAtBooking: z.number().int().openapi({
+      description: "事前決済の対象額（円）。オンライン決済は準備中で、まだ請求されません",
+    }),
     fees: z.array(
       z.object({
         window: z
