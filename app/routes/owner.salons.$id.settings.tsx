@@ -6,6 +6,7 @@ import {
   noticeSettingsPage,
   submitNoticeSettings,
 } from "../../server/owner/notice-settings.server";
+import { savePaymentPolicy } from "../../server/owner/payment-policy.server";
 import {
   type OwnerRouteCapability,
   requireSalonAccess,
@@ -37,7 +38,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return noticeSettingsPage(ctx.db, access, new URL(request.url));
 }
 
-/** Two forms: the booking rules (intent=booking-rules) and the notice mails (the rest). */
+/**
+ * Three forms: the booking rules (intent=booking-rules), the payment and cancellation
+ * policy (intent=payment-policy) and the notice mails (the rest).
+ */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const ctx = context.get(appContext);
   const access = await requireSalonAccess(request, ctx, params.id, capability.action);
@@ -58,6 +62,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         stranding: saved.stranding,
       },
       { status: saved.status },
+    );
+  }
+  if (form.get("intent") === "payment-policy") {
+    const saved = await savePaymentPolicy(ctx.db, access, form, new Date());
+    if (saved.ok) return redirect(`${path}?saved=policy`);
+    return data(
+      { kind: "policy" as const, errors: saved.errors, values: saved.values },
+      { status: 400 },
     );
   }
   const outcome = await submitNoticeSettings(ctx.db, access, form, new Date());

@@ -36,6 +36,7 @@ export default function ConfirmThanks({ loaderData }: Route.ComponentProps) {
       email={view.email}
       pending={view.pending}
       approvalDeadlineLabel={view.approvalDeadlineLabel}
+      paymentPolicy={view.paymentPolicy}
       icsHref={`/salons/${slug}/confirm/thanks.ics?booking=${view.id}`}
     />
   );

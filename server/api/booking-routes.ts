@@ -322,6 +322,7 @@ export function registerBookingRoutes(app: BookingApiApp, deps: ResolvedBookingA
       customer,
       notes: body.notes,
       idempotencyKey,
+      policyConsent: { agreed: body.policyConsent, digest: null },
       now: now(),
       limits: deps.limits,
       ip: clientIp(c.req.raw),

@@ -31,7 +31,7 @@ import {
 } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { CAPABILITY, needs } from "./owner-capability";
-import { envelope, uuid } from "./schemas";
+import { envelope, policySnapshotSchema, uuid } from "./schemas";
 
 /**
  * One booking of the salon and the actions on it, as JSON (issue 28,
@@ -120,6 +120,9 @@ export const detailSchema = z
       example: 0,
     }),
     notes: z.string().openapi({ description: "お客様からのご要望" }),
+    paymentPolicy: policySnapshotSchema.nullable().openapi({
+      description: "お客様が予約時に同意したお支払い・キャンセルポリシー。なければ null",
+    }),
     salonNote: z
       .string()
       .openapi({ description: "サロンのメモ（お客様には見えません）。ブロックではその名前" }),

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { emailAddress, kanaName, personName, phoneNumber } from "../../common/field-rules";
+import { depositKinds, feeWindows, paymentModes } from "../../common/payment-policy";
 import { SLUG_PATTERN } from "../../common/slug";
 import { UUID_PATTERN } from "../../common/uuid";
 
@@ -193,6 +194,10 @@ export const bookingRequestSchema = z
       description: "連絡先。省略すると会員情報の名前・フリガナ・電話番号とメールアドレスを使います",
     }),
     notes: z.string().max(500, "ご要望は500文字以内で入力してください。").default(""),
+    policyConsent: z.boolean().default(false).openapi({
+      description:
+        "サロンのお支払い・キャンセルポリシーへの同意。ポリシーのあるサロンでは true が必要です（ないと 400 policy_consent_required）。内容は GET /api/bookings/{id} の paymentPolicy に保存されます",
+    }),
   })
   .openapi("BookingRequest");
 
@@ -207,6 +212,50 @@ export const idempotencyHeaders = z.object({
       example: "3f9c2a7e-5d1b-4c8e-9a0f-1b2c3d4e5f60",
     }),
 });
+
+/** The policy stored on a booking (common/payment-policy.ts, decision 0075). */
+export const policySnapshotSchema = z
+  .object({
+    version: z.literal(1),
+    mode: z.enum(paymentModes).openapi({
+      description:
+        "none（なし）/ full（全額事前決済）/ deposit（予約金）/ card_only（カード登録のみ）",
+    }),
+    deposit: z
+      .object({ kind: z.enum(depositKinds), value: z.number().int() })
+      .nullable()
+      .openapi({ description: "予約金: percent（予約金額の%）または yen（円）" }),
+    paymentRequired: z
+      .boolean()
+      .openapi({ description: "false: 対象外のメニュー・クーポンのため店頭払い" }),
+    bookedAmount: z.number().int().openapi({ description: "キャンセル料の基準額（円）" }),
+    dueAtBooking: z.number().int().openapi({
+      description: "事前決済の対象額（円）。オンライン決済は準備中で、まだ請求されません",
+    }),
+    fees: z.array(
+      z.object({
+        window: z
+          .enum(feeWindows)
+          .openapi({ description: "day_before（前日）/ same_day（当日）/ no_show（無断）" }),
+        percent: z.number().int(),
+        amount: z.number().int().openapi({ description: "円" }),
+        from: z
+          .string()
+          .nullable()
+          .openapi({ description: "この料金がかかり始める時刻（サロンの暦日の0:00）" }),
+        date: z
+          .string()
+          .nullable()
+          .openapi({ description: "サロンの所在地での日付（YYYY-MM-DD）" }),
+        begunAtBooking: z.boolean(),
+      }),
+    ),
+    timeZone: z.string(),
+    note: z.string(),
+    lines: z.array(z.string()).openapi({ description: "お客様に表示した案内文" }),
+    agreedAt: z.string(),
+  })
+  .openapi("PaymentPolicySnapshot");
 
 export const bookingSchema = z
   .object({
@@ -252,6 +301,10 @@ export const bookingSchema = z
       email: z.string(),
     }),
     notes: z.string(),
+    paymentPolicy: policySnapshotSchema.nullable().openapi({
+      description:
+        "予約時に同意したお支払い・キャンセルポリシー（その後のサロンの変更は反映されません）。ポリシーがなければ null",
+    }),
     cancelledAt: z.string().nullable(),
     version: z.number().int().openapi({
       description:

@@ -32,6 +32,7 @@ export const auditActions = {
   // The salon's own back office (server/owner/).
   "salon.notice_settings": "予約通知メールの設定",
   "salon.booking_settings": "予約の設定",
+  "salon.payment_policy": "お支払いとキャンセル料の設定",
   "customers.export": "顧客一覧の書き出し（CSV）",
   "bookings.export": "予約一覧の書き出し（CSV）",
   "salon_photo.add": "写真の追加",

@@ -289,6 +289,7 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
       approval: booking.approval,
       approvalLapsed: booking.approval === "refused" && booking.cancelledBy === "system",
       approvalExpiresAt: booking.approvalExpiresAt,
+      paymentPolicyLines: booking.paymentPolicy?.lines ?? null,
     },
   };
 }

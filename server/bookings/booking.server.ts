@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { priceWithCoupon } from "../../common/coupon-pricing";
 import { toLocal } from "../../common/local-time";
+import type { PolicySnapshot } from "../../common/payment-policy";
 import { visitorStatusLabel } from "../../common/status-labels";
 import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
@@ -42,6 +43,7 @@ import { limitLiveBookings } from "./live-booking-limit.server";
 import { limitLiveHolds } from "./live-hold-limit.server";
 import { nominationFeeFor } from "./nomination-fee";
 import { occupiedRange, occupiedSpan } from "./occupied-time";
+import { agreedPolicy, type PolicyConsent } from "./payment-policy.server";
 import { attachCustomer } from "./salon-customers.server";
 import { bookingSettingsFor } from "./settings";
 import { lockStylistsForBooking } from "./stylist-lock.server";
@@ -369,6 +371,12 @@ export type ConfirmRequest = BookingClient & {
   notes: string;
   /** The client's key for this submission; the same key returns the same booking. */
   idempotencyKey: string | null;
+  /**
+   * The visitor's consent to the salon's payment and cancellation policy
+   * (decision 0075): required when the salon has one, checked in the
+   * confirming transaction, which stores the policy agreed to.
+   */
+  policyConsent?: PolicyConsent;
   now: Date;
 };
 
@@ -425,6 +433,13 @@ async function confirmHoldOnce(db: Database, request: ConfirmRequest): Promise<B
       now: request.now,
       confirming: row.id,
     });
+    const [salon] = await tx
+      .select({ timeZone: salons.timeZone })
+      .from(salons)
+      .where(eq(salons.id, row.salonId));
+    const timeZone = salon?.timeZone ?? "Asia/Tokyo";
+    // Consent to the policy in force now, whose terms are stored with the booking (decision 0075).
+    const paymentPolicy = await agreedPolicy(tx, row, timeZone, request.policyConsent, request.now);
     const customerId = await attachCustomer(tx, {
       salonId: row.salonId,
       userId: request.userId,
@@ -455,6 +470,7 @@ async function confirmHoldOnce(db: Database, request: ConfirmRequest): Promise<B
         idempotencyKey: request.idempotencyKey,
         approval,
         approvalExpiresAt,
+        paymentPolicy,
       })
       .where(eq(bookings.id, row.id))
       .returning();
@@ -469,11 +485,6 @@ async function confirmHoldOnce(db: Database, request: ConfirmRequest): Promise<B
     });
     // The mails and the reminder are jobs of this transaction: they exist
     // exactly when the booking does, and no mail is sent inside the request.
-    const [salon] = await tx
-      .select({ timeZone: salons.timeZone })
-      .from(salons)
-      .where(eq(salons.id, confirmed.salonId));
-    const timeZone = salon?.timeZone ?? "Asia/Tokyo";
     await enqueueConfirmationJobs(tx, confirmed, timeZone, request.now);
     // Unanswered by then, the request lapses (decision 0071).
     if (approvalExpiresAt) await enqueueApprovalLapse(tx, confirmed, approvalExpiresAt);
@@ -654,6 +665,8 @@ export type BookingSummary = {
   menus: { menuId: string; name: string; price: number; durationMinutes: number }[];
   customer: CustomerSnapshot;
   notes: string;
+  /** The policy agreed to at booking (decision 0075); null when none was in force. */
+  paymentPolicy: PolicySnapshot | null;
   cancelledAt: Date | null;
   /** Raised by every change; a change names the version it saw (reschedule.server.ts). */
   version: number;
@@ -670,6 +683,7 @@ const summaryColumns = {
   nominationFee: bookings.nominationFee,
   staffRequested: bookings.staffRequested,
   notes: bookings.notes,
+  paymentPolicy: bookings.paymentPolicy,
   cancelledAt: bookings.cancelledAt,
   version: bookings.version,
   customerName: bookings.customerName,
@@ -744,6 +758,7 @@ async function summaries(
       email: row.customerEmail,
     },
     notes: row.notes,
+    paymentPolicy: row.paymentPolicy,
     cancelledAt: row.cancelledAt,
     version: row.version,
   }));

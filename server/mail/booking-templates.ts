@@ -53,6 +53,8 @@ export type BookingMailDetails = {
   approvalExpiresAt?: Date | null;
   /** The booking's page in the back office, for the salon's notice of a pending booking. */
   ownerBookingUrl?: string;
+  /** The payment and cancellation policy agreed to, as stored on the booking (decision 0075). */
+  paymentPolicyLines?: string[] | null;
 };
 
 /** Where a moved booking was before (the mail's 変更前 lines). */
@@ -113,7 +115,11 @@ type Parts = {
   lines: string[];
   link?: { label: string; url: string };
   note?: string;
+  /** The policy agreed to at booking, its own section after the booking (decision 0075). */
+  policy?: string[] | null;
 };
+
+const POLICY_HEADING = "お支払いとキャンセル料（ご予約時に同意いただいた内容）";
 
 export const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -124,6 +130,9 @@ function compose(to: string, parts: Parts): Mail {
     "",
     "■ ご予約内容",
     ...parts.lines,
+    ...(parts.policy?.length
+      ? ["", `■ ${POLICY_HEADING}`, ...parts.policy.map((line) => `・${line}`)]
+      : []),
     ...(parts.note ? ["", parts.note] : []),
     ...(parts.link ? ["", `${parts.link.label}：`, parts.link.url] : []),
     "",
@@ -134,6 +143,7 @@ function compose(to: string, parts: Parts): Mail {
 <p>${escapeHtml(parts.lead).replaceAll("\n", "<br>")}</p>
 <h2 style="font-size:1em">ご予約内容</h2>
 <ul>${parts.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>
+${parts.policy?.length ? `<h2 style="font-size:1em">${POLICY_HEADING}</h2>\n<ul>${parts.policy.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>` : ""}
 ${parts.note ? `<p>${escapeHtml(parts.note)}</p>` : ""}
 ${parts.link ? `<p><a href="${escapeHtml(parts.link.url)}">${escapeHtml(parts.link.label)}</a></p>` : ""}
 <p style="font-size:0.9em;color:#555">Salon Navi（このメールは送信専用です）</p>
@@ -165,6 +175,7 @@ export function renderVisitorBookingMail(
             ...bookingLines(b),
           ],
           note: `キャンセルポリシー：${policy(b)}`,
+          policy: b.paymentPolicyLines,
           link: history,
         }
       : {
@@ -172,6 +183,7 @@ export function renderVisitorBookingMail(
           lead: `${name}\n\nSalon Naviをご利用いただきありがとうございます。以下の内容でご予約が確定しました。添付のカレンダーファイル（.ics）で、予定をカレンダーに追加できます。`,
           lines: bookingLines(b),
           note: `キャンセルポリシー：${policy(b)}`,
+          policy: b.paymentPolicyLines,
           link: history,
         },
     approved: {
@@ -179,6 +191,7 @@ export function renderVisitorBookingMail(
       lead: `${name}\n\n${b.salonName} が仮予約を承認し、以下の内容でご予約が確定しました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も確定に変わります。`,
       lines: [`状態：予約確定`, ...bookingLines(b)],
       note: `キャンセルポリシー：${policy(b)}`,
+      policy: b.paymentPolicyLines,
       link: history,
     },
     cancelled:
@@ -218,6 +231,7 @@ export function renderVisitorBookingMail(
       lead: `${name}\n\n明日のご予約のお知らせです。ご来店をお待ちしております。`,
       lines: bookingLines(b),
       note: `キャンセルポリシー：${policy(b)}`,
+      policy: b.paymentPolicyLines,
       link: history,
     },
   };
@@ -298,6 +312,7 @@ export function renderOwnerBookingNotice(
       subject: `【Salon Navi】新しいご予約（${b.salonName}・${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}）`,
       lead: `${b.salonName} に新しいご予約が入りました。`,
       lines: [...bookingLines(b), ...customer],
+      policy: b.paymentPolicyLines,
     });
   }
   return compose(to, {

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { formatDate } from "../../common/format";
 import { localToInstant, toLocal } from "../../common/local-time";
+import type { PolicySnapshot } from "../../common/payment-policy";
 import { isUuid } from "../../common/uuid";
 import { workingIntervals } from "../bookings/availability";
 import { loadSalonDay } from "../bookings/availability-data.server";
@@ -962,6 +963,8 @@ export type OwnerBookingDetail = {
   /** 指名料 in totalPrice (decision 0047). */
   nominationFee: number;
   notes: string;
+  /** The payment and cancellation policy the customer agreed to (decision 0075); null: none. */
+  paymentPolicy: PolicySnapshot | null;
   salonNote: string;
   arrivedAt: Date | null;
   cancelledAt: Date | null;
@@ -1030,6 +1033,7 @@ export async function getOwnerBooking(
     totalPrice: b.totalPrice,
     nominationFee: b.nominationFee,
     notes: b.notes,
+    paymentPolicy: b.paymentPolicy,
     salonNote: b.salonNote,
     arrivedAt: b.arrivedAt,
     cancelledAt: b.cancelledAt,

@@ -165,6 +165,8 @@ export type BookingPageBooking = {
   nominationFeeLabel?: string | null;
   totalLabel: string;
   notes: string;
+  /** The policy the customer agreed to (decision 0075), as its generated lines; null: none. */
+  policyLines: string[] | null;
   salonNote: string;
   arrivedLabel: string | null;
   cancellation: { label: string; message: string } | null;
@@ -234,6 +236,7 @@ function pageBooking(detail: OwnerBookingDetail, salonId: string, now: Date): Bo
     nominationFeeLabel: detail.nominationFee > 0 ? formatYen(detail.nominationFee) : null,
     totalLabel: formatYen(detail.totalPrice),
     notes: detail.notes,
+    policyLines: detail.paymentPolicy?.lines ?? null,
     salonNote: detail.salonNote,
     arrivedLabel: detail.arrivedAt ? dateTimeLabel(detail.arrivedAt, detail.timeZone) : null,
     cancellation:

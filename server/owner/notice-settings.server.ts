@@ -1,10 +1,13 @@
 import { and, asc, eq } from "drizzle-orm";
 import { emailAddress, type FieldErrors } from "../../common/field-rules";
+import { policyLines } from "../../common/payment-policy";
 import { changedFields, recordAudit } from "../audit/audit";
+import { paymentPolicyOf } from "../bookings/payment-policy.server";
 import type { Database } from "../db/client";
 import { salonBookingSettings, salonOwners, users } from "../db/schema";
 import { ownerPageSalon, type SalonAccess } from "../salon-access/salon-access.server";
 import { bookingRulesForm } from "./booking-settings.server";
+import { paymentPolicyValues } from "./payment-policy.server";
 
 /**
  * Where the salon hears of its bookings (issue 28, point 7): whether new
@@ -105,13 +108,15 @@ async function ownerAddresses(db: Database, salonId: string): Promise<string[]> 
 
 /**
  * The settings page: the salon, the booking rules (booking-settings.server.ts),
- * the notice settings and where mails go by default.
+ * the notice settings and where mails go by default, and the payment and
+ * cancellation policy (payment-policy.server.ts).
  */
 export async function noticeSettingsPage(db: Database, access: SalonAccess, url: URL) {
-  const [settings, ownerEmails, bookingRules] = await Promise.all([
+  const [settings, ownerEmails, bookingRules, paymentPolicy] = await Promise.all([
     noticeSettingsOf(db, access.salon.id),
     ownerAddresses(db, access.salon.id),
     bookingRulesForm(db, access.salon.id),
+    paymentPolicyOf(db, access.salon.id),
   ]);
   const saved = url.searchParams.get("saved");
   return {
@@ -119,7 +124,17 @@ export async function noticeSettingsPage(db: Database, access: SalonAccess, url:
     settings,
     ownerEmails,
     bookingRules,
-    saved: saved === "1" ? ("notice" as const) : saved === "rules" ? ("rules" as const) : null,
+    paymentPolicy: paymentPolicyValues(paymentPolicy),
+    /** The text visitors read, generated from the saved numbers. */
+    paymentPolicyPreview: policyLines(paymentPolicy),
+    saved:
+      saved === "1"
+        ? ("notice" as const)
+        : saved === "rules"
+          ? ("rules" as const)
+          : saved === "policy"
+            ? ("policy" as const)
+            : null,
   };
 }
 

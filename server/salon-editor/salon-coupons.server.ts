@@ -88,6 +88,7 @@ const fieldsOfCoupon = (row: typeof coupons.$inferSelect | CouponInput) => ({
   newCustomersOnly: row.newCustomersOnly,
   validFrom: row.validFrom,
   validUntil: row.validUntil,
+  prepaymentExempt: row.prepaymentExempt,
 });
 
 async function menuNamesOf(tx: Database, couponId: string) {

@@ -25,6 +25,7 @@ export async function menusTab(db: Database, salonId: string, editingId: string 
       description: menus.description,
       price: menus.price,
       durationMinutes: menus.durationMinutes,
+      prepaymentExempt: menus.prepaymentExempt,
       published: menus.published,
       sortOrder: menus.sortOrder,
     })
@@ -66,6 +67,7 @@ const fieldsOfMenu = (row: typeof menus.$inferSelect | MenuInput) => ({
   description: row.description,
   price: row.price,
   durationMinutes: row.durationMinutes,
+  prepaymentExempt: row.prepaymentExempt,
 });
 
 /**

@@ -211,6 +211,7 @@ const menuFields = [
   "price",
   "durationMinutes",
   "staffScope",
+  "prepaymentExempt",
 ] as const;
 
 /** POST /admin/salons/edit/:id/menus */
@@ -273,6 +274,7 @@ const couponFields = [
   "newCustomersOnly",
   "validFrom",
   "validUntil",
+  "prepaymentExempt",
 ] as const;
 
 /** POST /admin/salons/edit/:id/coupons */

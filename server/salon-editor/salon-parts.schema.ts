@@ -253,6 +253,12 @@ export const menuSchema = z
       .refine((value) => durationChoices.includes(value), "所要時間を一覧から選択してください。"),
     staffScope: choice("担当スタッフ", ["all", "selected"]),
     staffIds: idList("担当スタッフ", 200),
+    /** 事前決済の対象外 (decision 0075): a booking with it is paid at the salon. */
+    prepaymentExempt: z
+      .string()
+      .optional()
+      .catch(undefined)
+      .transform((value) => value === "on" || value === "true"),
   })
   .superRefine((value, ctx) => {
     if (value.staffScope === "selected" && value.staffIds.length === 0) {
@@ -283,6 +289,12 @@ export const couponSchema = z
     validFrom: dateText("開始日"),
     validUntil: optionalDate("終了日"),
     menuIds: idList("対象メニュー", 50),
+    /** 事前決済の対象外 (decision 0075): a booking with it is paid at the salon. */
+    prepaymentExempt: z
+      .string()
+      .optional()
+      .catch(undefined)
+      .transform((value) => value === "on" || value === "true"),
   })
   .superRefine((value, ctx) => {
     if (

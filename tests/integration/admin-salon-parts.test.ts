@@ -1002,6 +1002,7 @@ describe("retiring and deleting a stylist, a menu or a coupon", () => {
       description: menu.description,
       price: menu.price,
       durationMinutes: menu.durationMinutes,
+      prepaymentExempt: false,
       published: true,
     });
     expect((await deleted(extra.id))?.before).toMatchObject({

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { saveProfile } from "../../server/accounts/profile";
 import { confirmBookingOnce } from "../../server/bookings/booking.server";
 import type { DatabaseHandle } from "../../server/db/client";
+import { salonPaymentPolicies } from "../../server/db/schema";
 import { browser, lastMailLink } from "../support/accounts";
 import { apiClient, apiUser, createApiTestApp } from "../support/api-client";
 import { bookingClient } from "../support/booking-client";
@@ -168,6 +169,42 @@ describe("GET /api/salons/{id}/availability", () => {
 });
 
 describe("holds and bookings", () => {
+  it("needs policyConsent at a salon with a payment and cancellation policy, and returns what was agreed", async () => {
+    const f = await salonFixture();
+    await database.db.insert(salonPaymentPolicies).values({
+      salonId: f.salon.id,
+      mode: "card_only",
+      sameDayPercent: 50,
+    });
+    const user = await member(serverA.app);
+    const { data: held } = await (
+      await user.request("/api/holds", { method: "POST", json: holdBody(f, "14:00") })
+    ).json();
+    const refused = await user.request("/api/bookings", {
+      method: "POST",
+      json: { holdId: held.id, contact: CONTACT },
+    });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error).toMatchObject({
+      code: "policy_consent_required",
+      message: expect.stringMatching(/キャンセルポリシーに同意する/),
+    });
+    const agreed = await user.request("/api/bookings", {
+      method: "POST",
+      json: { holdId: held.id, contact: CONTACT, policyConsent: true },
+    });
+    expect(agreed.status).toBe(201);
+    const { data: booking } = await agreed.json();
+    expect(booking.paymentPolicy).toMatchObject({
+      mode: "card_only",
+      bookedAmount: 5500,
+      dueAtBooking: 0,
+      fees: [{ window: "same_day", percent: 50, amount: 2750, date: DAY }],
+    });
+    const shown = await (await user.request(`/api/bookings/${booking.id}`)).json();
+    expect(shown.data.paymentPolicy).toEqual(booking.paymentPolicy);
+  });
+
   it("holds, books (idempotently), lists, shows, cancels, and the time is free again", async () => {
     const f = await salonFixture();
     const user = await member(serverA.app);

@@ -241,6 +241,8 @@ describe("saving through the owner door", () => {
         discountValue: "500",
         conditions: "",
         newCustomersOnly: "on",
+        // Paid at the salon even when the salon asks for prepayment (decision 0075).
+        prepaymentExempt: "on",
         validFrom: "2026-01-01",
         validUntil: "",
         menuIds: [],
@@ -264,9 +266,11 @@ describe("saving through the owner door", () => {
 
     const [stored] = await database.db.select().from(salons).where(eq(salons.id, salon.id));
     expect(stored?.description).toBe("髪質改善が得意なサロンです。");
-    expect(
-      await database.db.select().from(coupons).where(eq(coupons.salonId, salon.id)),
-    ).toHaveLength(1);
+    const savedCoupons = await database.db
+      .select()
+      .from(coupons)
+      .where(eq(coupons.salonId, salon.id));
+    expect(savedCoupons.map((coupon) => coupon.prepaymentExempt)).toEqual([true]);
     expect(
       await database.db.select().from(salonPhotos).where(eq(salonPhotos.salonId, salon.id)),
     ).toHaveLength(1);

@@ -8,10 +8,12 @@ import {
   articles,
   menus,
   prefectures,
+  salonPaymentPolicies,
   salons,
   staff,
   stations,
 } from "../../server/db/schema";
+import { demoOwnerSalons } from "../../server/db/seed/demo-week";
 import { isSeeded, seedDatabase } from "../../server/db/seed/seed";
 import { withTestDatabase } from "../support/test-database";
 
@@ -236,6 +238,14 @@ describe("demo seed", () => {
     expect(row.with_aspects / row.reviews).toBeGreaterThan(0.6);
     expect(row.replied / row.reviews).toBeGreaterThan(0.2);
     expect(row.replied / row.reviews).toBeLessThan(0.6);
+  });
+
+  it("gives the demo owner's second salon the demo payment and cancellation policy, once", async () => {
+    const [, second] = await demoOwnerSalons(database.db);
+    const rows = await database.db.select().from(salonPaymentPolicies);
+    expect(
+      rows.map((row) => [row.salonId, row.mode, row.depositValue, row.sameDayPercent]),
+    ).toEqual([[second?.id, "deposit", 20, 50]]);
   });
 
   it("is safe to re-run: the same rows, no duplicates", async () => {

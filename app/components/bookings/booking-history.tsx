@@ -1,9 +1,11 @@
 import { Form, Link, useNavigation } from "react-router";
 import { formatYen } from "../../../common/format";
+import type { PolicySnapshot } from "../../../common/payment-policy";
 import { bookingStatusLabels } from "../../../common/status-labels";
 import { formatBookingRange } from "../../lib/booking-format";
 import { linkClass } from "../accounts/account-frame";
 import { TextAreaField } from "../form/field";
+import { PolicyTerms } from "./policy-terms";
 
 export type HistoryBooking = {
   id: string;
@@ -25,6 +27,8 @@ export type HistoryBooking = {
   staffRequested: boolean;
   menus: { name: string; price: number; durationMinutes: number }[];
   notes: string;
+  /** The payment and cancellation policy agreed to at booking (decision 0075); null: none. */
+  paymentPolicy?: PolicySnapshot | null;
   cancellable: boolean;
   /** 予約変更 in the booking flow, while the web may still change it (before the cutoff); else null. */
   changeHref: string | null;
@@ -205,6 +209,13 @@ export function BookingDetail({
           </>
         ) : null}
       </dl>
+      {booking.paymentPolicy ? (
+        <PolicyTerms
+          terms={booking.paymentPolicy}
+          id="history-policy"
+          heading="ご予約時に同意したお支払いとキャンセルポリシー"
+        />
+      ) : null}
       <p className="text-sm text-neutral-700">{cancelCutoffText}</p>
       {booking.cancellable ? (
         confirmingCancel ? (

@@ -5,6 +5,7 @@ import { linkClass } from "../accounts/account-frame";
 import { BookingSummary, HoldCountdown } from "./booking-summary";
 import { ContactForm } from "./contact-form";
 import { HoldExpiredNotice } from "./hold-expired-notice";
+import { PolicyTerms } from "./policy-terms";
 import { stepIds, useStepFocus } from "./step-focus";
 
 /**
@@ -41,6 +42,7 @@ export function HoldStep({
       ) : null}
       <BookingSummary summary={view.summary} />
       {view.approval ? <ApprovalNotice deadlineLabel={view.approval.deadlineLabel} /> : null}
+      {view.policy ? <PolicyTerms terms={view.policy.terms} id="booking-policy" /> : null}
       <p className="text-sm">
         <Link to={view.repickHref} className={linkClass}>
           日時やメニューを選び直す
@@ -74,6 +76,7 @@ export function HoldStep({
             errorSummaryId={stepIds.contactErrors}
             id={stepIds.contactForm}
             submitLabel={act}
+            policy={view.policy ? { digest: view.policy.digest, termsId: "booking-policy" } : null}
           />
         </>
       ) : (

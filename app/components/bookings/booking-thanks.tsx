@@ -1,7 +1,9 @@
 import { Link } from "react-router";
 import type { BookingSummaryData } from "../../../common/booking-summary";
+import type { PolicySnapshot } from "../../../common/payment-policy";
 import { linkClass } from "../accounts/account-frame";
 import { BookingSummary } from "./booking-summary";
+import { PolicyTerms } from "./policy-terms";
 
 type Props = {
   number: string;
@@ -12,6 +14,8 @@ type Props = {
   pending?: boolean;
   /** When the 仮予約 lapses if the salon does not answer (decision 0071). */
   approvalDeadlineLabel?: string | null;
+  /** The payment and cancellation policy agreed to (decision 0075). */
+  paymentPolicy?: PolicySnapshot | null;
 };
 
 /** The end of the flow: the booking number large, what was booked, calendar file, history. */
@@ -22,6 +26,7 @@ export function BookingThanks({
   email,
   pending = false,
   approvalDeadlineLabel = null,
+  paymentPolicy = null,
 }: Props) {
   return (
     <div className="mx-auto w-full max-w-2xl px-4 py-10">
@@ -52,6 +57,16 @@ export function BookingThanks({
       <div className="mt-6">
         <BookingSummary summary={summary} />
       </div>
+      {paymentPolicy ? (
+        <div className="mt-6">
+          <PolicyTerms
+            terms={paymentPolicy}
+            id="thanks-policy"
+            heading="ご同意いただいたお支払いとキャンセルポリシー"
+            headingLevel="h2"
+          />
+        </div>
+      ) : null}
       <ul className="mt-6 flex flex-col gap-3">
         <li>
           <a href={icsHref} download className={linkClass}>

@@ -12,6 +12,11 @@ type Props = {
   id?: string;
   /** The button: 予約を確定する, or 予約をリクエストする where the salon approves (decision 0071). */
   submitLabel?: string;
+  /**
+   * The salon has a payment and cancellation policy (decision 0075): the
+   * required consent, and the digest of the policy shown (`termsId`: where).
+   */
+  policy?: { digest: string; termsId: string } | null;
 };
 
 /** Contact details for the booking (prefilled from the profile) and a note; confirms the booking (or sends the request). */
@@ -22,6 +27,7 @@ export function ContactForm({
   errorSummaryId,
   id,
   submitLabel = "予約を確定する",
+  policy = null,
 }: Props) {
   const navigation = useNavigation();
   const busy =
@@ -84,6 +90,34 @@ export function ContactForm({
         defaultValue={values.note}
         error={errors.note}
       />
+      {policy ? (
+        <div className="flex flex-col gap-1">
+          <input type="hidden" name="policyDigest" value={policy.digest} />
+          <label className="flex items-start gap-2 font-bold">
+            <input
+              id="booking-policy-consent"
+              type="checkbox"
+              name="policyConsent"
+              required
+              aria-invalid={errors.policyConsent ? true : undefined}
+              aria-describedby={[
+                policy.termsId,
+                errors.policyConsent ? "booking-policy-consent-error" : "",
+              ]
+                .filter(Boolean)
+                .join(" ")}
+              className="mt-1 size-5 shrink-0"
+            />
+            キャンセルポリシーに同意する
+            <span className="ml-1 rounded bg-brand-700 px-1.5 py-0.5 text-xs text-white">必須</span>
+          </label>
+          {errors.policyConsent ? (
+            <p id="booking-policy-consent-error" className="text-sm font-bold text-red-700">
+              {errors.policyConsent}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
       <button
         type="submit"
         disabled={busy}

@@ -27,6 +27,7 @@ const booking: BookingPageBooking = {
   couponTitle: null,
   totalLabel: "￥5,500",
   notes: "",
+  policyLines: null,
   salonNote: "",
   arrivedLabel: null,
   cancellation: null,

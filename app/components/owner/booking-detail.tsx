@@ -114,6 +114,18 @@ function Facts({ booking }: { booking: BookingPageBooking }) {
           <Row label="ご要望">
             <span className="whitespace-pre-wrap">{booking.notes || "なし"}</span>
           </Row>
+          {booking.policyLines ? (
+            <Row label="お支払い・キャンセル料">
+              <p className="text-sm">
+                お客様が予約時に同意した内容です（その後の設定変更は影響しません）。
+              </p>
+              <ul className="list-disc pl-5">
+                {booking.policyLines.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </Row>
+          ) : null}
           {booking.cancellation ? (
             <Row label="キャンセル">
               <p>{booking.cancellation.label}</p>

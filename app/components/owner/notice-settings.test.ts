@@ -26,6 +26,16 @@ const data: NoticeSettingsPageData = {
   settings: { enabled: true, email: "" },
   ownerEmails: ["owner@example.jp"],
   bookingRules: { values: rules, version: 4 },
+  paymentPolicy: {
+    mode: "deposit",
+    depositKind: "percent",
+    depositValue: "20",
+    sameDayPercent: "50",
+    dayBeforePercent: "30",
+    noShowPercent: "100",
+    note: "",
+  },
+  paymentPolicyPreview: ["当日（ご予約日の0:00〜）のキャンセル：ご予約金額の50%"],
   saved: null,
 };
 
@@ -53,6 +63,31 @@ describe("the 設定 page (decision 0048)", () => {
       expect(html).toContain(label);
     }
     expect(html).toMatch(/<label for="salon-buffer-before"/);
+  });
+
+  it("draws the payment and cancellation policy with the §9 note and the visitors' text", () => {
+    const html = render({ data });
+    expect(html).toContain('name="intent" value="payment-policy"');
+    expect(html).toContain("消費者契約法第9条");
+    expect(html).toContain("当日（ご予約日の0:00〜）のキャンセル：ご予約金額の50%");
+    expect(html).toContain('name="mode" checked="" value="deposit"');
+    expect(html).toMatch(/<label for="policy-same-day"/);
+  });
+
+  it("shows a refused policy's messages and what was typed", () => {
+    const html = render({
+      data,
+      result: {
+        kind: "policy",
+        errors: {
+          sameDayPercent:
+            "当日のキャンセル料は100%以下で入力してください（ご予約金額を超える請求はできません）。",
+        },
+        values: { ...data.paymentPolicy, sameDayPercent: "150" },
+      },
+    });
+    expect(html).toContain("当日のキャンセル料は100%以下で入力してください");
+    expect(html).toMatch(/id="policy-same-day"[^>]*value="150"/);
   });
 
   it("shows a refused save's messages and what was typed, and keeps its version", () => {

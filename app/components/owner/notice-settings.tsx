@@ -2,6 +2,10 @@ import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
 import type { BookingRulesForm } from "../../../server/owner/booking-settings.server";
 import type { NoticeSettings, NoticeValues } from "../../../server/owner/notice-settings.server";
+import type {
+  PaymentPolicyErrors,
+  PaymentPolicyValues,
+} from "../../../server/owner/payment-policy.server";
 import type { BookingRulesErrors } from "../../../server/salon-editor/booking-rules";
 import type { StrandedBooking } from "../../../server/salon-editor/schedule-stranding.server";
 import { buttonClass } from "../back-office-ui";
@@ -9,6 +13,7 @@ import { ErrorSummary, TextField } from "../form/field";
 import { FocusedNotice } from "../form/focused-notice";
 import { BookingRulesFields } from "../salon-editor/booking-rules-fields";
 import { type OwnerFrameSalon, OwnerPage } from "./owner-frame";
+import { PaymentPolicySection } from "./payment-policy-form";
 
 export type NoticeSettingsPageData = {
   salon: OwnerFrameSalon;
@@ -17,13 +22,17 @@ export type NoticeSettingsPageData = {
   ownerEmails: string[];
   /** The salon's booking rules and the version they were read at. */
   bookingRules: BookingRulesForm;
+  /** The payment and cancellation policy as the form shows it, and the visitors' text of it. */
+  paymentPolicy: PaymentPolicyValues;
+  paymentPolicyPreview: string[];
   /** Which form was just saved. */
-  saved: "notice" | "rules" | null;
+  saved: "notice" | "rules" | "policy" | null;
 };
 
 export type NoticeSettingsResult =
   | { kind: "notice"; errors: { email?: string }; values: NoticeValues }
   | { kind: "rules"; errors: BookingRulesErrors; form: BookingRulesForm; stranding: boolean }
+  | { kind: "policy"; errors: PaymentPolicyErrors; values: PaymentPolicyValues }
   /** Saved with bookings left outside working time (the owner chose to), to move or cancel. */
   | { kind: "stranded"; stranded: StrandedBooking[] };
 
@@ -72,6 +81,7 @@ export function NoticeSettingsPage({
   const busy = useNavigation().state === "submitting";
   const notice = result?.kind === "notice" ? result : undefined;
   const rules = result?.kind === "rules" ? result : undefined;
+  const policy = result?.kind === "policy" ? result : undefined;
   const values = notice?.values ?? data.settings;
   const rulesForm = rules?.form ?? data.bookingRules;
   const owners = data.ownerEmails.length > 0 ? data.ownerEmails.join("、") : "（オーナー未登録）";
@@ -82,6 +92,9 @@ export function NoticeSettingsPage({
       ) : null}
       {data.saved === "rules" && !result ? (
         <FocusedNotice>予約の設定を保存しました。</FocusedNotice>
+      ) : null}
+      {data.saved === "policy" && !result ? (
+        <FocusedNotice>お支払いとキャンセル料を保存しました。</FocusedNotice>
       ) : null}
       {result?.kind === "stranded" ? (
         <Stranded salonId={data.salon.id} bookings={result.stranded} />
@@ -116,6 +129,12 @@ export function NoticeSettingsPage({
           </div>
         </Form>
       </section>
+      <PaymentPolicySection
+        values={policy?.values ?? data.paymentPolicy}
+        errors={policy?.errors ?? {}}
+        preview={data.paymentPolicyPreview}
+        busy={busy}
+      />
       <section aria-labelledby="notice-heading" className="flex max-w-2xl flex-col gap-4">
         <h2 id="notice-heading" className="text-xl font-bold">
           予約通知メール

@@ -20,6 +20,8 @@ export type CouponRow = {
   discountValue: number;
   conditions: string;
   newCustomersOnly: boolean;
+  /** 事前決済の対象外 (decision 0075). */
+  prepaymentExempt: boolean;
   validFrom: string;
   validUntil: string | null;
   state: "active" | "scheduled" | "ended";
@@ -117,6 +119,7 @@ export function CouponForm({
   const { refusal, errors, value: v, list } = partFormState(actionData, "coupon");
   const prefix = coupon ? "coupon-edit" : "coupon-new";
   const newOnly = refusal ? refusal.values.newCustomersOnly === "on" : !!coupon?.newCustomersOnly;
+  const exempt = refusal ? refusal.values.prepaymentExempt === "on" : !!coupon?.prepaymentExempt;
   return (
     <SalonPartForm
       headingId={`${prefix}-heading`}
@@ -189,6 +192,20 @@ export function CouponForm({
           className="size-5"
         />
         新規のお客様のみ
+      </label>
+      <label className="flex items-start gap-2 font-bold">
+        <input
+          type="checkbox"
+          name="prepaymentExempt"
+          defaultChecked={exempt}
+          className="mt-1 size-5 shrink-0"
+        />
+        <span>
+          事前決済の対象外にする（店頭払い）
+          <span className="block text-sm font-normal text-neutral-700">
+            サロンが事前決済（全額・予約金・カード登録）を使うときも、これを含むご予約は店頭でお支払いいただきます。キャンセル料の規定は変わりません。
+          </span>
+        </span>
       </label>
       <div className="grid gap-3 sm:grid-cols-2">
         <TextField

@@ -19,6 +19,8 @@ export type MenuRow = {
   description: string;
   price: number;
   durationMinutes: number;
+  /** 事前決済の対象外 (decision 0075). */
+  prepaymentExempt: boolean;
   published: boolean;
   staffIds: string[];
   bookings: number;
@@ -110,6 +112,7 @@ export function MenuForm({
   const { refusal, errors, value: v, list } = partFormState(actionData, "menu");
   const prefix = menu ? "menu-edit" : "menu-new";
   const scope = v("staffScope", menu && menu.staffIds.length > 0 ? "selected" : "all");
+  const exempt = refusal ? refusal.values.prepaymentExempt === "on" : !!menu?.prepaymentExempt;
   return (
     <SalonPartForm
       headingId={`${prefix}-heading`}
@@ -178,6 +181,20 @@ export function MenuForm({
         defaultValue={v("description", menu?.description)}
         error={errors.description}
       />
+      <label className="flex items-start gap-2 font-bold">
+        <input
+          type="checkbox"
+          name="prepaymentExempt"
+          defaultChecked={exempt}
+          className="mt-1 size-5 shrink-0"
+        />
+        <span>
+          事前決済の対象外にする（店頭払い）
+          <span className="block text-sm font-normal text-neutral-700">
+            サロンが事前決済（全額・予約金・カード登録）を使うときも、これを含むご予約は店頭でお支払いいただきます。キャンセル料の規定は変わりません。
+          </span>
+        </span>
+      </label>
       <fieldset className="flex flex-col gap-2">
         <legend className="font-bold">担当できるスタッフ</legend>
         <label className="flex items-center gap-2">

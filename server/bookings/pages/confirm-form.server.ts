@@ -8,6 +8,7 @@ import { DomainError } from "../../errors/domain-error";
 import { confirmBooking } from "../booking.server";
 import type { BookingLimits } from "../booking-rate-limit";
 import { contactSchema, idempotencyKeyOf } from "../contact.schema";
+import { PolicyConsentRequiredError } from "../payment-policy.server";
 import { type FlowSalon, parseFlowParams } from "./booking-flow.server";
 import { holdFromForm } from "./confirm-page.server";
 
@@ -108,6 +109,11 @@ export async function submitConfirmForm(
         },
         notes: parsed.data.note,
         idempotencyKey: idempotencyKeyOf(form.get("idempotencyKey")),
+        // Only whether the box was ticked and which policy was read: the terms are the server's.
+        policyConsent: {
+          agreed: form.get("policyConsent") === "on",
+          digest: policyDigestOf(form.get("policyDigest")),
+        },
         now,
         limits: input.limits,
         ip: input.ip,
@@ -115,10 +121,17 @@ export async function submitConfirmForm(
       return { kind: "redirect", to: `/salons/${salon.slug}/confirm/thanks?booking=${booking.id}` };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      return { kind: "contact", status: error.status, errors: { form: error.message }, values };
+      // The consent's message stands by its checkbox; what was typed is kept either way.
+      const field = error instanceof PolicyConsentRequiredError ? "policyConsent" : "form";
+      return { kind: "contact", status: error.status, errors: { [field]: error.message }, values };
     }
   }
   return { kind: "refused", status: 400, error: confirmFormMessages.intent, draft: {} };
+}
+
+/** The digest the page rendered (16 URL-safe characters), or null. */
+function policyDigestOf(value: FormDataEntryValue | null): string | null {
+  return typeof value === "string" && /^[\w-]{16}$/.test(value) ? value : null;
 }
 
 /** The contact details carried along from an earlier hold (`draft.<field>`), as they came. */

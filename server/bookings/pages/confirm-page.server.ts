@@ -4,6 +4,7 @@ import { bookingFlowHref, type FlowLink } from "../../../common/booking-flow-hre
 import type { BookingSummaryData } from "../../../common/booking-summary";
 import { calendarDay } from "../../../common/format";
 import { toLocal } from "../../../common/local-time";
+import type { PolicySnapshot } from "../../../common/payment-policy";
 import type { CurrentUser } from "../../accounts/current-user";
 import type { Database } from "../../db/client";
 import { DomainError } from "../../errors/domain-error";
@@ -15,6 +16,7 @@ import { resendVerificationPath } from "../booking-errors";
 import type { BookingLimits } from "../booking-rate-limit";
 import { holdBelongsTo } from "../hold-browser.server";
 import { japaneseHolidaysBetween } from "../holidays";
+import { bookingPolicyFor } from "../payment-policy.server";
 import { bookingSettingsFor } from "../settings";
 import {
   type FlowParams,
@@ -141,6 +143,12 @@ export type HoldView = {
    * confirmation fixes it with its own clock, minutes later at most).
    */
   approval: { deadline: string; deadlineLabel: string } | null;
+  /**
+   * The salon's payment and cancellation policy for this booking (decision
+   * 0075): amounts and windows computed here, consent required; `digest`
+   * names the policy read, so a change before the click is shown again.
+   */
+  policy: { terms: PolicySnapshot; digest: string } | null;
   problems: string[];
 };
 
@@ -217,6 +225,7 @@ export async function loadConfirmView(
   };
   const subtotal = hold.menus.reduce((sum, menu) => sum + menu.price, 0);
   const profile = user?.profile;
+  const policy = await bookingPolicyFor(db, hold, salon.timeZone, now);
   return {
     kind: "hold",
     holdId: hold.id,
@@ -264,6 +273,7 @@ export async function loadConfirmView(
           deadlineLabel: formatApprovalDeadline(approvalExpiresAt, salon.timeZone),
         }
       : null,
+    policy: policy.terms ? { terms: policy.terms, digest: policy.digest } : null,
     problems: [],
   };
 }

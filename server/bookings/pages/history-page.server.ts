@@ -40,6 +40,8 @@ function historyItem(
       durationMinutes,
     })),
     notes: booking.notes,
+    /** The payment and cancellation policy agreed to at booking (decision 0075). */
+    paymentPolicy: booking.paymentPolicy,
     cancellable,
     /** 予約変更 (the flow in change mode), open until the same cutoff as cancelling; else null. */
     changeHref: cancellable ? `/salons/${booking.salon.slug}/confirm?change=${booking.id}` : null,

@@ -74,6 +74,8 @@ export async function thanksView(db: Database, booking: BookingSummary) {
       ? formatApprovalDeadline(lapse.at, booking.salon.timeZone)
       : null,
     statusLabel: booking.statusLabel,
+    /** The policy agreed to, as stored on the booking (decision 0075). */
+    paymentPolicy: booking.paymentPolicy,
     summary: {
       salonName: booking.salon.name,
       menus: booking.menus.map(({ name, price, durationMinutes }) => ({

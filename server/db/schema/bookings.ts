@@ -14,6 +14,7 @@ import {
   unique,
   uuid,
 } from "drizzle-orm/pg-core";
+import type { PolicySnapshot } from "../../../common/payment-policy";
 import { users } from "./accounts";
 import { createdAt, id, sqlList, updatedAt } from "./common";
 import { coupons, menus } from "./menus";
@@ -123,6 +124,13 @@ export const bookings = pgTable(
     approvalExpiresAt: timestamp("approval_expires_at", { withTimezone: true }),
     /** Yen charged, fixed at booking time so later menu price changes do not alter it. */
     totalPrice: integer("total_price").notNull(),
+    /**
+     * The salon's payment and cancellation policy as the visitor agreed to it
+     * (issue 40; decision 0075), with this booking's amounts and windows;
+     * written in the confirming transaction, never changed by the salon's
+     * later policy. Null: no policy was in force (or not a web booking).
+     */
+    paymentPolicy: jsonb("payment_policy").$type<PolicySnapshot>(),
     status: text("status").$type<BookingStatus>().notNull().default("confirmed"),
     /** Set exactly while status is held. */
     holdExpiresAt: timestamp("hold_expires_at", { withTimezone: true }),

@@ -8,6 +8,7 @@ export * from "./jobs";
 export * from "./mail";
 export * from "./members";
 export * from "./menus";
+export * from "./payment-policy";
 export * from "./reviews";
 export * from "./salons";
 export * from "./schedule-requests";

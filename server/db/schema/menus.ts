@@ -31,6 +31,11 @@ export const menus = pgTable(
     durationMinutes: integer("duration_minutes").notNull(),
     sortOrder: integer("sort_order").notNull().default(0),
     published: boolean("published").notNull().default(true),
+    /**
+     * Not paid online even when the salon asks for prepayment (issue 40, §1;
+     * decision 0075): a booking with such a menu is paid at the salon.
+     */
+    prepaymentExempt: boolean("prepayment_exempt").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -74,6 +79,8 @@ export const coupons = pgTable(
     newCustomersOnly: boolean("new_customers_only").notNull().default(false),
     validFrom: date("valid_from").notNull(),
     validUntil: date("valid_until"),
+    /** A booking with this coupon is paid at the salon, whatever the salon's payment mode. */
+    prepaymentExempt: boolean("prepayment_exempt").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

@@ -22,6 +22,7 @@ import { areaSeeds } from "./data/areas";
 import { articleSeeds } from "./data/articles";
 import { featureSeeds } from "./data/features";
 import { prefectureSeeds } from "./data/prefectures";
+import { seedDemoPaymentPolicy } from "./demo-payment-policy";
 import { demoOwnerSalons, generateDemoWeek, writeDemoWeek } from "./demo-week";
 import { areaId, generateSalon, type ResolvedArea, type SalonBundle, stationId } from "./generate";
 import { seedId } from "./ids";
@@ -248,6 +249,8 @@ export async function seedDatabase(
     await refreshSalonHorizon(db, salon.id, now);
   }
   if (demoBookings > 0) log(`demo owner's week: ${demoBookings} bookings`);
+  const policySalon = await seedDemoPaymentPolicy(db);
+  if (policySalon) log(`payment and cancellation policy: ${policySalon}`);
   // Every other seeded booking gets its salon's customer record, as a booking made in the app does.
   const linked = await backfillSalonCustomers(db);
   if (linked > 0) log(`customer records: ${linked} bookings linked`);

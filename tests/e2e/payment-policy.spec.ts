@@ -1,0 +1,111 @@
+import { signIn } from "./account-helpers";
+import { pickDay } from "./booking-helpers";
+import { expect, test } from "./fixtures";
+import { axeAtEveryWidth, DEMO_OWNER } from "./owner-helpers";
+
+/**
+ * The salon's お支払いとキャンセル料 (issue 40; decision 0075), in the demo:
+ * the demo owner's salon with the seeded policy shows it on 設定; a visitor
+ * booking there reads this booking's amounts and dates, is stopped without
+ * the consent (the error summary focused), ticks it, and finds the agreed
+ * policy on the thanks page. axe-clean at every width, used at 320 px.
+ */
+test("a visitor reads the salon's policy for this booking, must agree to it, and finds it on the thanks page", async ({
+  page,
+  browser,
+  login,
+}) => {
+  test.setTimeout(240_000);
+  const ownerContext = await browser.newContext();
+  const owner = await ownerContext.newPage();
+  await signIn(owner, DEMO_OWNER.email, DEMO_OWNER.password);
+  await owner.waitForURL((url) => !url.pathname.startsWith("/signin"));
+  await owner.goto("/owner");
+  await expect(owner).toHaveURL(/\/owner\/salons\/[0-9a-f-]{36}$/);
+  // The salon with the seeded policy: its 設定 shows the visitors' text.
+  const switcher = owner.getByRole("navigation", { name: "サロンの切り替え" }).getByRole("link");
+  const ids = [new URL(owner.url()).pathname.split("/")[3] ?? ""];
+  for (const href of await switcher.evaluateAll((links) =>
+    links.map((link) => link.getAttribute("href") ?? ""),
+  )) {
+    const id = href.split("/")[3] ?? "";
+    if (id && !ids.includes(id)) ids.push(id);
+  }
+  let salonId = "";
+  for (const id of ids) {
+    await owner.goto(`/owner/salons/${id}/settings`);
+    if ((await owner.getByText("お客様に表示する案内（保存済みの内容）").count()) > 0) {
+      salonId = id;
+      break;
+    }
+  }
+  expect(salonId).not.toBe("");
+  await expect(owner.getByRole("heading", { name: "お支払いとキャンセル料" })).toBeVisible();
+  await expect(owner.getByText(/消費者契約法第9条/)).toBeVisible();
+  await axeAtEveryWidth(owner);
+  await owner.goto(`/owner/salons/${salonId}`);
+  const salonPath =
+    (await owner.getByRole("link", { name: "公開ページを見る" }).getAttribute("href")) ?? "";
+  expect(salonPath).toMatch(/^\/salons\//);
+  await ownerContext.close();
+
+  await login();
+  await page.setViewportSize({ width: 320, height: 800 });
+  await page.goto(salonPath);
+  await page
+    .getByRole("link", { name: /を予約する$/ })
+    .first()
+    .click();
+  await expect(page.getByRole("heading", { name: /ご予約/ })).toBeVisible();
+  await pickDay(page, 3);
+  await page
+    .getByRole("button", { name: /から予約する$/ })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/hold=/);
+
+  // This booking's policy: yen amounts and the day's date.
+  const terms = page.getByRole("region", { name: "お支払いとキャンセルポリシー" });
+  await expect(terms).toContainText(
+    /当日（\d{4}年\d{1,2}月\d{1,2}日\(.\) 0:00以降）のキャンセル：ご予約金額の50%（[\d,]+円）/,
+  );
+  await expect(terms).toContainText(/予約金（ご予約金額の20%＝[\d,]+円）/);
+  await expectNoHorizontalScroll(page);
+  await axeAtEveryWidth(page);
+  await page.setViewportSize({ width: 320, height: 800 });
+
+  // Without the consent: refused, the summary focused, what was typed kept.
+  await page.getByLabel("サロンへのご要望（任意）").fill("前髪短め");
+  await page.getByRole("button", { name: "予約を確定する" }).click();
+  const summary = page.getByRole("alert").filter({ hasText: "入力内容を確認してください。" });
+  await expect(summary).toContainText("キャンセルポリシーに同意する");
+  // Focus on the summary (or the frame around it), so a screen reader starts there.
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const active = document.activeElement;
+        return (
+          active?.getAttribute("role") === "alert" ||
+          active?.querySelector('[role="alert"]') !== null
+        );
+      }),
+    )
+    .toBe(true);
+  await expect(page.getByLabel("サロンへのご要望（任意）")).toHaveValue("前髪短め");
+
+  await page.getByRole("checkbox", { name: /キャンセルポリシーに同意する/ }).check();
+  await page.getByRole("button", { name: "予約を確定する" }).click();
+  await expect(page.getByRole("heading", { name: "ご予約が確定しました" })).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "ご同意いただいたお支払いとキャンセルポリシー" }),
+  ).toContainText("ご予約金額の100%");
+  await expectNoHorizontalScroll(page);
+  await axeAtEveryWidth(page);
+});
+
+async function expectNoHorizontalScroll(page: import("@playwright/test").Page) {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+}
