@@ -87,7 +87,10 @@ describe("typed words find what their filters find", () => {
     const params = worded("今週末 渋谷");
     expect(Object.fromEntries(params ?? [])).toEqual({ q: "渋谷", ...weekend });
     const range = await search(query(params ?? ""));
-    expect(range.total).toBeGreaterThan(0);
+    // On a Sunday the weekend is today alone, and by the evening the demo salons have nothing
+    // left (they close at 20:00 at the latest): then the typed words must still find exactly
+    // what the date filter finds, which is nothing. Any other day the range has a whole day.
+    if (weekday !== 0) expect(range.total).toBeGreaterThan(0);
     // Any day of the range: exactly the salons of one day or the other.
     const days = [weekend.date, ...(weekend.dateTo ? [weekend.dateTo] : [])];
     const eachDay = await Promise.all(days.map((day) => search(query(`q=渋谷&date=${day}`))));
