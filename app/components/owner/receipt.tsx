@@ -97,15 +97,12 @@ export function ReceiptView({ data }: { data: ReceiptPageData }) {
                 <dt>（内消費税 10%対象 {r.totalLabel}）</dt>
                 <dd className="text-right">内消費税 {r.taxLabel}</dd>
                 <dt>お支払い方法</dt>
-                <dd className="text-right">{r.methodLabel}</dd>
-                {r.payments.length > 1
-                  ? r.payments.map((p) => (
-                      <div key={p.label} className="contents">
-                        <dt className="pl-3">{p.label}</dt>
-                        <dd className="text-right">{p.amountLabel}</dd>
-                      </div>
-                    ))
-                  : null}
+                <dd className="text-right">
+                  {r.methodLabel}
+                  {r.payments.length > 1
+                    ? `（${r.payments.map((p) => `${p.label} ${p.amountLabel}`).join("・")}）`
+                    : ""}
+                </dd>
                 {r.cashReceivedLabel ? (
                   <>
                     <dt>お預かり</dt>
