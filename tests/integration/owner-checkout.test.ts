@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as checkoutRoute from "../../app/routes/owner.salons.$id.bookings.$bookingId.checkout";
 import * as receiptRoute from "../../app/routes/owner.salons.$id.bookings.$bookingId.receipt";
@@ -23,11 +23,13 @@ import {
   type CheckoutPageData,
   computeCheckout,
   type ReceiptPageData,
+  saveCheckout,
 } from "../../server/owner/checkout.server";
+import { salonAccessFor } from "../../server/salon-access/salon-access.server";
 import { setRole } from "../support/accounts";
 import { buildBooking, buildMenu, buildSalonWithStaff } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
-import { withTestDatabase } from "../support/test-database";
+import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
 
 const database = withTestDatabase();
 
@@ -557,4 +559,68 @@ describe("the product list /owner/salons/:id/products", () => {
       .where(eq(auditLog.salonId, s.salon.id));
     expect(audits.map((a) => a.action).sort()).toEqual(["product.create", "product.update"]);
   });
+});
+
+describe("saveCheckout's transaction", () => {
+  /** The owner's access as the guard gives it (the same read: salonAccessFor). */
+  const accessOf = async (s: Awaited<ReturnType<typeof scene>>) => {
+    const user = {
+      id: s.owner.userId,
+      email: s.owner.email,
+      emailVerified: true,
+      name: "山田 花子",
+      role: "owner" as const,
+      profile: null,
+    };
+    const access = await salonAccessFor(database.db, user, s.salon.id);
+    if (!access) throw new Error("no access");
+    return access;
+  };
+  const input = (version: number): CheckoutInput =>
+    blankInput({ version: String(version), method: "card" });
+
+  it("writes no 会計 when the completion in the same transaction fails", async () => {
+    const s = await scene();
+    const access = await accessOf(s);
+    const run = (statement: string) => database.db.execute(sql.raw(statement));
+    // The completion's history entry fails: the 会計 written before it must go too.
+    await run(`create function test_refuse_completed() returns trigger language plpgsql as $$
+      begin
+        if new.kind = 'completed' then raise exception 'completion refused by the test'; end if;
+        return new;
+      end $$`);
+    await run(`create trigger test_refuse_completed before insert on booking_events
+      for each row execute function test_refuse_completed()`);
+    try {
+      await expect(
+        saveCheckout(database.db, access, s.booking.id, input(s.booking.version), new Date()),
+      ).rejects.toThrow();
+    } finally {
+      await run("drop trigger test_refuse_completed on booking_events");
+      await run("drop function test_refuse_completed()");
+    }
+    expect(await checkoutRows(s.booking.id)).toEqual([]);
+    expect((await bookingRow(s.booking.id)).status).toBe("confirmed");
+    // Without the fault, the same call saves both.
+    await saveCheckout(database.db, access, s.booking.id, input(s.booking.version), new Date());
+    expect(await checkoutRows(s.booking.id)).toHaveLength(1);
+    expect((await bookingRow(s.booking.id)).status).toBe("completed");
+  });
+
+  it.skipIf(transactionsTakeTurns)(
+    "two counters at once: one 会計, the other refused",
+    async () => {
+      const s = await scene();
+      const access = await accessOf(s);
+      const results = await Promise.allSettled([
+        saveCheckout(database.db, access, s.booking.id, input(s.booking.version), new Date()),
+        saveCheckout(database.db, access, s.booking.id, input(s.booking.version), new Date()),
+      ]);
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      const [refused] = results.filter((r) => r.status === "rejected");
+      // The loser waited on the row lock and met the bumped version (409) or the 会計 (409).
+      expect((refused as PromiseRejectedResult).reason.status).toBe(409);
+      expect(await checkoutRows(s.booking.id)).toHaveLength(1);
+    },
+  );
 });
