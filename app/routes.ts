@@ -104,6 +104,11 @@ export default [
     route("bookings/new", "routes/owner.salons.$id.bookings.new.tsx"), // phone / walk-in booking, blocked time (?staff=&date=&time=)
     route("bookings/:bookingId", "routes/owner.salons.$id.bookings.$bookingId.tsx"), // booking detail, history, actions (来店, 完了, 無断キャンセル, キャンセル, メモ); a block's 削除
     route("bookings/:bookingId/move", "routes/owner.salons.$id.bookings.$bookingId.move.tsx"), // move: date, time, stylist, menus
+    route(
+      "bookings/:bookingId/checkout",
+      "routes/owner.salons.$id.bookings.$bookingId.checkout.tsx",
+    ), // 会計: final prices, discount, 店販, method (checkout.act: owner, manager, reception, admin)
+    route("bookings/:bookingId/receipt", "routes/owner.salons.$id.bookings.$bookingId.receipt.tsx"), // 領収書 of the 会計, printable (checkout.act)
     route("customers", "routes/owner.salons.$id.customers.tsx"), // 顧客: search, counts
     route("customers/:customerId", "routes/owner.salons.$id.customers.$customerId.tsx"), // 顧客カルテ: notes, merge
     route("settings", "routes/owner.salons.$id.settings.tsx"), // 設定: where booking notices go
@@ -117,6 +122,7 @@ export default [
     route("staff", "routes/owner.salons.$id.staff.tsx"), // スタッフ: stylists, 指名料, menus they do
     route("menus", "routes/owner.salons.$id.menus.tsx"), // メニュー
     route("coupons", "routes/owner.salons.$id.coupons.tsx"), // クーポン
+    route("products", "routes/owner.salons.$id.products.tsx"), // 店販商品 for 会計, the 適格請求書 registration number (salon.edit)
     route("photos", "routes/owner.salons.$id.photos.tsx"), // 写真
     route("members", "routes/owner.salons.$id.members.tsx"), // メンバー: staff accounts and roles, invitations (members.manage: owner, admin)
   ]),

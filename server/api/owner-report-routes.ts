@@ -55,7 +55,11 @@ const sums = {
   bookedCount: count("予約件数（確定・完了。承認待ちの仮予約を含む）"),
   bookedAmount: yen("予約金額（total_price の合計）"),
   completedCount: count("完了件数"),
-  completedAmount: yen("完了金額"),
+  completedAmount: yen("売上（完了した予約。会計があれば会計の合計、なければ予約時の金額）"),
+  paidCount: count("会計登録済みの完了件数"),
+  paidAmount: yen("会計登録済みの売上（実際のお支払い。店販を含む）"),
+  unpaidCount: count("会計未登録の完了件数"),
+  unpaidAmount: yen("会計未登録の完了の予約時の金額（見込み）"),
   bookedMinutes: count("予約時間（分、開始から終了まで）"),
   scheduledMinutes: count("勤務予定（分、週の勤務時間・例外・休業日・祝日の規則から）"),
   utilisation: z

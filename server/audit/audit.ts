@@ -73,6 +73,11 @@ export const auditActions = {
   "coupon.update": "クーポンの変更",
   "coupon.retire": "クーポンの配布終了",
   "coupon.delete": "クーポンの削除",
+  // 会計 at the counter (server/owner/checkout.server.ts, products.server.ts; decision 0079).
+  "checkout.create": "会計の登録",
+  "product.create": "店販商品の追加",
+  "product.update": "店販商品の変更",
+  "salon.invoice_number": "適格請求書発行事業者の登録番号の変更",
   // Moderation of reviews (server/admin/review-moderation.server.ts, decision 0056).
   "review.hide": "口コミの非表示",
   "review.restore": "口コミの再表示",
@@ -93,7 +98,9 @@ export type AuditEntry = {
     | "staff"
     | "menu"
     | "coupon"
-    | "review";
+    | "review"
+    | "booking"
+    | "product";
   targetId: string;
   salonId?: string | null;
   before?: Record<string, unknown> | null;

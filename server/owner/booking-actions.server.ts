@@ -26,6 +26,7 @@ import {
   bookingEvents,
   bookingMenus,
   bookings,
+  checkouts,
   coupons,
   jobs,
   menuStaff,
@@ -105,7 +106,7 @@ export type ActionTarget = { salonId: string; bookingId: string };
 type Tx = Database;
 
 /** The booking row locked for this transaction, if it is this salon's (holds are nobody's yet). */
-async function lockBooking(tx: Tx, target: ActionTarget): Promise<Booking> {
+export async function lockBooking(tx: Tx, target: ActionTarget): Promise<Booking> {
   if (!isUuid(target.salonId) || !isUuid(target.bookingId))
     throw new BookingNotFoundForSalonError();
   const [row] = await tx
@@ -117,7 +118,7 @@ async function lockBooking(tx: Tx, target: ActionTarget): Promise<Booking> {
   return row;
 }
 
-function checkVersion(row: Booking, version: number) {
+export function checkVersion(row: Booking, version: number) {
   if (row.version !== version) throw new BookingVersionConflictError();
 }
 
@@ -221,27 +222,41 @@ export async function markCompleted(
   return db.transaction(async (tx) => {
     const row = await lockBooking(tx, input);
     checkVersion(row, input.version);
-    requireConfirmedBooking(row);
-    if (!row.arrivedAt && now.getTime() < row.startsAt.getTime()) {
-      throw new BookingActionRefusedError(
-        "施術完了は、来店を記録してから、または予約の開始時刻を過ぎてから記録できます。",
-        "completion_too_early",
-      );
-    }
-    const completed = await applyChange(
-      tx,
-      row,
-      { status: "completed" },
-      { kind: "completed" },
-      actor,
-      now,
-    );
-    // The customer is asked for a review the next morning (decision 0054).
-    if (completed.userId) {
-      await enqueueReviewRequest(tx, completed, await salonZone(tx, row.salonId), now);
-    }
-    return completed;
+    return completeLocked(tx, row, actor, now);
   });
+}
+
+/**
+ * 施術完了 of a booking row already locked in `tx` and version-checked: the
+ * one completion path, for the button and for 会計 (decision 0079), which
+ * completes the visit in its own transaction.
+ */
+export async function completeLocked(
+  tx: Tx,
+  row: Booking,
+  actor: BookingActor,
+  now: Date,
+): Promise<Booking> {
+  requireConfirmedBooking(row);
+  if (!row.arrivedAt && now.getTime() < row.startsAt.getTime()) {
+    throw new BookingActionRefusedError(
+      "施術完了は、来店を記録してから、または予約の開始時刻を過ぎてから記録できます。",
+      "completion_too_early",
+    );
+  }
+  const completed = await applyChange(
+    tx,
+    row,
+    { status: "completed" },
+    { kind: "completed" },
+    actor,
+    now,
+  );
+  // The customer is asked for a review the next morning (decision 0054).
+  if (completed.userId) {
+    await enqueueReviewRequest(tx, completed, await salonZone(tx, row.salonId), now);
+  }
+  return completed;
 }
 
 /** 無断キャンセル (no-show): confirmed → no_show, only once the start has passed. */
@@ -852,6 +867,19 @@ export async function undoStatus(
           `この予約の${undoLabels[input.undo]}は取り消せません。取り消せるのは、記録したその日のうち（サロンの日付）の最後の記録だけです。`,
           "undo_not_allowed",
         );
+      }
+      if (undoable === "completed") {
+        // What was paid stays the visit's (decision 0079): a 会計 keeps it completed.
+        const [paid] = await tx
+          .select({ id: checkouts.id })
+          .from(checkouts)
+          .where(and(eq(checkouts.salonId, row.salonId), eq(checkouts.bookingId, row.id)));
+        if (paid) {
+          throw new BookingActionRefusedError(
+            "会計が登録されているため、施術完了は取り消せません。",
+            "undo_not_allowed",
+          );
+        }
       }
       const set: Partial<typeof bookings.$inferInsert> =
         undoable === "arrived" ? { arrivedAt: null } : { status: "confirmed" };

@@ -21,6 +21,7 @@ import {
   type OwnerBookingDetail,
   undoableStatus,
 } from "./booking-actions.server";
+import { hasCheckout } from "./checkout.server";
 import { readOwnerBooking } from "./scope.server";
 
 /**
@@ -189,6 +190,12 @@ export type BookingPageBooking = {
      */
     undo: { action: UndoableAction; label: string } | null;
   };
+  /**
+   * 会計 (decision 0079): the form to take it, or the receipt once taken;
+   * null when it cannot be taken (not yet arrived or started, cancelled, a
+   * block) or the role may not.
+   */
+  checkout: { href: string; label: string; saved: boolean } | null;
   /** A web booking waiting for the salon's approval (仮予約). */
   pending: boolean;
   /** From when 来店 may be recorded (ARRIVAL_EARLIEST_MINUTES before the start), for the hint. */
@@ -271,6 +278,7 @@ function pageBooking(detail: OwnerBookingDetail, salonId: string, now: Date): Bo
       refuse: pending,
       undo: undoOf(detail, now),
     },
+    checkout: null,
     pending,
     arriveFrom: toLocal(new Date(arriveFromMs), detail.timeZone).time,
     startTime: start.time,
@@ -321,6 +329,17 @@ export async function bookingDetailPage(
       refuse: false,
       undo: null,
     };
+  }
+  if (can(access, "checkout.act") && detail.kind === "booking") {
+    const href = `/owner/salons/${access.salon.id}/bookings/${detail.id}`;
+    if (await hasCheckout(db, access.salon.id, detail.id)) {
+      booking.checkout = { href: `${href}/receipt`, label: "領収書を表示", saved: true };
+    } else if (
+      detail.status === "completed" ||
+      (detail.status === "confirmed" && (detail.arrivedAt !== null || now >= detail.startsAt))
+    ) {
+      booking.checkout = { href: `${href}/checkout`, label: "会計する", saved: false };
+    }
   }
   return {
     salon: ownerPageSalon(access),

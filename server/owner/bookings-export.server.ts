@@ -1,5 +1,11 @@
 import { and, asc, eq, gte, lt, ne, sql } from "drizzle-orm";
 import {
+  type CheckoutMethod,
+  checkoutMethodLabels,
+  type PaymentMethod,
+  taxIncluded,
+} from "../../common/checkout";
+import {
   addDays,
   formatMinutes,
   type LocalDate,
@@ -10,7 +16,15 @@ import {
 import { staffBookingLabel } from "../../common/status-labels";
 import { recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
-import { type BookingSource, bookingMenus, bookings, coupons, staff } from "../db/schema";
+import {
+  type BookingSource,
+  bookingMenus,
+  bookings,
+  checkoutPayments,
+  checkouts,
+  coupons,
+  staff,
+} from "../db/schema";
 import type { SalonAccess } from "../salon-access/salon-access.server";
 import { cancelCategoryLabels } from "./booking-actions.schema";
 import { type BookingsExportRange, parseBookingsExportQuery } from "./bookings-export.schema";
@@ -30,7 +44,9 @@ import { type CsvValue, csvStream } from "./csv.server";
  * 定価 is those prices plus the 指名料; 割引 is 定価 − 金額 (a coupon's
  * discount), so 定価 − 割引 = 金額 on every row. Prices are tax included
  * (総額表示); the tax inside is floor(金額 × 10 / 110), rounded down as the
- * receipt's 内消費税 usually is.
+ * receipt's 内消費税 usually is. The last four columns are the 会計 (decision
+ * 0079): what was actually paid and how, or 会計未登録 for a completed visit
+ * without one (its 金額 then is the booked price, an estimate).
  */
 
 const PAGE = 500;
@@ -53,6 +69,11 @@ export const bookingsCsvHeader = [
   "税込金額のうち消費税（10%）",
   "ステータス",
   "キャンセル区分",
+  // 会計 (decision 0079): what was actually paid, where the salon saved it.
+  "会計",
+  "会計金額",
+  "会計金額のうち消費税（10%）",
+  "支払方法",
 ] as const;
 
 const sourceLabels: Record<BookingSource, string> = {
@@ -75,9 +96,25 @@ const menuListPrice = sql<number>`(
   where ${bookingMenus.salonId} = ${bookings.salonId} and ${bookingMenus.bookingId} = ${bookings.id}
 )`.mapWith(Number);
 
-/** The consumption tax inside a tax-included amount at 10 %, rounded down (integer arithmetic). */
-export function taxIncluded(amount: number): number {
-  return Math.floor((amount * 10) / 110);
+/** 内消費税, now common/checkout.ts's (the 領収書 computes it too); exported here as before. */
+export { taxIncluded };
+
+/** A 組み合わせ's parts as "cash:5000,card:5450", largest first. */
+const paymentParts = sql<string | null>`(
+  select string_agg(${checkoutPayments.method} || ':' || ${checkoutPayments.amount}, ',' order by ${checkoutPayments.amount} desc)
+  from ${checkoutPayments}
+  where ${checkoutPayments.salonId} = ${checkouts.salonId} and ${checkoutPayments.checkoutId} = ${checkouts.id}
+)`;
+
+function methodLabel(method: CheckoutMethod | null, parts: string | null): string {
+  if (!method) return "";
+  if (method !== "split" || !parts) return checkoutMethodLabels[method];
+  const each = parts.split(",").map((part) => {
+    const [name, amount] = part.split(":");
+    const label = checkoutMethodLabels[name as PaymentMethod] ?? name;
+    return `${label} ${Number(amount).toLocaleString("ja-JP")}円`;
+  });
+  return `${checkoutMethodLabels.split}（${each.join("・")}）`;
 }
 
 /**
@@ -163,10 +200,18 @@ export async function bookingsCsv(
         cancelCategory: bookings.cancelCategory,
         menus: menuNames,
         menuPrice: menuListPrice,
+        paidTotal: checkouts.total,
+        paidTax: checkouts.tax,
+        paidMethod: checkouts.method,
+        paidParts: paymentParts,
       })
       .from(bookings)
       .innerJoin(staff, eq(staff.id, bookings.staffId))
       .leftJoin(coupons, eq(coupons.id, bookings.couponId))
+      .leftJoin(
+        checkouts,
+        and(eq(checkouts.salonId, bookings.salonId), eq(checkouts.bookingId, bookings.id)),
+      )
       .where(
         and(
           eq(bookings.salonId, salonId),
@@ -210,6 +255,14 @@ export async function bookingsCsv(
           : row.status === "cancelled_by_user"
             ? "お客様"
             : "",
+        row.paidTotal !== null
+          ? "会計済み"
+          : row.status === "completed"
+            ? "会計未登録（金額は予約時の見込み）"
+            : "",
+        row.paidTotal ?? "",
+        row.paidTax ?? "",
+        methodLabel(row.paidMethod, row.paidParts),
       ];
     });
   });

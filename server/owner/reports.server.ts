@@ -18,7 +18,10 @@ import { parseReportQuery, type ReportGroup, type ReportQuery } from "./reports.
  *
  * Definitions (the page says them too):
  * - booked: status confirmed or completed (a 仮予約 awaiting approval is
- *   confirmed with approval 'pending'); amounts are bookings.total_price;
+ *   confirmed with approval 'pending'); booked amounts are bookings.total_price;
+ * - 売上 (completed amount): the 会計's total where one was saved (what was
+ *   paid, retail items included; decision 0079), else the booked price as an
+ *   estimate, counted apart as 会計未登録 (unpaid);
  * - by menu: booking_menus' snapshot name and price (a retired or renamed
  *   menu keeps what it was booked as; the newest booking's name shows);
  * - utilisation: booked minutes (ends_at − starts_at of booked bookings) ÷
@@ -40,7 +43,17 @@ export type ReportTotals = {
   bookedCount: number;
   bookedAmount: number;
   completedCount: number;
+  /**
+   * 売上: the completed visits' 会計 totals where one was saved (decision
+   * 0079), their booked price where not (paid + unpaid below).
+   */
   completedAmount: number;
+  /** Completed with 会計: what was actually paid (retail items included). */
+  paidCount: number;
+  paidAmount: number;
+  /** Completed without 会計 (会計未登録): the booked price, an estimate. */
+  unpaidCount: number;
+  unpaidAmount: number;
   bookedMinutes: number;
   scheduledMinutes: number;
   /** bookedMinutes ÷ scheduledMinutes; null when nobody was scheduled. */
@@ -136,6 +149,10 @@ const sumsSchema = {
   booked_amount: amount,
   completed_count: count,
   completed_amount: amount,
+  paid_count: count,
+  paid_amount: amount,
+  unpaid_count: count,
+  unpaid_amount: amount,
   booked_minutes: amount,
 };
 
@@ -266,7 +283,13 @@ async function readFigures(
     count(*) filter (where p.booked)::int as booked_count,
     coalesce(sum(p.total_price) filter (where p.booked), 0)::float8 as booked_amount,
     count(*) filter (where p.status = 'completed')::int as completed_count,
-    coalesce(sum(p.total_price) filter (where p.status = 'completed'), 0)::float8 as completed_amount,
+    coalesce(sum(coalesce(p.paid_total, p.total_price)) filter (where p.status = 'completed'), 0)::float8
+      as completed_amount,
+    count(*) filter (where p.status = 'completed' and p.paid_total is not null)::int as paid_count,
+    coalesce(sum(p.paid_total) filter (where p.status = 'completed'), 0)::float8 as paid_amount,
+    count(*) filter (where p.status = 'completed' and p.paid_total is null)::int as unpaid_count,
+    coalesce(sum(p.total_price) filter (where p.status = 'completed' and p.paid_total is null), 0)::float8
+      as unpaid_amount,
     coalesce(sum(p.minutes) filter (where p.booked), 0)::float8 as booked_minutes`;
   const lead = sql`
     count(*)::int as bookings,
@@ -277,10 +300,13 @@ async function readFigures(
   const periodAs = (materialized: boolean) => sql`
     period as ${sql.raw(materialized ? "materialized" : "not materialized")} (
       select b.id, b.staff_id, b.status, b.cancel_category, b.total_price,
+             c.total as paid_total,
              b.starts_at, b.starts_at at time zone ${timeZone}::text as local_start,
              extract(epoch from b.ends_at - b.starts_at) / 60 as minutes,
              b.status in ('confirmed', 'completed') as booked
         from bookings b
+        -- What the 会計 recorded (decision 0079), by checkouts_booking_unique.
+        left join checkouts c on c.salon_id = b.salon_id and c.booking_id = b.id
        where b.salon_id = ${salonId}::uuid
          and b.starts_at >= ${fromAt} and b.starts_at < ${toAt}
          and b.kind = 'booking' and b.status <> 'held'
@@ -294,7 +320,8 @@ async function readFigures(
     select json_build_object(
       'buckets', (select json_agg(x) from (
           select to_char(g.bucket, 'YYYY-MM-DD') as bucket, g.booked_count, g.booked_amount,
-                 g.completed_count, g.completed_amount, g.booked_minutes, g.cancelled_count,
+                 g.completed_count, g.completed_amount, g.paid_count, g.paid_amount,
+                 g.unpaid_count, g.unpaid_amount, g.booked_minutes, g.cancelled_count,
                  g.no_show_count
             from (select date_trunc(${truncUnit[group]}::text, p.local_start) as bucket,
                          ${sums},
@@ -468,6 +495,10 @@ type Sums = {
   booked_amount: number;
   completed_count: number;
   completed_amount: number;
+  paid_count: number;
+  paid_amount: number;
+  unpaid_count: number;
+  unpaid_amount: number;
   booked_minutes: number;
 };
 
@@ -478,6 +509,10 @@ const sumsOf = (row: Sums | undefined, scheduled: number) => {
     bookedAmount: row?.booked_amount ?? 0,
     completedCount: row?.completed_count ?? 0,
     completedAmount: row?.completed_amount ?? 0,
+    paidCount: row?.paid_count ?? 0,
+    paidAmount: row?.paid_amount ?? 0,
+    unpaidCount: row?.unpaid_count ?? 0,
+    unpaidAmount: row?.unpaid_amount ?? 0,
     bookedMinutes,
     scheduledMinutes: Math.round(scheduled),
     utilisation: ratio(bookedMinutes, Math.round(scheduled)),
@@ -548,6 +583,10 @@ export async function salonReport(
       booked_amount: sum.booked_amount + row.booked_amount,
       completed_count: sum.completed_count + row.completed_count,
       completed_amount: sum.completed_amount + row.completed_amount,
+      paid_count: sum.paid_count + row.paid_count,
+      paid_amount: sum.paid_amount + row.paid_amount,
+      unpaid_count: sum.unpaid_count + row.unpaid_count,
+      unpaid_amount: sum.unpaid_amount + row.unpaid_amount,
       booked_minutes: sum.booked_minutes + row.booked_minutes,
     }),
     {
@@ -555,6 +594,10 @@ export async function salonReport(
       booked_amount: 0,
       completed_count: 0,
       completed_amount: 0,
+      paid_count: 0,
+      paid_amount: 0,
+      unpaid_count: 0,
+      unpaid_amount: 0,
       booked_minutes: 0,
     },
   );

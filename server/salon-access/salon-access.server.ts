@@ -40,6 +40,8 @@ export const salonCapabilities = [
   "bookings.act",
   /** Enter phone and walk-in bookings and blocked time. */
   "bookings.enter",
+  /** 会計 at the counter and its 領収書 (decision 0079): what the visit was paid. */
+  "checkout.act",
   /** The customers (顧客カルテ): read, note, merge. */
   "customers.manage",
   /** Take the salon's customer list away as CSV (owner and manager only). */
@@ -72,7 +74,7 @@ export const capabilitiesOf: Record<SalonAccessRole, readonly SalonCapability[]>
   owner: [...managerCapabilities, "members.manage"],
   admin: [...managerCapabilities, "members.manage"],
   manager: managerCapabilities,
-  reception: ["ledger.read", "bookings.act", "bookings.enter", "customers.manage"],
+  reception: ["ledger.read", "bookings.act", "bookings.enter", "checkout.act", "customers.manage"],
   stylist: ["ledger.read", "schedules.request"],
 };
 

@@ -8,7 +8,16 @@ import {
   seedDemoAccounts,
 } from "../../server/accounts/demo-accounts";
 import { loadConfig } from "../../server/config";
-import { bookings, salonMembers, salonOwners, salons, staff, users } from "../../server/db/schema";
+import {
+  bookings,
+  products,
+  salonMembers,
+  salonOwners,
+  salons,
+  staff,
+  users,
+} from "../../server/db/schema";
+import { demoProducts } from "../../server/db/seed/demo-products";
 import { seedDatabase } from "../../server/db/seed/seed";
 import { todayView } from "../../server/owner/today.server";
 import { ORIGIN } from "../support/accounts";
@@ -226,6 +235,16 @@ describe("the demo owner's week", () => {
     );
   });
 
+  it("gives the first demo salon a few retail items for 会計 (decision 0079)", async () => {
+    const [first] = await ownerSalonIds();
+    const rows = await database.db
+      .select({ name: products.name, price: products.price, salonId: products.salonId })
+      .from(products);
+    expect(rows.sort((a, b) => b.price - a.price)).toEqual(
+      demoProducts.map((p) => ({ ...p, salonId: first?.id })),
+    );
+  });
+
   it("is safe to re-run: the same rows", async () => {
     const ids = (await ownerSalonIds()).map((salon) => salon.id);
     const before = await stats(ids);
@@ -233,5 +252,6 @@ describe("the demo owner's week", () => {
     expect(await stats(ids)).toEqual(before);
     expect(await ownerSalonIds()).toHaveLength(3);
     expect(await database.db.$count(salonMembers)).toBe(3);
+    expect(await database.db.$count(products)).toBe(demoProducts.length);
   });
 });

@@ -8,6 +8,8 @@ import {
   auditLog,
   bookingMenus,
   bookings,
+  checkoutPayments,
+  checkouts,
   coupons,
   menus,
   salonMembers,
@@ -166,7 +168,29 @@ describe("the bookings CSV", () => {
       [cut, color],
     );
     // In: a menu since renamed, repriced and retired keeps what was booked.
-    await book(at("2026-11-02", "12:00"), { customerName: "鈴木 花子", source: "walk_in" }, [old]);
+    const walkIn = await book(
+      at("2026-11-02", "12:00"),
+      { customerName: "鈴木 花子", source: "walk_in", status: "completed" },
+      [old],
+    );
+    // Its 会計 (decision 0079): 5,000 with a retail item, split between cash and card.
+    const [paid] = await database.db
+      .insert(checkouts)
+      .values({
+        salonId: salon.id,
+        bookingId: walkIn.id,
+        subtotal: 5000,
+        total: 5000,
+        tax: 454,
+        method: "split",
+        cashReceived: 3000,
+        change: 0,
+      })
+      .returning();
+    await database.db.insert(checkoutPayments).values([
+      { salonId: salon.id, checkoutId: paid?.id ?? "", method: "cash", amount: 3000 },
+      { salonId: salon.id, checkoutId: paid?.id ?? "", method: "card", amount: 2000 },
+    ]);
     await database.db
       .update(menus)
       .set({ name: "新ヘッドスパ", price: 6600, published: false })
@@ -236,11 +260,11 @@ describe("the bookings CSV", () => {
     // Every line ends in CRLF: a bare LF is only ever inside the quoted name.
     expect(text.replaceAll("\r\n", "").replace('山田,""太郎""\n', "")).not.toMatch(/[\r\n]/);
     expect(text.split("\r\n")[0]).toBe(
-      "日付,開始,終了,予約番号,お客様名,フリガナ,予約経路,メニュー,スタッフ,指名,クーポン,定価,割引,金額,税込金額のうち消費税（10%）,ステータス,キャンセル区分",
+      "日付,開始,終了,予約番号,お客様名,フリガナ,予約経路,メニュー,スタッフ,指名,クーポン,定価,割引,金額,税込金額のうち消費税（10%）,ステータス,キャンセル区分,会計,会計金額,会計金額のうち消費税（10%）,支払方法",
     );
     // The quoted name and the defused kana, as bytes on the line.
     expect(text).toContain(
-      `2026-11-02,08:00,09:00,${early.bookingNumber},"山田,""太郎""\n","'=HYPERLINK(""http://evil"")",電話,前髪カット,スタイリスト1,指名なし,,1000,0,1000,90,施術完了,\r\n`,
+      `2026-11-02,08:00,09:00,${early.bookingNumber},"山田,""太郎""\n","'=HYPERLINK(""http://evil"")",電話,前髪カット,スタイリスト1,指名なし,,1000,0,1000,90,施術完了,,会計未登録（金額は予約時の見込み）,,,\r\n`,
     );
 
     const rows = records.slice(1);
@@ -277,6 +301,10 @@ describe("the bookings CSV", () => {
       "税込金額のうち消費税（10%）": "1068",
       ステータス: "予約確定",
       キャンセル区分: "",
+      会計: "",
+      会計金額: "",
+      "会計金額のうち消費税（10%）": "",
+      支払方法: "",
     });
     expect(row("鈴木 花子")).toMatchObject({
       予約経路: "来店",
@@ -284,6 +312,10 @@ describe("the bookings CSV", () => {
       定価: "4400",
       金額: "4400",
       "税込金額のうち消費税（10%）": "400",
+      会計: "会計済み",
+      会計金額: "5000",
+      "会計金額のうち消費税（10%）": "454",
+      支払方法: "組み合わせ（現金 3,000円・カード 2,000円）",
     });
     expect(row("キャンセル 客")).toMatchObject({
       スタッフ: "スタイリスト2",

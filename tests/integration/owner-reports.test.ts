@@ -10,6 +10,8 @@ import type { BookingStatus, SalonCancelCategory } from "../../server/db/schema"
 import {
   bookingMenus,
   bookings,
+  checkoutPayments,
+  checkouts,
   salonCustomers,
   salonOwners,
   scheduleExceptions,
@@ -301,6 +303,10 @@ describe("the report's figures (salonReport)", () => {
       bookedAmount: 23_700,
       completedCount: 2,
       completedAmount: 9900,
+      paidCount: 0,
+      paidAmount: 0,
+      unpaidCount: 2,
+      unpaidAmount: 9900,
       bookedMinutes: 270,
       scheduledMinutes: 5040,
       utilisation: 270 / 5040,
@@ -346,6 +352,10 @@ describe("the report's figures (salonReport)", () => {
         bookedAmount: 12_900,
         completedCount: 2,
         completedAmount: 9900,
+        paidCount: 0,
+        paidAmount: 0,
+        unpaidCount: 2,
+        unpaidAmount: 9900,
         bookedMinutes: 150,
         scheduledMinutes: 3000,
         utilisation: 0.05,
@@ -358,6 +368,10 @@ describe("the report's figures (salonReport)", () => {
         bookedAmount: 10_800,
         completedCount: 0,
         completedAmount: 0,
+        paidCount: 0,
+        paidAmount: 0,
+        unpaidCount: 0,
+        unpaidAmount: 0,
         bookedMinutes: 120,
         scheduledMinutes: 2040,
         utilisation: 120 / 2040,
@@ -746,5 +760,58 @@ describe("GET /api/owner/salons/{id}/reports", () => {
     expect((await apiClient(api.app).request(path(a, ""))).status).toBe(401);
     const other = await owner([b]);
     expect((await other.request(path(a, ""))).status).toBe(404);
+  });
+});
+
+describe("sales from 会計 (decision 0079)", () => {
+  it("counts a completed visit's 会計 total as its sales, and one without 会計 at its booked price apart", async () => {
+    const { salon, stylists } = await buildSalonWithStaff(database.db, { staffCount: 1 });
+    const staffId = stylists[0]?.id ?? "";
+    const visit = (local: string, totalPrice: number, status: BookingStatus = "completed") =>
+      buildBooking(database.db, {
+        salonId: salon.id,
+        staffId,
+        startsAt: new Date(`${local}:00+09:00`),
+        endsAt: new Date(new Date(`${local}:00+09:00`).getTime() + 3_600_000),
+        status,
+        source: "phone",
+        totalPrice,
+      });
+    const paid = await visit("2026-11-24T11:00", 5000);
+    await visit("2026-11-25T11:00", 6000);
+    await visit("2026-11-26T11:00", 4000, "confirmed");
+    // Paid 7,000 at the counter: a retail item on top of the menu.
+    const [checkout] = await database.db
+      .insert(checkouts)
+      .values({
+        salonId: salon.id,
+        bookingId: paid.id,
+        subtotal: 7000,
+        discount: 0,
+        total: 7000,
+        tax: 636,
+        method: "card",
+      })
+      .returning();
+    await database.db
+      .insert(checkoutPayments)
+      .values({ salonId: salon.id, checkoutId: checkout?.id ?? "", method: "card", amount: 7000 });
+    const report = await salonReport(
+      database.db,
+      { id: salon.id, name: salon.name, timeZone: salon.timeZone },
+      { ...week, group: "day" },
+    );
+    expect(report.totals).toMatchObject({
+      bookedCount: 3,
+      bookedAmount: 15_000,
+      completedCount: 2,
+      completedAmount: 13_000,
+      paidCount: 1,
+      paidAmount: 7000,
+      unpaidCount: 1,
+      unpaidAmount: 6000,
+    });
+    expect(report.buckets[1]).toMatchObject({ from: "2026-11-24", completedAmount: 7000 });
+    expect(report.stylists[0]).toMatchObject({ completedAmount: 13_000, paidAmount: 7000 });
   });
 });

@@ -154,6 +154,7 @@ const managerRights: readonly SalonCapability[] = [
   "ledger.read",
   "bookings.act",
   "bookings.enter",
+  "checkout.act",
   "customers.manage",
   "customers.export",
   "bookings.export",
@@ -167,7 +168,7 @@ const expectedRights: Record<SalonAccessRole, readonly SalonCapability[]> = {
   owner: [...managerRights, "members.manage"],
   admin: [...managerRights, "members.manage"],
   manager: managerRights,
-  reception: ["ledger.read", "bookings.act", "bookings.enter", "customers.manage"],
+  reception: ["ledger.read", "bookings.act", "bookings.enter", "checkout.act", "customers.manage"],
   stylist: ["ledger.read", "schedules.request"],
 };
 

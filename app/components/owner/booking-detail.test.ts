@@ -46,6 +46,7 @@ const booking: BookingPageBooking = {
     refuse: false,
     undo: null,
   },
+  checkout: null,
   pending: false,
   arriveFrom: "13:00",
   startTime: "14:00",

@@ -246,6 +246,22 @@ export function BookingDetailView({
           <Facts booking={booking} />
         </section>
 
+        {booking.checkout ? (
+          <section className={sectionClass} aria-labelledby="checkout-heading">
+            <h2 id="checkout-heading" className={headingClass}>
+              会計
+            </h2>
+            <p className="mb-3 text-sm text-neutral-700">
+              {booking.checkout.saved
+                ? "会計は登録済みです。"
+                : "実際にお支払いいただいた金額を登録します。登録すると施術完了になります。"}
+            </p>
+            <Link to={booking.checkout.href} className={`${buttonClass} inline-block`}>
+              {booking.checkout.label}
+            </Link>
+          </section>
+        ) : null}
+
         {booking.can.arrive ||
         booking.can.complete ||
         booking.can.undo ||

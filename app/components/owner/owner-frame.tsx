@@ -22,6 +22,8 @@ function sectionsOf(salonId: string) {
     { to: `${base}/schedules/mine`, label: "勤務表", end: true, capability: "schedules.request" },
     // The editor's first tab; its tab row leads to stylists, menus, coupons and photos (decision 0047).
     { to: `${base}/details`, label: "サロン情報", end: true, capability: "salon.edit" },
+    // 会計's retail items and the receipts' registration number (decision 0079).
+    { to: `${base}/products`, label: "店販・領収書", end: true, capability: "salon.edit" },
     { to: `${base}/reports`, label: "レポート", end: true, capability: "reports.read" },
     { to: `${base}/reviews`, label: "口コミ", end: true, capability: "reviews.reply" },
     { to: `${base}/settings`, label: "設定", end: true, capability: "settings.manage" },

@@ -215,7 +215,13 @@ function Totals({ data }: { data: ReportsData }) {
   const { totals, cancellations } = data.report;
   const items: [string, string][] = [
     ["予約金額", formatYen(totals.bookedAmount)],
-    ["完了金額", formatYen(totals.completedAmount)],
+    ["完了金額（売上）", formatYen(totals.completedAmount)],
+    // Sales come from 会計 where it was saved (decision 0079); the rest is the booked price.
+    ["うち会計登録済み", `${formatYen(totals.paidAmount)}（${formatCount(totals.paidCount)}）`],
+    [
+      "うち会計未登録（予約金額による見込み）",
+      `${formatYen(totals.unpaidAmount)}（${formatCount(totals.unpaidCount)}）`,
+    ],
     ["予約件数", formatCount(totals.bookedCount)],
     ["完了件数", formatCount(totals.completedCount)],
     ["稼働率", formatUtilisation(totals.utilisation)],
@@ -552,7 +558,7 @@ export function ReportsPage({ data }: { data: ReportsData }) {
       </ul>
       <Totals data={data} />
       <p className="text-sm text-neutral-700">
-        予約金額・件数は確定（承認待ちの仮予約を含む）と完了の予約、完了金額は完了した予約の合計（税込）です。日付はサロンの現地時刻で数えます。
+        予約金額・件数は確定（承認待ちの仮予約を含む）と完了の予約、完了金額（売上）は完了した予約の合計（税込）で、会計を登録した予約は実際のお支払い（店販を含む）、会計未登録の予約は予約時の金額（見込み）で数えます。メニュー別は予約時の価格です。日付はサロンの現地時刻で数えます。
       </p>
       <Series data={data} />
       <Stylists data={data} />

@@ -3,6 +3,7 @@ export * from "./admin";
 export * from "./areas";
 export * from "./availability";
 export * from "./bookings";
+export * from "./checkouts";
 export * from "./content";
 export * from "./jobs";
 export * from "./mail";

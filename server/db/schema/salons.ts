@@ -82,6 +82,11 @@ export const salons = pgTable(
     searchTerms: text("search_terms").array().notNull().default(sql`'{}'::text[]`),
     status: text("status").$type<SalonStatus>().notNull().default("draft"),
     /**
+     * 適格請求書発行事業者登録番号 (T + 13 digits), printed on the 領収書 (decision
+     * 0079); null when the salon has none.
+     */
+    invoiceNumber: text("invoice_number"),
+    /**
      * Optimistic concurrency for the admin editor: every edit of the salon,
      * on any tab, sends the version it loaded and bumps it
      * (bumpSalonVersion in server/admin/salon-editor.server.ts).
@@ -96,6 +101,7 @@ export const salons = pgTable(
       sql`${t.genre} in ('hair', 'nail', 'eyelash', 'esthetic', 'headspa')`,
     ),
     check("salons_status_valid", sql`${t.status} in ('draft', 'published', 'suspended')`),
+    check("salons_invoice_number_format", sql`${t.invoiceNumber} ~ '^T[0-9]{13}$'`),
     check("salons_latitude_range", sql`${t.latitude} between -90 and 90`),
     check("salons_longitude_range", sql`${t.longitude} between -180 and 180`),
     check("salons_price_min_nonnegative", sql`${t.priceMin} >= 0`),

@@ -23,6 +23,7 @@ import { articleSeeds } from "./data/articles";
 import { featureSeeds } from "./data/features";
 import { prefectureSeeds } from "./data/prefectures";
 import { seedDemoPaymentPolicy } from "./demo-payment-policy";
+import { seedDemoProducts } from "./demo-products";
 import { demoOwnerSalons, generateDemoWeek, writeDemoWeek } from "./demo-week";
 import { areaId, generateSalon, type ResolvedArea, type SalonBundle, stationId } from "./generate";
 import { seedId } from "./ids";
@@ -251,6 +252,8 @@ export async function seedDatabase(
   if (demoBookings > 0) log(`demo owner's week: ${demoBookings} bookings`);
   const policySalon = await seedDemoPaymentPolicy(db);
   if (policySalon) log(`payment and cancellation policy: ${policySalon}`);
+  const productCount = await seedDemoProducts(db);
+  if (productCount > 0) log(`retail items for 会計: ${productCount}`);
   // Every other seeded booking gets its salon's customer record, as a booking made in the app does.
   const linked = await backfillSalonCustomers(db);
   if (linked > 0) log(`customer records: ${linked} bookings linked`);
