@@ -71,7 +71,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     flowAvailability,
   );
   if (view.kind === "redirect") throw redirect(view.to);
-  return data({ salon, view }, { status: view.problems.length > 0 ? 400 : 200 });
+  const shown =
+    view.kind === "hold" ? { ...view, paymentProvider: ctx.payments?.name ?? null } : view;
+  return data({ salon, view: shown }, { status: view.problems.length > 0 ? 400 : 200 });
 }
 
 // After a refused hold or confirm (4xx), the times must be fetched again: they changed.

@@ -3,6 +3,7 @@ import { serve } from "@hono/node-server";
 import { and, eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as detailRoute from "../../app/routes/owner.salons.$id.bookings.$bookingId";
 import * as confirmRoute from "../../app/routes/salons.$id.confirm";
 import * as paidRoute from "../../app/routes/salons.$id.confirm.paid";
 import * as thanksRoute from "../../app/routes/salons.$id.confirm.thanks";
@@ -14,9 +15,11 @@ import {
   bookings,
   paymentEvents,
   payments,
+  salonOwners,
   salonPaymentPolicies,
 } from "../../server/db/schema";
 import { startFakePayments } from "../../server/payments/payments.server";
+import { setRole } from "../support/accounts";
 import { buildSalonWithStaff } from "../support/builders";
 import { payOnHostedPage } from "../support/payments";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
@@ -45,6 +48,7 @@ beforeAll(async () => {
       { path: "/salons/:id/confirm", module: confirmRoute },
       { path: "/salons/:id/confirm/thanks", module: thanksRoute },
       { path: "/salons/:id/confirm/paid", module: paidRoute },
+      { path: "/owner/salons/:id/bookings/:bookingId", module: detailRoute },
     ],
     {},
     { payments: fake.provider },
@@ -62,6 +66,7 @@ afterAll(async () => {
 
 type HoldView = {
   holdId: string;
+  paymentProvider?: string | null;
   idempotencyKey: string;
   policy: { terms: { dueAtBooking: number }; digest: string } | null;
   times: { time: string; start: string }[];
@@ -159,6 +164,8 @@ describe("a deposit at booking", () => {
     const { salon, menu } = await depositSalon();
     const visitor = await holdAt(salon.slug, menu.id, "10:00");
     expect(visitor.view.policy?.terms.dueAtBooking).toBe(1100);
+    // The page knows the payment is our fake's, and says テスト決済 (payment-notice.tsx).
+    expect(visitor.view.paymentProvider).toBe("fake");
     const before = Date.now();
     const page = await toPayment(visitor, { amount: "1", dueAtBooking: "1", totalPrice: "1" });
 
@@ -211,6 +218,17 @@ describe("a deposit at booking", () => {
       }),
     ]);
     expect(await createdEvents(visitor.view.holdId)).toHaveLength(1);
+
+    // The salon's booking detail lists it too.
+    const owner = await signedInMember(database, env, "owner");
+    await setRole(database.db, owner.email, "owner");
+    await database.db.insert(salonOwners).values({ salonId: salon.id, userId: owner.userId });
+    const detail = await (
+      await owner.b.request(`/owner/salons/${salon.id}/bookings/${visitor.view.holdId}`)
+    ).json();
+    expect(detail.loaderData.booking.payments).toEqual([
+      expect.objectContaining({ kind: "deposit", amount: 1100, statusLabel: "完了" }),
+    ]);
   });
 
   it("is confirmed by the return when the webhook is held back, and the late webhook finds it done", async () => {
