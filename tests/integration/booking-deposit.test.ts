@@ -13,6 +13,7 @@ import { CHECKOUT_MINUTES } from "../../server/bookings/booking-payments.server"
 import {
   bookingEvents,
   bookings,
+  jobs,
   paymentEvents,
   payments,
   salonOwners,
@@ -250,6 +251,29 @@ describe("a deposit at booking", () => {
     expect(await createdEvents(visitor.view.holdId)).toHaveLength(1);
     const [settled] = await paymentRows(visitor.view.holdId);
     expect(settled?.status).toBe("succeeded");
+  });
+
+  it("the webhook and the return arriving together confirm once", async () => {
+    const { salon, menu } = await depositSalon();
+    const visitor = await holdAt(salon.slug, menu.id, "17:00");
+    const page = await toPayment(visitor);
+    fake.fake.holdWebhooks();
+    let paid: Response;
+    try {
+      paid = await payOnHostedPage(page, GOOD);
+    } finally {
+      fake.fake.releaseWebhooks();
+    }
+    // Released and the return sent at once: on PostgreSQL the two transactions race for the row.
+    const [back] = await Promise.all([
+      visitor.b.request(returnPath(paid)),
+      fake.fake.waitForDelivery((d) => d.ok && d.type === "checkout.session.completed"),
+    ]);
+    expect(back.headers.get("location")).toContain(`booking=${visitor.view.holdId}`);
+    expect((await bookingRow(visitor.view.holdId))?.status).toBe("confirmed");
+    expect(await createdEvents(visitor.view.holdId)).toHaveLength(1);
+    const jobsOf = await database.db.select().from(jobs).where(eq(jobs.salonId, salon.id));
+    expect(jobsOf.filter((job) => job.kind === "booking_confirmed")).toHaveLength(1);
   });
 
   it("never confirms from the browser alone: the return URL with an unpaid or foreign session changes nothing", async () => {
