@@ -35,6 +35,7 @@ export default [
   ]),
   route("salons/:id/confirm", "routes/salons.$id.confirm.tsx"), // none
   route("salons/:id/confirm/thanks", "routes/salons.$id.confirm.thanks.tsx"), // none (own booking only)
+  route("salons/:id/confirm/paid", "routes/salons.$id.confirm.paid.tsx"), // is-login (own booking's payment only)
   route("salons/:id/confirm/thanks.ics", "routes/salons.$id.confirm.thanks.ics.ts"), // the thanks page's calendar file
   route("salons/:id/waitlist", "routes/salons.$id.waitlist.tsx"), // is-login: キャンセル待ちに登録 for the flow's choice (?menu=&staff=&coupon=&date=)
   route("salons/staffs/:param", "routes/salons.staffs.$param.tsx"),

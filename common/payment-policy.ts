@@ -300,3 +300,20 @@ export function snapshotPaymentLabel(snapshot: PolicySnapshot): string {
   if (snapshot.mode === "card_only") return paymentModeLabels.card_only;
   return `${paymentModeLabels[snapshot.mode]} ${yenText(snapshot.dueAtBooking)}（未請求）`;
 }
+
+/**
+ * What the visitor pays online before the booking is made (decision 0078):
+ * a charge (全額事前決済, 予約金) of the snapshot's amount, a card kept with
+ * nothing charged (カード登録のみ), or nothing (null) when the mode asks
+ * none, a menu or coupon is exempt, or the amount is nothing.
+ */
+export function paymentAtBooking(
+  terms: Pick<PolicySnapshot, "mode" | "paymentRequired" | "dueAtBooking">,
+): { kind: "full" | "deposit" | "card"; amount: number } | null {
+  if (!terms.paymentRequired) return null;
+  if (terms.mode === "card_only") return { kind: "card", amount: 0 };
+  if ((terms.mode === "full" || terms.mode === "deposit") && terms.dueAtBooking > 0) {
+    return { kind: terms.mode, amount: terms.dueAtBooking };
+  }
+  return null;
+}

@@ -8,6 +8,7 @@ import { openDatabase } from "../server/db/client";
 import { startBackgroundJobs } from "../server/jobs/background.server";
 import { createLogger } from "../server/logger";
 import { startMailDelivery } from "../server/mail/mailer";
+import { startPayments } from "../server/payments/payments.server";
 import { prepareDatabase } from "../server/prepare-database.server";
 
 // Development server: Vite serves client modules with HMR; every other
@@ -24,6 +25,11 @@ if (config.SMTP_URL) startMailDelivery({ database, smtpUrl: config.SMTP_URL, log
 startFreeDaysRefresh({ db: database.db, log });
 // Booking mails and reminders (decision 0010) run here too, so /dev/mailbox shows them.
 startBackgroundJobs(database.db, config, log);
+// The fake Stripe without a key (テスト決済), its webhooks to this server, as `npm start` does.
+const payments = await startPayments(config, {
+  webhookUrl: `http://127.0.0.1:${config.PORT}/api/payments/webhook`,
+  log,
+});
 const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
 
 const listener = getRequestListener(async (request) => {
@@ -31,7 +37,7 @@ const listener = getRequestListener(async (request) => {
     "/server/app.ts",
   )) as typeof import("../server/app");
   const app = createServerApp(
-    { config, database, log },
+    { config, database, log, payments: payments?.provider ?? null },
     () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
   );
   return app.fetch(request);

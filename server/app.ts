@@ -27,6 +27,7 @@ import {
   serveProcessMetrics,
 } from "./metrics/metrics.server";
 import { pagePatternsOf } from "./metrics/request-metrics";
+import { type PaymentsHandle, startPayments } from "./payments/payments.server";
 import { prepareDatabase } from "./prepare-database.server";
 import { createSlotEvents, type SlotEvents } from "./realtime/slot-events.server";
 
@@ -121,6 +122,17 @@ export async function start(
   const jobs = startBackgroundJobs(database.db, config, log);
   const slotEvents = createSlotEvents(database);
   const metrics = createAppMetrics({ database, slotEvents, replica: replicaMonitor });
+  // Stripe with a key; without one, the local fake outside production (テスト決済), whose
+  // webhooks come to this process; in production without a key, no online payment: a salon
+  // asking payment at booking is then refused online with a message (decision 0078).
+  const payments = await startPayments(config, {
+    webhookUrl: `http://${loopbackHost(config.HOST)}:${config.PORT}/api/payments/webhook`,
+    log,
+  });
+  if (!payments)
+    log.warn(
+      "payments: no STRIPE_SECRET_KEY; salons asking payment at booking cannot be booked online",
+    );
   const app = createServerApp({
     config,
     database,
@@ -130,6 +142,7 @@ export async function start(
     accounts,
     slotEvents,
     metrics,
+    payments: payments?.provider ?? null,
     clientDir: "build/client",
   });
   // One process answers /metrics for itself; a worker of several reports to the primary.
@@ -160,12 +173,20 @@ export async function start(
       slotEvents,
       freeDays,
       metricsServer,
+      payments,
     },
     log,
     config.SHUTDOWN_TIMEOUT,
   );
   if (!config.isProduction) await logDemoAccounts(database, log, config.PUBLIC_URL);
   return server;
+}
+
+/** This server's own address for the fake's webhooks: loopback when it listens on every address. */
+function loopbackHost(host: string) {
+  if (host === "0.0.0.0" || host === "") return "127.0.0.1";
+  if (host === "::") return "[::1]";
+  return host.includes(":") ? `[${host}]` : host;
 }
 
 /**
@@ -226,6 +247,7 @@ function stopGracefullyOnSignals(
     jobs,
     slotEvents,
     metricsServer,
+    payments,
   }: {
     database: DatabaseHandle;
     replica: DatabaseHandle | undefined;
@@ -236,6 +258,7 @@ function stopGracefullyOnSignals(
     jobs: RunningJobWorker;
     slotEvents: SlotEvents;
     metricsServer: import("node:http").Server | null;
+    payments: PaymentsHandle | null;
   },
   log: Logger,
   timeoutSeconds: number,
@@ -262,6 +285,7 @@ function stopGracefullyOnSignals(
         await jobs.stop();
         await delivery?.stop();
         await freeDays.stop();
+        await payments?.close();
         await accounts.close();
         await replicaMonitor?.stop();
         await replica?.close();

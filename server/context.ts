@@ -4,6 +4,7 @@ import type { Config } from "./config";
 import type { Database } from "./db/client";
 import type { DomainError } from "./errors/domain-error";
 import type { Logger } from "./logger";
+import type { PaymentProvider } from "./payments/provider.server";
 import type { PhotoStore } from "./photos/photo-store.server";
 import type { RedirectRuleCache } from "./routing/redirect-rules";
 
@@ -29,6 +30,11 @@ export type AppContext = {
   redirects: RedirectRuleCache;
   /** Where uploaded photos are stored (local folder or S3). */
   photos: PhotoStore;
+  /**
+   * Stripe, or the local fake (name "fake": its pages say テスト決済); null
+   * when this server takes no online payment (production without a key).
+   */
+  payments: PaymentProvider | null;
   /** Input the HTTP layer refused (server/http/input-screen.ts); the root middleware throws it. */
   inputError?: DomainError;
 };

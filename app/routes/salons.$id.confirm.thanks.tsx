@@ -22,11 +22,15 @@ export const headers = privatePageHeaders;
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
   const booking = await requireOwnBooking(request, ctx, params.id);
-  return { view: await thanksView(ctx.db, booking), slug: params.id };
+  return {
+    view: await thanksView(ctx.db, booking),
+    slug: params.id,
+    testPayments: ctx.payments?.name === "fake",
+  };
 }
 
 export default function ConfirmThanks({ loaderData }: Route.ComponentProps) {
-  const { view, slug } = loaderData;
+  const { view, slug, testPayments } = loaderData;
   // The booking is made: the heading takes focus, as after every step of the flow.
   useEffect(() => document.getElementById("thanks-heading")?.focus(), []);
   return (
@@ -37,6 +41,8 @@ export default function ConfirmThanks({ loaderData }: Route.ComponentProps) {
       pending={view.pending}
       approvalDeadlineLabel={view.approvalDeadlineLabel}
       paymentPolicy={view.paymentPolicy}
+      payments={view.payments}
+      testPayments={testPayments}
       icsHref={`/salons/${slug}/confirm/thanks.ics?booking=${view.id}`}
     />
   );

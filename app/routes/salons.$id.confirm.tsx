@@ -71,7 +71,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     flowAvailability,
   );
   if (view.kind === "redirect") throw redirect(view.to);
-  return data({ salon, view }, { status: view.problems.length > 0 ? 400 : 200 });
+  const shown =
+    view.kind === "hold" ? { ...view, paymentProvider: ctx.payments?.name ?? null } : view;
+  return data({ salon, view: shown }, { status: view.problems.length > 0 ? 400 : 200 });
 }
 
 // After a refused hold or confirm (4xx), the times must be fetched again: they changed.
@@ -114,6 +116,9 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     limits: bookingLimitsFrom(ctx.config, ctx.accounts.limits.store),
     ip: clientIp(request),
     browserKey: holdBrowserKeyOrNew(request),
+    payments: ctx.payments,
+    origin: ctx.config.PUBLIC_URL,
+    confirmPath: confirmPathOf(request),
   });
   if (outcome.kind === "redirect") {
     const secure = ctx.config.PUBLIC_URL.startsWith("https:");
@@ -128,6 +133,13 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     return data({ error: outcome.error, draft: outcome.draft }, { status: outcome.status });
   }
   return data({ errors: outcome.errors, values: outcome.values }, { status: outcome.status });
+}
+
+/** This page's path and query, without the data request's suffix: where the payment page returns on 戻る. */
+function confirmPathOf(request: Request) {
+  const url = new URL(request.url);
+  url.searchParams.delete("_data");
+  return `${url.pathname.replace(/\.data$/, "")}${url.search}`;
 }
 
 export default function SalonConfirm({ loaderData, actionData }: Route.ComponentProps) {

@@ -121,7 +121,7 @@ const bookRoute = createRoute({
       "メールアドレスが未確認です（email_not_verified）。確認メールは POST /api/auth/send-verification-email で再送できます。仮押さえはそのまま残ります",
     ),
     409: errorResponse(
-      "このサロンでお持ちの予約（来店前の確定済みと、ほかの仮押さえ）がサロンの決めた上限に達しています（too_many_bookings、limit 付き）。仮押さえはそのまま残ります",
+      "このサロンでお持ちの予約（来店前の確定済みと、ほかの仮押さえ）がサロンの決めた上限に達しています（too_many_bookings、limit 付き）。または、このサロンはご予約時のオンライン決済が必要で、API では確定できません（payment_required、予約ページでお手続きください）。仮押さえはそのまま残ります",
     ),
     410: errorResponse("仮押さえの期限切れ、または見つかりません（hold_expired）"),
     422: errorResponse(

@@ -43,7 +43,13 @@ import { limitLiveBookings } from "./live-booking-limit.server";
 import { limitLiveHolds } from "./live-hold-limit.server";
 import { nominationFeeFor } from "./nomination-fee";
 import { occupiedRange, occupiedSpan } from "./occupied-time";
-import { agreedPolicy, type PolicyConsent } from "./payment-policy.server";
+import {
+  agreedPolicy,
+  needsOnlinePayment,
+  PaymentNotDueError,
+  PaymentRequiredError,
+  type PolicyConsent,
+} from "./payment-policy.server";
 import { attachCustomer } from "./salon-customers.server";
 import { bookingSettingsFor } from "./settings";
 import { lockStylistsForBooking } from "./stylist-lock.server";
@@ -406,103 +412,233 @@ async function confirmHold(db: Database, request: ConfirmRequest): Promise<Booki
 
 async function confirmHoldOnce(db: Database, request: ConfirmRequest): Promise<Booking> {
   const booking = await db.transaction(async (tx) => {
-    const mine = and(eq(bookings.id, request.holdId), eq(bookings.userId, request.userId));
-    // The hold's stylist first, FOR SHARE, before its row (the schedule change's
-    // lock order, decision 0053): a change open now is waited for, and if it
-    // left this hold outside working time it has released it, so the row is
-    // gone below and the visitor picks again. Otherwise the update below would
-    // wait on the change's delete of the hold and confirm it once the change
-    // committed: a booking on the new day off (issue 38, §4.1).
-    const [seen] = await tx
-      .select({ salonId: bookings.salonId, staffId: bookings.staffId })
-      .from(bookings)
-      .where(mine);
-    if (!seen) throw new HoldExpiredError();
-    await lockStylistsForBooking(tx, seen.salonId, seen.staffId);
-    const [row] = await tx.select().from(bookings).where(mine).for("update");
-    if (!row || row.staffId !== seen.staffId) throw new HoldExpiredError();
-    // This hold, confirmed with this key already: the same booking again.
-    if (request.idempotencyKey && row.idempotencyKey === request.idempotencyKey) return row;
-    if (row.status !== "held" || !row.holdExpiresAt || row.holdExpiresAt <= request.now) {
-      throw new HoldExpiredError();
-    }
-    // The salon's limit of live bookings per customer (decision 0048).
-    await limitLiveBookings(tx, {
-      salonId: row.salonId,
+    const locked = await lockLiveHold(tx, request);
+    if ("replay" in locked) return locked.replay;
+    const { row, timeZone, paymentPolicy } = locked;
+    // Money due at booking: only the provider's answer confirms (decision 0078).
+    if (paymentPolicy && needsOnlinePayment(paymentPolicy)) throw new PaymentRequiredError();
+    return confirmLockedHold(tx, row, {
       userId: request.userId,
-      now: request.now,
-      confirming: row.id,
-    });
-    const [salon] = await tx
-      .select({ timeZone: salons.timeZone })
-      .from(salons)
-      .where(eq(salons.id, row.salonId));
-    const timeZone = salon?.timeZone ?? "Asia/Tokyo";
-    // Consent to the policy in force now, whose terms are stored with the booking (decision 0075).
-    const paymentPolicy = await agreedPolicy(tx, row, timeZone, request.policyConsent, request.now);
-    const customerId = await attachCustomer(tx, {
-      salonId: row.salonId,
-      userId: request.userId,
-      name: request.customer.name,
-      kana: request.customer.kana,
-      phone: request.customer.phone,
-      email: request.customer.email,
-    });
-    // Approval mode (decision 0051): a confirmed row that waits for the salon's answer.
-    const { approval, approvalExpiresAt } = await approvalAtConfirm(
-      tx,
-      row.salonId,
-      row.startsAt,
-      request.now,
-    );
-    const [confirmed] = await tx
-      .update(bookings)
-      .set({
-        status: "confirmed",
-        holdExpiresAt: null,
-        customerId,
-        version: sql`${bookings.version} + 1`,
-        customerName: request.customer.name,
-        customerKana: request.customer.kana,
-        customerPhone: request.customer.phone,
-        customerEmail: request.customer.email,
-        notes: request.notes,
-        idempotencyKey: request.idempotencyKey,
-        approval,
-        approvalExpiresAt,
-        paymentPolicy,
-      })
-      .where(eq(bookings.id, row.id))
-      .returning();
-    if (!confirmed) throw new HoldExpiredError();
-    // A waiting-list offer's hold, or a time its visitor waited for: entry booked (decision 0055).
-    await settleOfferOnConfirm(tx, {
-      holdId: confirmed.id,
-      salonId: confirmed.salonId,
-      userId: request.userId,
-      startsAt: confirmed.startsAt,
+      customer: request.customer,
+      notes: request.notes,
+      idempotencyKey: request.idempotencyKey,
+      paymentPolicy,
+      timeZone,
       now: request.now,
     });
-    // The mails and the reminder are jobs of this transaction: they exist
-    // exactly when the booking does, and no mail is sent inside the request.
-    await enqueueConfirmationJobs(tx, confirmed, timeZone, request.now);
-    // Unanswered by then, the request lapses (decision 0071).
-    if (approvalExpiresAt) await enqueueApprovalLapse(tx, confirmed, approvalExpiresAt);
-    await recordBookingEvent(tx, {
-      salonId: confirmed.salonId,
-      bookingId: confirmed.id,
-      kind: "created",
-      actor: customerActor(request.userId),
-      details: { source: confirmed.source, ...(approval ? { approval } : {}) },
-      at: request.now,
-    });
-    // The salon's open ledger shows the hold turned booking (the free times did not change).
-    await notifySlotChange(tx, confirmed.salonId, [toLocal(confirmed.startsAt, timeZone).date]);
-    return confirmed;
   });
   // The search summary leaves holds out, so the time counts as taken from now on.
   await refreshAfterBookingChange(db, booking, request.now);
   return booking;
+}
+
+/**
+ * The visitor's live hold, locked (FOR UPDATE) after its stylist, checked
+ * against the salon's limits and the policy consent: what confirming and
+ * sending the visitor to pay both start from.
+ */
+async function lockLiveHold(
+  tx: Database,
+  request: ConfirmRequest,
+): Promise<
+  { replay: Booking } | { row: Booking; timeZone: string; paymentPolicy: PolicySnapshot | null }
+> {
+  const mine = and(eq(bookings.id, request.holdId), eq(bookings.userId, request.userId));
+  // The hold's stylist first, FOR SHARE, before its row (the schedule change's
+  // lock order, decision 0053): a change open now is waited for, and if it
+  // left this hold outside working time it has released it, so the row is
+  // gone below and the visitor picks again. Otherwise the update below would
+  // wait on the change's delete of the hold and confirm it once the change
+  // committed: a booking on the new day off (issue 38, §4.1).
+  const [seen] = await tx
+    .select({ salonId: bookings.salonId, staffId: bookings.staffId })
+    .from(bookings)
+    .where(mine);
+  if (!seen) throw new HoldExpiredError();
+  await lockStylistsForBooking(tx, seen.salonId, seen.staffId);
+  const [row] = await tx.select().from(bookings).where(mine).for("update");
+  if (!row || row.staffId !== seen.staffId) throw new HoldExpiredError();
+  // This hold, confirmed with this key already: the same booking again.
+  if (request.idempotencyKey && row.idempotencyKey === request.idempotencyKey) {
+    return { replay: row };
+  }
+  if (row.status !== "held" || !row.holdExpiresAt || row.holdExpiresAt <= request.now) {
+    throw new HoldExpiredError();
+  }
+  // The salon's limit of live bookings per customer (decision 0048).
+  await limitLiveBookings(tx, {
+    salonId: row.salonId,
+    userId: request.userId,
+    now: request.now,
+    confirming: row.id,
+  });
+  const [salon] = await tx
+    .select({ timeZone: salons.timeZone })
+    .from(salons)
+    .where(eq(salons.id, row.salonId));
+  const timeZone = salon?.timeZone ?? "Asia/Tokyo";
+  // Consent to the policy in force now, whose terms are stored with the booking (decision 0075).
+  const paymentPolicy = await agreedPolicy(tx, row, timeZone, request.policyConsent, request.now);
+  return { row, timeZone, paymentPolicy };
+}
+
+type ConfirmDetails = {
+  userId: string;
+  customer: CustomerSnapshot;
+  notes: string;
+  idempotencyKey: string | null;
+  paymentPolicy: PolicySnapshot | null;
+  timeZone: string;
+  now: Date;
+};
+
+/** The locked hold becomes the booking, with its mails, jobs and history, in `tx`. */
+async function confirmLockedHold(
+  tx: Database,
+  row: Booking,
+  request: ConfirmDetails,
+): Promise<Booking> {
+  const { timeZone, paymentPolicy } = request;
+  const customerId = await attachCustomer(tx, {
+    salonId: row.salonId,
+    userId: request.userId,
+    name: request.customer.name,
+    kana: request.customer.kana,
+    phone: request.customer.phone,
+    email: request.customer.email,
+  });
+  // Approval mode (decision 0051): a confirmed row that waits for the salon's answer.
+  const { approval, approvalExpiresAt } = await approvalAtConfirm(
+    tx,
+    row.salonId,
+    row.startsAt,
+    request.now,
+  );
+  const [confirmed] = await tx
+    .update(bookings)
+    .set({
+      status: "confirmed",
+      holdExpiresAt: null,
+      customerId,
+      version: sql`${bookings.version} + 1`,
+      customerName: request.customer.name,
+      customerKana: request.customer.kana,
+      customerPhone: request.customer.phone,
+      customerEmail: request.customer.email,
+      notes: request.notes,
+      idempotencyKey: request.idempotencyKey,
+      approval,
+      approvalExpiresAt,
+      paymentPolicy,
+    })
+    .where(eq(bookings.id, row.id))
+    .returning();
+  if (!confirmed) throw new HoldExpiredError();
+  // A waiting-list offer's hold, or a time its visitor waited for: entry booked (decision 0055).
+  await settleOfferOnConfirm(tx, {
+    holdId: confirmed.id,
+    salonId: confirmed.salonId,
+    userId: request.userId,
+    startsAt: confirmed.startsAt,
+    now: request.now,
+  });
+  // The mails and the reminder are jobs of this transaction: they exist
+  // exactly when the booking does, and no mail is sent inside the request.
+  await enqueueConfirmationJobs(tx, confirmed, timeZone, request.now);
+  // Unanswered by then, the request lapses (decision 0071).
+  if (approvalExpiresAt) await enqueueApprovalLapse(tx, confirmed, approvalExpiresAt);
+  await recordBookingEvent(tx, {
+    salonId: confirmed.salonId,
+    bookingId: confirmed.id,
+    kind: "created",
+    actor: customerActor(request.userId),
+    details: { source: confirmed.source, ...(approval ? { approval } : {}) },
+    at: request.now,
+  });
+  // The salon's open ledger shows the hold turned booking (the free times did not change).
+  await notifySlotChange(tx, confirmed.salonId, [toLocal(confirmed.startsAt, timeZone).date]);
+  return confirmed;
+}
+
+/**
+ * Before the visitor is sent to pay (decision 0078): the same checks as
+ * confirming (live hold, limits, consent), then what the visitor typed and
+ * the terms agreed are kept on the held row, and the hold lasts until the
+ * payment page closes (`holdUntil`, never shortened). Returns the row and
+ * its terms; the caller saves the payment's key in the same transaction.
+ */
+export async function prepareHoldForPayment(
+  tx: Database,
+  request: ConfirmRequest & { holdUntil: Date },
+): Promise<{ row: Booking; terms: PolicySnapshot }> {
+  const locked = await lockLiveHold(tx, { ...request, idempotencyKey: null });
+  if ("replay" in locked) throw new HoldExpiredError();
+  const { row, paymentPolicy } = locked;
+  if (!paymentPolicy || !needsOnlinePayment(paymentPolicy)) throw new PaymentNotDueError();
+  const holdExpiresAt =
+    row.holdExpiresAt && row.holdExpiresAt > request.holdUntil
+      ? row.holdExpiresAt
+      : request.holdUntil;
+  const [kept] = await tx
+    .update(bookings)
+    .set({
+      holdExpiresAt,
+      customerName: request.customer.name,
+      customerKana: request.customer.kana,
+      customerPhone: request.customer.phone,
+      customerEmail: request.customer.email,
+      notes: request.notes,
+      paymentPolicy,
+    })
+    .where(eq(bookings.id, row.id))
+    .returning();
+  if (!kept) throw new HoldExpiredError();
+  return { row: kept, terms: paymentPolicy };
+}
+
+/**
+ * The provider said the booking's payment succeeded (decision 0078): the
+ * hold it paid for becomes the booking through the same path as any other
+ * confirmation, from what was kept on the row when the visitor was sent to
+ * pay. A hold past its time whose row is still there still holds the time
+ * (the exclusion constraint: nobody could take it without deleting the
+ * row), so it is confirmed too. "gone": the row was cleared or is no
+ * longer a hold: the caller refunds. "done": confirmed already.
+ */
+export async function confirmPaidHold(
+  tx: Database,
+  bookingId: string | null,
+  now: Date,
+): Promise<Booking | "gone" | "done"> {
+  if (!bookingId) return "gone";
+  const [seen] = await tx
+    .select({ salonId: bookings.salonId, staffId: bookings.staffId })
+    .from(bookings)
+    .where(eq(bookings.id, bookingId));
+  if (!seen) return "gone";
+  await lockStylistsForBooking(tx, seen.salonId, seen.staffId);
+  const [row] = await tx.select().from(bookings).where(eq(bookings.id, bookingId)).for("update");
+  if (!row) return "gone";
+  if (row.status !== "held") return row.status === "confirmed" ? "done" : "gone";
+  if (!row.userId || !row.paymentPolicy) return "gone";
+  const [salon] = await tx
+    .select({ timeZone: salons.timeZone })
+    .from(salons)
+    .where(eq(salons.id, row.salonId));
+  return confirmLockedHold(tx, row, {
+    userId: row.userId,
+    customer: {
+      name: row.customerName,
+      kana: row.customerKana,
+      phone: row.customerPhone,
+      email: row.customerEmail,
+    },
+    notes: row.notes,
+    idempotencyKey: null,
+    paymentPolicy: row.paymentPolicy,
+    timeZone: salon?.timeZone ?? "Asia/Tokyo",
+    now,
+  });
 }
 
 /** Confirms a hold (see confirmBookingOnce), counted against the booking limits. */
@@ -534,7 +670,7 @@ export async function findBookingByIdempotencyKey(
  * from the account, not the session, so a path that forgets to ask cannot
  * book for an unverified one. Holding does not need it.
  */
-async function requireVerifiedAddress(db: Pick<Database, "select">, userId: string) {
+export async function requireVerifiedAddress(db: Pick<Database, "select">, userId: string) {
   const [user] = await db
     .select({ emailVerified: users.emailVerified })
     .from(users)

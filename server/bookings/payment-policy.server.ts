@@ -5,6 +5,7 @@ import {
   noPolicy,
   type PaymentPolicy,
   type PolicySnapshot,
+  paymentAtBooking,
   policyInForce,
 } from "../../common/payment-policy";
 import type { Database } from "../db/client";
@@ -153,4 +154,46 @@ export async function agreedPolicy(
   if (!consent?.agreed) throw new PolicyConsentRequiredError();
   if (consent.digest !== null && consent.digest !== digest) throw new PolicyChangedError();
   return terms;
+}
+
+/** Whether these terms ask for a payment (or a card) online before the booking is made. */
+export function needsOnlinePayment(terms: PolicySnapshot): boolean {
+  return paymentAtBooking(terms) !== null;
+}
+
+/**
+ * A booking whose salon asks for payment at booking, confirmed by a path
+ * that takes none (the JSON API, or a server without a payment provider):
+ * refused, never booked unpaid (decision 0078).
+ */
+export class PaymentRequiredError extends DomainError {
+  constructor() {
+    super(
+      "payment_required",
+      "このサロンのご予約には、ご予約時のオンライン決済が必要です。サロンの予約ページからお手続きください。",
+      409,
+    );
+  }
+}
+
+/** The server offers no online payment (production without a Stripe key): the salon cannot be booked online now. */
+export class PaymentUnavailableError extends DomainError {
+  constructor() {
+    super(
+      "payment_unavailable",
+      "ただいまオンライン決済をご利用いただけないため、このサロンはネット予約を受け付けられません。お手数ですが、サロンへ直接お問い合わせください。",
+      409,
+    );
+  }
+}
+
+/** Sent to pay where nothing is due (the policy changed meanwhile): the page again. */
+export class PaymentNotDueError extends DomainError {
+  constructor() {
+    super(
+      "payment_not_due",
+      "お支払いの内容が変わりました。内容をご確認のうえ、もう一度お進みください。",
+      409,
+    );
+  }
 }

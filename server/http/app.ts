@@ -23,6 +23,8 @@ import {
 import { describeError, type Logger } from "../logger";
 import type { AppMetrics } from "../metrics/metrics.server";
 import { requestMetrics } from "../metrics/request-metrics";
+import type { PaymentProvider } from "../payments/provider.server";
+import { paymentsWebhook } from "../payments/webhook-route.server";
 import { MAX_PHOTO_BYTES, TOO_LARGE_MESSAGE } from "../photos/photo-image.server";
 import { createPhotoStore, type PhotoStore, uploadKey } from "../photos/photo-store.server";
 import { createSlotEvents, type SlotEvents } from "../realtime/slot-events.server";
@@ -75,6 +77,8 @@ export type HttpAppDeps = {
   liveHeartbeatMs?: number;
   /** The clock of the booking API; tests fix it. */
   now?: () => Date;
+  /** The payment provider (server/payments/, decision 0076); absent: no online payment. */
+  payments?: PaymentProvider | null;
   /** Request counts and times for /metrics (decision 0070); absent, nothing is recorded. */
   metrics?: AppMetrics;
   /** The page route pattern of a path (React Router's table), the metrics' route label. */
@@ -110,6 +114,7 @@ export function createHttpApp({
   now,
   metrics,
   pagePattern,
+  payments = null,
 }: HttpAppDeps) {
   const app = new Hono<Env>();
 
@@ -226,6 +231,13 @@ export function createHttpApp({
     }
   });
 
+  // The provider's webhooks (decision 0078): authenticated by their signature over the raw
+  // body, which nothing before this may have read or rewritten.
+  app.post(
+    "/api/payments/webhook",
+    paymentsWebhook({ db: database.db, payments, log, now: now ?? (() => new Date()) }),
+  );
+
   app.use(rejectCrossSiteWrites(new URL(config.PUBLIC_URL).origin));
   // Before anything reads a body: 1 MB, except the photo upload (10 MB and the form around it).
   app.use(
@@ -318,6 +330,7 @@ export function createHttpApp({
         accounts,
         redirects,
         photos,
+        payments,
         inputError: c.get("inputError"),
       });
       return handleRequest(request, context);

@@ -2,6 +2,7 @@ import { formatDate, formatYen } from "../../common/format";
 import { isLocalDate, toLocal } from "../../common/local-time";
 import { isPendingApproval, staffBookingLabel } from "../../common/status-labels";
 import { salonActor } from "../bookings/booking-history.server";
+import { type PaymentLine, paymentsOfBooking } from "../bookings/booking-payments.server";
 import type { Database } from "../db/client";
 import type { BookingStatus } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
@@ -168,6 +169,8 @@ export type BookingPageBooking = {
   notes: string;
   /** The policy the customer agreed to (decision 0075), as its generated lines; null: none. */
   policyLines: string[] | null;
+  /** What the customer paid online (decision 0078); absent or empty: nothing. */
+  payments?: PaymentLine[];
   salonNote: string;
   arrivedLabel: string | null;
   cancellation: { label: string; message: string } | null;
@@ -315,6 +318,7 @@ export async function bookingDetailPage(
   if (!detail) return null;
   const done = url.searchParams.get("done");
   const booking = pageBooking(detail, access.salon.id, now);
+  booking.payments = await paymentsOfBooking(db, detail.id);
   // A role that may read but not act (part 2's staff roles) sees no action forms.
   if (!can(access, "bookings.act")) {
     booking.can = {

@@ -173,7 +173,7 @@ describe("holds and bookings", () => {
     const f = await salonFixture();
     await database.db.insert(salonPaymentPolicies).values({
       salonId: f.salon.id,
-      mode: "card_only",
+      mode: "none",
       sameDayPercent: 50,
     });
     const user = await member(serverA.app);
@@ -196,13 +196,33 @@ describe("holds and bookings", () => {
     expect(agreed.status).toBe(201);
     const { data: booking } = await agreed.json();
     expect(booking.paymentPolicy).toMatchObject({
-      mode: "card_only",
+      mode: "none",
       bookedAmount: 5500,
       dueAtBooking: 0,
       fees: [{ window: "same_day", percent: 50, amount: 2750, date: DAY }],
     });
     const shown = await (await user.request(`/api/bookings/${booking.id}`)).json();
     expect(shown.data.paymentPolicy).toEqual(booking.paymentPolicy);
+  });
+
+  it("refuses 409 payment_required where the salon asks payment at booking: only its pages take it", async () => {
+    const f = await salonFixture();
+    await database.db
+      .insert(salonPaymentPolicies)
+      .values({ salonId: f.salon.id, mode: "card_only", sameDayPercent: 50 });
+    const user = await member(serverA.app);
+    const { data: held } = await (
+      await user.request("/api/holds", { method: "POST", json: holdBody(f, "15:00") })
+    ).json();
+    const refused = await user.request("/api/bookings", {
+      method: "POST",
+      json: { holdId: held.id, contact: CONTACT, policyConsent: true },
+    });
+    expect(refused.status).toBe(409);
+    expect((await refused.json()).error).toMatchObject({
+      code: "payment_required",
+      message: expect.stringMatching(/オンライン決済が必要/),
+    });
   });
 
   it("holds, books (idempotently), lists, shows, cancels, and the time is free again", async () => {

@@ -1,9 +1,10 @@
 import { and, eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as historyRoute from "../../app/routes/account.history";
 import * as detailRoute from "../../app/routes/owner.salons.$id.bookings.$bookingId";
 import * as settingsRoute from "../../app/routes/owner.salons.$id.settings";
 import * as confirmRoute from "../../app/routes/salons.$id.confirm";
+import * as paidRoute from "../../app/routes/salons.$id.confirm.paid";
 import * as thanksRoute from "../../app/routes/salons.$id.confirm.thanks";
 import { calendarDay } from "../../common/format";
 import { addDays, localToInstant } from "../../common/local-time";
@@ -20,8 +21,10 @@ import {
 } from "../../server/db/schema";
 import { createJobWorker } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
+import { startFakePayments } from "../../server/payments/payments.server";
 import { outboxFor, setRole } from "../support/accounts";
 import { buildSalonWithStaff } from "../support/builders";
+import { payOnHostedPage } from "../support/payments";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { withTestDatabase } from "../support/test-database";
 
@@ -34,16 +37,26 @@ import { withTestDatabase } from "../support/test-database";
  */
 const database = withTestDatabase();
 let env: ReturnType<typeof createRouteApp>;
+let payments: Awaited<ReturnType<typeof startFakePayments>>;
 
-beforeAll(() => {
-  env = createRouteApp(database, [
-    { path: "/owner/salons/:id/settings", module: settingsRoute },
-    { path: "/owner/salons/:id/bookings/:bookingId", module: detailRoute },
-    { path: "/salons/:id/confirm", module: confirmRoute },
-    { path: "/salons/:id/confirm/thanks", module: thanksRoute },
-    { path: "/account/history", module: historyRoute },
-  ]);
+beforeAll(async () => {
+  payments = await startFakePayments();
+  env = createRouteApp(
+    database,
+    [
+      { path: "/owner/salons/:id/settings", module: settingsRoute },
+      { path: "/owner/salons/:id/bookings/:bookingId", module: detailRoute },
+      { path: "/salons/:id/confirm", module: confirmRoute },
+      { path: "/salons/:id/confirm/thanks", module: thanksRoute },
+      { path: "/salons/:id/confirm/paid", module: paidRoute },
+      { path: "/account/history", module: historyRoute },
+    ],
+    {},
+    { payments: payments.provider },
+  );
 });
+
+afterAll(() => payments?.fake.close());
 
 async function ownerOf(salonId: string) {
   const member = await signedInMember(database, env, "owner");
@@ -269,8 +282,8 @@ describe("the policy on the confirm step, agreed to and kept with the booking", 
     expect(stale.status).toBe(409);
     expect((await stale.json()).actionData.errors.form).toMatch(/変更されました/);
 
-    // Consented, with amounts from the browser that the server ignores.
-    const confirmed = await visitor.b.request(
+    // Consented, with amounts from the browser that the server ignores: to the payment page.
+    const toPay = await visitor.b.request(
       visitor.holdPath,
       postForm({
         ...visitor.fields,
@@ -280,6 +293,11 @@ describe("the policy on the confirm step, agreed to and kept with the booking", 
         totalPrice: "1",
       }),
     );
+    expect(toPay.status).toBe(302);
+    // The deposit paid on the provider's page (decision 0078), read back when the browser returns.
+    const paid = await payOnHostedPage(toPay.headers.get("location") ?? "", "4242424242424242");
+    const back = new URL(paid.headers.get("location") ?? "");
+    const confirmed = await visitor.b.request(`${back.pathname}${back.search}`);
     expect(confirmed.status).toBe(302);
     const thanksPath = confirmed.headers.get("location") ?? "";
     const [row] = await database.db

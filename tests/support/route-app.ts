@@ -8,6 +8,7 @@ import { loadConfig } from "../../server/config";
 import { appContext } from "../../server/context";
 import { createHttpApp } from "../../server/http/app";
 import { createLogger } from "../../server/logger";
+import type { PaymentProvider } from "../../server/payments/provider.server";
 import { browser, lastMailLink, ORIGIN, uniqueEmail } from "./accounts";
 import type { TestDatabase } from "./test-database";
 
@@ -32,6 +33,8 @@ export function createRouteApp(
   database: TestDatabase,
   routes: { path: string; module: RouteModule; layout?: RouteModule }[],
   env: Record<string, string> = {},
+  /** The payment provider the routes reach through the app context (none by default). */
+  { payments = null }: { payments?: PaymentProvider | null } = {},
 ) {
   const config = loadConfig({
     PUBLIC_URL: ORIGIN,
@@ -58,6 +61,7 @@ export function createRouteApp(
     database,
     log: createLogger("silent"),
     accounts,
+    payments,
     handleRequest: async (request: Request, context: RouterContextProvider) => {
       // What the root middleware does with input the HTTP layer refused (app/root.tsx).
       const { inputError } = context.get(appContext);

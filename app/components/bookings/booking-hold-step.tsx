@@ -1,10 +1,12 @@
 import { useState } from "react";
 import { Link } from "react-router";
+import { paymentAtBooking } from "../../../common/payment-policy";
 import type { HoldView } from "../../../server/bookings/pages/confirm-page.server";
 import { linkClass } from "../accounts/account-frame";
 import { BookingSummary, HoldCountdown } from "./booking-summary";
 import { ContactForm } from "./contact-form";
 import { HoldExpiredNotice } from "./hold-expired-notice";
+import { PaymentNotice } from "./payment-notice";
 import { PolicyTerms } from "./policy-terms";
 import { stepIds, useStepFocus } from "./step-focus";
 
@@ -26,6 +28,8 @@ export function HoldStep({
   // A salon that approves its bookings gets a request, said as one before the click (decision 0071).
   const request = view.approval !== null;
   const act = request ? "予約をリクエストする" : "予約を確定する";
+  // Payment due at booking (decision 0078): the button says where it leads.
+  const due = view.policy ? paymentAtBooking(view.policy.terms) : null;
   return (
     <section aria-labelledby={stepIds.confirm} className="mt-6 flex flex-col gap-6">
       <h2 id={stepIds.confirm} tabIndex={-1} className="text-xl font-bold">
@@ -43,6 +47,7 @@ export function HoldStep({
       <BookingSummary summary={view.summary} />
       {view.approval ? <ApprovalNotice deadlineLabel={view.approval.deadlineLabel} /> : null}
       {view.policy ? <PolicyTerms terms={view.policy.terms} id="booking-policy" /> : null}
+      {due ? <PaymentNotice due={due} provider={view.paymentProvider ?? null} /> : null}
       <p className="text-sm">
         <Link to={view.repickHref} className={linkClass}>
           日時やメニューを選び直す
@@ -75,7 +80,7 @@ export function HoldStep({
             ]}
             errorSummaryId={stepIds.contactErrors}
             id={stepIds.contactForm}
-            submitLabel={act}
+            submitLabel={due ? (due.kind === "card" ? "カード登録へ進む" : "お支払いへ進む") : act}
             policy={view.policy ? { digest: view.policy.digest, termsId: "booking-policy" } : null}
           />
         </>

@@ -1,8 +1,10 @@
 import { Link } from "react-router";
 import type { BookingSummaryData } from "../../../common/booking-summary";
 import type { PolicySnapshot } from "../../../common/payment-policy";
+import type { PaymentLine } from "../../../server/bookings/booking-payments.server";
 import { linkClass } from "../accounts/account-frame";
 import { BookingSummary } from "./booking-summary";
+import { PaymentList } from "./payment-list";
 import { PolicyTerms } from "./policy-terms";
 
 type Props = {
@@ -16,6 +18,9 @@ type Props = {
   approvalDeadlineLabel?: string | null;
   /** The payment and cancellation policy agreed to (decision 0075). */
   paymentPolicy?: PolicySnapshot | null;
+  /** What was paid online (decision 0078); `testPayments`: through the fake (テスト決済). */
+  payments?: PaymentLine[];
+  testPayments?: boolean;
 };
 
 /** The end of the flow: the booking number large, what was booked, calendar file, history. */
@@ -27,6 +32,8 @@ export function BookingThanks({
   pending = false,
   approvalDeadlineLabel = null,
   paymentPolicy = null,
+  payments = [],
+  testPayments = false,
 }: Props) {
   return (
     <div className="mx-auto w-full max-w-2xl px-4 py-10">
@@ -57,6 +64,11 @@ export function BookingThanks({
       <div className="mt-6">
         <BookingSummary summary={summary} />
       </div>
+      {payments.length > 0 ? (
+        <div className="mt-6">
+          <PaymentList payments={payments} testPayments={testPayments} />
+        </div>
+      ) : null}
       {paymentPolicy ? (
         <div className="mt-6">
           <PolicyTerms

@@ -7,6 +7,7 @@ import type {
   BookingPageBooking,
   MovePageData,
 } from "../../../server/owner/booking-detail-page.server";
+import { PaymentList } from "../bookings/payment-list";
 import { ErrorSummary, SelectField, TextAreaField, TextField } from "../form/field";
 import { FocusedNotice } from "../form/focused-notice";
 import { OwnerPage } from "./owner-frame";
@@ -124,6 +125,11 @@ function Facts({ booking }: { booking: BookingPageBooking }) {
                   <li key={line}>{line}</li>
                 ))}
               </ul>
+            </Row>
+          ) : null}
+          {booking.payments && booking.payments.length > 0 ? (
+            <Row label="オンライン決済">
+              <PaymentList payments={booking.payments} heading="お支払い" headingLevel="h3" />
             </Row>
           ) : null}
           {booking.cancellation ? (

@@ -5,10 +5,12 @@ import type { CurrentUser } from "../../accounts/current-user";
 import { formValues } from "../../accounts/form-result";
 import type { Database } from "../../db/client";
 import { DomainError } from "../../errors/domain-error";
+import type { PaymentProvider } from "../../payments/provider.server";
 import { confirmBooking } from "../booking.server";
+import { startBookingCheckout } from "../booking-payments.server";
 import type { BookingLimits } from "../booking-rate-limit";
 import { contactSchema, idempotencyKeyOf } from "../contact.schema";
-import { PolicyConsentRequiredError } from "../payment-policy.server";
+import { PaymentRequiredError, PolicyConsentRequiredError } from "../payment-policy.server";
 import { type FlowSalon, parseFlowParams } from "./booking-flow.server";
 import { holdFromForm } from "./confirm-page.server";
 
@@ -52,6 +54,11 @@ export async function submitConfirmForm(
     ip: string;
     /** The browser's hold key (a new one when it has none): a guest's hold is bound to it. */
     browserKey: string;
+    /** The payment provider (null: no online payment on this server). */
+    payments?: PaymentProvider | null;
+    /** The public origin, and this page's path and query (the payment page's way back). */
+    origin?: string;
+    confirmPath?: string;
   },
 ): Promise<ConfirmFormOutcome> {
   const { salon, form, now } = input;
@@ -98,7 +105,7 @@ export async function submitConfirmForm(
       return { kind: "contact", status: 400, errors: fieldErrors<string>(parsed.error), values };
     }
     try {
-      const booking = await confirmBooking(db, {
+      const request = {
         holdId: String(form.get("hold") ?? ""),
         userId: input.user.id,
         customer: {
@@ -117,7 +124,19 @@ export async function submitConfirmForm(
         now,
         limits: input.limits,
         ip: input.ip,
+      };
+      const booking = await confirmBooking(db, request).catch(async (error: unknown) => {
+        // Payment due at booking: to the provider's page; only its answer confirms (decision 0078).
+        if (!(error instanceof PaymentRequiredError)) throw error;
+        const { url } = await startBookingCheckout(db, input.payments ?? null, {
+          ...request,
+          origin: input.origin ?? "",
+          salonSlug: salon.slug,
+          confirmPath: input.confirmPath ?? `/salons/${salon.slug}/confirm`,
+        });
+        return { paymentUrl: url };
       });
+      if ("paymentUrl" in booking) return { kind: "redirect", to: booking.paymentUrl };
       return { kind: "redirect", to: `/salons/${salon.slug}/confirm/thanks?booking=${booking.id}` };
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;

@@ -123,6 +123,11 @@ export async function loadPickView(
 /** The hold step: what is held, for how long, and the contact form (null for a guest). */
 export type HoldView = {
   kind: "hold";
+  /**
+   * Who takes the payment due at booking (decision 0078), set by the route
+   * from the app context: "fake" is our テスト決済, said on the page.
+   */
+  paymentProvider?: "stripe" | "fake" | null;
   holdId: string;
   expiresAt: string;
   now: string;

@@ -10,6 +10,7 @@ import { formatApprovalDeadline } from "../approval-deadline";
 import { type BookingSummary, getBookingForUser } from "../booking.server";
 import { bookingCalendar } from "../booking-calendar.server";
 import { BookingNotFoundError } from "../booking-errors";
+import { paymentsOfBooking } from "../booking-payments.server";
 import { bookingSettingsFor } from "../settings";
 
 /**
@@ -76,6 +77,8 @@ export async function thanksView(db: Database, booking: BookingSummary) {
     statusLabel: booking.statusLabel,
     /** The policy agreed to, as stored on the booking (decision 0075). */
     paymentPolicy: booking.paymentPolicy,
+    /** What was paid online, from the provider's answers (decision 0078). */
+    payments: await paymentsOfBooking(db, booking.id),
     summary: {
       salonName: booking.salon.name,
       menus: booking.menus.map(({ name, price, durationMinutes }) => ({

@@ -10,6 +10,7 @@ export * from "./mail";
 export * from "./members";
 export * from "./menus";
 export * from "./payment-policy";
+export * from "./payments";
 export * from "./reviews";
 export * from "./salons";
 export * from "./schedule-requests";
