@@ -194,19 +194,34 @@ async function salonDay() {
     }
     record("a", "confirmation mail written", mailed);
 
-    // The owner moves it a day or more later, same time; the visitor's 予約履歴 shows the new day.
+    // The owner moves it to a later day's time the availability API offers for its stylist
+    // (the demo salon fills up over runs); the visitor's 予約履歴 shows the new day.
     let movedTo = "";
-    const { rows: booked } = await db.query<{ starts: string }>(
-      "select to_char(starts_at at time zone 'Asia/Tokyo', 'HH24:MI') as starts from bookings where id = $1",
+    const { rows: booked } = await db.query<{ staff_id: string; menus: string }>(
+      `select b.staff_id, string_agg(m.menu_id::text, ',' order by m.position) as menus
+         from bookings b join booking_menus m on m.booking_id = b.id
+        where b.id = $1 group by b.staff_id`,
       [bookingId],
     );
-    for (let days = 1; days <= 6 && !movedTo; days++) {
+    const offered: { date: string; time: string }[] = [];
+    for (let days = 1; days <= 14 && offered.length < 4; days++) {
       const day = new Date(`${date}T00:00:00Z`);
       day.setUTCDate(day.getUTCDate() + days);
       const target = day.toISOString().slice(0, 10);
+      const answer = await fetch(
+        `${SITE}/api/salons/${salon.id}/availability?from=${target}&to=${target}&menus=${booked[0]?.menus}&staff=${booked[0]?.staff_id}`,
+      ).then(
+        (response) =>
+          response.json() as Promise<{ data?: { days?: { slots: { time: string }[] }[] } }>,
+      );
+      const time = answer.data?.days?.[0]?.slots?.[0]?.time;
+      if (time) offered.push({ date: target, time });
+    }
+    for (const slot of offered) {
+      if (movedTo) break;
       await ownerPage.goto(`/owner/salons/${salon.id}/bookings/${bookingId}/move`);
-      await ownerPage.getByLabel("日付").fill(target);
-      await ownerPage.getByLabel("開始時刻").fill(booked[0]?.starts ?? "10:00");
+      await ownerPage.getByLabel("日付").fill(slot.date);
+      await ownerPage.getByLabel("開始時刻").fill(slot.time.padStart(5, "0"));
       await ownerPage.getByRole("button", { name: "変更する" }).click();
       const done = ownerPage.getByRole("status").filter({ hasText: "予約を変更しました" });
       const outside = ownerPage.getByLabel(/このまま移動する/);
@@ -226,7 +241,7 @@ async function salonDay() {
           () => false,
         )
       )
-        movedTo = target;
+        movedTo = slot.date;
     }
     record("a", "owner moved it to", movedTo || "NOT MOVED");
     if (movedTo) {

@@ -34,4 +34,5 @@ CREATE TABLE "payments" (
 ALTER TABLE "payments" ADD CONSTRAINT "payments_booking_id_bookings_id_fk" FOREIGN KEY ("booking_id") REFERENCES "public"."bookings"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "payments" ADD CONSTRAINT "payments_salon_id_salons_id_fk" FOREIGN KEY ("salon_id") REFERENCES "public"."salons"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "payments_booking_idx" ON "payments" USING btree ("booking_id");--> statement-breakpoint
-CREATE INDEX "payments_salon_created_idx" ON "payments" USING btree ("salon_id","created_at");
+CREATE INDEX "payments_salon_created_idx" ON "payments" USING btree ("salon_id","created_at");--> statement-breakpoint
+CREATE INDEX "checkouts_created_by_idx" ON "checkouts" USING btree ("created_by");

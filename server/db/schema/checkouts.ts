@@ -89,6 +89,8 @@ export const checkouts = pgTable(
       foreignColumns: [bookings.id, bookings.salonId],
     }).onDelete("cascade"),
     index("checkouts_salon_idx").on(t.salonId, t.createdAt),
+    // Deleting an account sets its checkouts' created_by to null: found by this index.
+    index("checkouts_created_by_idx").on(t.createdBy),
     check("checkouts_method_valid", sql`${t.method} in (${sqlList(checkoutMethods)})`),
     check("checkouts_discount_range", sql`${t.discount} between 0 and ${t.subtotal}`),
     check("checkouts_total_sum", sql`${t.total} = ${t.subtotal} - ${t.discount}`),
