@@ -702,51 +702,16 @@ async function replicaPart() {
   const places = await targets();
   const tally = newTally();
   const seen: number[] = [];
-  const auth = { authorization: `Bearer ${client.token}`, "content-type": "application/json" };
   let readPrimaryCookie = "";
   for (let attempt = 0; seen.length < 20 && attempt < 200; attempt++) {
-    const place = pick(places);
-    const date = tokyoDate(3 + Math.floor(Math.random() * 25));
-    const availability = await call(
-      tally,
-      `/api/salons/${place.salonId}/availability?from=${date}&to=${date}&menus=${place.menuId}`,
-      { headers: auth },
-    );
-    const slots: { start: string }[] =
-      availability?.status === 200
-        ? (JSON.parse(availability.text).data.days?.[0]?.slots ?? [])
-        : [];
-    if (slots.length === 0) continue;
-    const hold = await call(tally, "/api/holds", {
-      method: "POST",
-      headers: auth,
-      body: JSON.stringify({
-        salonId: place.salonId,
-        menuIds: [place.menuId],
-        start: pick(slots).start,
-      }),
-    });
-    if (hold?.status !== 201) {
-      if (hold && hold.status < 500) refused(tally, hold);
-      continue;
-    }
-    const booking = await call(tally, "/api/bookings", {
-      method: "POST",
-      headers: { ...auth, "idempotency-key": randomUUID() },
-      body: JSON.stringify({
-        holdId: JSON.parse(hold.text).data.id,
-        contact: {
-          name: "負荷 太郎",
-          kana: "フカ タロウ",
-          phone: "09012345678",
-          email: client.email,
-        },
-      }),
-    });
-    if (booking?.status !== 201 && booking?.status !== 200) continue;
+    const booked = await bookOne(tally, client, pick(places), [
+      tokyoDate(3 + Math.floor(Math.random() * 25)),
+    ]);
+    if (!booked) continue;
+    const booking = booked.answer;
     const acknowledged = performance.now();
     readPrimaryCookie ||= booking.headers.get("set-cookie")?.match(/read_primary=[^;]*/)?.[0] ?? "";
-    const id = JSON.parse(booking.text).data.id as string;
+    const id = booked.id;
     for (;;) {
       const { rows: found } = await replica.query("select 1 from bookings where id = $1", [id]);
       if (found.length > 0) break;
