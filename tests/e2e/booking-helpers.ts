@@ -22,12 +22,21 @@ export async function pickDay(page: Page, minDays: number, after = "") {
   // Days tried without a time: the calendar may redraw after a pick, so indexes are not enough.
   let tried = after;
   await expect(calendar).toBeVisible();
-  for (let month = 0; month < 3; month++) {
+  // A calendar that redraws while it is read (hydration, the month it opens on) is read again,
+  // a few times at most, instead of waiting for a cell that is gone.
+  for (let month = 0, redraws = 0; month < 3; month++) {
     const cells = calendar.locator('[role="gridcell"] [role="button"]:not([aria-disabled="true"])');
     const count = await cells.count();
+    let redrawn = false;
     for (let index = 0; index < count; index++) {
       const cell = cells.nth(index);
-      const label = (await cell.getAttribute("aria-label")) ?? "";
+      const read = await cell.getAttribute("aria-label", { timeout: 5_000 }).catch(() => null);
+      if (read === null && redraws < 5) {
+        redrawn = true;
+        redraws += 1;
+        break;
+      }
+      const label = read ?? "";
       const match = label.match(/(\d{4})年(\d{1,2})月(\d{1,2})日/);
       if (!match) continue;
       const date = `${match[1]}-${match[2]?.padStart(2, "0")}-${match[3]?.padStart(2, "0")}`;
@@ -37,6 +46,10 @@ export async function pickDay(page: Page, minDays: number, after = "") {
       await expect(page).toHaveURL(new RegExp(`date=${date}`));
       if (await dayHasTimes(page, date)) return date;
       tried = date;
+    }
+    if (redrawn) {
+      month -= 1;
+      continue;
     }
     await calendar.locator('button[slot="next"]').click();
   }

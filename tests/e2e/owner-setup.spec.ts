@@ -181,6 +181,7 @@ test("the owner gives a stylist a day off and the public booking page shows it a
     .first()
     .click();
   const radios = page.getByRole("group", { name: "担当スタッフ" }).getByRole("radio");
+  await radios.nth(1).waitFor();
   let stylistName = "";
   for (let index = 1; index < (await radios.count()) && !stylistName; index++) {
     const text = ((await radios.nth(index).locator("xpath=..").textContent()) ?? "").trim();

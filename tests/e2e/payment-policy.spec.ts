@@ -76,7 +76,8 @@ test("a visitor reads the salon's policy for this booking, must agree to it, and
 
   // Without the consent: refused, the summary focused, what was typed kept.
   await page.getByLabel("サロンへのご要望（任意）").fill("前髪短め");
-  await page.getByRole("button", { name: "予約を確定する" }).click();
+  // The salon takes a deposit at booking (decision 0078): the button leads to the payment.
+  await page.getByRole("button", { name: "お支払いへ進む" }).click();
   const summary = page.getByRole("alert").filter({ hasText: "入力内容を確認してください。" });
   await expect(summary).toContainText("キャンセルポリシーに同意する");
   // Focus on the summary (or the frame around it), so a screen reader starts there.
@@ -94,8 +95,16 @@ test("a visitor reads the salon's policy for this booking, must agree to it, and
   await expect(page.getByLabel("サロンへのご要望（任意）")).toHaveValue("前髪短め");
 
   await page.getByRole("checkbox", { name: /キャンセルポリシーに同意する/ }).check();
-  await page.getByRole("button", { name: "予約を確定する" }).click();
+  await page.getByRole("button", { name: "お支払いへ進む" }).click();
+  // The local fake provider's hosted page (テスト決済): the deposit paid with the test card; the
+  // booking is confirmed from the provider's answer, and the browser comes back to the thanks page.
+  await expect(page.getByRole("heading", { name: "テスト決済" })).toBeVisible();
+  await page.getByLabel("カード番号").fill("4242 4242 4242 4242");
+  await page.getByLabel("有効期限").fill("12/30");
+  await page.getByLabel("セキュリティコード").fill("123");
+  await page.getByRole("button", { name: /を支払う$/ }).click();
   await expect(page.getByRole("heading", { name: "ご予約が確定しました" })).toBeVisible();
+  await expect(page.getByRole("table").filter({ hasText: "予約金" })).toBeVisible();
   await expect(
     page.getByRole("region", { name: "ご同意いただいたお支払いとキャンセルポリシー" }),
   ).toContainText("ご予約金額の100%");
