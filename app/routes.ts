@@ -115,6 +115,7 @@ export default [
     route("settings", "routes/owner.salons.$id.settings.tsx"), // 設定: where booking notices go
     route("schedules", "routes/owner.salons.$id.schedules.tsx"), // 勤務表: a stylist's month (?staff=&month=), patterns, days off, 臨時休業, 定休日, 祝日; schedules.manage
     route("schedules/mine", "routes/owner.salons.$id.schedules.mine.tsx"), // 自分の勤務表: a stylist's own month, read-only; schedules.request
+    route("day-close", "routes/owner.salons.$id.day-close.tsx"), // 日計: the day's 会計 by method, cash counted against expected, closed and reopened (dayclose.act: owner, manager, admin)
     route("reports", "routes/owner.salons.$id.reports.tsx"), // レポート: amounts, utilisation, cancellations, new/returning, hours (reports.read: owner, manager, admin)
     route("reviews", "routes/owner.salons.$id.reviews.tsx"), // 口コミ: the salon's replies (「サロンからの返信」), 未返信のみ (reviews.reply: owner, manager, admin)
     // The salon editor's owner door (issue 29, point 3; decision 0047): the admin editor's tabs

@@ -42,6 +42,11 @@ export const salonCapabilities = [
   "bookings.enter",
   /** 会計 at the counter and its 領収書 (decision 0079): what the visit was paid. */
   "checkout.act",
+  /**
+   * 日計 (decision 0082): the day's totals by method, the cash counted
+   * against expected, closing and reopening the day (owner and manager only).
+   */
+  "dayclose.act",
   /** The customers (顧客カルテ): read, note, merge. */
   "customers.manage",
   /** Take the salon's customer list away as CSV (owner and manager only). */

@@ -24,6 +24,8 @@ function sectionsOf(salonId: string) {
     { to: `${base}/details`, label: "サロン情報", end: true, capability: "salon.edit" },
     // 会計's retail items and the receipts' registration number (decision 0079).
     { to: `${base}/products`, label: "店販・領収書", end: true, capability: "salon.edit" },
+    // The day's 会計 closed by a manager (decision 0082).
+    { to: `${base}/day-close`, label: "日計", end: true, capability: "dayclose.act" },
     { to: `${base}/reports`, label: "レポート", end: true, capability: "reports.read" },
     { to: `${base}/reviews`, label: "口コミ", end: true, capability: "reviews.reply" },
     { to: `${base}/settings`, label: "設定", end: true, capability: "settings.manage" },

@@ -5,6 +5,7 @@ export * from "./availability";
 export * from "./bookings";
 export * from "./checkouts";
 export * from "./content";
+export * from "./day-closes";
 export * from "./jobs";
 export * from "./mail";
 export * from "./members";
