@@ -88,16 +88,14 @@ async function scene() {
       })
       .returning();
     if (!row) throw new Error("no checkout");
-    await database.db
-      .insert(checkoutPayments)
-      .values(
-        parts.map(([method, amount]) => ({
-          salonId: salon.id,
-          checkoutId: row.id,
-          method,
-          amount,
-        })),
-      );
+    await database.db.insert(checkoutPayments).values(
+      parts.map(([method, amount]) => ({
+        salonId: salon.id,
+        checkoutId: row.id,
+        method,
+        amount,
+      })),
+    );
     return booking;
   };
   await checkout(at(DAY, "10:40"), 5500, [["cash", 5500]], { received: 10000, change: 4500 });
