@@ -96,6 +96,7 @@ export default [
   // The CSV files: resource routes, outside the frame.
   route("owner/salons/:id/bookings.csv", "routes/owner.salons.$id.bookings.csv.ts"), // bookings of ?from=&to= as CSV for the accountant (Excel: BOM, CRLF), audited; bookings.export
   route("owner/salons/:id/customers.csv", "routes/owner.salons.$id.customers.csv.ts"), // the customers as CSV (Excel: BOM, CRLF), audited
+  route("owner/salons/:id/stylists.csv", "routes/owner.salons.$id.stylists.csv.ts"), // per stylist 指名数・指名率, 新規/再来, 客単価, 技術/店販 of ?from=&to= as CSV; reports.read
   // Every page of one salon inside its frame (the salon's name, the switcher, the menu the role
   // may see), read once by the layout's loader with ledger.read; each page still guards its own
   // loader and action with its own capability.

@@ -33,13 +33,19 @@ export type ParsedBookingsExportQuery =
   | { ok: true; range: BookingsExportRange }
   | { ok: false; messages: string[] };
 
-/** The range from the URL's parameters, or the Japanese messages of a 400 (the last says how). */
-export function parseBookingsExportQuery(params: URLSearchParams): ParsedBookingsExportQuery {
+/**
+ * The range from the URL's parameters, or the Japanese messages of a 400
+ * (the last says how; another export of a period names itself in `how`).
+ */
+export function parseBookingsExportQuery(
+  params: URLSearchParams,
+  how: string = HOW,
+): ParsedBookingsExportQuery {
   const parsed = bookingsExportQuerySchema.safeParse({
     from: params.get("from")?.trim() ?? undefined,
     to: params.get("to")?.trim() ?? undefined,
   });
   if (parsed.success) return { ok: true, range: parsed.data };
   const messages = [...new Set(parsed.error.issues.map((issue) => issue.message))];
-  return { ok: false, messages: [...messages, HOW] };
+  return { ok: false, messages: [...messages, how] };
 }

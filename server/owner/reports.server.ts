@@ -73,6 +73,30 @@ export type ReportStylist = Omit<ReportTotals, "cancelledCount" | "noShowCount">
   staffName: string;
   /** A retired stylist's schedule is not read: scheduled minutes 0. */
   active: boolean;
+} & StylistFigures;
+
+/**
+ * The figures a salon runs its stylists on (issue 40 §4; decision 0082),
+ * over the stylist's booked bookings of the period.
+ */
+export type StylistFigures = {
+  /** 指名数: booked with this stylist chosen on purpose (bookings.staff_requested). */
+  nominatedCount: number;
+  /** 指名率: nominatedCount ÷ bookedCount; null without bookings. */
+  nominationRate: number | null;
+  /** 新規: people whose first visit to the salon ever is in the period, with this stylist. */
+  newCustomers: number;
+  /** 再来: people with a visit to this stylist in the period that is not their first at the salon. */
+  returningCustomers: number;
+  /**
+   * 売上 split: 店販 is the 会計's retail lines (at most its total); 技術 is
+   * the rest of the 会計 (a discount falls on the service), plus the booked
+   * price of completed visits without 会計 (unpaidAmount, an estimate).
+   */
+  serviceAmount: number;
+  retailAmount: number;
+  /** 客単価: completedAmount ÷ completedCount (来店客数), rounded; null without visits. */
+  averageSpend: number | null;
 };
 
 export type ReportMenu = {
@@ -177,7 +201,17 @@ const answerSchema = z.object({
       no_show_count: count,
     }),
   ),
-  stylists: list(z.object({ staff_id: z.string(), ...sumsSchema })),
+  stylists: list(
+    z.object({
+      staff_id: z.string(),
+      ...sumsSchema,
+      nominated_count: count,
+      retail_amount: amount,
+    }),
+  ),
+  stylistPeople: list(
+    z.object({ staff_id: z.string(), new_customers: count, returning_customers: count }),
+  ),
   staff: list(
     z.object({ id: z.string(), name: z.string(), active: z.boolean(), sort_order: count }),
   ),
@@ -220,7 +254,7 @@ const figuresSchema = answerSchema.pick({
   staff: true,
   cancellations: true,
 });
-const customersSchema = answerSchema.pick({ customers: true });
+const customersSchema = answerSchema.pick({ customers: true, stylistPeople: true });
 const menusSchema = answerSchema.pick({ menus: true });
 const leadsSchema = z.object({
   leads: list(
@@ -300,7 +334,12 @@ async function readFigures(
   const periodAs = (materialized: boolean) => sql`
     period as ${sql.raw(materialized ? "materialized" : "not materialized")} (
       select b.id, b.staff_id, b.status, b.cancel_category, b.total_price,
+             b.staff_requested,
              c.total as paid_total,
+             -- The 会計's retail lines (店販), at most its total (decision 0082).
+             least(c.total, (select coalesce(sum(l.amount), 0) from checkout_lines l
+                where l.salon_id = c.salon_id and l.checkout_id = c.id and l.kind = 'product'))
+               as paid_retail,
              b.starts_at, b.starts_at at time zone ${timeZone}::text as local_start,
              extract(epoch from b.ends_at - b.starts_at) / 60 as minutes,
              b.status in ('confirmed', 'completed') as booked
@@ -330,7 +369,11 @@ async function readFigures(
                          count(*) filter (where p.status = 'no_show')::int as no_show_count
                     from period p group by 1) g) x),
       'stylists', (select json_agg(x) from (
-          select p.staff_id, ${sums} from period p group by p.staff_id) x),
+          select p.staff_id, ${sums},
+                 count(*) filter (where p.booked and p.staff_requested)::int as nominated_count,
+                 coalesce(sum(p.paid_retail) filter (where p.status = 'completed'), 0)::float8
+                   as retail_amount
+            from period p group by p.staff_id) x),
       'staff', (select json_agg(x) from (
           select s.id, s.name, s.active, s.sort_order from staff s
            where s.salon_id = ${salonId}::uuid) x),
@@ -388,10 +431,37 @@ async function readFigures(
                where o.kind = 'booking' and o.status in ('confirmed', 'completed'))
                >= ${fromAt} as first_in_period
         from people
+    ),
+    -- Per stylist (decision 0082): the period's booked bookings with their
+    -- person, and each person's first booking ever at the salon (by start, then id).
+    visits as (
+      select b.id, b.staff_id, coalesce(t.top, b.customer_id) as person
+        from bookings b left join tops t on t.id = b.customer_id
+       where b.salon_id = ${salonId}::uuid
+         and b.starts_at >= ${fromAt} and b.starts_at < ${toAt}
+         and b.kind = 'booking' and b.status in ('confirmed', 'completed')
+         and b.customer_id is not null
+    ),
+    first_visits as (
+      select people.person,
+             (select o.id
+                from (select people.person as id union all
+                      select t.id from tops t where t.top = people.person) ids
+                join bookings o on o.salon_id = ${salonId}::uuid and o.customer_id = ids.id
+               where o.kind = 'booking' and o.status in ('confirmed', 'completed')
+               order by o.starts_at, o.id limit 1) as first_id
+        from people
     )
     -- A visit is 新規 when it is the person's first ever, every other one 再来:
     -- a person first seen in the period who came back counts once in each.
     select json_build_object(
+      'stylistPeople', (select json_agg(x) from (
+          select v.staff_id,
+                 count(distinct v.person) filter (where v.id = f.first_id)::int as new_customers,
+                 count(distinct v.person) filter (where v.id <> f.first_id)::int
+                   as returning_customers
+            from visits v join first_visits f on f.person = v.person
+           group by v.staff_id) x),
       'customers', json_build_object(
         'new_customers', (select count(*) from firsts where first_in_period),
         'returning_customers', (select count(*) from firsts
@@ -567,14 +637,30 @@ export async function salonReport(
     (x, y) => Number(y.active) - Number(x.active) || x.sort_order - y.sort_order,
   );
   const byStaff = new Map(figures.stylists.map((row) => [row.staff_id, row]));
+  const peopleByStaff = new Map(figures.stylistPeople.map((row) => [row.staff_id, row]));
   const stylists: ReportStylist[] = staffRows
     .filter((member) => member.active || byStaff.has(member.id))
-    .map((member) => ({
-      staffId: member.id,
-      staffName: member.name,
-      active: member.active,
-      ...sumsOf(byStaff.get(member.id), scheduled.byStaff.get(member.id) ?? 0),
-    }));
+    .map((member) => {
+      const row = byStaff.get(member.id);
+      const sums = sumsOf(row, scheduled.byStaff.get(member.id) ?? 0);
+      const people = peopleByStaff.get(member.id);
+      const nominatedCount = row?.nominated_count ?? 0;
+      const retailAmount = row?.retail_amount ?? 0;
+      return {
+        staffId: member.id,
+        staffName: member.name,
+        active: member.active,
+        ...sums,
+        nominatedCount,
+        nominationRate: sums.bookedCount > 0 ? nominatedCount / sums.bookedCount : null,
+        newCustomers: people?.new_customers ?? 0,
+        returningCustomers: people?.returning_customers ?? 0,
+        serviceAmount: sums.completedAmount - retailAmount,
+        retailAmount,
+        averageSpend:
+          sums.completedCount > 0 ? Math.round(sums.completedAmount / sums.completedCount) : null,
+      };
+    });
 
   const totalScheduled = [...scheduled.byStaff.values()].reduce((sum, m) => sum + m, 0);
   const total = figures.buckets.reduce<Sums>(

@@ -361,7 +361,60 @@ function Stylists({ data }: { data: ReportsData }) {
       <p className="text-sm text-neutral-700">
         稼働率＝予約時間（確定・完了の予約の開始から終了まで）÷勤務予定（週の勤務時間、日付ごとの例外、休業日・祝日を反映）。勤務時間外の予約があると100%を超えることがあります。
       </p>
+      <StylistFigures data={data} />
     </Section>
+  );
+}
+
+/** 指名数・指名率, 新規/再来, 客単価, 技術/店販 per stylist (decision 0082). */
+function StylistFigures({ data }: { data: ReportsData }) {
+  const { stylists } = data.report;
+  return (
+    <>
+      <h3 id="report-stylist-figures" className="text-lg font-bold">
+        スタッフ別の指標
+      </h3>
+      <ReportTable
+        id="report-stylist-figures-table"
+        caption="スタッフ別の指名数・指名率・新規と再来・客単価・技術と店販の売上"
+        head={[
+          "スタッフ",
+          "指名数",
+          "指名率",
+          "新規",
+          "再来",
+          "来店数",
+          "客単価",
+          "技術売上",
+          "店販売上",
+          "会計未登録",
+        ]}
+        minWidth="min-w-[56rem]"
+      >
+        {stylists.map((stylist) => (
+          <Row
+            key={stylist.staffId}
+            head={`${stylist.staffName}${stylist.active ? "" : "（退職・非表示）"}`}
+            cells={[
+              formatCount(stylist.nominatedCount),
+              formatUtilisation(stylist.nominationRate),
+              `${stylist.newCustomers}人`,
+              `${stylist.returningCustomers}人`,
+              formatCount(stylist.completedCount),
+              stylist.averageSpend === null ? "—" : formatYen(stylist.averageSpend),
+              formatYen(stylist.serviceAmount),
+              formatYen(stylist.retailAmount),
+              stylist.unpaidCount > 0
+                ? `${formatCount(stylist.unpaidCount)}（${formatYen(stylist.unpaidAmount)}）`
+                : "—",
+            ]}
+          />
+        ))}
+      </ReportTable>
+      <p className="text-sm text-neutral-700">
+        指名数は確定・完了の予約のうちお客様がスタッフを指名したもの、指名率＝指名数÷予約件数。新規はサロンへの初めての来店（確定・完了の最初の予約）がこの期間にこのスタッフだったお客様、再来はそれ以外の来店があったお客様の人数です。客単価＝完了金額（売上）÷来店数（完了）。店販売上は会計の店販商品、技術売上は会計のそれ以外（割引を含む）と、会計未登録の完了予約の予約時の金額（見込み）です。
+      </p>
+    </>
   );
 }
 
@@ -536,7 +589,8 @@ function Hours({ data }: { data: ReportsData }) {
 export function ReportsPage({ data }: { data: ReportsData }) {
   const { salon, report } = data;
   const { query } = report;
-  const csv = `/owner/salons/${salon.id}/bookings.csv?${new URLSearchParams({ from: query.from, to: query.to })}`;
+  const period = new URLSearchParams({ from: query.from, to: query.to });
+  const csv = `/owner/salons/${salon.id}/bookings.csv?${period}`;
   return (
     <OwnerPage title="レポート">
       <PeriodForm data={data} />
@@ -547,6 +601,16 @@ export function ReportsPage({ data }: { data: ReportsData }) {
         <li>
           <a href={csv} download className={linkClass}>
             予約データをCSVでダウンロード
+          </a>
+          <span className="text-sm text-neutral-700">（この期間）</span>
+        </li>
+        <li>
+          <a
+            href={`/owner/salons/${salon.id}/stylists.csv?${period}`}
+            download
+            className={linkClass}
+          >
+            スタッフ別の指標をCSVでダウンロード
           </a>
           <span className="text-sm text-neutral-700">（この期間）</span>
         </li>
