@@ -6,7 +6,8 @@ import { addStoryStylist, axeAtEveryWidth, DEMO_OWNER, enterWalkIn } from "./own
  * 会計 at the counter (issue 40, §4; decision 0079), in the demo: the owner
  * adds a retail item and the registration number, enters a walk-in, takes
  * its 会計 (a bad amount refused with the summary focused, 計算する, cash
- * with change) and lands on the 領収書. The form and the receipt are used
+ * with change) and lands on the 領収書; then closes the day (日計, decision
+ * 0082) with the cash counted. The form and the receipt are used
  * at 320 px without scrolling sideways, and axe-clean at every width.
  */
 test("the owner takes a walk-in's 会計 with a retail item and cash, and prints the receipt", async ({
@@ -84,6 +85,38 @@ test("the owner takes a walk-in's 会計 with a retail item and cash, and prints
   await page.goto(`/owner/salons/${salonId}/bookings/${bookingId}`);
   await expect(page.getByRole("link", { name: "領収書を表示" })).toBeVisible();
   await expect(page.getByText("施術完了").first()).toBeVisible();
+
+  // 日計 (decision 0082): the day's 会計 by method; the cash counted is checked, then the day
+  // is closed with no difference against what the drawer should hold.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page
+    .getByRole("navigation", { name: "サロン管理メニュー" })
+    .getByRole("link", { name: "日計" })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/owner/salons/${salonId}/day-close$`));
+  await page.setViewportSize({ width: 320, height: 800 });
+  const list = page.getByRole("region", { name: /この日の会計/ });
+  await expect(list.getByRole("row").filter({ hasText: "会計 太郎" })).toContainText("現金");
+  const now = page.getByRole("region", { name: "今の金額" });
+  const cash =
+    (await now
+      .getByRole("row", { name: /^現金 / })
+      .getByRole("cell")
+      .textContent()) ?? "";
+  expect(cash).toMatch(/^￥[\d,]+$/);
+  await page.getByLabel("実際の現金（円）").fill("-1");
+  await page.getByRole("button", { name: "この日を締める" }).click();
+  const closeSummary = page.getByRole("alert").filter({ hasText: "入力内容を確認してください。" });
+  await expect(closeSummary).toBeFocused();
+  await expect(closeSummary).toContainText("実際の現金は0〜100,000,000円の整数");
+  await page.getByLabel("実際の現金（円）").fill(cash.replace(/[￥,]/g, ""));
+  await page.getByRole("button", { name: "この日を締める" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "日計を締めました。" })).toBeFocused();
+  const closed = page.getByRole("region", { name: "締め済み" });
+  await expect(closed).toContainText("過不足なし");
+  await expect(closed.getByRole("row", { name: /^現金 / })).toContainText(cash);
+  await expectNoHorizontalScroll(page);
+  await axeAtEveryWidth(page);
 });
 
 async function expectNoHorizontalScroll(page: import("@playwright/test").Page) {

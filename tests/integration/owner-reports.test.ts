@@ -359,6 +359,15 @@ describe("the report's figures (salonReport)", () => {
         bookedMinutes: 150,
         scheduledMinutes: 3000,
         utilisation: 0.05,
+        // Decision 0082: every booking here was made with the stylist chosen (the default);
+        // c1 and c2 came first, c4 (through c4b) came back; 9,900 over 2 visits, no 会計.
+        nominatedCount: 3,
+        nominationRate: 1,
+        newCustomers: 2,
+        returningCustomers: 1,
+        serviceAmount: 9900,
+        retailAmount: 0,
+        averageSpend: 4950,
       },
       {
         staffId: a.stylists[1]?.id,
@@ -375,6 +384,14 @@ describe("the report's figures (salonReport)", () => {
         bookedMinutes: 120,
         scheduledMinutes: 2040,
         utilisation: 120 / 2040,
+        // c3 (since 11-20) and c1 (first at stylist 1 on the 24th) come back.
+        nominatedCount: 2,
+        nominationRate: 1,
+        newCustomers: 0,
+        returningCustomers: 2,
+        serviceAmount: 0,
+        retailAmount: 0,
+        averageSpend: null,
       },
     ]);
   });

@@ -19,9 +19,9 @@ export type DayCloseResult = { errors: Record<string, string>; values: Record<st
 const sectionClass = "rounded-lg border border-neutral-300 p-4";
 const headingClass = "mb-3 text-lg font-bold";
 
-/** 過不足 as +¥500 / −¥300 / ¥0 with its word. */
+/** 過不足 in words: ￥500 多い（過剰）, ￥300 少ない（不足）, 過不足なし. */
 export function differenceLabel(difference: number): string {
-  if (difference === 0) return "過不足なし（¥0）";
+  if (difference === 0) return `過不足なし（${formatYen(0)}）`;
   return difference > 0
     ? `${formatYen(difference)} 多い（過剰）`
     : `${formatYen(-difference)} 少ない（不足）`;
