@@ -107,6 +107,20 @@ const reportSchema = z
         staffName: z.string(),
         active: z.boolean().openapi({ description: "false: 非表示のスタッフ（勤務予定は0）" }),
         ...sums,
+        nominatedCount: count("指名数（確定・完了の予約のうちお客様がスタッフを指名したもの）"),
+        nominationRate: z
+          .number()
+          .nullable()
+          .openapi({ description: "指名率（指名数÷予約件数、0.5 = 50%）。予約がなければ null" }),
+        newCustomers: count("新規客数（サロンへの初めての来店が期間内でこのスタッフだった人数）"),
+        returningCustomers: count("再来客数（期間内にこのスタッフで2回目以降の来店があった人数）"),
+        serviceAmount: yen("技術売上（会計の店販以外と、会計未登録の予約時の金額）"),
+        retailAmount: yen("店販売上（会計の店販商品）"),
+        averageSpend: z
+          .number()
+          .int()
+          .nullable()
+          .openapi({ description: "客単価（売上÷完了件数、円）。完了がなければ null" }),
       }),
     ),
     menus: z
