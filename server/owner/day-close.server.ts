@@ -9,6 +9,7 @@ import { recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import { dayCloses, users } from "../db/schema";
 import { sqlState, UNIQUE_VIOLATION } from "../db/sql-state";
+import { DomainError } from "../errors/domain-error";
 import { ownerPageSalon, type SalonAccess } from "../salon-access/salon-access.server";
 import { isPeriodDate } from "./period.schema";
 
@@ -243,12 +244,9 @@ export function readCloseInput(
 }
 
 /** A close or reopen the day's state refuses (its Japanese message, the status to answer). */
-export class DayCloseRefusedError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
+export class DayCloseRefusedError extends DomainError {
+  constructor(message: string, status: number) {
+    super("day_close_refused", message, status);
   }
 }
 

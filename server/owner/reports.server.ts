@@ -34,7 +34,10 @@ import { parseReportQuery, type ReportGroup, type ReportQuery } from "./reports.
  *   the chain;
  * - the hours that fill first: per local hour of the start, the median time
  *   between making the booking (created_at) and its start, walk-ins left
- *   out (they are not booked ahead); ranked longest first.
+ *   out (they are not booked ahead); ranked longest first;
+ * - per stylist (decision 0082): 指名数 (staff_requested) and 指名率, 新規
+ *   and 再来 people (StylistFigures), 店販 and 技術 from the 会計's lines,
+ *   客単価 = 売上 ÷ completed visits.
  */
 
 type Reader = Pick<Database, "execute">;
@@ -336,10 +339,12 @@ async function readFigures(
       select b.id, b.staff_id, b.status, b.cancel_category, b.total_price,
              b.staff_requested,
              c.total as paid_total,
-             -- The 会計's retail lines (店販), at most its total (decision 0082).
-             least(c.total, (select coalesce(sum(l.amount), 0) from checkout_lines l
-                where l.salon_id = c.salon_id and l.checkout_id = c.id and l.kind = 'product'))
-               as paid_retail,
+             -- The 会計's retail lines (店販), at most its total (decision 0082); read
+             -- only where a 会計 was saved.
+             case when c.id is not null then
+               least(c.total, (select coalesce(sum(l.amount), 0) from checkout_lines l
+                  where l.salon_id = c.salon_id and l.checkout_id = c.id and l.kind = 'product'))
+             end as paid_retail,
              b.starts_at, b.starts_at at time zone ${timeZone}::text as local_start,
              extract(epoch from b.ends_at - b.starts_at) / 60 as minutes,
              b.status in ('confirmed', 'completed') as booked
