@@ -182,6 +182,7 @@ async function pagesToOpen(browser: Browser, baseURL: string): Promise<Pages> {
         `${base}/customers/${customer}`,
         `${base}/settings`,
         `${base}/schedules`,
+        `${base}/day-close`,
         `${base}/reports`,
         `${base}/reviews`,
         `${base}/details`,
