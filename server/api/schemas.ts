@@ -230,7 +230,8 @@ export const policySnapshotSchema = z
       .openapi({ description: "false: 対象外のメニュー・クーポンのため店頭払い" }),
     bookedAmount: z.number().int().openapi({ description: "キャンセル料の基準額（円）" }),
     dueAtBooking: z.number().int().openapi({
-      description: "事前決済の対象額（円）。オンライン決済は準備中で、まだ請求されません",
+      description:
+        "ご予約時にオンライン決済で請求される額（円）：全額事前決済・予約金。カード登録のみ・対象外は0（ご予約時の請求なし）",
     }),
     fees: z.array(
       z.object({
