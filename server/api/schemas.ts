@@ -3,6 +3,7 @@ import { emailAddress, kanaName, personName, phoneNumber } from "../../common/fi
 import { depositKinds, feeWindows, paymentModes } from "../../common/payment-policy";
 import { SLUG_PATTERN } from "../../common/slug";
 import { UUID_PATTERN } from "../../common/uuid";
+import { paymentKinds, paymentRowStatuses } from "../db/schema/payments";
 
 /**
  * Input and output schemas of the booking API: they validate requests
@@ -258,6 +259,28 @@ export const policySnapshotSchema = z
   })
   .openapi("PaymentPolicySnapshot");
 
+/** One payments row of a booking, as the provider answered it (decisions 0078, 0083). */
+export const bookingPaymentSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(paymentKinds).openapi({
+      description:
+        "deposit（予約金）/ full（事前決済・全額）/ card（カード登録、請求なし）/ fee（キャンセル料）/ refund（返金）",
+    }),
+    amount: z.number().int().openapi({ description: "円。card は 0", example: 1100 }),
+    status: z.enum(paymentRowStatuses).openapi({
+      description:
+        "open（お支払い待ち）/ succeeded（完了）/ expired（期限切れ）/ failed（失敗）/ refunded（返金済み、返金額は refund の行）",
+    }),
+    at: z.string().openapi({ description: "完了した時刻（未完了は手続きを始めた時刻）" }),
+  })
+  .openapi("BookingPayment");
+
+export const bookingPaymentsSchema = z.array(bookingPaymentSchema).openapi({
+  description:
+    "この予約のお支払い・返金（古い順）。手続き前の行は含みません。お支払いのない予約は空の配列",
+});
+
 export const bookingSchema = z
   .object({
     id: z.string(),
@@ -306,6 +329,7 @@ export const bookingSchema = z
       description:
         "予約時に同意したお支払い・キャンセルポリシー（その後のサロンの変更は反映されません）。ポリシーがなければ null",
     }),
+    payments: bookingPaymentsSchema,
     cancelledAt: z.string().nullable(),
     version: z.number().int().openapi({
       description:
