@@ -1,0 +1,21 @@
+import { appContext } from "../../server/context";
+import { receiptPdfResponse } from "../../server/owner/receipt-pdf.server";
+import { notFound } from "../../server/routing/not-found";
+import {
+  type OwnerRouteCapability,
+  requireSalonAccess,
+} from "../../server/salon-access/salon-access.server";
+import type { Route } from "./+types/owner.salons.$id.bookings.$bookingId.receipt[.pdf]";
+
+/** The 領収書 as a PDF (decision 0083): whoever may open the receipt page (checkout.act). */
+export const capability = { loader: "checkout.act" } as const satisfies OwnerRouteCapability;
+
+// Guard: requireSalonAccess with checkout.act, as the receipt page (a guest signs in; anyone
+// else, another salon's booking or a booking without 会計: the 404 screen). A resource route.
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const ctx = context.get(appContext);
+  const access = await requireSalonAccess(request, ctx, params.id, capability.loader);
+  const response = await receiptPdfResponse(ctx.db, access, params.bookingId, new Date());
+  if (!response) throw notFound(request);
+  return response;
+}
