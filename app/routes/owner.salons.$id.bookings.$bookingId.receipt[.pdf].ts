@@ -11,11 +11,18 @@ import type { Route } from "./+types/owner.salons.$id.bookings.$bookingId.receip
 export const capability = { loader: "checkout.act" } as const satisfies OwnerRouteCapability;
 
 // Guard: requireSalonAccess with checkout.act, as the receipt page (a guest signs in; anyone
-// else, another salon's booking or a booking without 会計: the 404 screen). A resource route.
+// else or another salon's booking: the 404 screen; before the 会計: the receipt page, which
+// says 会計未登録). A resource route.
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
   const access = await requireSalonAccess(request, ctx, params.id, capability.loader);
-  const response = await receiptPdfResponse(ctx.db, access, params.bookingId, new Date());
+  const response = await receiptPdfResponse(
+    ctx.db,
+    access,
+    params.bookingId,
+    new URL(request.url),
+    new Date(),
+  );
   if (!response) throw notFound(request);
   return response;
 }

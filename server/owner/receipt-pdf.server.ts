@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import PDFDocument from "pdfkit";
 import type { Database } from "../db/client";
 import type { SalonAccess } from "../salon-access/salon-access.server";
-import { type Receipt, receiptOf } from "./checkout.server";
+import { type Receipt, receiptPage } from "./checkout.server";
 
 /**
  * The 領収書 as a PDF (issue 40 §4; decision 0083): the same receipt the
@@ -165,22 +165,26 @@ function draw(doc: PDFKit.PDFDocument, r: Receipt) {
 
 /**
  * GET …/bookings/{bookingId}/receipt.pdf for someone the route let in: the
- * PDF of this salon's 会計 for the booking, or null (no such booking here,
- * or no 会計 yet), which the route answers with the 404 screen.
+ * PDF of this salon's 会計 for the booking; before its 会計, a redirect to
+ * the receipt page (which says 会計未登録 and links the form); null for a
+ * booking that is not this salon's, which the route answers with the 404.
  */
 export async function receiptPdfResponse(
   db: Database,
   access: SalonAccess,
   bookingId: string | undefined,
+  url: URL,
   now: Date,
 ): Promise<Response | null> {
-  const receipt = bookingId ? await receiptOf(db, access.salon.id, bookingId) : null;
-  if (!receipt) return null;
-  const body = await receiptPdf(receipt, now);
+  const page = await receiptPage(db, access, bookingId, url);
+  if (!page) return null;
+  const receiptPath = `/owner/salons/${access.salon.id}/bookings/${page.bookingId}/receipt`;
+  if (!page.receipt) return new Response(null, { status: 302, headers: { Location: receiptPath } });
+  const body = await receiptPdf(page.receipt, now);
   return new Response(body, {
     headers: {
       "Content-Type": "application/pdf",
-      "Content-Disposition": `inline; filename="${receiptPdfFilename(receipt)}"`,
+      "Content-Disposition": `inline; filename="${receiptPdfFilename(page.receipt)}"`,
       "Content-Length": String(body.byteLength),
       "Cache-Control": "private, no-store",
       "X-Content-Type-Options": "nosniff",
