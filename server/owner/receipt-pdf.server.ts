@@ -131,24 +131,29 @@ function draw(doc: PDFKit.PDFDocument, r: Receipt) {
   for (const line of r.lines) row(line.name, String(line.quantity), line.amountLabel);
   rule();
 
-  // Totals: label on the left, amount on the right.
-  const total = (label: string, amount: string, font: "regular" | "bold" = "regular") => {
+  // Totals: label on the left, amount on the right (`split`: the label's share of the width).
+  const total = (
+    label: string,
+    amount: string,
+    font: "regular" | "bold" = "regular",
+    split = 0.6,
+  ) => {
     const y = doc.y;
     doc.font(font).fontSize(font === "bold" ? 11 : 9);
-    doc.text(label, left, y, { width: width * 0.6 });
+    doc.text(label, left, y, { width: width * split });
     const after = doc.y;
-    doc.text(amount, left + width * 0.6, y, { width: width * 0.4, align: "right" });
+    doc.text(amount, left + width * split, y, { width: width * (1 - split), align: "right" });
     doc.y = Math.max(after, doc.y) + 2;
   };
   total("小計", r.subtotalLabel);
   if (r.discountLabel) total("割引", r.discountLabel);
   total("合計（税込）", r.totalLabel, "bold");
   total(`（10%対象 ${r.totalLabel}）内消費税`, r.taxLabel);
-  const parts =
-    r.payments.length > 1
-      ? `（${r.payments.map((p) => `${p.label} ${p.amountLabel}`).join("・")}）`
-      : "";
-  total("お支払い方法", `${r.methodLabel}${parts}`);
+  // The method may be long (事前決済（オンラインで支払い済み）): its amount column is wider.
+  total("お支払い方法", r.methodLabel, "regular", 0.3);
+  if (r.payments.length > 1) {
+    for (const part of r.payments) total(`　${part.label}`, part.amountLabel);
+  }
   if (r.cashReceivedLabel) {
     total("お預かり", r.cashReceivedLabel);
     total("お釣り", r.changeLabel ?? "");
