@@ -248,6 +248,8 @@ export function renderVisitorBookingMail(
                 lead: `${name}\n\n${b.cancelEnteredBySalon ? `${b.salonName} で、` : ""}以下のご予約のキャンセルを承りました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。${b.cancelEnteredBySalon && b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
                 lines: bookingLines(b),
                 payments: paymentsOf(b, false),
+                // The agreed fees decide what a late cancellation costs: said again here.
+                policy: b.paymentPolicyLines,
                 note: "またのご利用をお待ちしております。",
                 link: history,
               },
@@ -330,6 +332,7 @@ export function renderOwnerBookingNotice(
       subject: `【Salon Navi】承認待ちの新しいご予約（${b.salonName}・${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}）`,
       lead: `${b.salonName} に、承認が必要な新しいご予約（仮予約）が入りました。このお時間は確保されています。予約の詳細ページで「承認する」か「承認しない」を選んでください。お客様にはその結果をメールでお知らせします。`,
       lines: [`状態：仮予約（承認待ち）`, ...bookingLines(b), ...customer],
+      payments: paymentsOf(b, true),
       ...(b.ownerBookingUrl
         ? { link: { label: "予約の詳細を開く（承認・お断り）", url: b.ownerBookingUrl } }
         : {}),
