@@ -6,11 +6,12 @@ import {
   bookings,
   type PaymentKind,
   type PaymentRowStatus,
-  paymentEvents,
+  paymentStatusRank,
   payments,
 } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
 import type { Logger } from "../logger";
+import { applyIntentOrRefundEvent, storeEventOnce } from "../payments/payment-rows.server";
 import {
   type CheckoutSession,
   idempotencyKeys,
@@ -70,16 +71,6 @@ export const paymentStatusLabels: Record<PaymentRowStatus, string> = {
   expired: "期限切れ",
   failed: "失敗",
   refunded: "返金済み",
-};
-
-/** Forward only: a status never moves to one ranked lower (or level but different). */
-const rank: Record<PaymentRowStatus, number> = {
-  pending: 0,
-  open: 1,
-  succeeded: 2,
-  expired: 2,
-  failed: 2,
-  refunded: 3,
 };
 
 export type CheckoutRequest = ConfirmRequest & {
@@ -207,7 +198,7 @@ export async function settleCheckout(
   }
   type Settled = SettleOutcome & { paymentId?: string; booking?: Booking };
   const result = await db.transaction(async (tx): Promise<Settled> => {
-    if (event && !(await recordEvent(tx, event))) {
+    if (event && !(await storeEventOnce(tx, event))) {
       const [seen] = await tx
         .select({ id: payments.id, bookingId: payments.bookingId })
         .from(payments)
@@ -226,7 +217,7 @@ export async function settleCheckout(
       return { kind: "unknown" };
     }
     if (session.status === "expired") {
-      if (rank[row.status] < rank.expired) {
+      if (paymentStatusRank[row.status] < paymentStatusRank.expired) {
         await tx.update(payments).set({ status: "expired" }).where(eq(payments.id, row.id));
       }
       return { kind: "unpaid", bookingId: row.bookingId };
@@ -293,16 +284,6 @@ export async function settleCheckout(
   return outcome;
 }
 
-/** The event's id, stored once; false when it was stored before (a duplicate delivery). */
-async function recordEvent(tx: Database, event: PaymentEvent): Promise<boolean> {
-  const inserted = await tx
-    .insert(paymentEvents)
-    .values({ eventId: event.id, type: event.type })
-    .onConflictDoNothing()
-    .returning({ id: paymentEvents.eventId });
-  return inserted.length > 0;
-}
-
 /**
  * The refunds decided for a payment and not yet made, made now with their
  * saved keys (a retry after a failure asks the same refund, never a second).
@@ -325,7 +306,12 @@ export async function sendPendingRefunds(
         paymentIntentId: paid.paymentIntentId ?? "",
         amount: refund.amount,
         reason: "requested_by_customer",
-        metadata: { payment_id: paid.id, booking_id: paid.bookingId ?? "" },
+        // payment_row_id: the refund's own row, so its webhook finds it before we wrote its id.
+        metadata: {
+          payment_id: paid.id,
+          payment_row_id: refund.id,
+          booking_id: paid.bookingId ?? "",
+        },
         idempotencyKey: refund.idempotencyKey,
       }),
     );
@@ -343,9 +329,10 @@ export async function sendPendingRefunds(
 }
 
 /**
- * A verified webhook event applied (decision 0078): the checkout's
- * completion or expiry through settleCheckout; any other event is stored
- * once and otherwise left for the slices that act on it (fees, refunds).
+ * A verified webhook event applied (decisions 0078, 0081): the checkout's
+ * completion or expiry through settleCheckout; an intent's or a refund's
+ * event moves its row forward (applyIntentOrRefundEvent), a checkout's
+ * intent by settling its session; any other event is stored once.
  */
 export async function applyPaymentEvent(
   db: Database,
@@ -357,7 +344,18 @@ export async function applyPaymentEvent(
     await settleCheckout(db, provider, event.session, { event, now, log });
     return;
   }
-  await db.transaction((tx) => recordEvent(tx, event));
+  if (event.kind === "other") {
+    await db.transaction((tx) => storeEventOnce(tx, event));
+    return;
+  }
+  const outcome = await applyIntentOrRefundEvent(db, event, { now, log });
+  if (outcome.kind === "checkout" && outcome.checkoutSessionId) {
+    // The intent of a hosted page: its session confirms the booking (or refunds a lapsed hold).
+    const session = await providerCall(() =>
+      provider.retrieveCheckoutSession(outcome.checkoutSessionId ?? ""),
+    );
+    await settleCheckout(db, provider, session, { now, log });
+  }
 }
 
 /** The session the browser came back with, read from the provider, applied; null: not ours. */
