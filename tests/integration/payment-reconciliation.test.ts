@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as adminPaymentsRoute from "../../app/routes/admin.payments";
 import { calendarDay } from "../../common/format";
 import { applyPaymentEvent } from "../../server/bookings/booking-payments.server";
 import {
+  auditLog,
   jobs,
   paymentDiscrepancies,
   paymentEvents,
@@ -19,8 +21,10 @@ import {
   reconciliationJobHandlers,
   scheduleReconciliation,
 } from "../../server/payments/reconciliation-jobs.server";
+import { setRole } from "../support/accounts";
 import { buildSalon } from "../support/builders";
 import { payOnHostedPage, startPaymentsHarness } from "../support/payments";
+import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { withTestDatabase } from "../support/test-database";
 
 /**
@@ -400,5 +404,144 @@ describe("intent and refund events", () => {
     expect(failed.kind).toBe("payment_failed");
     await applyPaymentEvent(database.db, harness.provider, failed, { now: new Date(), log });
     expect(await rowOf(row.id)).toMatchObject({ status: "failed", paymentIntentId: intentId });
+  });
+});
+
+describe("/admin/payments", () => {
+  type PageData = {
+    view: string;
+    openCount: number;
+    lines: { id: string; providerId: string; kindLabel: string; resolved: unknown }[];
+    lastRun: { found: number } | null;
+  };
+  let env: ReturnType<typeof createRouteApp>;
+  beforeAll(() => {
+    env = createRouteApp(
+      database,
+      [{ path: "/admin/payments", module: adminPaymentsRoute }],
+      {},
+      {
+        payments: harness.provider,
+      },
+    );
+  });
+
+  async function as(role: "user" | "owner" | "admin") {
+    const member = await signedInMember(database, env, role);
+    if (role !== "user") await setRole(database.db, member.email, role);
+    return member;
+  }
+
+  it("is the administrator's only: others get the 404 screen and cannot resolve or run", async () => {
+    const [open] = await database.db
+      .select()
+      .from(paymentDiscrepancies)
+      .where(isNull(paymentDiscrepancies.resolvedAt))
+      .limit(1);
+    if (!open) throw new Error("no open difference to try on");
+    for (const role of ["user", "owner"] as const) {
+      const { b } = await as(role);
+      expect((await b.request("/admin/payments")).status).toBe(404);
+      const resolve = await b.request(
+        "/admin/payments",
+        postForm({ intent: "resolve", discrepancyId: open.id, note: "確認しました" }),
+      );
+      expect(resolve.status).toBe(404);
+      const run = await b.request("/admin/payments", postForm({ intent: "run" }));
+      expect(run.status).toBe(404);
+    }
+    const [still] = await database.db
+      .select()
+      .from(paymentDiscrepancies)
+      .where(eq(paymentDiscrepancies.id, open.id));
+    expect(still?.resolvedAt).toBeNull();
+  });
+
+  it("lists the open differences, refuses a resolution without a note, and marks one resolved with an audit entry", async () => {
+    const { b, userId } = await as("admin");
+    const page = (await (await b.request("/admin/payments")).json()) as { loaderData: PageData };
+    expect(page.loaderData.view).toBe("open");
+    expect(page.loaderData.openCount).toBeGreaterThanOrEqual(1);
+    const line = page.loaderData.lines[0];
+    if (!line) throw new Error("no line");
+    expect(line.resolved).toBeNull();
+
+    const empty = await b.request(
+      "/admin/payments",
+      postForm({ intent: "resolve", discrepancyId: line.id, note: "  " }),
+    );
+    expect(empty.status).toBe(400);
+    const refused = (await empty.json()) as { actionData: { errors: Record<string, string> } };
+    expect(refused.actionData.errors.note).toBe("対応内容を入力してください。");
+
+    const done = await b.request(
+      "/admin/payments",
+      postForm({
+        intent: "resolve",
+        discrepancyId: line.id,
+        note: "Stripe の管理画面で返金済みを確認",
+      }),
+    );
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe("/admin/payments?view=open&done=resolved");
+    const [resolved] = await database.db
+      .select()
+      .from(paymentDiscrepancies)
+      .where(eq(paymentDiscrepancies.id, line.id));
+    expect(resolved).toMatchObject({
+      resolution: "admin",
+      resolvedBy: userId,
+      resolutionNote: "Stripe の管理画面で返金済みを確認",
+    });
+    const audit = await database.db.select().from(auditLog).where(eq(auditLog.targetId, line.id));
+    expect(audit).toMatchObject([
+      {
+        action: "payment_discrepancy.resolve",
+        actorUserId: userId,
+        targetType: "payment_discrepancy",
+      },
+    ]);
+    // Twice (another tab): refused with a message, not a second entry.
+    const again = await b.request(
+      "/admin/payments",
+      postForm({ intent: "resolve", discrepancyId: line.id, note: "再度" }),
+    );
+    expect(again.status).toBe(409);
+    const bad = await b.request(
+      "/admin/payments",
+      postForm({ intent: "resolve", discrepancyId: "not-an-id", note: "x" }),
+    );
+    expect(bad.status).toBe(400);
+
+    const resolvedView = (await (await b.request("/admin/payments?view=resolved")).json()) as {
+      loaderData: PageData;
+    };
+    expect(resolvedView.loaderData.lines.map((l) => l.id)).toContain(line.id);
+  });
+
+  it("runs today's reconciliation from the button, audited, and says 差異はありません when all is resolved", async () => {
+    const { b, userId } = await as("admin");
+    await database.db
+      .update(paymentDiscrepancies)
+      .set({
+        resolvedAt: new Date(),
+        resolution: "admin",
+        resolvedBy: userId,
+        resolutionNote: "確認",
+      })
+      .where(isNull(paymentDiscrepancies.resolvedAt));
+    const run = await b.request("/admin/payments", postForm({ intent: "run" }));
+    expect(run.status).toBe(302);
+    expect(run.headers.get("location")).toBe("/admin/payments?view=open&done=run");
+    const audit = await database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "payments.reconcile"));
+    expect(audit).toHaveLength(1);
+    const page = (await (await b.request("/admin/payments")).json()) as { loaderData: PageData };
+    // Everything the fake knows was listed before and is resolved now: nothing new is open.
+    expect(page.loaderData.openCount).toBe(0);
+    expect(page.loaderData.lines).toEqual([]);
+    expect(page.loaderData.lastRun).not.toBeNull();
   });
 });
