@@ -349,12 +349,12 @@ export async function applyPaymentEvent(
     return;
   }
   const outcome = await applyIntentOrRefundEvent(db, event, { now, log });
-  if (outcome.kind === "checkout" && outcome.checkoutSessionId) {
+  if (outcome.kind === "checkout") {
     // The intent of a hosted page: its session confirms the booking (or refunds a lapsed hold).
     const session = await providerCall(() =>
-      provider.retrieveCheckoutSession(outcome.checkoutSessionId ?? ""),
+      provider.retrieveCheckoutSession(outcome.checkoutSessionId),
     );
-    await settleCheckout(db, provider, session, { now, log });
+    await settleCheckout(db, provider, session, { event, now, log });
   }
 }
 

@@ -204,8 +204,11 @@ export type IntentEventOutcome =
   | { kind: "duplicate" }
   /** A row moved forward (or was already there). */
   | { kind: "applied"; paymentId: string; changed: boolean }
-  /** A checkout's intent: its session settles it (the caller reads the session and settles). */
-  | { kind: "checkout"; paymentId: string; checkoutSessionId: string | null }
+  /**
+   * A checkout's intent, not yet settled: nothing stored; the caller reads the session and
+   * settles it with the event (settleCheckout stores the event in its transaction).
+   */
+  | { kind: "checkout"; paymentId: string; checkoutSessionId: string }
   /** No row of ours: left to the reconciliation, which lists it. */
   | { kind: "unmatched" };
 
@@ -221,6 +224,19 @@ export async function applyIntentOrRefundEvent(
   event: PaymentEvent,
   { now, log }: { now: Date; log?: Logger },
 ): Promise<IntentEventOutcome> {
+  if (event.kind === "payment_succeeded") {
+    // A checkout's intent is settled with its session, which stores the event itself: were it
+    // stored here first, a failure reading the session would leave the retried event a duplicate.
+    const row = await findPaymentRow(db, event.payment);
+    if (
+      row &&
+      isCheckoutRow(row) &&
+      row.checkoutSessionId &&
+      movesForward(row.status, "succeeded")
+    ) {
+      return { kind: "checkout", paymentId: row.id, checkoutSessionId: row.checkoutSessionId };
+    }
+  }
   return db.transaction(async (tx): Promise<IntentEventOutcome> => {
     if (!(await storeEventOnce(tx, event))) return { kind: "duplicate" };
     switch (event.kind) {
@@ -235,10 +251,9 @@ export async function applyIntentOrRefundEvent(
           return { kind: "unmatched" };
         }
         if (isCheckoutRow(row)) {
-          // The session decides (a declined card may be retried on the same page).
-          return event.kind === "payment_succeeded" && movesForward(row.status, "succeeded")
-            ? { kind: "checkout", paymentId: row.id, checkoutSessionId: row.checkoutSessionId }
-            : { kind: "applied", paymentId: row.id, changed: false };
+          // Its session decides (a declined card may be retried on the same page); a row
+          // without its session id yet is settled by the session's own event.
+          return { kind: "applied", paymentId: row.id, changed: false };
         }
         if (event.kind === "payment_succeeded" && event.payment.amountReceived !== row.amount) {
           log?.error("payments: the provider's amount is not the one asked", {
