@@ -324,6 +324,29 @@ describe("intent and refund events", () => {
     expect(stored).toHaveLength(1);
   });
 
+  it("the webhook and the reconciliation racing for one row: it moves forward once, no error", async () => {
+    const { row, bookingId } = await pendingFee(2700);
+    const charged = await chargeFee(row, bookingId);
+    if (charged.outcome !== "succeeded") throw new Error(charged.outcome);
+    const [succeeded] = await eventsAbout(charged.payment.id, 1);
+    if (!succeeded) throw new Error("no event");
+    const now = new Date();
+    // On PostgreSQL the two transactions meet at the row's lock; on PGlite they take turns.
+    await Promise.all([
+      applyPaymentEvent(database.db, harness.provider, succeeded, { now, log }),
+      reconcile(now),
+    ]);
+    expect(await rowOf(row.id)).toMatchObject({
+      status: "succeeded",
+      paymentIntentId: charged.payment.id,
+      settledAt: now,
+    });
+    // Whichever came second found it done; at most one auto-resolved note, never an open one.
+    const notes = await discrepanciesOf(charged.payment.id);
+    expect(notes.filter((n) => n.resolvedAt === null)).toEqual([]);
+    expect(notes.length).toBeLessThanOrEqual(1);
+  });
+
   it("refund events out of order and twice, before our row recorded the refund id: the row moves forward once, never back", async () => {
     const { row, bookingId } = await pendingFee(6000);
     const charged = await chargeFee(row, bookingId);
