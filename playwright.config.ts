@@ -14,6 +14,37 @@ export const MAP_TILE_PORT = PORT + 291;
 export const E2E_ADMIN = { email: "admin@example.jp", password: "admin-pass-123" };
 const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+/** The app server's environment; the seed runs with it too. */
+export const e2eServerEnv: Record<string, string> = {
+  DATABASE_URL: dataDir,
+  UPLOADS_DIR: `${dataDir}-uploads`,
+  PORT: String(PORT),
+  PUBLIC_URL: `http://localhost:${PORT}`,
+  LOG_LEVEL: "warn",
+  // Every test signs in from 127.0.0.1; the limits themselves are covered by integration tests.
+  RATE_LIMIT_PER_IP: "10000",
+  RATE_LIMIT_PER_ACCOUNT: "1000",
+  BOOKING_RATE_LIMIT_PER_IP: "10000",
+  BOOKING_RATE_LIMIT_PER_ACCOUNT: "1000",
+  // Guest holds of every test come from 127.0.0.1 and live 10 minutes (decision 0034).
+  LIVE_GUEST_HOLDS_PER_IP: "1000",
+  // The `login` fixture (tests/e2e/fixtures.ts) makes signed-in users through POST /api/test/login.
+  E2E_LOGIN: "true",
+  // The waiting-list story must pass at any hour (quiet hours: integration tests, frozen clock).
+  WAITLIST_QUIET_HOURS: "off",
+  GOOGLE_CLIENT_ID: "salon-navi-e2e",
+  GOOGLE_CLIENT_SECRET: "e2e-secret",
+  GOOGLE_ISSUER: `http://localhost:${OIDC_PORT}`,
+  // Mails leave through the real delivery loop (outbox → SMTP), not /dev/mailbox.
+  SMTP_URL: `smtp://127.0.0.1:${MAIL_CAPTURE.smtpPort}`,
+  // The map view is on (decision 0058); its tiles come from the spec's own stub server.
+  MAP_TILE_URL: `http://127.0.0.1:${MAP_TILE_PORT}/tiles/{z}/{x}/{y}.png`,
+};
+
+/** A fresh data directory: the demo seed and the e2e administrator. */
+export const e2eSeedCommand = `rm -rf ${dataDir} ${dataDir}-uploads && npm run --silent db:seed && npm run --silent admin:create -- --email ${E2E_ADMIN.email} --password ${E2E_ADMIN.password}`;
+export const e2eDataDir = dataDir;
+
 /**
  * End-to-end tests drive Debian's Chromium against the built server on a
  * freshly seeded PGlite directory (data/e2e), so a run never reuses state.
@@ -58,38 +89,19 @@ export default defineConfig({
       },
     },
     {
-      command: `rm -rf ${dataDir} ${dataDir}-uploads && npm run --silent db:seed && npm run --silent admin:create -- --email ${E2E_ADMIN.email} --password ${E2E_ADMIN.password} && node server.js`,
+      // scripts/test.sh seeds this run's directory while Vitest runs (tests/e2e/prepare-data.ts)
+      // and names it in E2E_PRESEEDED; a plain `playwright test` seeds it first.
+      command:
+        process.env.E2E_PRESEEDED === dataDir
+          ? "node server.js"
+          : `${e2eSeedCommand} && node server.js`,
       url: `http://localhost:${PORT}/readyz`,
       reuseExistingServer: false,
       // Seeding 300 salons takes about 40 s of CPU: a loaded machine needs far more than that.
       timeout: 600_000,
       stdout: "ignore",
       stderr: "pipe",
-      env: {
-        DATABASE_URL: dataDir,
-        UPLOADS_DIR: `${dataDir}-uploads`,
-        PORT: String(PORT),
-        PUBLIC_URL: `http://localhost:${PORT}`,
-        LOG_LEVEL: "warn",
-        // Every test signs in from 127.0.0.1; the limits themselves are covered by integration tests.
-        RATE_LIMIT_PER_IP: "10000",
-        RATE_LIMIT_PER_ACCOUNT: "1000",
-        BOOKING_RATE_LIMIT_PER_IP: "10000",
-        BOOKING_RATE_LIMIT_PER_ACCOUNT: "1000",
-        // Guest holds of every test come from 127.0.0.1 and live 10 minutes (decision 0034).
-        LIVE_GUEST_HOLDS_PER_IP: "1000",
-        // The `login` fixture (tests/e2e/fixtures.ts) makes signed-in users through POST /api/test/login.
-        E2E_LOGIN: "true",
-        // The waiting-list story must pass at any hour (quiet hours: integration tests, frozen clock).
-        WAITLIST_QUIET_HOURS: "off",
-        GOOGLE_CLIENT_ID: "salon-navi-e2e",
-        GOOGLE_CLIENT_SECRET: "e2e-secret",
-        GOOGLE_ISSUER: `http://localhost:${OIDC_PORT}`,
-        // Mails leave through the real delivery loop (outbox → SMTP), not /dev/mailbox.
-        SMTP_URL: `smtp://127.0.0.1:${MAIL_CAPTURE.smtpPort}`,
-        // The map view is on (decision 0058); its tiles come from the spec's own stub server.
-        MAP_TILE_URL: `http://127.0.0.1:${MAP_TILE_PORT}/tiles/{z}/{x}/{y}.png`,
-      },
+      env: e2eServerEnv,
     },
   ],
 });

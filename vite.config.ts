@@ -30,8 +30,9 @@ export default defineConfig({
   environments: {
     ssr: {
       build: { rollupOptions: { input: "./server/app.ts" } },
-      // PGlite loads its WASM and extension bundles relative to its own files.
-      resolve: { external: ["@electric-sql/pglite", "pg"] },
+      // PGlite loads its WASM and extension bundles relative to its own files; pdfkit its
+      // font metrics, and the receipt its Japanese font, from their packages (decision 0083).
+      resolve: { external: ["@electric-sql/pglite", "pg", "pdfkit"] },
     },
   },
   plugins: [serverOnly(), tailwindcss(), reactRouter(), buildManifest(), precompress()],

@@ -98,6 +98,10 @@ export default [
   // The CSV files: resource routes, outside the frame.
   route("owner/salons/:id/bookings.csv", "routes/owner.salons.$id.bookings.csv.ts"), // bookings of ?from=&to= as CSV for the accountant (Excel: BOM, CRLF), audited; bookings.export
   route("owner/salons/:id/customers.csv", "routes/owner.salons.$id.customers.csv.ts"), // the customers as CSV (Excel: BOM, CRLF), audited
+  route(
+    "owner/salons/:id/bookings/:bookingId/receipt.pdf",
+    "routes/owner.salons.$id.bookings.$bookingId.receipt[.pdf].ts",
+  ), // 領収書 of the 会計 as a PDF (checkout.act; decision 0083)
   // Every page of one salon inside its frame (the salon's name, the switcher, the menu the role
   // may see), read once by the layout's loader with ledger.read; each page still guards its own
   // loader and action with its own capability.

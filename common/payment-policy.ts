@@ -206,7 +206,10 @@ function depositLabel(deposit: { kind: DepositKind; value: number }): string {
   return deposit.kind === "percent" ? `ご予約金額の${deposit.value}%` : yenText(deposit.value);
 }
 
-/** The payment sentence: the mode in words (nothing is charged online yet). */
+/**
+ * The payment sentence: the mode in words. 全額事前決済 and 予約金 are paid
+ * online when booking (decision 0078); カード登録のみ charges nothing then.
+ */
 function paymentLine(
   terms: Pick<PolicySnapshot, "mode" | "deposit" | "paymentRequired" | "dueAtBooking">,
 ) {
@@ -214,12 +217,13 @@ function paymentLine(
   if (!terms.paymentRequired) {
     return "お支払い：このご予約は事前決済の対象外です。料金はご来店時にお支払いください。";
   }
-  const pending = "オンライン決済は準備中のため、ご予約時の請求はありません。";
+  const atBooking =
+    "ご予約時にオンライン決済でお支払いいただき、お支払いの確認をもってご予約が確定します。";
   switch (terms.mode) {
     case "full":
-      return `お支払い：全額事前決済（${yenText(terms.dueAtBooking)}）のサロンです。${pending}`;
+      return `お支払い：全額事前決済（${yenText(terms.dueAtBooking)}）のサロンです。${atBooking}`;
     case "deposit":
-      return `お支払い：予約金（${terms.deposit ? depositLabel(terms.deposit) : ""}＝${yenText(terms.dueAtBooking)}）を事前にお支払いいただくサロンです。${pending}`;
+      return `お支払い：予約金（${terms.deposit ? depositLabel(terms.deposit) : ""}＝${yenText(terms.dueAtBooking)}）を事前にお支払いいただくサロンです。${atBooking}`;
     case "card_only":
       return `お支払い：キャンセル料のためにカードをご登録いただくサロンです（ご予約時の請求はありません）。`;
   }

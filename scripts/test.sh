@@ -34,6 +34,15 @@ phase() {
 phase browser bash scripts/install-browser.sh
 phase typecheck npm run typecheck
 phase lint npm run lint
+# The end-to-end data (300 salons, about 40 s of CPU) is seeded beside Vitest at a
+# lower priority, so that Playwright's app server starts at once (tests/e2e/prepare-data.ts).
+mkdir -p data
+setsid -w nice -n 10 npx tsx tests/e2e/prepare-data.ts >data/e2e-prepared.txt 2>data/e2e-prepare.log &
+prepare_pid=$!
+# A failed phase stops the run: the seed with it (its own process group).
+trap 'code=$?; kill -- -"$prepare_pid" 2>/dev/null; (exit "$code"); report' EXIT
+wait_for_seed() { wait "$1" || { cat data/e2e-prepare.log >&2; return 1; }; }
 phase vitest npm run test:unit
 phase build npm run build
-phase playwright npm run test:e2e
+phase e2e-seed wait_for_seed "$prepare_pid"
+E2E_PRESEEDED=$(cat data/e2e-prepared.txt) phase playwright npm run test:e2e

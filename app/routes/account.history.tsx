@@ -55,6 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       detail: {
         ...detail,
         confirmingCancel: params.get("cancel") === "1",
+        testPayments: ctx.payments?.name === "fake",
         // After 口コミを書く: 1 written, edited (decision 0054).
         reviewed: reviewedNotices[params.get("reviewed") ?? ""] ?? null,
       },
@@ -154,6 +155,7 @@ export default function AccountHistory({ loaderData, actionData }: Route.Compone
             confirmingCancel={detail.confirmingCancel}
             cancelCutoffText={cancellationPolicy(detail.cancellationCutoffHours)}
             error={error}
+            testPayments={detail.testPayments}
           />
         ) : null}
         <section aria-labelledby="upcoming-heading">

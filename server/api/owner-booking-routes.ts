@@ -21,6 +21,7 @@ import {
 } from "../owner/booking-actions.schema";
 import { applyBookingAction, type OwnerBookingDetail } from "../owner/booking-actions.server";
 import { readOwnerBooking } from "../owner/scope.server";
+import { paymentJson } from "../payments/payment-lines";
 import { requireSalonAccessApi } from "../salon-access/salon-access.server";
 import {
   authErrorResponses,
@@ -31,7 +32,7 @@ import {
 } from "./api-app";
 import type { BookingApiApp, ResolvedBookingApiDeps } from "./api-deps";
 import { CAPABILITY, needs } from "./owner-capability";
-import { envelope, policySnapshotSchema, uuid } from "./schemas";
+import { bookingPaymentsSchema, envelope, policySnapshotSchema, uuid } from "./schemas";
 
 /**
  * One booking of the salon and the actions on it, as JSON (issue 28,
@@ -123,6 +124,7 @@ export const detailSchema = z
     paymentPolicy: policySnapshotSchema.nullable().openapi({
       description: "お客様が予約時に同意したお支払い・キャンセルポリシー。なければ null",
     }),
+    payments: bookingPaymentsSchema,
     salonNote: z
       .string()
       .openapi({ description: "サロンのメモ（お客様には見えません）。ブロックではその名前" }),
@@ -285,6 +287,7 @@ export function ownerBookingJson(detail: OwnerBookingDetail) {
     arrivedAt: detail.arrivedAt?.toISOString() ?? null,
     cancelledAt: detail.cancelledAt?.toISOString() ?? null,
     createdAt: detail.createdAt.toISOString(),
+    payments: detail.payments.map(paymentJson),
     history: detail.history.map((event) => ({ ...event, at: event.at.toISOString() })),
   };
 }

@@ -3,6 +3,7 @@ import { emailAddress, kanaName, personName, phoneNumber } from "../../common/fi
 import { depositKinds, feeWindows, paymentModes } from "../../common/payment-policy";
 import { SLUG_PATTERN } from "../../common/slug";
 import { UUID_PATTERN } from "../../common/uuid";
+import { paymentKinds, paymentRowStatuses } from "../db/schema/payments";
 
 /**
  * Input and output schemas of the booking API: they validate requests
@@ -230,7 +231,8 @@ export const policySnapshotSchema = z
       .openapi({ description: "false: 対象外のメニュー・クーポンのため店頭払い" }),
     bookedAmount: z.number().int().openapi({ description: "キャンセル料の基準額（円）" }),
     dueAtBooking: z.number().int().openapi({
-      description: "事前決済の対象額（円）。オンライン決済は準備中で、まだ請求されません",
+      description:
+        "ご予約時にオンライン決済で請求される額（円）：全額事前決済・予約金。カード登録のみ・対象外は0（ご予約時の請求なし）",
     }),
     fees: z.array(
       z.object({
@@ -256,6 +258,28 @@ export const policySnapshotSchema = z
     agreedAt: z.string(),
   })
   .openapi("PaymentPolicySnapshot");
+
+/** One payments row of a booking, as the provider answered it (decisions 0078, 0083). */
+export const bookingPaymentSchema = z
+  .object({
+    id: z.string(),
+    kind: z.enum(paymentKinds).openapi({
+      description:
+        "deposit（予約金）/ full（事前決済・全額）/ card（カード登録、請求なし）/ fee（キャンセル料）/ refund（返金）",
+    }),
+    amount: z.number().int().openapi({ description: "円。card は 0", example: 1100 }),
+    status: z.enum(paymentRowStatuses).openapi({
+      description:
+        "open（お支払い待ち）/ succeeded（完了）/ expired（期限切れ）/ failed（失敗）/ refunded（返金済み、返金額は refund の行）",
+    }),
+    at: z.string().openapi({ description: "完了した時刻（未完了は手続きを始めた時刻）" }),
+  })
+  .openapi("BookingPayment");
+
+export const bookingPaymentsSchema = z.array(bookingPaymentSchema).openapi({
+  description:
+    "この予約のお支払い・返金（古い順）。手続き前の行は含みません。お支払いのない予約は空の配列",
+});
 
 export const bookingSchema = z
   .object({
@@ -305,6 +329,7 @@ export const bookingSchema = z
       description:
         "予約時に同意したお支払い・キャンセルポリシー（その後のサロンの変更は反映されません）。ポリシーがなければ null",
     }),
+    payments: bookingPaymentsSchema,
     cancelledAt: z.string().nullable(),
     version: z.number().int().openapi({
       description:

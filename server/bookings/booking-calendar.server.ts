@@ -20,6 +20,10 @@ export type CalendarBooking = {
   menuNames: string[];
   /** null: 指名なし. */
   staffName: string | null;
+  /** What was paid, refunded and kept (server/payments/payment-lines.ts); absent or empty: none. */
+  paymentLines?: string[];
+  /** The payment and cancellation policy agreed to (decision 0075); absent or empty: none. */
+  policyLines?: string[];
 };
 
 /**
@@ -81,6 +85,10 @@ export function bookingCalendar(
       `メニュー：${menus}`,
       `スタッフ：${booking.staffName ?? "指名なし"}`,
       `サロン：${booking.salonUrl}`,
+      ...(booking.paymentLines?.length ? ["", "■ お支払い", ...booking.paymentLines] : []),
+      ...(booking.policyLines?.length
+        ? ["", "■ お支払いとキャンセル料（ご予約時に同意いただいた内容）", ...booking.policyLines]
+        : []),
     ].join("\n"),
     location: `${booking.salonName} ${booking.salonAddress}`,
     url: booking.salonUrl,

@@ -24,6 +24,8 @@ import {
   renderVisitorMovedMail,
 } from "../mail/booking-templates";
 import { createMailer, type Mail } from "../mail/mailer";
+import { paymentTextLines } from "../payments/payment-lines";
+import { paymentRecordsOfBooking } from "../payments/payment-records.server";
 import { bookingCalendar } from "./booking-calendar.server";
 import { bookingSettingsFor } from "./settings";
 
@@ -260,6 +262,7 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
     .where(and(eq(salonOwners.salonId, booking.salonId), eq(users.role, "owner")))
     .orderBy(asc(users.email));
   const { cancellationCutoffHours } = await bookingSettingsFor(tx, booking.salonId);
+  const paid = await paymentRecordsOfBooking(tx, booking.id);
   return {
     booking,
     salonSlug: row.salonSlug,
@@ -290,6 +293,7 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
       approvalLapsed: booking.approval === "refused" && booking.cancelledBy === "system",
       approvalExpiresAt: booking.approvalExpiresAt,
       paymentPolicyLines: booking.paymentPolicy?.lines ?? null,
+      payments: paid,
     },
   };
 }
@@ -331,6 +335,11 @@ function calendarAttachment(
       timeZone: details.timeZone,
       menuNames: details.menus.map((menu) => menu.name),
       staffName: booking.staffRequested ? details.staffName : null,
+      paymentLines: paymentTextLines(
+        details.payments ?? [],
+        method === "CANCEL" ? {} : { remainingOf: booking.totalPrice },
+      ),
+      policyLines: details.paymentPolicyLines ?? [],
     },
     {
       host: new URL(options.publicUrl).host,

@@ -1,16 +1,16 @@
-import { and, asc, eq } from "drizzle-orm";
-import { formatDateTime, formatYen } from "../../common/format";
+import { and, eq } from "drizzle-orm";
 import { paymentAtBooking } from "../../common/payment-policy";
 import type { Database } from "../db/client";
-import {
-  bookings,
-  type PaymentKind,
-  type PaymentRowStatus,
-  paymentStatusRank,
-  payments,
-} from "../db/schema";
+import { bookings, paymentStatusRank, payments } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
 import type { Logger } from "../logger";
+import {
+  type PaymentLine,
+  paymentKindLabels,
+  paymentLine,
+  paymentStatusLabels,
+} from "../payments/payment-lines";
+import { paymentRecordsOfBooking } from "../payments/payment-records.server";
 import { applyIntentOrRefundEvent, storeEventOnce } from "../payments/payment-rows.server";
 import {
   type CheckoutSession,
@@ -56,22 +56,8 @@ export class PaymentServiceDownError extends DomainError {
   }
 }
 
-export const paymentKindLabels: Record<PaymentKind, string> = {
-  deposit: "予約金",
-  full: "事前決済（全額）",
-  card: "カード登録",
-  fee: "キャンセル料",
-  refund: "返金",
-};
-
-export const paymentStatusLabels: Record<PaymentRowStatus, string> = {
-  pending: "手続き前",
-  open: "お支払い待ち",
-  succeeded: "完了",
-  expired: "期限切れ",
-  failed: "失敗",
-  refunded: "返金済み",
-};
+// The labels and the shown line live with the other payment wording (decision 0083).
+export { type PaymentLine, paymentKindLabels, paymentStatusLabels };
 
 export type CheckoutRequest = ConfirmRequest & {
   /** The public origin the provider sends the browser back to. */
@@ -376,39 +362,10 @@ export async function settleReturn(
   return settleCheckout(db, provider, session, { now, log });
 }
 
-export type PaymentLine = {
-  id: string;
-  kind: PaymentKind;
-  kindLabel: string;
-  /** Yen. */
-  amount: number;
-  amountLabel: string;
-  status: PaymentRowStatus;
-  statusLabel: string;
-  /** When it was settled (or begun), as 2026年11月23日(月) 10:05. */
-  atLabel: string;
-};
-
 /** A booking's payments, oldest first, as the thanks page and the salon's booking detail list them. */
 export async function paymentsOfBooking(
   db: Pick<Database, "select">,
   bookingId: string,
 ): Promise<PaymentLine[]> {
-  const rows = await db
-    .select()
-    .from(payments)
-    .where(eq(payments.bookingId, bookingId))
-    .orderBy(asc(payments.createdAt));
-  return rows
-    .filter((row) => row.status !== "pending")
-    .map((row) => ({
-      id: row.id,
-      kind: row.kind,
-      kindLabel: paymentKindLabels[row.kind],
-      amount: row.amount,
-      amountLabel: formatYen(row.amount),
-      status: row.status,
-      statusLabel: paymentStatusLabels[row.status],
-      atLabel: formatDateTime(row.settledAt ?? row.createdAt),
-    }));
+  return (await paymentRecordsOfBooking(db, bookingId)).map(paymentLine);
 }

@@ -13,6 +13,8 @@ import {
   UNIQUE_VIOLATION,
 } from "../db/sql-state";
 import { countBookingMade, countHoldMade } from "../metrics/counts";
+import type { PaymentRecord } from "../payments/payment-lines";
+import { paymentRecordsOf } from "../payments/payment-records.server";
 import { notifySlotChange } from "../realtime/slot-events.server";
 import { enqueueWaitlistMatch, settleOfferOnConfirm } from "../waitlist/waitlist-trigger.server";
 import { approvalAtConfirm, enqueueApprovalLapse } from "./approval.server";
@@ -803,6 +805,8 @@ export type BookingSummary = {
   notes: string;
   /** The policy agreed to at booking (decision 0075); null when none was in force. */
   paymentPolicy: PolicySnapshot | null;
+  /** What was paid, refunded, or kept on a card, oldest first (decision 0083). */
+  payments: PaymentRecord[];
   cancelledAt: Date | null;
   /** Raised by every change; a change names the version it saw (reschedule.server.ts). */
   version: number;
@@ -871,6 +875,10 @@ async function summaries(
       ),
     )
     .orderBy(asc(bookingMenus.bookingId), asc(bookingMenus.position));
+  const paid = await paymentRecordsOf(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({
     id: row.id,
     bookingNumber: row.bookingNumber,
@@ -895,6 +903,7 @@ async function summaries(
     },
     notes: row.notes,
     paymentPolicy: row.paymentPolicy,
+    payments: paid.get(row.id) ?? [],
     cancelledAt: row.cancelledAt,
     version: row.version,
   }));

@@ -1,5 +1,6 @@
 import { formatDate } from "../../common/format";
 import { toLocal } from "../../common/local-time";
+import { type PaymentRecord, paymentTextLines } from "../payments/payment-lines";
 import type { Mail } from "./mailer";
 
 /**
@@ -55,6 +56,8 @@ export type BookingMailDetails = {
   ownerBookingUrl?: string;
   /** The payment and cancellation policy agreed to, as stored on the booking (decision 0075). */
   paymentPolicyLines?: string[] | null;
+  /** What was paid, refunded, or kept on a card (decision 0083); absent or empty: nothing. */
+  payments?: PaymentRecord[];
 };
 
 /** Where a moved booking was before (the mail's 変更前 lines). */
@@ -117,7 +120,18 @@ type Parts = {
   note?: string;
   /** The policy agreed to at booking, its own section after the booking (decision 0075). */
   policy?: string[] | null;
+  /** What was paid, refunded and kept (decision 0083), its own section before the policy. */
+  payments?: string[];
 };
+
+const PAYMENTS_HEADING = "お支払い";
+
+/**
+ * The mail's payment lines; while the booking stands (`standing`), what is
+ * left to pay at the salon too.
+ */
+const paymentsOf = (b: BookingMailDetails, standing: boolean) =>
+  paymentTextLines(b.payments ?? [], standing ? { remainingOf: b.totalPrice } : {});
 
 const POLICY_HEADING = "お支払いとキャンセル料（ご予約時に同意いただいた内容）";
 
@@ -130,6 +144,9 @@ function compose(to: string, parts: Parts): Mail {
     "",
     "■ ご予約内容",
     ...parts.lines,
+    ...(parts.payments?.length
+      ? ["", `■ ${PAYMENTS_HEADING}`, ...parts.payments.map((line) => `・${line}`)]
+      : []),
     ...(parts.policy?.length
       ? ["", `■ ${POLICY_HEADING}`, ...parts.policy.map((line) => `・${line}`)]
       : []),
@@ -143,6 +160,7 @@ function compose(to: string, parts: Parts): Mail {
 <p>${escapeHtml(parts.lead).replaceAll("\n", "<br>")}</p>
 <h2 style="font-size:1em">ご予約内容</h2>
 <ul>${parts.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>
+${parts.payments?.length ? `<h2 style="font-size:1em">${PAYMENTS_HEADING}</h2>\n<ul>${parts.payments.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>` : ""}
 ${parts.policy?.length ? `<h2 style="font-size:1em">${POLICY_HEADING}</h2>\n<ul>${parts.policy.map((line) => `<li>${escapeHtml(line)}</li>`).join("")}</ul>` : ""}
 ${parts.note ? `<p>${escapeHtml(parts.note)}</p>` : ""}
 ${parts.link ? `<p><a href="${escapeHtml(parts.link.url)}">${escapeHtml(parts.link.label)}</a></p>` : ""}
@@ -175,6 +193,7 @@ export function renderVisitorBookingMail(
             ...bookingLines(b),
           ],
           note: `キャンセルポリシー：${policy(b)}`,
+          payments: paymentsOf(b, true),
           policy: b.paymentPolicyLines,
           link: history,
         }
@@ -183,6 +202,7 @@ export function renderVisitorBookingMail(
           lead: `${name}\n\nSalon Naviをご利用いただきありがとうございます。以下の内容でご予約が確定しました。添付のカレンダーファイル（.ics）で、予定をカレンダーに追加できます。`,
           lines: bookingLines(b),
           note: `キャンセルポリシー：${policy(b)}`,
+          payments: paymentsOf(b, true),
           policy: b.paymentPolicyLines,
           link: history,
         },
@@ -191,6 +211,7 @@ export function renderVisitorBookingMail(
       lead: `${name}\n\n${b.salonName} が仮予約を承認し、以下の内容でご予約が確定しました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も確定に変わります。`,
       lines: [`状態：予約確定`, ...bookingLines(b)],
       note: `キャンセルポリシー：${policy(b)}`,
+      payments: paymentsOf(b, true),
       policy: b.paymentPolicyLines,
       link: history,
     },
@@ -200,6 +221,7 @@ export function renderVisitorBookingMail(
             subject: `【Salon Navi】仮予約の期限が過ぎたため、ご予約は成立しませんでした（${b.salonName}）`,
             lead: `${name}\n\n以下の仮予約は、回答期限までに ${b.salonName} の承認が得られなかったため、自動的に取り消されました。ご予約は成立していません。添付のカレンダーファイル（.ics）を開くと、カレンダーの仮の予定も取り消されます。`,
             lines: bookingLines(b),
+            payments: paymentsOf(b, false),
             note: `お手数ですが、別の日時でのご予約をご検討ください。ご不明な点は ${b.salonName} へお問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
             link: history,
           }
@@ -208,6 +230,7 @@ export function renderVisitorBookingMail(
               subject: `【Salon Navi】ご予約をお受けできませんでした（${b.salonName}）`,
               lead: `${name}\n\n${b.salonName} より、以下の仮予約をお受けできないとのご連絡がありました。このご予約は取り消されました。添付のカレンダーファイル（.ics）を開くと、カレンダーの仮の予定も取り消されます。${b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
               lines: bookingLines(b),
+              payments: paymentsOf(b, false),
               note: `別の日時でのご予約や、ご不明な点は ${b.salonName} へお問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
               link: history,
             }
@@ -216,6 +239,7 @@ export function renderVisitorBookingMail(
                 subject: `【Salon Navi】サロンがご予約をキャンセルしました（${b.salonName}）`,
                 lead: `${name}\n\n${b.salonName} より、以下のご予約をキャンセルしたとのご連絡がありました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。${b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
                 lines: bookingLines(b),
+                payments: paymentsOf(b, false),
                 note: `ご不明な点は ${b.salonName} へ直接お問い合わせください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`,
                 link: history,
               }
@@ -223,6 +247,9 @@ export function renderVisitorBookingMail(
                 subject: `【Salon Navi】ご予約をキャンセルしました（${b.salonName}）`,
                 lead: `${name}\n\n${b.cancelEnteredBySalon ? `${b.salonName} で、` : ""}以下のご予約のキャンセルを承りました。添付のカレンダーファイル（.ics）を開くと、カレンダーの予定も取り消されます。${b.cancelEnteredBySalon && b.cancelReason ? `\n\nサロンからのメッセージ：\n${b.cancelReason}` : ""}`,
                 lines: bookingLines(b),
+                payments: paymentsOf(b, false),
+                // The agreed fees decide what a late cancellation costs: said again here.
+                policy: b.paymentPolicyLines,
                 note: "またのご利用をお待ちしております。",
                 link: history,
               },
@@ -231,6 +258,7 @@ export function renderVisitorBookingMail(
       lead: `${name}\n\n明日のご予約のお知らせです。ご来店をお待ちしております。`,
       lines: bookingLines(b),
       note: `キャンセルポリシー：${policy(b)}`,
+      payments: paymentsOf(b, true),
       policy: b.paymentPolicyLines,
       link: history,
     },
@@ -272,6 +300,7 @@ export function renderVisitorMovedMail(
         ? `${name}\n\n${b.salonName} より、ご予約の内容が以下のとおり変更されました。${calendar}ご都合が合わない場合はサロンへ直接ご連絡ください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`
         : `${name}\n\nご予約の変更を承りました。変更後のご予約内容は以下のとおりです。${calendar}`,
     lines: [...bookingLines(b), ...previousLines(previous, b.timeZone)],
+    payments: paymentsOf(b, true),
     note: `キャンセルポリシー：${policy(b)}`,
     link: { label: "予約履歴を見る", url: `${publicUrl}/account/history` },
   });
@@ -295,6 +324,7 @@ export function renderOwnerBookingNotice(
       subject: `【Salon Navi】お客様がご予約を変更しました（${b.salonName}・${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}）`,
       lead: `${b.salonName} のご予約を、お客様が以下のとおり変更しました。変更前の時間は再び予約を受け付けています。`,
       lines: [...bookingLines(b), ...previousLines(previous, b.timeZone), ...customer],
+      payments: paymentsOf(b, true),
     });
   }
   if (kind === "confirmed" && b.approval === "pending") {
@@ -302,6 +332,7 @@ export function renderOwnerBookingNotice(
       subject: `【Salon Navi】承認待ちの新しいご予約（${b.salonName}・${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}）`,
       lead: `${b.salonName} に、承認が必要な新しいご予約（仮予約）が入りました。このお時間は確保されています。予約の詳細ページで「承認する」か「承認しない」を選んでください。お客様にはその結果をメールでお知らせします。`,
       lines: [`状態：仮予約（承認待ち）`, ...bookingLines(b), ...customer],
+      payments: paymentsOf(b, true),
       ...(b.ownerBookingUrl
         ? { link: { label: "予約の詳細を開く（承認・お断り）", url: b.ownerBookingUrl } }
         : {}),
@@ -312,6 +343,7 @@ export function renderOwnerBookingNotice(
       subject: `【Salon Navi】新しいご予約（${b.salonName}・${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}）`,
       lead: `${b.salonName} に新しいご予約が入りました。`,
       lines: [...bookingLines(b), ...customer],
+      payments: paymentsOf(b, true),
       policy: b.paymentPolicyLines,
     });
   }
@@ -323,5 +355,6 @@ export function renderOwnerBookingNotice(
       ...customer,
       ...(b.cancelReason ? [`キャンセル理由：${b.cancelReason}`] : []),
     ],
+    payments: paymentsOf(b, false),
   });
 }

@@ -37,6 +37,8 @@ import {
 } from "../db/schema";
 import { EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
 import { DomainError, NotFoundError } from "../errors/domain-error";
+import type { PaymentRecord } from "../payments/payment-lines";
+import { paymentRecordsOfBooking } from "../payments/payment-records.server";
 import { notifySlotChange } from "../realtime/slot-events.server";
 import { enqueueReviewRequest, reviewRequestKey } from "../reviews/review-request-jobs.server";
 import {
@@ -993,6 +995,8 @@ export type OwnerBookingDetail = {
   notes: string;
   /** The payment and cancellation policy the customer agreed to (decision 0075); null: none. */
   paymentPolicy: PolicySnapshot | null;
+  /** What was paid, refunded or kept on a card, oldest first (decision 0083). */
+  payments: PaymentRecord[];
   salonNote: string;
   arrivedAt: Date | null;
   cancelledAt: Date | null;
@@ -1035,6 +1039,7 @@ export async function getOwnerBooking(
     .where(and(eq(bookingMenus.salonId, b.salonId), eq(bookingMenus.bookingId, b.id)))
     .orderBy(asc(bookingMenus.position));
   const history = await listBookingEvents(db, { salonId: b.salonId, bookingId: b.id });
+  const payments = await paymentRecordsOfBooking(db, b.id);
   return {
     id: b.id,
     kind: b.kind,
@@ -1062,6 +1067,7 @@ export async function getOwnerBooking(
     nominationFee: b.nominationFee,
     notes: b.notes,
     paymentPolicy: b.paymentPolicy,
+    payments,
     salonNote: b.salonNote,
     arrivedAt: b.arrivedAt,
     cancelledAt: b.cancelledAt,

@@ -2,9 +2,11 @@ import { Form, Link, useNavigation } from "react-router";
 import { formatYen } from "../../../common/format";
 import type { PolicySnapshot } from "../../../common/payment-policy";
 import { bookingStatusLabels } from "../../../common/status-labels";
+import type { PaymentLine } from "../../../server/payments/payment-lines";
 import { formatBookingRange } from "../../lib/booking-format";
 import { linkClass } from "../accounts/account-frame";
 import { TextAreaField } from "../form/field";
+import { PaymentList } from "./payment-list";
 import { PolicyTerms } from "./policy-terms";
 
 export type HistoryBooking = {
@@ -29,6 +31,8 @@ export type HistoryBooking = {
   notes: string;
   /** The payment and cancellation policy agreed to at booking (decision 0075); null: none. */
   paymentPolicy?: PolicySnapshot | null;
+  /** What was paid, refunded, or kept on a card (decision 0083); the detail only. */
+  payments?: PaymentLine[];
   cancellable: boolean;
   /** 予約変更 in the booking flow, while the web may still change it (before the cutoff); else null. */
   changeHref: string | null;
@@ -142,11 +146,14 @@ export function BookingDetail({
   confirmingCancel,
   cancelCutoffText,
   error,
+  testPayments = false,
 }: {
   booking: HistoryBooking;
   confirmingCancel: boolean;
   cancelCutoffText: string;
   error: string | null;
+  /** Paid through our fake provider (テスト決済). */
+  testPayments?: boolean;
 }) {
   const busy = useNavigation().state === "submitting";
   return (
@@ -209,6 +216,9 @@ export function BookingDetail({
           </>
         ) : null}
       </dl>
+      {booking.payments?.length ? (
+        <PaymentList payments={booking.payments} headingLevel="h3" testPayments={testPayments} />
+      ) : null}
       {booking.paymentPolicy ? (
         <PolicyTerms
           terms={booking.paymentPolicy}

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import type { BookingSummaryData } from "../../../common/booking-summary";
 import type { PolicySnapshot } from "../../../common/payment-policy";
-import type { PaymentLine } from "../../../server/bookings/booking-payments.server";
+import type { PaymentLine } from "../../../server/payments/payment-lines";
 import { linkClass } from "../accounts/account-frame";
 import { BookingSummary } from "./booking-summary";
 import { PaymentList } from "./payment-list";

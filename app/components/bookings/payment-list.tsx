@@ -1,4 +1,4 @@
-import type { PaymentLine } from "../../../server/bookings/booking-payments.server";
+import type { PaymentLine } from "../../../server/payments/payment-lines";
 
 /**
  * A booking's payments as the provider answered them (decision 0078): the

@@ -38,7 +38,7 @@ export function ProductsView({
   const invoice = errorsOf("invoice");
   return (
     <OwnerPage title="店販商品・領収書">
-      <div className="mt-4 flex flex-col gap-6">
+      <div className="mt-4 flex max-w-2xl flex-col gap-6">
         {data.saved && !result ? <FocusedNotice>{data.saved}</FocusedNotice> : null}
         <ErrorSummary errors={result?.errors ?? {}} />
 

@@ -39,6 +39,12 @@ export function ReceiptView({ data }: { data: ReceiptPageData }) {
               <button type="button" className={buttonClass} onClick={() => window.print()}>
                 印刷する
               </button>
+              <a
+                href={`${back}/receipt.pdf`}
+                className="ml-4 font-bold text-brand-700 underline underline-offset-4"
+              >
+                PDFで開く
+              </a>
             </p>
             <article
               aria-label="領収書"

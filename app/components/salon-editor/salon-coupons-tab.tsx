@@ -3,6 +3,7 @@ import { formatDate, formatYen } from "../../../common/format";
 import { couponKindLabels } from "../../../common/salon-parts";
 import { cellClass, linkClass } from "../back-office-ui";
 import { SelectField, TextAreaField, TextField } from "../form/field";
+import { PrepaymentExemptField } from "./prepayment-exempt-field";
 import {
   CheckboxGroup,
   PartList,
@@ -193,20 +194,7 @@ export function CouponForm({
         />
         新規のお客様のみ
       </label>
-      <label className="flex items-start gap-2 font-bold">
-        <input
-          type="checkbox"
-          name="prepaymentExempt"
-          defaultChecked={exempt}
-          className="mt-1 size-5 shrink-0"
-        />
-        <span>
-          事前決済の対象外にする（店頭払い）
-          <span className="block text-sm font-normal text-neutral-700">
-            サロンが事前決済（全額・予約金・カード登録）を使うときも、これを含むご予約は店頭でお支払いいただきます。キャンセル料の規定は変わりません。
-          </span>
-        </span>
-      </label>
+      <PrepaymentExemptField defaultChecked={exempt} />
       <div className="grid gap-3 sm:grid-cols-2">
         <TextField
           id={`${prefix}-from`}

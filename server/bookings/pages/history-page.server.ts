@@ -3,6 +3,7 @@ import { type ReviewAction, reviewActionFor } from "../../../common/reviews";
 import { isPendingApproval } from "../../../common/status-labels";
 import type { Database } from "../../db/client";
 import { bookingEvents, reviews } from "../../db/schema";
+import { paymentLine } from "../../payments/payment-lines";
 import { type BookingSummary, getBookingForUser, listBookingsForUser } from "../booking.server";
 import { bookingSettingsFor } from "../settings";
 
@@ -141,7 +142,11 @@ export async function historyDetail(db: Database, userId: string, bookingId: str
   const changed = await changedBookings(db, [booking]);
   const review = await reviewActions(db, [booking], now);
   return {
-    booking: historyItem(booking, cancellable, changed, review.get(booking.id)),
+    booking: {
+      ...historyItem(booking, cancellable, changed, review.get(booking.id)),
+      /** What was paid, refunded, or kept on a card (decision 0083). */
+      payments: booking.payments.map(paymentLine),
+    },
     cancellationCutoffHours,
   };
 }

@@ -5,12 +5,12 @@ import type { AppContext } from "../../context";
 import type { Database } from "../../db/client";
 import { bookings, salons } from "../../db/schema";
 import { DomainError } from "../../errors/domain-error";
+import { paymentLine, paymentTextLines } from "../../payments/payment-lines";
 import { notFound } from "../../routing/not-found";
 import { formatApprovalDeadline } from "../approval-deadline";
 import { type BookingSummary, getBookingForUser } from "../booking.server";
 import { bookingCalendar } from "../booking-calendar.server";
 import { BookingNotFoundError } from "../booking-errors";
-import { paymentsOfBooking } from "../booking-payments.server";
 import { bookingSettingsFor } from "../settings";
 
 /**
@@ -78,7 +78,7 @@ export async function thanksView(db: Database, booking: BookingSummary) {
     /** The policy agreed to, as stored on the booking (decision 0075). */
     paymentPolicy: booking.paymentPolicy,
     /** What was paid online, from the provider's answers (decision 0078). */
-    payments: await paymentsOfBooking(db, booking.id),
+    payments: booking.payments.map(paymentLine),
     summary: {
       salonName: booking.salon.name,
       menus: booking.menus.map(({ name, price, durationMinutes }) => ({
@@ -132,6 +132,11 @@ export async function bookingIcs(
       timeZone: booking.salon.timeZone,
       menuNames: booking.menus.map((menu) => menu.name),
       staffName: booking.staffRequested ? booking.staff.name : null,
+      paymentLines: paymentTextLines(
+        booking.payments,
+        booking.status === "confirmed" ? { remainingOf: booking.totalPrice } : {},
+      ),
+      policyLines: booking.paymentPolicy?.lines ?? [],
     },
     {
       host: new URL(origin).hostname,

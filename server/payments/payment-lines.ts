@@ -1,0 +1,137 @@
+import { formatDateTime, formatYen } from "../../common/format";
+import { yenText } from "../../common/payment-policy";
+import type { PaymentKind, PaymentRowStatus } from "../db/schema/payments";
+
+/**
+ * What a booking's payments say, in Japanese, wherever they are shown
+ * (issue 40 §2; decision 0083): the thanks page, the visitor's history and
+ * the salon's booking detail (as table rows), the booking mails and the
+ * .ics description (as text lines), and the APIs (as records). Pure: the
+ * rows are read by `paymentRecordsOf` (payment-records.server.ts).
+ */
+
+/** One payments row as shown: a pending row (the key saved, nothing asked yet) is never one. */
+export type PaymentRecord = {
+  id: string;
+  kind: PaymentKind;
+  /** Yen. */
+  amount: number;
+  status: PaymentRowStatus;
+  /** When it was settled (or begun). */
+  at: Date;
+};
+
+export const paymentKindLabels: Record<PaymentKind, string> = {
+  deposit: "予約金",
+  full: "事前決済（全額）",
+  card: "カード登録",
+  fee: "キャンセル料",
+  refund: "返金",
+};
+
+export const paymentStatusLabels: Record<PaymentRowStatus, string> = {
+  pending: "手続き前",
+  open: "お支払い待ち",
+  succeeded: "完了",
+  expired: "期限切れ",
+  failed: "失敗",
+  refunded: "返金済み",
+};
+
+/** A row of the pages' payment table (app/components/bookings/payment-list.tsx). */
+export type PaymentLine = {
+  id: string;
+  kind: PaymentKind;
+  kindLabel: string;
+  /** Yen. */
+  amount: number;
+  amountLabel: string;
+  status: PaymentRowStatus;
+  statusLabel: string;
+  /** When it was settled (or begun), as 2026年11月23日(月) 10:05. */
+  atLabel: string;
+};
+
+export function paymentLine(record: PaymentRecord): PaymentLine {
+  return {
+    id: record.id,
+    kind: record.kind,
+    kindLabel: paymentKindLabels[record.kind],
+    amount: record.amount,
+    amountLabel: formatYen(record.amount),
+    status: record.status,
+    statusLabel: paymentStatusLabels[record.status],
+    atLabel: formatDateTime(record.at),
+  };
+}
+
+/** The record as the APIs answer it: the instant as an ISO string. */
+export function paymentJson(record: PaymentRecord) {
+  return {
+    id: record.id,
+    kind: record.kind,
+    amount: record.amount,
+    status: record.status,
+    at: record.at.toISOString(),
+  };
+}
+
+/** Money that moved: a charge that succeeded (and may since have been refunded). */
+const charged = (record: PaymentRecord) =>
+  record.kind !== "refund" &&
+  record.kind !== "card" &&
+  (record.status === "succeeded" || record.status === "refunded");
+
+/**
+ * What was paid (every charge that went through: the payment at booking
+ * and any キャンセル料), what was given back, and what is kept: the
+ * difference, which the salon keeps (a deposit counts towards the visit).
+ */
+export function paymentTotals(records: readonly PaymentRecord[]) {
+  const paid = records.filter(charged).reduce((sum, record) => sum + record.amount, 0);
+  const refunded = records
+    .filter((record) => record.kind === "refund" && record.status === "succeeded")
+    .reduce((sum, record) => sum + record.amount, 0);
+  const cardKept = records.some(
+    (record) => record.kind === "card" && record.status === "succeeded",
+  );
+  return { paid, refunded, kept: paid - refunded, cardKept };
+}
+
+/** One payment as a line of text: 予約金 1,100円（完了・2026年12月1日(火) 09:00）. */
+function recordText(record: PaymentRecord): string {
+  const when = `${paymentStatusLabels[record.status]}・${formatDateTime(record.at)}`;
+  if (record.kind === "card") {
+    return `カード登録：キャンセル料のためのお預かり、ご予約時の請求なし（${when}）`;
+  }
+  return `${paymentKindLabels[record.kind]} ${yenText(record.amount)}（${when}）`;
+}
+
+/**
+ * The payments as text lines, for the mails and the .ics description:
+ * each payment, then what was paid, refunded and kept in all; and, while
+ * the booking stands (`remainingOf`: its booked total), what is left to pay
+ * at the salon. Empty when there is no payment to show.
+ */
+export function paymentTextLines(
+  records: readonly PaymentRecord[],
+  { remainingOf }: { remainingOf?: number } = {},
+): string[] {
+  if (records.length === 0) return [];
+  const { paid, refunded, kept } = paymentTotals(records);
+  const lines = records.map(recordText);
+  if (paid > 0) lines.push(`お支払い済み：${yenText(paid)}`);
+  if (refunded > 0) {
+    lines.push(`返金済み：${yenText(refunded)}`);
+    lines.push(`差し引きお支払い額：${yenText(kept)}`);
+  }
+  if (remainingOf !== undefined && paid > 0) {
+    const atBooking = records
+      .filter((record) => charged(record) && record.kind !== "fee")
+      .reduce((sum, record) => sum + record.amount, 0);
+    if (atBooking > 0 && refunded === 0) {
+      lines.push(`ご来店時のお支払い（予定）：${yenText(Math.max(0, remainingOf - atBooking))}`);
+    }
+  }
+  return lines;
+}
