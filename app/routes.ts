@@ -83,6 +83,8 @@ export default [
   route("admin/redirects", "routes/admin.redirects.tsx"),
   // Not in SPEC.md §2: the moderation of reviews (issue 30, point 2; decision 0056).
   route("admin/reviews", "routes/admin.reviews.tsx"),
+  // Not in SPEC.md §2: the payments' reconciliation, its differences (issue 40 §3; decision 0081).
+  route("admin/payments", "routes/admin.payments.tsx"),
   // The salon editor's tabs (issue 16, point 4): ?staff=, ?menu=, ?coupon= open one row.
   route("admin/salons/edit/:id/staff", "routes/admin.salons.edit.$id.staff.tsx"),
   route("admin/salons/edit/:id/menus", "routes/admin.salons.edit.$id.menus.tsx"),

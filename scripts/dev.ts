@@ -23,12 +23,15 @@ await prepareDatabase(database, log);
 if (config.SMTP_URL) startMailDelivery({ database, smtpUrl: config.SMTP_URL, log });
 // The search's free-time summary follows the clock (decision 0014), as in production.
 startFreeDaysRefresh({ db: database.db, log });
-// Booking mails and reminders (decision 0010) run here too, so /dev/mailbox shows them.
-startBackgroundJobs(database.db, config, log);
 // The fake Stripe without a key (テスト決済), its webhooks to this server, as `npm start` does.
 const payments = await startPayments(config, {
   webhookUrl: `http://127.0.0.1:${config.PORT}/api/payments/webhook`,
   log,
+});
+// Booking mails and reminders (decision 0010) run here too, so /dev/mailbox shows them; the
+// payments' daily reconciliation only with a provider that keeps its state (decision 0081).
+startBackgroundJobs(database.db, config, log, {
+  payments: payments && !payments.fake ? payments.provider : null,
 });
 const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
 

@@ -118,8 +118,6 @@ export async function start(
     : null;
   // Keeps the search's free-time summary current as time passes (decision 0014).
   const freeDays = startFreeDaysRefresh({ db: database.db, log });
-  // Booking mails, reminders and housekeeping are jobs in the database (decision 0010).
-  const jobs = startBackgroundJobs(database.db, config, log);
   const slotEvents = createSlotEvents(database);
   const metrics = createAppMetrics({ database, slotEvents, replica: replicaMonitor });
   // Stripe with a key; without one, the local fake outside production (テスト決済), whose
@@ -133,6 +131,12 @@ export async function start(
     log.warn(
       "payments: no STRIPE_SECRET_KEY; salons asking payment at booking cannot be booked online",
     );
+  // Booking mails, reminders, housekeeping and the payments' daily reconciliation are jobs
+  // in the database (decisions 0010, 0081); not against the in-process fake, which forgets
+  // its payments on restart (its reconciliation runs from /admin/payments when asked).
+  const jobs = startBackgroundJobs(database.db, config, log, {
+    payments: payments && !payments.fake ? payments.provider : null,
+  });
   const app = createServerApp({
     config,
     database,

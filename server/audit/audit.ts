@@ -85,6 +85,9 @@ export const auditActions = {
   "review.hide": "口コミの非表示",
   "review.restore": "口コミの再表示",
   "review.keep": "口コミの通報を問題なしで解決",
+  // The payments' reconciliation (server/admin/payment-discrepancies.server.ts, decision 0081).
+  "payment_discrepancy.resolve": "決済の差異を解決済みに",
+  "payments.reconcile": "決済の照合の実行",
 } as const;
 export type AuditAction = keyof typeof auditActions;
 
@@ -103,7 +106,8 @@ export type AuditEntry = {
     | "coupon"
     | "review"
     | "booking"
-    | "product";
+    | "product"
+    | "payment_discrepancy";
   targetId: string;
   salonId?: string | null;
   before?: Record<string, unknown> | null;

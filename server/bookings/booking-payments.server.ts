@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { paymentAtBooking } from "../../common/payment-policy";
 import type { Database } from "../db/client";
-import { bookings, type PaymentRowStatus, paymentEvents, payments } from "../db/schema";
+import { bookings, paymentStatusRank, payments } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
 import type { Logger } from "../logger";
 import {
@@ -11,6 +11,7 @@ import {
   paymentStatusLabels,
 } from "../payments/payment-lines";
 import { paymentRecordsOfBooking } from "../payments/payment-records.server";
+import { applyIntentOrRefundEvent, storeEventOnce } from "../payments/payment-rows.server";
 import {
   type CheckoutSession,
   idempotencyKeys,
@@ -57,16 +58,6 @@ export class PaymentServiceDownError extends DomainError {
 
 // The labels and the shown line live with the other payment wording (decision 0083).
 export { type PaymentLine, paymentKindLabels, paymentStatusLabels };
-
-/** Forward only: a status never moves to one ranked lower (or level but different). */
-const rank: Record<PaymentRowStatus, number> = {
-  pending: 0,
-  open: 1,
-  succeeded: 2,
-  expired: 2,
-  failed: 2,
-  refunded: 3,
-};
 
 export type CheckoutRequest = ConfirmRequest & {
   /** The public origin the provider sends the browser back to. */
@@ -193,7 +184,7 @@ export async function settleCheckout(
   }
   type Settled = SettleOutcome & { paymentId?: string; booking?: Booking };
   const result = await db.transaction(async (tx): Promise<Settled> => {
-    if (event && !(await recordEvent(tx, event))) {
+    if (event && !(await storeEventOnce(tx, event))) {
       const [seen] = await tx
         .select({ id: payments.id, bookingId: payments.bookingId })
         .from(payments)
@@ -212,7 +203,7 @@ export async function settleCheckout(
       return { kind: "unknown" };
     }
     if (session.status === "expired") {
-      if (rank[row.status] < rank.expired) {
+      if (paymentStatusRank[row.status] < paymentStatusRank.expired) {
         await tx.update(payments).set({ status: "expired" }).where(eq(payments.id, row.id));
       }
       return { kind: "unpaid", bookingId: row.bookingId };
@@ -279,16 +270,6 @@ export async function settleCheckout(
   return outcome;
 }
 
-/** The event's id, stored once; false when it was stored before (a duplicate delivery). */
-async function recordEvent(tx: Database, event: PaymentEvent): Promise<boolean> {
-  const inserted = await tx
-    .insert(paymentEvents)
-    .values({ eventId: event.id, type: event.type })
-    .onConflictDoNothing()
-    .returning({ id: paymentEvents.eventId });
-  return inserted.length > 0;
-}
-
 /**
  * The refunds decided for a payment and not yet made, made now with their
  * saved keys (a retry after a failure asks the same refund, never a second).
@@ -311,7 +292,12 @@ export async function sendPendingRefunds(
         paymentIntentId: paid.paymentIntentId ?? "",
         amount: refund.amount,
         reason: "requested_by_customer",
-        metadata: { payment_id: paid.id, booking_id: paid.bookingId ?? "" },
+        // payment_row_id: the refund's own row, so its webhook finds it before we wrote its id.
+        metadata: {
+          payment_id: paid.id,
+          payment_row_id: refund.id,
+          booking_id: paid.bookingId ?? "",
+        },
         idempotencyKey: refund.idempotencyKey,
       }),
     );
@@ -329,9 +315,10 @@ export async function sendPendingRefunds(
 }
 
 /**
- * A verified webhook event applied (decision 0078): the checkout's
- * completion or expiry through settleCheckout; any other event is stored
- * once and otherwise left for the slices that act on it (fees, refunds).
+ * A verified webhook event applied (decisions 0078, 0081): the checkout's
+ * completion or expiry through settleCheckout; an intent's or a refund's
+ * event moves its row forward (applyIntentOrRefundEvent), a checkout's
+ * intent by settling its session; any other event is stored once.
  */
 export async function applyPaymentEvent(
   db: Database,
@@ -343,7 +330,18 @@ export async function applyPaymentEvent(
     await settleCheckout(db, provider, event.session, { event, now, log });
     return;
   }
-  await db.transaction((tx) => recordEvent(tx, event));
+  if (event.kind === "other") {
+    await db.transaction((tx) => storeEventOnce(tx, event));
+    return;
+  }
+  const outcome = await applyIntentOrRefundEvent(db, event, { now, log });
+  if (outcome.kind === "checkout") {
+    // The intent of a hosted page: its session confirms the booking (or refunds a lapsed hold).
+    const session = await providerCall(() =>
+      provider.retrieveCheckoutSession(outcome.checkoutSessionId),
+    );
+    await settleCheckout(db, provider, session, { event, now, log });
+  }
 }
 
 /** The session the browser came back with, read from the provider, applied; null: not ours. */

@@ -3,6 +3,12 @@ import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { describeError, type Logger } from "../logger";
 import { approvalLapseJobHandlers } from "../owner/approval-lapse-jobs.server";
+import type { PaymentProvider } from "../payments/provider.server";
+import {
+  nextReconcileRun,
+  reconciliationJobHandlers,
+  scheduleReconciliation,
+} from "../payments/reconciliation-jobs.server";
 import { reviewReplyJobHandlers } from "../reviews/review-reply-jobs.server";
 import { reviewRequestJobHandlers } from "../reviews/review-request-jobs.server";
 import { waitlistJobHandlers } from "../waitlist/waitlist-jobs.server";
@@ -17,18 +23,27 @@ import { type RunningJobWorker, startJobWorker } from "./queue.server";
 /**
  * The one job worker of an app server (server/app.ts, scripts/dev.ts): booking
  * mails and reminders (decision 0010), the lapse of unanswered 仮予約
- * (decision 0071) and the daily housekeeping, whose first
- * run is enqueued here (once, whatever the number of servers: dedupe key).
+ * (decision 0071), the daily housekeeping and, with a payment provider, the
+ * daily reconciliation of payments (decision 0081), whose first runs are
+ * enqueued here (once, whatever the number of servers: dedupe keys).
  */
 export function startBackgroundJobs(
   db: Database,
   config: Pick<Config, "MAIL_FROM" | "PUBLIC_URL" | "WAITLIST_QUIET_HOURS">,
   log: Logger,
-  now: () => Date = () => new Date(),
+  {
+    now = () => new Date(),
+    payments = null,
+  }: { now?: () => Date; payments?: PaymentProvider | null } = {},
 ): RunningJobWorker {
   scheduleHousekeeping(db, nextHousekeepingRun(now())).catch((error) =>
     log.error("housekeeping not scheduled", describeError(error)),
   );
+  if (payments) {
+    scheduleReconciliation(db, nextReconcileRun(now())).catch((error) =>
+      log.error("payments reconciliation not scheduled", describeError(error)),
+    );
+  }
   return startJobWorker({
     db,
     handlers: {
@@ -42,6 +57,7 @@ export function startBackgroundJobs(
       }),
       ...approvalLapseJobHandlers(),
       [housekeepingKind]: housekeepingHandler,
+      ...(payments ? reconciliationJobHandlers(payments, log) : {}),
     },
     log,
     now,

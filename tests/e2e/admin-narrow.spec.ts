@@ -14,6 +14,7 @@ test("admin pages fit a 320 px screen without horizontal scrolling", async ({ pa
     "/admin/salons",
     "/admin/salons/add",
     "/admin/redirects",
+    "/admin/payments",
     `${editor}`,
     `${editor}/staff`,
     `${editor}/menus`,
@@ -26,4 +27,25 @@ test("admin pages fit a 320 px screen without horizontal scrolling", async ({ pa
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width, path).toBeLessThanOrEqual(320);
   }
+});
+
+// 決済の照合 (decision 0081): at 320 px, with nothing found, and run from its button.
+test("the payments' reconciliation page: empty state, run now, accessible at 320 px", async ({
+  page,
+  login,
+  axe,
+}) => {
+  await login({ role: "admin" });
+  await page.setViewportSize({ width: 320, height: 800 });
+  await page.goto("/admin/payments");
+  await expect(page.getByRole("heading", { level: 1, name: "決済の照合" })).toBeVisible();
+  await expect(page.getByText("差異はありません。")).toBeVisible();
+  await axe.check();
+  await page.getByRole("button", { name: "今日の分を今すぐ照合する" }).click();
+  await expect(page.getByRole("status")).toHaveText("照合しました。");
+  await expect(page.getByRole("status")).toBeFocused();
+  await expect(page.getByText(/最後の照合：/)).toBeVisible();
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(width).toBeLessThanOrEqual(320);
+  await axe.check();
 });

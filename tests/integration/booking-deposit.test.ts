@@ -14,12 +14,14 @@ import {
   bookingEvents,
   bookings,
   jobs,
+  paymentDiscrepancies,
   paymentEvents,
   payments,
   salonOwners,
   salonPaymentPolicies,
 } from "../../server/db/schema";
 import { startFakePayments } from "../../server/payments/payments.server";
+import { reconcilePayments } from "../../server/payments/reconciliation.server";
 import { setRole } from "../support/accounts";
 import { buildSalonWithStaff } from "../support/builders";
 import { payOnHostedPage } from "../support/payments";
@@ -251,6 +253,40 @@ describe("a deposit at booking", () => {
     expect(await createdEvents(visitor.view.holdId)).toHaveLength(1);
     const [settled] = await paymentRows(visitor.view.holdId);
     expect(settled?.status).toBe("succeeded");
+  });
+
+  it("paid while neither the webhook nor the visitor came back: the reconciliation confirms it, once", async () => {
+    const { salon, menu } = await depositSalon();
+    const visitor = await holdAt(salon.slug, menu.id, "12:00");
+    const page = await toPayment(visitor);
+    fake.fake.holdWebhooks();
+    try {
+      await payOnHostedPage(page, GOOD);
+      expect((await bookingRow(visitor.view.holdId))?.status).toBe("held");
+      const now = new Date();
+      await reconcilePayments(database.db, fake.provider, {
+        day: calendarDay(now, "Asia/Tokyo"),
+        now,
+      });
+      expect((await bookingRow(visitor.view.holdId))?.status).toBe("confirmed");
+      const [settled] = await paymentRows(visitor.view.holdId);
+      expect(settled?.status).toBe("succeeded");
+      const [noted] = await database.db
+        .select()
+        .from(paymentDiscrepancies)
+        .where(eq(paymentDiscrepancies.paymentId, settled?.id ?? ""));
+      expect(noted).toMatchObject({
+        kind: "status_mismatch",
+        ourStatus: "open",
+        resolution: "auto",
+      });
+    } finally {
+      // The events come after all, out of order: they find it done.
+      fake.fake.releaseWebhooks("reverse");
+    }
+    await fake.fake.waitForDelivery((d) => d.ok && d.type === "checkout.session.completed");
+    await fake.fake.waitForDelivery((d) => d.ok && d.type === "payment_intent.succeeded");
+    expect(await createdEvents(visitor.view.holdId)).toHaveLength(1);
   });
 
   it("the webhook and the return arriving together confirm once", async () => {

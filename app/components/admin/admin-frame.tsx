@@ -9,6 +9,7 @@ const sections = [
   { to: "/admin/salons/add", label: "サロンを追加", end: true },
   { to: "/admin/redirects", label: "リダイレクト", end: true },
   { to: "/admin/reviews", label: "口コミ", end: true },
+  { to: "/admin/payments", label: "決済の照合", end: true },
 ];
 
 /** The back office frame: the admin menu and one h1. */

@@ -7,6 +7,7 @@ function targetHref(entry: { targetType: string; targetId: string; salonId: stri
   if (entry.targetType === "photo" && entry.salonId)
     return `/admin/salons/edit/${entry.salonId}/photos`;
   if (entry.targetType === "review") return `/admin/reviews?review=${entry.targetId}`;
+  if (entry.targetType === "payment_discrepancy") return "/admin/payments?view=resolved";
   return null;
 }
 
@@ -14,6 +15,7 @@ const targetLabels: Record<string, string> = {
   redirect_rule: "リダイレクト",
   photo: "写真",
   review: "口コミ",
+  payment_discrepancy: "決済の差異",
 };
 
 /** An audit entry's target other than a user: a link to its page when it has one. */

@@ -1,5 +1,16 @@
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  unique,
+  uuid,
+} from "drizzle-orm/pg-core";
+import { users } from "./accounts";
 import { bookings } from "./bookings";
 import { createdAt, id, sqlList, updatedAt } from "./common";
 import { salons } from "./salons";
@@ -22,6 +33,16 @@ export const paymentRowStatuses = [
   "refunded",
 ] as const;
 export type PaymentRowStatus = (typeof paymentRowStatuses)[number];
+
+/** Forward only: a row's status never moves to one ranked lower (or level but different). */
+export const paymentStatusRank: Record<PaymentRowStatus, number> = {
+  pending: 0,
+  open: 1,
+  succeeded: 2,
+  expired: 2,
+  failed: 2,
+  refunded: 3,
+};
 
 /**
  * Every movement of money with the provider (issue 40 §2; decisions 0076,
@@ -78,4 +99,84 @@ export const paymentEvents = pgTable("payment_events", {
   eventId: text("event_id").primaryKey(),
   type: text("type").notNull(),
   receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** What the daily reconciliation can find (issue 40 §3; decision 0081). */
+export const discrepancyKinds = [
+  /** The provider charged or refunded; we have no row that says so (a crash between the call and our commit). */
+  "missing_here",
+  /** Our row says charged or refunded; the provider knows no such object. */
+  "missing_there",
+  /** Both know it, with different yen. */
+  "amount_mismatch",
+  /** Both know it, in states that disagree (ours pending, theirs succeeded; or the reverse). */
+  "status_mismatch",
+] as const;
+export type DiscrepancyKind = (typeof discrepancyKinds)[number];
+
+export const discrepancyResolutions = [
+  /** Moved forward by the reconciliation itself (the safe, unambiguous case). */
+  "auto",
+  /** Looked at and marked resolved by an administrator (audited). */
+  "admin",
+] as const;
+export type DiscrepancyResolution = (typeof discrepancyResolutions)[number];
+
+/**
+ * A difference between our payments and the provider's, one row per kind
+ * and provider object (decision 0081): a second run of the same day, or the
+ * next day's lookback, finds the row and only refreshes `last_seen_at`.
+ */
+export const paymentDiscrepancies = pgTable(
+  "payment_discrepancies",
+  {
+    id: id(),
+    kind: text("kind").$type<DiscrepancyKind>().notNull(),
+    /** "payment" (a PaymentIntent) or "refund". */
+    providerObject: text("provider_object").$type<"payment" | "refund">().notNull(),
+    /** pi_… or re_…: the provider's id (ours, for missing_there). */
+    providerId: text("provider_id").notNull(),
+    paymentId: uuid("payment_id").references(() => payments.id, { onDelete: "set null" }),
+    salonId: uuid("salon_id").references(() => salons.id, { onDelete: "set null" }),
+    /** Yen as our row has it, and as the provider has it (null where one side has none). */
+    ourAmount: integer("our_amount"),
+    providerAmount: integer("provider_amount"),
+    ourStatus: text("our_status"),
+    providerStatus: text("provider_status"),
+    /** What was found, and what the reconciliation did about it, in Japanese. */
+    note: text("note").notNull(),
+    /** The day (the installation's calendar) of the run that found it first. */
+    foundOn: date("found_on").notNull(),
+    foundAt: timestamp("found_at", { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull(),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+    resolution: text("resolution").$type<DiscrepancyResolution>(),
+    resolvedBy: text("resolved_by").references(() => users.id, { onDelete: "set null" }),
+    resolutionNote: text("resolution_note"),
+  },
+  (t) => [
+    unique("payment_discrepancies_subject").on(t.kind, t.providerId),
+    index("payment_discrepancies_open_idx").on(t.resolvedAt, t.foundAt),
+    index("payment_discrepancies_payment_idx").on(t.paymentId),
+    index("payment_discrepancies_salon_idx").on(t.salonId),
+    index("payment_discrepancies_resolved_by_idx").on(t.resolvedBy),
+    check("payment_discrepancies_kind_valid", sql`${t.kind} in (${sqlList(discrepancyKinds)})`),
+    check(
+      "payment_discrepancies_resolution",
+      sql`(${t.resolvedAt} is null) = (${t.resolution} is null) and (${t.resolution} is null or ${t.resolution} in (${sqlList(discrepancyResolutions)}))`,
+    ),
+  ],
+);
+
+/** One row per reconciled day: when it last ran and what it saw (a re-run updates it). */
+export const paymentReconciliations = pgTable("payment_reconciliations", {
+  day: date("day").primaryKey(),
+  /** The provider's objects created in [range_from, range_before) were listed. */
+  rangeFrom: timestamp("range_from", { withTimezone: true }).notNull(),
+  rangeBefore: timestamp("range_before", { withTimezone: true }).notNull(),
+  paymentsChecked: integer("payments_checked").notNull(),
+  refundsChecked: integer("refunds_checked").notNull(),
+  found: integer("found").notNull(),
+  fixed: integer("fixed").notNull(),
+  ranAt: timestamp("ran_at", { withTimezone: true }).notNull(),
 });
