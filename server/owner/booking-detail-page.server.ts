@@ -1,6 +1,7 @@
 import { formatDate, formatYen } from "../../common/format";
 import { isLocalDate, toLocal } from "../../common/local-time";
 import { isPendingApproval, staffBookingLabel } from "../../common/status-labels";
+import type { BookingMoney } from "../bookings/booking-fees.server";
 import { salonActor } from "../bookings/booking-history.server";
 import { type PaymentLine, paymentsOfBooking } from "../bookings/booking-payments.server";
 import type { Database } from "../db/client";
@@ -496,6 +497,8 @@ export async function submitBookingForm(
   bookingId: string | undefined,
   form: FormData,
   now: Date,
+  /** The money a no-show or a cancellation moves (decision 0080), sent after the commit. */
+  money?: BookingMoney,
 ): Promise<BookingFormOutcome> {
   const values = typedValues(form);
   const refused = (status: number, errors: BookingFormErrors, needsConfirmation = false) => ({
@@ -524,6 +527,7 @@ export async function submitBookingForm(
       parsed.data,
       salonActor(access.user.id),
       now,
+      money,
     );
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
