@@ -78,6 +78,9 @@ export const auditActions = {
   "product.create": "店販商品の追加",
   "product.update": "店販商品の変更",
   "salon.invoice_number": "適格請求書発行事業者の登録番号の変更",
+  // Fees and refunds of a booking (server/owner/booking-money.server.ts, decision 0080).
+  "payment.refund": "返金",
+  "payment.waive": "キャンセル料の免除（請求しない）",
   // Moderation of reviews (server/admin/review-moderation.server.ts, decision 0056).
   "review.hide": "口コミの非表示",
   "review.restore": "口コミの再表示",

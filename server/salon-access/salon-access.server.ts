@@ -42,6 +42,8 @@ export const salonCapabilities = [
   "bookings.enter",
   /** 会計 at the counter and its 領収書 (decision 0079): what the visit was paid. */
   "checkout.act",
+  /** Refund a payment and waive a fee (decision 0080): money leaving the salon (owner, manager). */
+  "payments.refund",
   /** The customers (顧客カルテ): read, note, merge. */
   "customers.manage",
   /** Take the salon's customer list away as CSV (owner and manager only). */

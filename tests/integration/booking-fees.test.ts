@@ -1,12 +1,18 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cancelBooking } from "../../server/bookings/booking.server";
 import { salonActor } from "../../server/bookings/booking-history.server";
 import { settleCheckout } from "../../server/bookings/booking-payments.server";
 import { rescheduleBooking } from "../../server/bookings/reschedule.server";
-import { jobs, payments } from "../../server/db/schema";
+import { auditLog, jobs, payments } from "../../server/db/schema";
 import { applyBookingAction } from "../../server/owner/booking-actions.server";
+import {
+  ownerPaymentsOfBooking,
+  PaymentActionRefusedError,
+  submitPaymentForm,
+} from "../../server/owner/booking-money.server";
 import { startFakePayments } from "../../server/payments/payments.server";
+import type { SalonAccess } from "../../server/salon-access/salon-access.server";
 import { bookingClient } from "../support/booking-client";
 import { bookWithPolicy, feePolicy, GOOD_CARD, payAhead } from "../support/booking-money";
 import { buildSalonWithStaff, buildUser } from "../support/builders";
@@ -294,5 +300,181 @@ describe("cancellations", () => {
       feeWindow: "same_day",
       amount: 1650,
     });
+  });
+});
+
+/** The salon's person as the back office sees them (the capability table decides the rest). */
+function accessOf(
+  s: Awaited<ReturnType<typeof scene>>,
+  role: "owner" | "manager" | "reception",
+): SalonAccess {
+  return {
+    user: {
+      id: s.staffUser.id,
+      email: s.staffUser.email,
+      emailVerified: true,
+      name: s.staffUser.name,
+      role: "user",
+      profile: null,
+    },
+    salon: {
+      id: s.salon.id,
+      slug: s.salon.slug,
+      name: s.salon.name,
+      timeZone: "Asia/Tokyo",
+      status: s.salon.status,
+    },
+    role,
+    staffId: null,
+  };
+}
+
+const form = (fields: Record<string, string>) => {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(fields)) data.set(key, value);
+  return data;
+};
+
+describe("the salon's refunds, waivers and retries", () => {
+  it("refunds a part, then the rest, each bounded by what is left, audited; a tampered amount is refused", async () => {
+    const s = await scene(feePolicy({ mode: "full", deposit: null }));
+    const full = await payAhead(database.db, fake.provider, s.booking, "full", 5500);
+    const owner = accessOf(s, "owner");
+    const post = (fields: Record<string, string>) =>
+      submitPaymentForm(database.db, owner, s.booking.id, form(fields), new Date(), money());
+    expect(
+      await post({ intent: "refund_payment", paymentId: full.id, amount: "２，０００" }),
+    ).toEqual({ done: "refund_payment" });
+    // More than is left, nothing, a fraction or a negative: refused with the bound in yen.
+    for (const amount of ["3501", "0", "-1", "10.5", "abc"]) {
+      const refused = await post({ intent: "refund_payment", paymentId: full.id, amount }).catch(
+        (e: unknown) => e,
+      );
+      expect(refused, amount).toBeInstanceOf(PaymentActionRefusedError);
+      expect((refused as PaymentActionRefusedError).status).toBeLessThan(500);
+      expect((refused as PaymentActionRefusedError).message).toMatch(/返金額/);
+    }
+    expect(await post({ intent: "refund_payment", paymentId: full.id, amount: "" })).toEqual({
+      done: "refund_payment",
+    });
+    const refunds = (await rowsOf(s.booking.id)).filter((r) => r.kind === "refund");
+    expect(refunds.map((r) => [r.amount, r.idempotencyKey, r.createdBy])).toEqual([
+      [2000, `refund:${full.id}:1`, s.staffUser.id],
+      [3500, `refund:${full.id}:2`, s.staffUser.id],
+    ]);
+    expect(refundsAtFake(full.paymentIntentId).map((r) => r.amount)).toEqual([2000, 3500]);
+    const nothingLeft = await post({ intent: "refund_payment", paymentId: full.id }).catch(
+      (e: unknown) => e,
+    );
+    expect((nothingLeft as Error).message).toContain("残っていません");
+    const audited = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, s.booking.id), eq(auditLog.action, "payment.refund")));
+    expect(audited).toHaveLength(2);
+    // The detail lists each with who and when.
+    const lines = await ownerPaymentsOfBooking(database.db, owner, s.booking.id);
+    expect(lines.map((l) => [l.kindLabel, l.amount, l.byLabel])).toEqual([
+      ["事前決済（全額）", 5500, "お客様"],
+      ["返金（事前決済（全額））", 2000, s.staffUser.name],
+      ["返金（事前決済（全額））", 3500, s.staffUser.name],
+    ]);
+  });
+
+  it("lets an owner or a manager waive a fee not taken, audited; reception may not", async () => {
+    const s = await scene(feePolicy({ mode: "card_only", deposit: null }));
+    const card = await payAhead(database.db, fake.provider, s.booking, "card", 0);
+    fake.fake.setPaymentMethodBehaviour(card.paymentMethodId ?? "", "4000000000000002");
+    await noShow(s);
+    const [fee] = (await rowsOf(s.booking.id)).filter((r) => r.kind === "fee");
+    expect(fee?.status).toBe("failed");
+    const reception = accessOf(s, "reception");
+    const lines = await ownerPaymentsOfBooking(database.db, reception, s.booking.id);
+    expect(lines.find((l) => l.kind === "fee")).toMatchObject({ canWaive: false, refundable: 0 });
+    const forged = await submitPaymentForm(
+      database.db,
+      reception,
+      s.booking.id,
+      form({ intent: "waive_fee", paymentId: fee?.id ?? "" }),
+      new Date(),
+      money(),
+    ).catch((e: unknown) => e);
+    expect((forged as { status: number }).status).toBe(404);
+
+    const manager = accessOf(s, "manager");
+    expect(
+      (await ownerPaymentsOfBooking(database.db, manager, s.booking.id)).find(
+        (l) => l.kind === "fee",
+      ),
+    ).toMatchObject({ canWaive: true, reason: expect.stringContaining("カード会社") });
+    await submitPaymentForm(
+      database.db,
+      manager,
+      s.booking.id,
+      form({ intent: "waive_fee", paymentId: fee?.id ?? "" }),
+      new Date(),
+      money(),
+    );
+    const [waived] = (await rowsOf(s.booking.id)).filter((r) => r.kind === "fee");
+    expect(waived).toMatchObject({ status: "waived", waivedBy: s.staffUser.id });
+    const audited = await database.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.targetId, s.booking.id), eq(auditLog.action, "payment.waive")));
+    expect(audited).toHaveLength(1);
+    // A paid fee is refunded, never waived.
+    const again = await submitPaymentForm(
+      database.db,
+      manager,
+      s.booking.id,
+      form({ intent: "waive_fee", paymentId: fee?.id ?? "" }),
+      new Date(),
+      money(),
+    ).catch((e: unknown) => e);
+    expect((again as Error).message).toContain("すでに");
+  });
+
+  it("再試行 sends a pending fee with its saved key and says so when the provider is still away", async () => {
+    const s = await scene(feePolicy({ mode: "card_only", deposit: null }));
+    await payAhead(database.db, fake.provider, s.booking, "card", 0);
+    fake.fake.injectFault({
+      method: "POST",
+      path: "/v1/payment_intents",
+      kind: "drop",
+      when: "before",
+      times: Number.POSITIVE_INFINITY,
+    });
+    const reception = accessOf(s, "reception");
+    try {
+      await noShow(s);
+      const [fee] = (await rowsOf(s.booking.id)).filter((r) => r.kind === "fee");
+      expect(fee?.status).toBe("pending");
+      const line = (await ownerPaymentsOfBooking(database.db, reception, s.booking.id))[1];
+      expect(line).toMatchObject({ canRetry: true, statusLabel: "未送信（再試行できます）" });
+      const still = await submitPaymentForm(
+        database.db,
+        reception,
+        s.booking.id,
+        form({ intent: "retry_payment", paymentId: fee?.id ?? "" }),
+        new Date(),
+        money(),
+      ).catch((e: unknown) => e);
+      expect((still as { status: number }).status).toBe(409);
+      expect((still as Error).message).toContain("二重に請求されることはありません");
+    } finally {
+      fake.fake.clearFaults();
+    }
+    expect(feeIntents(s.booking.id)).toHaveLength(0);
+    const [fee] = (await rowsOf(s.booking.id)).filter((r) => r.kind === "fee");
+    await submitPaymentForm(
+      database.db,
+      reception,
+      s.booking.id,
+      form({ intent: "retry_payment", paymentId: fee?.id ?? "" }),
+      new Date(),
+      money(),
+    );
+    expect((await rowsOf(s.booking.id)).find((r) => r.kind === "fee")?.status).toBe("succeeded");
+    expect(feeIntents(s.booking.id)).toHaveLength(1);
   });
 });

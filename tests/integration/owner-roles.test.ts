@@ -155,6 +155,7 @@ const managerRights: readonly SalonCapability[] = [
   "bookings.act",
   "bookings.enter",
   "checkout.act",
+  "payments.refund",
   "customers.manage",
   "customers.export",
   "bookings.export",

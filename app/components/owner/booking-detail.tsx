@@ -7,9 +7,9 @@ import type {
   BookingPageBooking,
   MovePageData,
 } from "../../../server/owner/booking-detail-page.server";
-import { PaymentList } from "../bookings/payment-list";
 import { ErrorSummary, SelectField, TextAreaField, TextField } from "../form/field";
 import { FocusedNotice } from "../form/focused-notice";
+import { BookingMoney } from "./booking-money";
 import { OwnerPage } from "./owner-frame";
 
 /**
@@ -129,7 +129,7 @@ function Facts({ booking }: { booking: BookingPageBooking }) {
           ) : null}
           {booking.payments && booking.payments.length > 0 ? (
             <Row label="オンライン決済">
-              <PaymentList payments={booking.payments} heading="お支払い" headingLevel="h3" />
+              <BookingMoney payments={booking.payments} />
             </Row>
           ) : null}
           {booking.cancellation ? (
