@@ -366,6 +366,11 @@ export function BookingDetailView({
                     error={errors.message}
                     key={`message-${booking.version}-${typed?.message ?? ""}`}
                   />
+                  {booking.policyLines ? (
+                    <p className="text-sm">
+                      サロン都合のキャンセルは、お支払い済みの金額を全額返金します。お客様都合のキャンセルは、お客様が同意したキャンセルポリシーの期間に入っていればキャンセル料を登録カードに請求します（お支払い済みの予約金は差し引きます）。
+                    </p>
+                  ) : null}
                   <div>
                     <button type="submit" className={dangerButtonClass} disabled={busy}>
                       この予約をキャンセルする
