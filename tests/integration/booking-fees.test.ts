@@ -7,6 +7,10 @@ import { rescheduleBooking } from "../../server/bookings/reschedule.server";
 import { auditLog, jobs, payments } from "../../server/db/schema";
 import { applyBookingAction } from "../../server/owner/booking-actions.server";
 import {
+  bookingDetailPage,
+  submitBookingForm,
+} from "../../server/owner/booking-detail-page.server";
+import {
   ownerPaymentsOfBooking,
   PaymentActionRefusedError,
   submitPaymentForm,
@@ -193,6 +197,40 @@ describe("無断キャンセル", () => {
     const [fee] = (await rowsOf(s.booking.id)).filter((r) => r.kind === "fee");
     expect(fee?.status).toBe("succeeded");
     expect(feeIntents(s.booking.id)).toHaveLength(1);
+  });
+});
+
+describe("from the booking detail page", () => {
+  it("無断キャンセル pressed on the page charges the fee, and the page lists it with who and when", async () => {
+    const s = await scene();
+    await payAhead(database.db, fake.provider, s.booking, "deposit", 1100);
+    const access = accessOf(s, "reception");
+    const at = new Date(START.getTime() + 1_800_000);
+    const outcome = await submitBookingForm(
+      database.db,
+      access,
+      s.booking.id,
+      form({ intent: "no_show", version: String(s.booking.version) }),
+      at,
+      money(),
+    );
+    expect(outcome.kind).toBe("done");
+    const page = await bookingDetailPage(
+      database.db,
+      access,
+      s.booking.id,
+      new URL("http://127.0.0.1/"),
+      at,
+    );
+    expect(
+      page?.booking.payments?.map((p) => [p.kindLabel, p.amount, p.statusLabel, p.byLabel]),
+    ).toEqual([
+      ["予約金", 1100, "完了", "お客様"],
+      ["キャンセル料（無断キャンセル）", 4400, "完了", s.staffUser.name],
+    ]);
+    expect(page?.booking.payments?.[1]?.atLabel).toMatch(
+      /^\d{4}年\d{1,2}月\d{1,2}日\(.\) \d{2}:\d{2}$/,
+    );
   });
 });
 
