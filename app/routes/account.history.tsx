@@ -100,6 +100,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       userId: user.id,
       reason: parsed.data.reason,
       now: new Date(),
+      money: { provider: ctx.payments, publicUrl: ctx.config.PUBLIC_URL, log: ctx.log },
     });
     return redirect(`/account/history?booking=${booking.id}&cancelled=1`);
   } catch (error) {

@@ -57,6 +57,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     params.bookingId,
     await request.formData(),
     new Date(),
+    { provider: ctx.payments, publicUrl: ctx.config.PUBLIC_URL, log: ctx.log },
   );
   if (outcome.kind === "done") return redirect(outcome.location);
   const { status, kind: _kind, ...result } = outcome;

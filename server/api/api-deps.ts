@@ -3,6 +3,7 @@ import type { BookingLimits } from "../bookings/booking-rate-limit";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import type { Logger } from "../logger";
+import type { PaymentProvider } from "../payments/provider.server";
 import type { SlotEvents } from "../realtime/slot-events.server";
 import type { createApiApp } from "./api-app";
 
@@ -21,6 +22,8 @@ export type BookingApiDeps = {
   limits?: BookingLimits;
   /** The clock; tests pass a fixed one. */
   now?: () => Date;
+  /** The payment provider, for the fees and refunds an action moves (decision 0080); absent: none. */
+  payments?: PaymentProvider | null;
   /** Comment interval of the availability stream (25 s; tests shorten it). */
   heartbeatMs?: number;
 };

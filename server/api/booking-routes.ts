@@ -346,7 +346,13 @@ export function registerBookingRoutes(app: BookingApiApp, deps: ResolvedBookingA
     const user = await requireApiUser(c, deps);
     const { id } = c.req.valid("param");
     const { reason } = cancelRequestSchema.parse(c.req.valid("json") ?? {});
-    await cancelBooking(db, { bookingId: id, userId: user.id, reason, now: now() });
+    await cancelBooking(db, {
+      bookingId: id,
+      userId: user.id,
+      reason,
+      now: now(),
+      money: { provider: deps.payments ?? null, publicUrl: deps.config.PUBLIC_URL, log: deps.log },
+    });
     return c.json({ data: await getBookingForUser(db, { bookingId: id, userId: user.id }) }, 200);
   });
 

@@ -124,7 +124,11 @@ export function registerOwnerApprovalRoutes(app: BookingApiApp, deps: ResolvedBo
     const parsed = bookingActionSchema.safeParse({ ...c.req.valid("json"), action: "approve" });
     if (!parsed.success) throw invalidRequest(parsed.error);
     const target = { salonId: access.salon.id, bookingId };
-    await applyBookingAction(deps.db, target, parsed.data, salonActor(access.user.id), deps.now());
+    await applyBookingAction(deps.db, target, parsed.data, salonActor(access.user.id), deps.now(), {
+      provider: deps.payments ?? null,
+      publicUrl: deps.config.PUBLIC_URL,
+      log: deps.log,
+    });
     return c.json({ data: ownerBookingJson(await getOwnerBooking(deps.db, target)) }, 200);
   });
 
@@ -134,7 +138,11 @@ export function registerOwnerApprovalRoutes(app: BookingApiApp, deps: ResolvedBo
     const parsed = bookingActionSchema.safeParse({ ...c.req.valid("json"), action: "refuse" });
     if (!parsed.success) throw invalidRequest(parsed.error);
     const target = { salonId: access.salon.id, bookingId };
-    await applyBookingAction(deps.db, target, parsed.data, salonActor(access.user.id), deps.now());
+    await applyBookingAction(deps.db, target, parsed.data, salonActor(access.user.id), deps.now(), {
+      provider: deps.payments ?? null,
+      publicUrl: deps.config.PUBLIC_URL,
+      log: deps.log,
+    });
     return c.json({ data: ownerBookingJson(await getOwnerBooking(deps.db, target)) }, 200);
   });
 }

@@ -307,7 +307,11 @@ export function registerOwnerBookingRoutes(app: BookingApiApp, deps: ResolvedBoo
     const parsed = bookingActionSchema.safeParse(c.req.valid("json"));
     if (!parsed.success) throw invalidRequest(parsed.error);
     const target = { salonId: access.salon.id, bookingId };
-    await applyBookingAction(deps.db, target, parsed.data, salonActor(access.user.id), deps.now());
+    await applyBookingAction(deps.db, target, parsed.data, salonActor(access.user.id), deps.now(), {
+      provider: deps.payments ?? null,
+      publicUrl: deps.config.PUBLIC_URL,
+      log: deps.log,
+    });
     const detail = await readOwnerBooking(deps.db, access, bookingId);
     return c.json({ data: ownerBookingJson(detail) }, 200);
   });

@@ -81,6 +81,9 @@ export const auditActions = {
   // 日計 (server/owner/day-close.server.ts; decision 0082).
   "dayclose.close": "日計の締め",
   "dayclose.reopen": "日計の締めの取り消し",
+  // Fees and refunds of a booking (server/owner/booking-money.server.ts, decision 0080).
+  "payment.refund": "返金",
+  "payment.waive": "キャンセル料の免除（請求しない）",
   // Moderation of reviews (server/admin/review-moderation.server.ts, decision 0056).
   "review.hide": "口コミの非表示",
   "review.restore": "口コミの再表示",

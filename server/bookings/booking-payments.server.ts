@@ -27,6 +27,7 @@ import {
   requireVerifiedAddress,
 } from "./booking.server";
 import { HoldExpiredError } from "./booking-errors";
+import { refundIfWaived } from "./booking-fees.server";
 import { refreshAfterBookingChange } from "./free-days.server";
 import { PaymentUnavailableError } from "./payment-policy.server";
 
@@ -178,6 +179,9 @@ export async function settleCheckout(
   session: CheckoutSession,
   { event, now, log }: { event?: PaymentEvent; now: Date; log?: Logger },
 ): Promise<SettleOutcome> {
+  // A fee's payment link (decision 0080) is settled on its own row.
+  if (session.metadata.purpose === "fee")
+    return settleFeeCheckout(db, provider, session, { event, now });
   // An event's session names its intent but not the card kept: read it back, expanded.
   if (session.status === "complete" && !session.paymentMethodId) {
     session = await providerCall(() => provider.retrieveCheckoutSession(session.id));
@@ -368,4 +372,50 @@ export async function paymentsOfBooking(
   bookingId: string,
 ): Promise<PaymentLine[]> {
   return (await paymentRecordsOfBooking(db, bookingId)).map(paymentLine);
+}
+
+/**
+ * A fee's payment link (decision 0080), completed or expired, applied once
+ * to the fee row it was made for: paid → succeeded; a fee the salon waived
+ * meanwhile and paid all the same is refunded.
+ */
+async function settleFeeCheckout(
+  db: Database,
+  provider: PaymentProvider,
+  session: CheckoutSession,
+  { event, now }: { event?: PaymentEvent; now: Date },
+): Promise<SettleOutcome> {
+  const result = await db.transaction(async (tx): Promise<SettleOutcome & { refund?: string }> => {
+    if (event && !(await storeEventOnce(tx, event))) return { kind: "done", bookingId: null };
+    const [row] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.checkoutSessionId, session.id), eq(payments.kind, "fee")))
+      .for("update");
+    if (!row) return { kind: "unknown" };
+    if (session.status === "expired") {
+      if (row.status === "open") {
+        await tx.update(payments).set({ status: "expired" }).where(eq(payments.id, row.id));
+      }
+      return { kind: "unpaid", bookingId: row.bookingId };
+    }
+    if (session.status !== "complete" || session.paymentStatus !== "paid") {
+      return { kind: "unpaid", bookingId: row.bookingId };
+    }
+    if (row.status === "waived" && session.paymentIntentId) {
+      await refundIfWaived(tx, row.id, session.paymentIntentId);
+      return { kind: "refunded", bookingId: row.bookingId, refund: row.id };
+    }
+    if (row.status === "succeeded" || row.status === "refunded") {
+      return { kind: "done", bookingId: row.bookingId };
+    }
+    await tx
+      .update(payments)
+      .set({ status: "succeeded", paymentIntentId: session.paymentIntentId, settledAt: now })
+      .where(eq(payments.id, row.id));
+    return { kind: "done", bookingId: row.bookingId };
+  });
+  if (result.refund) await sendPendingRefunds(db, provider, result.refund, now);
+  const { refund: _refund, ...outcome } = result;
+  return outcome;
 }

@@ -35,6 +35,7 @@ import {
   SlotTakenError,
   SlotUnavailableError,
 } from "./booking-errors";
+import { type BookingMoney, planBookingMoney, sendBookingMoney } from "./booking-fees.server";
 import { customerActor, recordBookingEvent } from "./booking-history.server";
 import { enqueueCancellationJobs, enqueueConfirmationJobs } from "./booking-jobs.server";
 import { newBookingNumber } from "./booking-number";
@@ -725,7 +726,14 @@ async function confirmOnceByKey(
   });
 }
 
-export type CancelRequest = { bookingId: string; userId: string; reason: string; now: Date };
+export type CancelRequest = {
+  bookingId: string;
+  userId: string;
+  reason: string;
+  now: Date;
+  /** A late cancellation's fee or the refund of what was paid, sent after the commit (decision 0080). */
+  money?: BookingMoney;
+};
 
 /**
  * The visitor cancels their own confirmed booking, until the salon's
@@ -767,6 +775,8 @@ export async function cancelBooking(db: Database, request: CancelRequest): Promi
       at: request.now,
     });
     await enqueueCancellationJobs(tx, cancelled, request.now);
+    // A cancellation inside a fee window owes its fee; what was paid beyond it comes back (decision 0080).
+    await planBookingMoney(tx, cancelled, "customer_cancel", null, request.now);
     // The time is free again at once, also on pages open on other app servers.
     const [salon] = await tx
       .select({ timeZone: salons.timeZone })
@@ -779,6 +789,12 @@ export async function cancelBooking(db: Database, request: CancelRequest): Promi
   });
   // Free again at once in the search too.
   await refreshAfterBookingChange(db, booking, request.now);
+  if (request.money) {
+    await sendBookingMoney(db, request.money.provider, booking.id, {
+      ...request.money,
+      now: request.now,
+    });
+  }
   return booking;
 }
 

@@ -286,6 +286,7 @@ export function createHttpApp({
       slotEvents,
       heartbeatMs: liveHeartbeatMs,
       now,
+      payments,
     }),
   );
 

@@ -1,4 +1,5 @@
 import { bookingJobHandlers } from "../bookings/booking-jobs.server";
+import { feeLinkJobHandlers } from "../bookings/fee-link-jobs.server";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { describeError, type Logger } from "../logger";
@@ -56,6 +57,7 @@ export function startBackgroundJobs(
         quietHours: config.WAITLIST_QUIET_HOURS === "on",
       }),
       ...approvalLapseJobHandlers(),
+      ...feeLinkJobHandlers({ mailFrom: config.MAIL_FROM }),
       [housekeepingKind]: housekeepingHandler,
       ...(payments ? reconciliationJobHandlers(payments, log) : {}),
     },

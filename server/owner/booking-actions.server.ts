@@ -6,6 +6,11 @@ import { isUuid } from "../../common/uuid";
 import { workingIntervals } from "../bookings/availability";
 import { loadSalonDay } from "../bookings/availability-data.server";
 import {
+  type BookingMoney,
+  planBookingMoney,
+  sendBookingMoney,
+} from "../bookings/booking-fees.server";
+import {
   type BookingActor,
   type BookingEventView,
   listBookingEvents,
@@ -283,7 +288,17 @@ export async function markNoShow(
         "来店済みの予約は無断キャンセルにできません。施術完了を記録してください。",
       );
     }
-    return applyChange(tx, row, { status: "no_show" }, { kind: "no_show" }, actor, now);
+    const marked = await applyChange(
+      tx,
+      row,
+      { status: "no_show" },
+      { kind: "no_show" },
+      actor,
+      now,
+    );
+    // The no-show's fee, its key saved with the mark, charged after the commit (decision 0080).
+    await planBookingMoney(tx, marked, "no_show", staffUserOf(actor), now);
+    return marked;
   });
   // The time the no-show held is free again (for the rest of the day, in the search too).
   await refreshAfterBookingChange(db, booking, now);
@@ -358,11 +373,22 @@ async function cancelAsSalon(
       now,
     );
     await enqueueCancellationJobs(tx, cancelled, now);
+    // The salon's cancellation refunds what was paid; the customer's (phoned in) owes its window's fee.
+    await planBookingMoney(
+      tx,
+      cancelled,
+      status === "cancelled_by_salon" ? "salon_cancel" : "customer_cancel",
+      staffUserOf(actor),
+      now,
+    );
     return cancelled;
   });
   await refreshAfterBookingChange(db, booking, now);
   return booking;
 }
+
+/** The salon's person behind an action (payments.created_by), null for the system. */
+const staffUserOf = (actor: BookingActor) => (actor.kind === "system" ? null : actor.userId);
 
 /** Whose cancellation a reason makes it: the salon's for サロン都合 only (decision 0065). */
 export function cancelStatusOf(category: SalonCancelCategory): BookingStatus {
@@ -915,6 +941,25 @@ export async function undoStatus(
 
 /** One entry point for the page and the API: the parsed action, applied. */
 export async function applyBookingAction(
+  db: Database,
+  target: ActionTarget,
+  action: BookingActionInput,
+  actor: BookingActor,
+  now: Date,
+  /** The money the action moves (a fee, a refund; decision 0080), sent after its commit. */
+  money?: BookingMoney,
+): Promise<Booking> {
+  const booking = await applyAction(db, target, action, actor, now);
+  if (
+    money &&
+    (action.action === "no_show" || action.action === "cancel" || action.action === "refuse")
+  ) {
+    await sendBookingMoney(db, money.provider, booking.id, { ...money, now });
+  }
+  return booking;
+}
+
+function applyAction(
   db: Database,
   target: ActionTarget,
   action: BookingActionInput,

@@ -1,8 +1,8 @@
 import { formatDate, formatYen } from "../../common/format";
 import { isLocalDate, toLocal } from "../../common/local-time";
 import { isPendingApproval, staffBookingLabel } from "../../common/status-labels";
+import type { BookingMoney } from "../bookings/booking-fees.server";
 import { salonActor } from "../bookings/booking-history.server";
-import { type PaymentLine, paymentsOfBooking } from "../bookings/booking-payments.server";
 import type { Database } from "../db/client";
 import type { BookingStatus } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
@@ -22,6 +22,13 @@ import {
   type OwnerBookingDetail,
   undoableStatus,
 } from "./booking-actions.server";
+import {
+  type OwnerPaymentLine,
+  ownerPaymentsOfBooking,
+  paymentDoneMessages,
+  paymentIntents,
+  submitPaymentForm,
+} from "./booking-money.server";
 import { hasCheckout } from "./checkout.server";
 import { readOwnerBooking } from "./scope.server";
 
@@ -169,8 +176,11 @@ export type BookingPageBooking = {
   notes: string;
   /** The policy the customer agreed to (decision 0075), as its generated lines; null: none. */
   policyLines: string[] | null;
-  /** What the customer paid online (decision 0078); absent or empty: nothing. */
-  payments?: PaymentLine[];
+  /**
+   * Every payment, fee and refund with who and when (decisions 0078, 0080),
+   * with what this person may do to each; absent or empty: nothing.
+   */
+  payments?: OwnerPaymentLine[];
   salonNote: string;
   arrivedLabel: string | null;
   cancellation: { label: string; message: string } | null;
@@ -318,7 +328,7 @@ export async function bookingDetailPage(
   if (!detail) return null;
   const done = url.searchParams.get("done");
   const booking = pageBooking(detail, access.salon.id, now);
-  booking.payments = await paymentsOfBooking(db, detail.id);
+  booking.payments = await ownerPaymentsOfBooking(db, access, detail.id);
   // A role that may read but not act (part 2's staff roles) sees no action forms.
   if (!can(access, "bookings.act")) {
     booking.can = {
@@ -352,7 +362,7 @@ export async function bookingDetailPage(
       done && (bookingActionNames as readonly string[]).includes(done)
         ? doneMessages[done as BookingActionName]
         : done
-          ? (entryDoneMessages[done] ?? null)
+          ? (entryDoneMessages[done] ?? paymentDoneMessages[done] ?? null)
           : null,
     cancelCategories: Object.entries(cancelCategoryLabels).map(([value, label]) => ({
       value,
@@ -496,6 +506,8 @@ export async function submitBookingForm(
   bookingId: string | undefined,
   form: FormData,
   now: Date,
+  /** The money a no-show or a cancellation moves (decision 0080), sent after the commit. */
+  money?: BookingMoney,
 ): Promise<BookingFormOutcome> {
   const values = typedValues(form);
   const refused = (status: number, errors: BookingFormErrors, needsConfirmation = false) => ({
@@ -505,6 +517,27 @@ export async function submitBookingForm(
     values,
     needsConfirmation,
   });
+  const intent = text(form, "intent");
+  if ((paymentIntents as readonly string[]).includes(intent)) {
+    // 返金・請求しない・再試行 (decision 0080): their own rules and rights.
+    try {
+      const { done } = await submitPaymentForm(
+        db,
+        access,
+        bookingId ?? "",
+        form,
+        now,
+        money ?? { provider: null, publicUrl: "" },
+      );
+      return {
+        kind: "done",
+        location: `/owner/salons/${access.salon.id}/bookings/${bookingId}?done=${done}`,
+      };
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return refused(error.status, { form: error.message });
+    }
+  }
   const parsed = bookingActionSchema.safeParse(actionInput(form));
   if (!parsed.success) {
     const errors: BookingFormErrors = {};
@@ -524,6 +557,7 @@ export async function submitBookingForm(
       parsed.data,
       salonActor(access.user.id),
       now,
+      money,
     );
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;

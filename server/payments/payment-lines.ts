@@ -36,6 +36,7 @@ export const paymentStatusLabels: Record<PaymentRowStatus, string> = {
   expired: "期限切れ",
   failed: "失敗",
   refunded: "返金済み",
+  waived: "請求しない（免除）",
 };
 
 /** A row of the pages' payment table (app/components/bookings/payment-list.tsx). */
@@ -134,4 +135,30 @@ export function paymentTextLines(
     }
   }
   return lines;
+}
+
+/** Stripe's smallest charge in JPY: a fee under it cannot be taken by card. */
+export const MIN_CARD_CHARGE_YEN = 50;
+
+/** Why a fee was not taken, in the salon's words (the provider's codes as Japanese reasons). */
+const failureReasons: Record<string, string> = {
+  authentication_required:
+    "カードの本人認証（3Dセキュア）が必要なため、お客様にお支払いリンクをメールでお送りしました。",
+  insufficient_funds: "カードの残高（利用可能額）が不足しているため、決済できませんでした。",
+  expired_card: "カードの有効期限が切れているため、決済できませんでした。",
+  incorrect_cvc: "カードのセキュリティコードが正しくないため、決済できませんでした。",
+  lost_card: "カードが利用停止（紛失）となっているため、決済できませんでした。",
+  stolen_card: "カードが利用停止（盗難）となっているため、決済できませんでした。",
+  do_not_honor: "カード会社が決済を承認しませんでした。",
+  generic_decline: "カード会社が決済を承認しませんでした。",
+  card_declined: "カード会社が決済を承認しませんでした。",
+  processing_error: "カードの処理中にエラーが発生し、決済できませんでした。",
+  no_card:
+    "ご予約時に登録されたカードがないため、オンラインでは請求できません。店頭でご請求ください。",
+  amount_too_small: `請求額がカード決済の最低額（${MIN_CARD_CHARGE_YEN}円）未満のため、オンラインでは請求できません。`,
+  request_refused: "決済サービスが請求を受け付けませんでした。",
+};
+
+export function failureReason(code: string | null): string {
+  return (code && failureReasons[code]) || "カード会社が決済を承認しませんでした。";
 }

@@ -8,6 +8,7 @@ import {
   payments,
 } from "../db/schema";
 import type { Logger } from "../logger";
+import { failureReason } from "./payment-lines";
 import type { Payment, PaymentEvent, Refund } from "./provider.server";
 
 /**
@@ -133,10 +134,20 @@ export async function recordPaymentFailed(
   row: PaymentRow,
   payment: Payment,
 ): Promise<boolean> {
+  // A card that needs its holder is not a failure: the charger mails a payment link for it
+  // (decision 0080) and moves the row to open; this event may come before or after that.
+  const code = payment.lastError?.declineCode ?? payment.lastError?.code ?? null;
+  if (code === "authentication_required") return false;
   if (!movesForward(row.status, "failed")) return false;
   const updated = await tx
     .update(payments)
-    .set({ status: "failed", paymentIntentId: row.paymentIntentId ?? payment.id })
+    .set({
+      status: "failed",
+      paymentIntentId: row.paymentIntentId ?? payment.id,
+      // The reason, as the charger would have written it had its answer come first.
+      failureCode: row.failureCode ?? code ?? "card_declined",
+      failureMessage: row.failureMessage ?? failureReason(code),
+    })
     .where(and(eq(payments.id, row.id), eq(payments.status, row.status)))
     .returning({ id: payments.id });
   return updated.length > 0;

@@ -47,6 +47,8 @@ export const salonCapabilities = [
    * against expected, closing and reopening the day (owner and manager only).
    */
   "dayclose.act",
+  /** Refund a payment and waive a fee (decision 0080): money leaving the salon (owner, manager). */
+  "payments.refund",
   /** The customers (顧客カルテ): read, note, merge. */
   "customers.manage",
   /** Take the salon's customer list away as CSV (owner and manager only). */

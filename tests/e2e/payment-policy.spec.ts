@@ -47,7 +47,6 @@ test("a visitor reads the salon's policy for this booking, must agree to it, and
   const salonPath =
     (await owner.getByRole("link", { name: "公開ページを見る" }).getAttribute("href")) ?? "";
   expect(salonPath).toMatch(/^\/salons\//);
-  await ownerContext.close();
 
   await login();
   await page.setViewportSize({ width: 320, height: 800 });
@@ -110,6 +109,22 @@ test("a visitor reads the salon's policy for this booking, must agree to it, and
   ).toContainText("ご予約金額の100%");
   await expectNoHorizontalScroll(page);
   await axeAtEveryWidth(page);
+
+  // The salon cancels it (サロン都合): the deposit is refunded, and the booking detail shows
+  // the payment and its refund with who and when (decision 0080).
+  const bookingId = new URL(page.url()).searchParams.get("booking") ?? "";
+  await owner.goto(`/owner/salons/${salonId}/bookings/${bookingId}`);
+  const cancel = owner.getByRole("form", { name: "キャンセルを記録" });
+  await cancel.getByLabel("キャンセルの理由").selectOption({ label: "サロン都合" });
+  await cancel.getByRole("button", { name: "この予約をキャンセルする" }).click();
+  const money = owner.getByRole("region", { name: "お支払い・キャンセル料・返金" });
+  await expect(money.getByRole("listitem").filter({ hasText: "返金（予約金）" })).toContainText(
+    "完了",
+  );
+  await expect(money.getByRole("listitem").filter({ hasText: "予約金" }).first()).toContainText(
+    "返金済み",
+  );
+  await ownerContext.close();
 });
 
 async function expectNoHorizontalScroll(page: import("@playwright/test").Page) {

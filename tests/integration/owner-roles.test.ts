@@ -156,6 +156,7 @@ const managerRights: readonly SalonCapability[] = [
   "bookings.enter",
   "checkout.act",
   "dayclose.act",
+  "payments.refund",
   "customers.manage",
   "customers.export",
   "bookings.export",

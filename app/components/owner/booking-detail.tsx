@@ -7,9 +7,9 @@ import type {
   BookingPageBooking,
   MovePageData,
 } from "../../../server/owner/booking-detail-page.server";
-import { PaymentList } from "../bookings/payment-list";
 import { ErrorSummary, SelectField, TextAreaField, TextField } from "../form/field";
 import { FocusedNotice } from "../form/focused-notice";
+import { BookingMoney } from "./booking-money";
 import { OwnerPage } from "./owner-frame";
 
 /**
@@ -129,7 +129,7 @@ function Facts({ booking }: { booking: BookingPageBooking }) {
           ) : null}
           {booking.payments && booking.payments.length > 0 ? (
             <Row label="オンライン決済">
-              <PaymentList payments={booking.payments} heading="お支払い" headingLevel="h3" />
+              <BookingMoney payments={booking.payments} />
             </Row>
           ) : null}
           {booking.cancellation ? (
@@ -366,6 +366,11 @@ export function BookingDetailView({
                     error={errors.message}
                     key={`message-${booking.version}-${typed?.message ?? ""}`}
                   />
+                  {booking.policyLines ? (
+                    <p className="text-sm">
+                      サロン都合のキャンセルは、お支払い済みの金額を全額返金します。お客様都合のキャンセルは、お客様が同意したキャンセルポリシーの期間に入っていればキャンセル料を登録カードに請求します（お支払い済みの予約金は差し引きます）。
+                    </p>
+                  ) : null}
                   <div>
                     <button type="submit" className={dangerButtonClass} disabled={busy}>
                       この予約をキャンセルする

@@ -31,6 +31,8 @@ export const paymentRowStatuses = [
   "expired",
   "failed",
   "refunded",
+  /** A fee the salon let go (decision 0080): never charged, or no longer asked. */
+  "waived",
 ] as const;
 export type PaymentRowStatus = (typeof paymentRowStatuses)[number];
 
@@ -42,6 +44,7 @@ export const paymentStatusRank: Record<PaymentRowStatus, number> = {
   expired: 2,
   failed: 2,
   refunded: 3,
+  waived: 3,
 };
 
 /**
@@ -75,6 +78,15 @@ export const payments = pgTable(
     providerCustomerId: text("provider_customer_id"),
     paymentMethodId: text("payment_method_id"),
     providerRefundId: text("provider_refund_id"),
+    /** A fee's window (decision 0080): day_before, same_day or no_show. */
+    feeWindow: text("fee_window"),
+    /** The salon's person whose action made this movement (no-show, cancel, refund); null: the customer or the system. */
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    /** Who waived the fee (status waived). */
+    waivedBy: text("waived_by").references(() => users.id, { onDelete: "set null" }),
+    /** Why the provider refused (card_declined, authentication_required, …) and the reason in Japanese. */
+    failureCode: text("failure_code"),
+    failureMessage: text("failure_message"),
     /** When the provider said it succeeded (or the refund was made). */
     settledAt: timestamp("settled_at", { withTimezone: true }),
     createdAt: createdAt(),
@@ -83,6 +95,9 @@ export const payments = pgTable(
   (t) => [
     index("payments_booking_idx").on(t.bookingId),
     index("payments_salon_created_idx").on(t.salonId, t.createdAt),
+    // Deleting an account sets these to null: found by these indexes.
+    index("payments_created_by_idx").on(t.createdBy),
+    index("payments_waived_by_idx").on(t.waivedBy),
     check("payments_kind_valid", sql`${t.kind} in (${sqlList(paymentKinds)})`),
     check("payments_status_valid", sql`${t.status} in (${sqlList(paymentRowStatuses)})`),
     check("payments_amount_range", sql`${t.amount} >= 0`),
