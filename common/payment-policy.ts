@@ -122,7 +122,7 @@ export type PolicySnapshot = {
   paymentRequired: boolean;
   /** The booked amount (total after coupon, with the 指名料) the fees are a percentage of. */
   bookedAmount: number;
-  /** What the mode asks to be paid online at booking; nothing is charged yet (issue 40, §2 is next). */
+  /** What the mode asks to be paid online at booking (charged on the confirm step, decision 0078). */
   dueAtBooking: number;
   /** Only the windows with a fee, in order: 前日, 当日, 無断キャンセル. */
   fees: BookingFee[];

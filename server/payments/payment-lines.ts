@@ -1,5 +1,6 @@
+import { cancellationFee } from "../../common/cancellation-fee";
 import { formatDateTime, formatYen } from "../../common/format";
-import { yenText } from "../../common/payment-policy";
+import { feeWindowLabels, type PolicySnapshot, yenText } from "../../common/payment-policy";
 import type { PaymentKind, PaymentRowStatus } from "../db/schema/payments";
 
 /**
@@ -161,4 +162,43 @@ const failureReasons: Record<string, string> = {
 
 export function failureReason(code: string | null): string {
   return (code && failureReasons[code]) || "カード会社が決済を承認しませんでした。";
+}
+
+/**
+ * What cancelling now would cost, in the visitor's words, shown on the history page before they
+ * confirm (decision 0080): the fee of the window `now` falls in, what paid at booking goes
+ * towards it, and what is refunded or charged to the kept card. Null without a policy. The
+ * server computes the fee again when the cancellation is made.
+ */
+export function cancelFeeNotice(
+  snapshot: PolicySnapshot | null,
+  booking: { startsAt: Date; totalPrice: number },
+  records: readonly PaymentRecord[],
+  now: Date,
+): string | null {
+  if (!snapshot) return null;
+  const prepaid = records
+    .filter((r) => (r.kind === "deposit" || r.kind === "full") && charged(r))
+    .reduce((sum, r) => sum + r.amount, 0);
+  const refunded = records
+    .filter((r) => r.kind === "refund" && r.status === "succeeded")
+    .reduce((sum, r) => sum + r.amount, 0);
+  const kept = Math.max(0, prepaid - refunded);
+  const fee = cancellationFee(snapshot, booking, "customer_cancel", now);
+  if (!fee) {
+    return kept > 0
+      ? `いまキャンセルすると、キャンセル料はかかりません。お支払い済みの${yenText(kept)}は全額返金します。`
+      : "いまキャンセルすると、キャンセル料はかかりません。";
+  }
+  const head = `いまキャンセルすると、キャンセル料（${feeWindowLabels[fee.window]}・ご予約金額の${fee.percent}%）${yenText(fee.amount)}がかかります。`;
+  if (kept >= fee.amount) {
+    const back = kept - fee.amount;
+    return `${head}お支払い済みの${yenText(kept)}から充て${back > 0 ? `、残りの${yenText(back)}を返金します` : "ます"}。`;
+  }
+  const card = records.some((r) => r.status === "succeeded" && r.kind !== "refund");
+  const rest = fee.amount - kept;
+  if (kept > 0) {
+    return `${head}お支払い済みの${yenText(kept)}を充て、残りの${yenText(rest)}をご登録のカードに請求します。`;
+  }
+  return card ? `${head}ご登録のカードに請求します。` : `${head}サロンへ直接お支払いください。`;
 }

@@ -43,6 +43,8 @@ export type HistoryBooking = {
   /** A completed visit's review (decision 0054): write, edit, already written; else null. */
   review?: "write" | "edit" | "written" | null;
   reviewHref?: string | null;
+  /** What cancelling now would cost, shown before the visitor confirms (decision 0080). */
+  cancelFeeNotice?: string | null;
 };
 
 /** 口コミを書く / 口コミを編集する as a link, 口コミ投稿済み (edit window closed) as a link to read it. */
@@ -237,6 +239,7 @@ export function BookingDetail({
             <h3 id="cancel-confirm" tabIndex={-1} className="font-bold">
               この予約をキャンセルしますか？
             </h3>
+            {booking.cancelFeeNotice ? <p>{booking.cancelFeeNotice}</p> : null}
             <input type="hidden" name="intent" value="cancel" />
             <input type="hidden" name="booking" value={booking.id} />
             <TextAreaField

@@ -3,7 +3,7 @@ import { type ReviewAction, reviewActionFor } from "../../../common/reviews";
 import { isPendingApproval } from "../../../common/status-labels";
 import type { Database } from "../../db/client";
 import { bookingEvents, reviews } from "../../db/schema";
-import { paymentLine } from "../../payments/payment-lines";
+import { cancelFeeNotice, paymentLine } from "../../payments/payment-lines";
 import { type BookingSummary, getBookingForUser, listBookingsForUser } from "../booking.server";
 import { bookingSettingsFor } from "../settings";
 
@@ -146,6 +146,10 @@ export async function historyDetail(db: Database, userId: string, bookingId: str
       ...historyItem(booking, cancellable, changed, review.get(booking.id)),
       /** What was paid, refunded, or kept on a card (decision 0083). */
       payments: booking.payments.map(paymentLine),
+      /** What cancelling now would cost (shown before the visitor confirms); null without a policy. */
+      cancelFeeNotice: cancellable
+        ? cancelFeeNotice(booking.paymentPolicy, booking, booking.payments, now)
+        : null,
     },
     cancellationCutoffHours,
   };
