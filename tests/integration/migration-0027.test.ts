@@ -32,15 +32,20 @@ function columnsAddedFrom(index: number) {
   const journal = JSON.parse(
     readFileSync(path.join(migrations, "meta", "_journal.json"), "utf8"),
   ) as { entries: { tag: string }[] };
-  return journal.entries.slice(index).flatMap(({ tag }) =>
-    [
-      ...readFileSync(path.join(migrations, `${tag}.sql`), "utf8").matchAll(
-        /ALTER TABLE ("[a-z_]+") ADD COLUMN ("[a-z_]+")[^;]*;/gi,
-      ),
-    ].map(([add, table, column]) => ({
-      add: add.replace(/ REFERENCES[^;]*/i, ""),
-      drop: `ALTER TABLE ${table} DROP COLUMN ${column};`,
-    })),
+  const sql = journal.entries
+    .slice(index)
+    .map(({ tag }) => readFileSync(path.join(migrations, `${tag}.sql`), "utf8"));
+  // A table a later migration creates is not there yet: its columns come with it.
+  const created = new Set(
+    sql.flatMap((text) => [...text.matchAll(/CREATE TABLE ("[a-z_]+")/gi)].map(([, t]) => t)),
+  );
+  return sql.flatMap((text) =>
+    [...text.matchAll(/ALTER TABLE ("[a-z_]+") ADD COLUMN ("[a-z_]+")[^;]*;/gi)]
+      .filter(([, table]) => !created.has(table))
+      .map(([add, table, column]) => ({
+        add: add.replace(/ REFERENCES[^;]*/i, ""),
+        drop: `ALTER TABLE ${table} DROP COLUMN ${column};`,
+      })),
   );
 }
 
