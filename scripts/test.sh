@@ -12,7 +12,7 @@ started=$SECONDS
 current=""
 current_start=0
 report() {
-  local status=$?
+  local status=${1:-$?}
   echo
   echo "Phase times ($(date -u +%Y-%m-%dT%H:%MZ), load average $(cut -d' ' -f1-3 /proc/loadavg)):"
   local line
@@ -40,7 +40,7 @@ mkdir -p data
 setsid -w nice -n 10 npx tsx tests/e2e/prepare-data.ts >data/e2e-prepared.txt 2>data/e2e-prepare.log &
 prepare_pid=$!
 # A failed phase stops the run: the seed with it (its own process group).
-trap 'code=$?; kill -- -"$prepare_pid" 2>/dev/null; (exit "$code"); report' EXIT
+trap 'code=$?; kill -- -"$prepare_pid" 2>/dev/null || true; report "$code"' EXIT
 wait_for_seed() { wait "$1" || { cat data/e2e-prepare.log >&2; return 1; }; }
 phase vitest npm run test:unit
 phase build npm run build
