@@ -9,6 +9,7 @@ import { buttonClass, linkClass, secondaryButtonClass } from "../back-office-ui"
 import { ErrorSummary, TextAreaField } from "../form/field";
 import { FocusedNotice } from "../form/focused-notice";
 import { AdminFrame } from "./admin-frame";
+import { ViewTabs } from "./view-tabs";
 
 /**
  * /admin/payments: what the daily reconciliation found between our payments
@@ -63,28 +64,7 @@ export function PaymentDiscrepancies({
           </div>
         </Form>
       </section>
-      <nav aria-label="差異の表示切り替え">
-        <ul className="flex flex-wrap gap-2">
-          {tabs.map((tab) => {
-            const current = data.view === tab.view;
-            return (
-              <li key={tab.view}>
-                <Link
-                  to={`/admin/payments?view=${tab.view}`}
-                  aria-current={current ? "page" : undefined}
-                  className={`inline-block rounded-lg border px-3 py-2 font-bold ${
-                    current
-                      ? "border-brand-700 bg-brand-700 text-white"
-                      : "border-neutral-400 hover:bg-neutral-100"
-                  }`}
-                >
-                  {tab.label}
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
-      </nav>
+      <ViewTabs label="差異の表示切り替え" path="/admin/payments" tabs={tabs} current={data.view} />
       {data.lines.length === 0 ? (
         <p>差異はありません。</p>
       ) : (

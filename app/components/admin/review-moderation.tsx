@@ -11,6 +11,7 @@ import { FocusedNotice } from "../form/focused-notice";
 import { Pagination } from "../pagination";
 import { BackOfficeReview } from "../reviews/back-office-review";
 import { AdminFrame } from "./admin-frame";
+import { ViewTabs } from "./view-tabs";
 
 /**
  * /admin/reviews: the reported reviews (oldest report first), the hidden
@@ -42,28 +43,12 @@ export function ReviewModeration({
       <p className="max-w-3xl text-sm">
         非表示にした口コミはサロンのページに出ず、評価の平均と件数から外れます（口コミ自体は残り、再表示できます）。どの操作にもメモが記録され、操作履歴に残ります。
       </p>
-      <nav aria-label="口コミの表示切り替え">
-        <ul className="flex flex-wrap gap-2">
-          {tabs.map((tab) => {
-            const current = list.view === tab.view;
-            return (
-              <li key={tab.view}>
-                <Link
-                  to={`/admin/reviews?view=${tab.view}`}
-                  aria-current={current ? "page" : undefined}
-                  className={`inline-block rounded-lg border px-3 py-2 font-bold ${
-                    current
-                      ? "border-brand-700 bg-brand-700 text-white"
-                      : "border-neutral-400 hover:bg-neutral-100"
-                  }`}
-                >
-                  {tab.label}
-                </Link>
-              </li>
-            );
-          })}
-        </ul>
-      </nav>
+      <ViewTabs
+        label="口コミの表示切り替え"
+        path="/admin/reviews"
+        tabs={tabs}
+        current={list.view}
+      />
       {list.view === "all" ? (
         <Form
           method="get"
