@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -12,7 +13,12 @@ export const MAIL_CAPTURE = { smtpPort: PORT + 1, httpPort: PORT + 2 };
 // starts (127.0.0.1:3391 with the default port; each checkout its own).
 export const MAP_TILE_PORT = PORT + 291;
 export const E2E_ADMIN = { email: "admin@example.jp", password: "admin-pass-123" };
-const chromium = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// Debian's headless shell (package chromium-headless-shell) is the browser without its own UI,
+// which in the full browser took about a quarter of the suite's CPU on CI's 2-core machine
+// (bench/README.md "Test suite time"). CHROMIUM_PATH picks another build.
+const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
+const chromium =
+  process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
 
 /** The app server's environment; the seed runs with it too. */
 export const e2eServerEnv: Record<string, string> = {
@@ -64,7 +70,7 @@ export default defineConfig({
     launchOptions: {
       executablePath: chromium,
       args: [
-        "--headless=new",
+        ...(chromium.endsWith("headless-shell") ? [] : ["--headless=new"]),
         "--no-sandbox",
         "--disable-gpu",
         "--disable-background-networking",
