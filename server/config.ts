@@ -199,6 +199,15 @@ const configSchema = z.object({
     .url({ protocol: /^https?$/, error: "http(s):// で始まるURLにしてください" })
     .optional(),
 
+  /**
+   * The session sync of SPEC §7 (decision 0088): a sign-in POSTs an ID token (HS256, signed
+   * with SESSION_SYNC_SECRET, 300 s) to this URL with a bearer header; a sign-out sends DELETE.
+   */
+  SESSION_SYNC_URL: z
+    .url({ protocol: /^https?$/, error: "http(s):// で始まるURLにしてください" })
+    .optional(),
+  SESSION_SYNC_SECRET: z.string().min(32, "32文字以上のランダムな文字列にしてください").optional(),
+
   /** External sign-in: a provider is offered only when its client id and secret are set. */
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
@@ -286,6 +295,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (/^(sk|rk)_live_/.test(parsed.data.STRIPE_SECRET_KEY ?? "") && parsed.data.STRIPE_API_URL) {
     throw new Error(
       "Invalid environment:\n  STRIPE_API_URL: never with a live key (the key would go to another server)",
+    );
+  }
+  if (Boolean(parsed.data.SESSION_SYNC_URL) !== Boolean(parsed.data.SESSION_SYNC_SECRET)) {
+    throw new Error(
+      "Invalid environment:\n  SESSION_SYNC_*: set SESSION_SYNC_URL and SESSION_SYNC_SECRET together",
     );
   }
   if (parsed.data.PASSWORD_MAX_LENGTH < parsed.data.PASSWORD_MIN_LENGTH) {

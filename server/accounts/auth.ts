@@ -28,6 +28,7 @@ import { externalProviders } from "./external-providers";
 import { passwordPolicyFrom } from "./password-policy";
 import { RESET_LINK_SECONDS, resetMailAllowed } from "./password-reset-mail";
 import type { RateLimitStore } from "./rate-limit";
+import { queueSessionSync } from "./session-sync.server";
 
 export type AuthDeps = {
   db: Database;
@@ -156,6 +157,13 @@ export function createAuth({ db, config, mailer, rateLimitStore, log }: AuthDeps
               .update(users)
               .set({ lastSignInAt: session.createdAt })
               .where(eq(users.id, session.userId));
+            await queueSessionSync(db, config, "signed_in", session);
+          },
+        },
+        // Sign-out, a revoked session, a ban: Better Auth deletes the row through here.
+        delete: {
+          after: async (session) => {
+            await queueSessionSync(db, config, "signed_out", session);
           },
         },
       },

@@ -1,3 +1,4 @@
+import { sessionSyncJobHandlers } from "../accounts/session-sync.server";
 import { bookingJobHandlers } from "../bookings/booking-jobs.server";
 import { feeLinkJobHandlers } from "../bookings/fee-link-jobs.server";
 import type { Config } from "../config";
@@ -30,7 +31,10 @@ import { type RunningJobWorker, startJobWorker } from "./queue.server";
  */
 export function startBackgroundJobs(
   db: Database,
-  config: Pick<Config, "MAIL_FROM" | "PUBLIC_URL" | "WAITLIST_QUIET_HOURS">,
+  config: Pick<
+    Config,
+    "MAIL_FROM" | "PUBLIC_URL" | "WAITLIST_QUIET_HOURS" | "SESSION_SYNC_URL" | "SESSION_SYNC_SECRET"
+  >,
   log: Logger,
   {
     now = () => new Date(),
@@ -58,6 +62,7 @@ export function startBackgroundJobs(
       }),
       ...approvalLapseJobHandlers(),
       ...feeLinkJobHandlers({ mailFrom: config.MAIL_FROM }),
+      ...sessionSyncJobHandlers(config, log),
       [housekeepingKind]: housekeepingHandler,
       ...(payments ? reconciliationJobHandlers(payments, log) : {}),
     },
