@@ -13,6 +13,7 @@ import {
   bookings,
   checkoutPayments,
   checkouts,
+  dayCloses,
   payments,
   salonMembers,
   salonOwners,
@@ -22,12 +23,20 @@ import {
   type CheckoutPageData,
   computeCheckout,
   type ReceiptPageData,
+  voidCheckout,
 } from "../../server/owner/checkout.server";
-import type { DayClosePageData } from "../../server/owner/day-close.server";
+import {
+  closeDay,
+  type DayClosePageData,
+  dayFigures,
+  figuresFingerprint,
+  reopenDay,
+} from "../../server/owner/day-close.server";
+import { salonAccessFor } from "../../server/salon-access/salon-access.server";
 import { setRole } from "../support/accounts";
 import { buildBooking, buildSalonWithStaff } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
-import { withTestDatabase } from "../support/test-database";
+import { transactionsTakeTurns, withTestDatabase } from "../support/test-database";
 
 /**
  * 会計 and the online payments (issue 40; decision 0085): what was paid
@@ -463,4 +472,85 @@ describe("取消 of a saved 会計", () => {
     const after = (await (await s.owner.b.request(dayPath)).json()) as Body<DayClosePageData>;
     expect(after.loaderData.close?.changedSince).toBe(true);
   });
+
+  const accessOf = async (s: Awaited<ReturnType<typeof scene>>) => {
+    const access = await salonAccessFor(
+      database.db,
+      {
+        id: s.owner.userId,
+        email: s.owner.email,
+        emailVerified: true,
+        name: "山田 花子",
+        role: "owner",
+        profile: null,
+      },
+      s.salon.id,
+    );
+    if (!access) throw new Error("no access");
+    return access;
+  };
+
+  it.skipIf(transactionsTakeTurns)(
+    "two voids at once: one voids, the other is told it is gone; a void and a re-close at once: never a close counting a voided 会計",
+    async () => {
+      const s = await scene();
+      expect((await save(s, { version: await version(s.booking.id), method: "card" })).status).toBe(
+        302,
+      );
+      const access = await accessOf(s);
+      const twice = await Promise.allSettled([
+        voidCheckout(database.db, access, s.booking.id, "二重の登録", new Date()),
+        voidCheckout(database.db, access, s.booking.id, "二重の登録", new Date()),
+      ]);
+      expect(twice.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      const [refused] = twice.filter((r) => r.status === "rejected");
+      expect((refused as PromiseRejectedResult).reason.status).toBe(409);
+
+      // Taken again, the day closed and reopened; then a void and the re-close race.
+      expect((await save(s, { version: await version(s.booking.id), method: "card" })).status).toBe(
+        302,
+      );
+      const now = new Date();
+      const date = toLocal(now, s.salon.timeZone).date;
+      const seen = async () =>
+        figuresFingerprint(await dayFigures(database.db, s.salon.id, s.salon.timeZone, date));
+      const close = async () =>
+        closeDay(
+          database.db,
+          access,
+          { date, openingFloat: "", countedCash: "0", note: "", seen: await seen() },
+          new Date(),
+        );
+      await close();
+      await reopenDay(database.db, access, date, new Date());
+      const fingerprint = await seen();
+      const race = await Promise.allSettled([
+        voidCheckout(database.db, access, s.booking.id, "金額の誤り", new Date()),
+        closeDay(
+          database.db,
+          access,
+          { date, openingFloat: "", countedCash: "0", note: "", seen: fingerprint },
+          new Date(),
+        ),
+      ]);
+      expect(race.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      const [row] = await database.db
+        .select()
+        .from(dayCloses)
+        .where(and(eq(dayCloses.salonId, s.salon.id), eq(dayCloses.date, date)));
+      const left = await database.db
+        .select()
+        .from(checkouts)
+        .where(eq(checkouts.bookingId, s.booking.id));
+      // Either the void won (the close refused: the figures moved) or the close did (the void
+      // refused: the day is closed, and the 会計 it counted stands).
+      if (row?.status === "closed") {
+        expect(left).toHaveLength(1);
+        expect(row.checkoutCount).toBe(1);
+      } else {
+        expect(row?.status).toBe("reopened");
+        expect(left).toEqual([]);
+      }
+    },
+  );
 });
