@@ -11,7 +11,7 @@ import { addStoryStylist, axeAtEveryWidth, DEMO_OWNER, enterWalkIn } from "./own
  * 0082) with the cash counted. The form and the receipt are used
  * at 320 px without scrolling sideways, and axe-clean at every width.
  */
-test("the owner takes a walk-in's 会計 with a retail item and cash, and prints the receipt", async ({
+test("the owner takes a walk-in's 会計 with a retail item and cash, voids it and takes it again by card, and closes the day", async ({
   page,
 }) => {
   test.setTimeout(240_000);
