@@ -18,7 +18,10 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export const headers = privatePageHeaders;
 
-/** 会計 (decision 0079): owner, manager, reception, admin; the role matrix test checks it. */
+/**
+ * 会計 (decision 0079): owner, manager, reception, admin; the role matrix test checks it.
+ * Its 取消 (intent void, decision 0085) is checked again inside: checkout.void.
+ */
 export const capability = {
   loader: "checkout.act",
   action: "checkout.act",
@@ -29,7 +32,13 @@ export const capability = {
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
   const access = await requireSalonAccess(request, ctx, params.id, capability.loader);
-  const page = await checkoutPage(ctx.db, access, params.bookingId, new Date());
+  const page = await checkoutPage(
+    ctx.db,
+    access,
+    params.bookingId,
+    new Date(),
+    new URL(request.url),
+  );
   if (!page) throw notFound(request);
   return page;
 }

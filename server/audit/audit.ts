@@ -75,6 +75,7 @@ export const auditActions = {
   "coupon.delete": "クーポンの削除",
   // 会計 at the counter (server/owner/checkout.server.ts, products.server.ts; decision 0079).
   "checkout.create": "会計の登録",
+  "checkout.void": "会計の取消",
   "product.create": "店販商品の追加",
   "product.update": "店販商品の変更",
   "salon.invoice_number": "適格請求書発行事業者の登録番号の変更",

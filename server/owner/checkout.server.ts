@@ -13,6 +13,7 @@ import { formatDate, formatYen } from "../../common/format";
 import { toLocal } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
 import { recordAudit } from "../audit/audit";
+import { leftOf } from "../bookings/booking-fees.server";
 import { salonActor } from "../bookings/booking-history.server";
 import type { Database } from "../db/client";
 import {
@@ -21,6 +22,8 @@ import {
   checkoutLines,
   checkoutPayments,
   checkouts,
+  dayCloses,
+  payments,
   prefectures,
   products,
   salons,
@@ -28,7 +31,7 @@ import {
 } from "../db/schema";
 import { sqlState, UNIQUE_VIOLATION } from "../db/sql-state";
 import { DomainError } from "../errors/domain-error";
-import { ownerPageSalon, type SalonAccess } from "../salon-access/salon-access.server";
+import { can, ownerPageSalon, type SalonAccess } from "../salon-access/salon-access.server";
 import {
   BookingActionRefusedError,
   BookingNotFoundForSalonError,
@@ -53,6 +56,11 @@ type Booked = {
   menus: { menuId: string; name: string; price: number }[];
   nominationFee: number;
   totalPrice: number;
+  /**
+   * Yen paid online in advance and still kept (全額事前決済 or 予約金, less
+   * refunds; decision 0085): counted as the 事前決済 part, never typed.
+   */
+  prepaid?: number;
 };
 
 export type CheckoutProduct = { id: string; name: string; price: number };
@@ -92,6 +100,12 @@ export type CheckoutFigures = {
   payments: { method: PaymentMethod; amount: number }[];
   cashReceived: number | null;
   change: number | null;
+  /** The 事前決済 part: what was paid online, at most the total. */
+  prepaid: number;
+  /** What is paid at the counter: the total less the 事前決済 part (never negative). */
+  due: number;
+  /** What was paid online beyond the total (the salon refunds it from the booking detail). */
+  overpaid: number;
 };
 
 export type CheckoutErrors = Record<string, string>;
@@ -199,16 +213,34 @@ export function computeCheckout(
   if (total > checkoutBounds.total.max) {
     errors.total = `合計は${formatYen(checkoutBounds.total.max)}までです。金額を確かめてください。`;
   }
-  const method = (checkoutMethods as readonly string[]).includes(input.method)
+  // 事前決済 (decision 0085): what was paid online counts first, computed here, never typed.
+  const prepaidKept = Math.max(0, booked.prepaid ?? 0);
+  const prepaid = Math.min(prepaidKept, Math.max(0, total));
+  const due = Math.max(0, total - prepaid);
+  const overpaid = prepaidKept - prepaid;
+  const chosen = (checkoutMethods as readonly string[]).includes(input.method)
     ? (input.method as CheckoutMethod)
     : null;
-  if (!method) errors.method = "お支払い方法を選んでください。";
+  let method: CheckoutMethod | null = chosen;
+  if (prepaidKept > 0 && due === 0) {
+    // Paid in full online: nothing is asked at the counter, whatever the form says.
+    method = "prepaid";
+  } else if (!chosen) {
+    errors.method = "お支払い方法を選んでください。";
+  } else if (chosen === "prepaid") {
+    errors.method =
+      prepaidKept === 0
+        ? "この予約にはオンラインでの事前決済がありません。別のお支払い方法を選んでください。"
+        : `事前決済（${formatYen(prepaid)}）のほかに、お店でのお支払い（${formatYen(due)}）の方法を選んでください。`;
+  }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   if (!method || discount === null) return { ok: false, errors };
 
-  let payments: { method: PaymentMethod; amount: number }[] = [];
+  let counter: { method: PaymentMethod; amount: number }[] = [];
   if (method === "split") {
+    // The 事前決済 part is the server's; a typed one is not read.
     for (const part of paymentMethods) {
+      if (part === "prepaid") continue;
       const raw = input.parts[part] ?? "";
       if (raw.trim() === "") continue;
       const amount = yenOf(raw);
@@ -217,18 +249,25 @@ export function computeCheckout(
           `${checkoutMethodLabels[part]}の金額は${yenRange(checkoutBounds.total.max)}の半角数字で入力してください。`;
         continue;
       }
-      if (amount > 0) payments.push({ method: part, amount });
+      if (amount > 0) counter.push({ method: part, amount });
     }
     if (Object.keys(errors).length > 0) return { ok: false, errors };
-    const paid = payments.reduce((sum, p) => sum + p.amount, 0);
-    if (payments.length < 2) {
+    const paid = counter.reduce((sum, p) => sum + p.amount, 0);
+    if (counter.length < 2) {
       errors.parts = "組み合わせでは、2つ以上の支払い方法に金額を入力してください。";
-    } else if (paid !== total) {
-      errors.parts = `支払い方法ごとの金額の合計（${formatYen(paid)}）が合計金額（${formatYen(total)}）と合いません。`;
+    } else if (paid !== due) {
+      errors.parts =
+        prepaid > 0
+          ? `支払い方法ごとの金額の合計（${formatYen(paid)}）が、事前決済を除いたお店でのお支払い額（${formatYen(due)}）と合いません。`
+          : `支払い方法ごとの金額の合計（${formatYen(paid)}）が合計金額（${formatYen(total)}）と合いません。`;
     }
-  } else if (total > 0) {
-    payments = [{ method, amount: total }];
+  } else if (method !== "prepaid" && due > 0) {
+    counter = [{ method, amount: due }];
   }
+  const payments =
+    prepaid > 0 ? [{ method: "prepaid" as const, amount: prepaid }, ...counter] : counter;
+  // Paid partly online: a 組み合わせ of 事前決済 and what was paid at the counter.
+  if (prepaid > 0 && counter.length > 0) method = "split";
   const cash = payments.find((p) => p.method === "cash")?.amount ?? 0;
   let cashReceived: number | null = null;
   let change: number | null = null;
@@ -257,6 +296,9 @@ export function computeCheckout(
       payments,
       cashReceived,
       change,
+      prepaid,
+      due,
+      overpaid,
     },
   };
 }
@@ -285,6 +327,26 @@ async function readBooked(tx: Pick<Database, "select">, salonId: string, booking
     .from(bookingMenus)
     .where(and(eq(bookingMenus.salonId, salonId), eq(bookingMenus.bookingId, bookingId)))
     .orderBy(asc(bookingMenus.position));
+}
+
+/**
+ * What the customer paid online in advance for this booking and still has
+ * with the salon (decision 0085): each succeeded 全額事前決済 or 予約金 less
+ * its refunds not failed. A キャンセル料 is not part of a visit's 会計.
+ */
+export async function prepaidOf(db: Pick<Database, "select">, salonId: string, bookingId: string) {
+  const rows = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.salonId, salonId), eq(payments.bookingId, bookingId)));
+  const refunds = rows.filter((r) => r.kind === "refund");
+  return rows
+    .filter(
+      (r) =>
+        (r.kind === "deposit" || r.kind === "full") &&
+        (r.status === "succeeded" || r.status === "refunded"),
+    )
+    .reduce((sum, r) => sum + leftOf(r, refunds), 0);
 }
 
 /** Whether the booking's 会計 was saved. */
@@ -349,8 +411,10 @@ export async function saveCheckout(
         .where(and(eq(checkouts.salonId, salonId), eq(checkouts.bookingId, row.id)));
       if (existing) throw new CheckoutExistsError();
       const menus = await readBooked(tx, salonId, row.id);
+      // The booking's row lock orders this with a refund (which locks it first).
+      const prepaid = await prepaidOf(tx, salonId, row.id);
       const computed = computeCheckout(
-        { menus, nominationFee: row.nominationFee, totalPrice: row.totalPrice },
+        { menus, nominationFee: row.nominationFee, totalPrice: row.totalPrice, prepaid },
         input,
         await activeProducts(tx, salonId),
       );
@@ -400,6 +464,7 @@ export async function saveCheckout(
             discount: f.discount,
             method: f.method,
             payments: f.payments,
+            prepaid: f.prepaid,
             lines: f.lines.map((l) => ({
               name: l.name,
               unitPrice: l.unitPrice,
@@ -416,6 +481,116 @@ export async function saveCheckout(
     if (sqlState(error) === UNIQUE_VIOLATION) throw new CheckoutExistsError();
     throw error;
   }
+}
+
+/** 取消: the reason asked for, bounded (decision 0085). */
+export const VOID_REASON_MAX = 200;
+
+export class CheckoutVoidRefusedError extends DomainError {
+  constructor(message: string, status = 409) {
+    super("checkout_void_refused", message, status);
+  }
+}
+
+/**
+ * 取消 of a saved 会計 (decision 0085): a manager's or owner's correction,
+ * with a reason. The 会計 (its lines and parts) is removed under the
+ * booking's row lock and kept whole in the audit entry `checkout.void`; the
+ * visit stays 施術完了 and its 会計 can be taken again. Reports, the CSV
+ * and 日計 read the 会計 that stand, so they follow. A 会計 of a day whose
+ * 日計 is closed is refused until a manager reopens that day (締めを取り消す):
+ * the close's row is locked meanwhile, so a re-close waits and then sees
+ * the change.
+ */
+export async function voidCheckout(
+  db: Database,
+  access: SalonAccess,
+  bookingId: string,
+  rawReason: string,
+  now: Date,
+) {
+  // The page offers the button to no other role; a forged post is the guard's 404.
+  if (!can(access, "checkout.void")) throw new BookingNotFoundForSalonError();
+  const salonId = access.salon.id;
+  const reason = rawReason.trim();
+  if (reason === "") {
+    throw new CheckoutInvalidError({ reason: "取り消しの理由を入力してください。" });
+  }
+  if (reason.length > VOID_REASON_MAX) {
+    throw new CheckoutInvalidError({
+      reason: `取り消しの理由は${VOID_REASON_MAX}文字以内で入力してください。`,
+    });
+  }
+  return db.transaction(async (tx: Tx) => {
+    const row = await lockBooking(tx, { salonId, bookingId });
+    const [saved] = await tx
+      .select()
+      .from(checkouts)
+      .where(and(eq(checkouts.salonId, salonId), eq(checkouts.bookingId, row.id)));
+    if (!saved) {
+      throw new CheckoutVoidRefusedError(
+        "この予約の会計は登録されていません（すでに取り消されています）。画面を読み込み直してください。",
+      );
+    }
+    const day = toLocal(saved.createdAt, access.salon.timeZone).date;
+    const [close] = await tx
+      .select({ status: dayCloses.status })
+      .from(dayCloses)
+      .where(and(eq(dayCloses.salonId, salonId), eq(dayCloses.date, day)))
+      .for("update");
+    if (close?.status === "closed") {
+      throw new CheckoutVoidRefusedError(
+        `この会計の日（${formatDate(day)}）の日計は締められています。取り消すには、店長またはオーナーが日計で「締めを取り消す」を押してから、もう一度お試しください。`,
+      );
+    }
+    const lines = await tx
+      .select()
+      .from(checkoutLines)
+      .where(and(eq(checkoutLines.salonId, salonId), eq(checkoutLines.checkoutId, saved.id)))
+      .orderBy(asc(checkoutLines.position));
+    const parts = await tx
+      .select({ method: checkoutPayments.method, amount: checkoutPayments.amount })
+      .from(checkoutPayments)
+      .where(and(eq(checkoutPayments.salonId, salonId), eq(checkoutPayments.checkoutId, saved.id)));
+    // Its lines and parts go with it (on delete cascade); the audit entry keeps them.
+    await tx
+      .delete(checkouts)
+      .where(and(eq(checkouts.salonId, salonId), eq(checkouts.id, saved.id)));
+    await recordAudit(
+      tx,
+      {
+        actorUserId: access.user.id,
+        action: "checkout.void",
+        targetType: "booking",
+        targetId: row.id,
+        salonId,
+        before: {
+          checkoutId: saved.id,
+          day,
+          createdAt: saved.createdAt.toISOString(),
+          createdBy: saved.createdBy,
+          subtotal: saved.subtotal,
+          discount: saved.discount,
+          total: saved.total,
+          tax: saved.tax,
+          method: saved.method,
+          cashReceived: saved.cashReceived,
+          change: saved.change,
+          payments: parts,
+          lines: lines.map((l) => ({
+            kind: l.kind,
+            name: l.name,
+            unitPrice: l.unitPrice,
+            quantity: l.quantity,
+            amount: l.amount,
+          })),
+        },
+        after: { reason },
+      },
+      now,
+    );
+    return { day, total: saved.total };
+  });
 }
 
 const text = (form: FormData, name: string) => {
@@ -469,8 +644,22 @@ export type CheckoutPageData = {
   } | null;
   /** Why 会計 cannot be taken now (the page says it instead of the form). */
   refusal: string | null;
+  /**
+   * Paid online in advance (decision 0085): the 事前決済 part the server
+   * counts, and what is left at the counter for the booked amount.
+   */
+  prepaid: {
+    amountLabel: string;
+    bookedDueLabel: string;
+    /** Paid beyond the booked amount: refunded from the booking detail. */
+    overpaidLabel: string | null;
+  } | null;
   /** The 会計 already saved: the page links its receipt instead of the form. */
   saved: { totalLabel: string; methodLabel: string } | null;
+  /** This person may void (取消) the saved 会計 (checkout.void). */
+  canVoid: boolean;
+  /** The 会計 was just voided (?voided=1): the page says so above the form. */
+  voided: boolean;
   products: { id: string; name: string; priceLabel: string }[];
   methods: { value: CheckoutMethod; label: string }[];
   parts: { value: PaymentMethod; label: string }[];
@@ -482,6 +671,7 @@ export async function checkoutPage(
   access: SalonAccess,
   bookingId: string | undefined,
   now: Date,
+  url?: URL,
 ): Promise<CheckoutPageData | null> {
   const salonId = access.salon.id;
   if (!bookingId || !isUuid(bookingId)) return null;
@@ -499,6 +689,7 @@ export async function checkoutPage(
   const start = toLocal(row.startsAt, zone);
   const end = toLocal(row.endsAt, zone);
   const listed = menus.reduce((sum, m) => sum + m.price, 0) + row.nominationFee;
+  const prepaid = await prepaidOf(db, salonId, row.id);
   return {
     salon: ownerPageSalon(access),
     booking: {
@@ -514,17 +705,32 @@ export async function checkoutPage(
       nominationFee: row.nominationFee,
       bookedDiscount: Math.max(0, listed - row.totalPrice),
     },
+    prepaid:
+      prepaid > 0
+        ? {
+            amountLabel: formatYen(prepaid),
+            bookedDueLabel: formatYen(Math.max(0, row.totalPrice - prepaid)),
+            overpaidLabel: prepaid > row.totalPrice ? formatYen(prepaid - row.totalPrice) : null,
+          }
+        : null,
     refusal: saved ? null : checkoutRefusal(row, now),
     saved: saved
       ? { totalLabel: formatYen(saved.total), methodLabel: checkoutMethodLabels[saved.method] }
       : null,
+    canVoid: saved !== undefined && can(access, "checkout.void"),
+    voided: !saved && url?.searchParams.get("voided") === "1",
     products: (await activeProducts(db, salonId)).map((p) => ({
       id: p.id,
       name: p.name,
       priceLabel: formatYen(p.price),
     })),
-    methods: checkoutMethods.map((value) => ({ value, label: checkoutMethodLabels[value] })),
-    parts: paymentMethods.map((value) => ({ value, label: checkoutMethodLabels[value] })),
+    // 事前決済 is never chosen: the server counts what was paid online (decision 0085).
+    methods: checkoutMethods
+      .filter((value) => value !== "prepaid")
+      .map((value) => ({ value, label: checkoutMethodLabels[value] })),
+    parts: paymentMethods
+      .filter((value) => value !== "prepaid")
+      .map((value) => ({ value, label: checkoutMethodLabels[value] })),
   };
 }
 
@@ -536,6 +742,10 @@ export type CheckoutPreview = {
   totalLabel: string;
   taxLabel: string;
   changeLabel: string | null;
+  /** 事前決済 済み, what is left at the counter, and what was paid beyond the total. */
+  prepaidLabel: string | null;
+  dueLabel: string;
+  overpaidLabel: string | null;
 };
 
 function previewOf(f: CheckoutFigures): CheckoutPreview {
@@ -550,6 +760,9 @@ function previewOf(f: CheckoutFigures): CheckoutPreview {
     totalLabel: formatYen(f.total),
     taxLabel: formatYen(f.tax),
     changeLabel: f.change === null ? null : formatYen(f.change),
+    prepaidLabel: f.prepaid > 0 ? formatYen(f.prepaid) : null,
+    dueLabel: formatYen(f.due),
+    overpaidLabel: f.overpaid > 0 ? formatYen(f.overpaid) : null,
   };
 }
 
@@ -573,6 +786,29 @@ export async function submitCheckout(
   now: Date,
 ): Promise<CheckoutFormOutcome> {
   const input = checkoutInputOf(form);
+  if (text(form, "intent") === "void") {
+    try {
+      await voidCheckout(db, access, bookingId ?? "", text(form, "reason").slice(0, 1000), now);
+    } catch (error) {
+      if (error instanceof CheckoutInvalidError) {
+        return { kind: "refused", status: 400, errors: error.errors, values: input };
+      }
+      if (error instanceof BookingNotFoundForSalonError) throw error;
+      if (error instanceof DomainError) {
+        return {
+          kind: "refused",
+          status: error.status,
+          errors: { void: error.message },
+          values: input,
+        };
+      }
+      throw error;
+    }
+    return {
+      kind: "done",
+      location: `/owner/salons/${access.salon.id}/bookings/${bookingId}/checkout?voided=1`,
+    };
+  }
   if (text(form, "intent") === "preview") {
     // Computed as saving would, from the booking and the product list; nothing written.
     const salonId = access.salon.id;
@@ -589,6 +825,7 @@ export async function submitCheckout(
         menus: await readBooked(db, salonId, row.id),
         nominationFee: row.nominationFee,
         totalPrice: row.totalPrice,
+        prepaid: await prepaidOf(db, salonId, row.id),
       },
       input,
       await activeProducts(db, salonId),

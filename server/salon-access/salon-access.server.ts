@@ -43,6 +43,11 @@ export const salonCapabilities = [
   /** 会計 at the counter and its 領収書 (decision 0079): what the visit was paid. */
   "checkout.act",
   /**
+   * 取消 of a saved 会計 with a reason, so that it can be taken again
+   * (decision 0085): owner, manager, admin — not reception.
+   */
+  "checkout.void",
+  /**
    * 日計 (decision 0082): the day's totals by method, the cash counted
    * against expected, closing and reopening the day (owner and manager only).
    */

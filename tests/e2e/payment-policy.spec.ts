@@ -1,16 +1,20 @@
 import { signIn } from "./account-helpers";
 import { pickDay } from "./booking-helpers";
 import { expect, test } from "./fixtures";
-import { axeAtEveryWidth, DEMO_OWNER } from "./owner-helpers";
+import { addStoryStylist, axeAtEveryWidth, DEMO_OWNER, moveToJustStarted } from "./owner-helpers";
 
 /**
  * The salon's お支払いとキャンセル料 (issue 40; decision 0075), in the demo:
  * the demo owner's salon with the seeded policy shows it on 設定; a visitor
  * booking there reads this booking's amounts and dates, is stopped without
  * the consent (the error summary focused), ticks it, and finds the agreed
- * policy on the thanks page. axe-clean at every width, used at 320 px.
+ * policy on the thanks page, pays the deposit with the fake provider's
+ * test card, and does not come: the salon records 無断キャンセル and the
+ * booking detail lists the fee charged, the deposit counted (decision 0080);
+ * a second booking the salon cancels has its deposit refunded.
+ * axe-clean at every width, used at 320 px.
  */
-test("a visitor reads the salon's policy for this booking, must agree to it, and finds it on the thanks page", async ({
+test("a visitor reads the salon's policy for this booking, agrees, pays the deposit, does not come and is charged the no-show fee; a salon cancellation is refunded", async ({
   page,
   browser,
   login,
@@ -69,6 +73,7 @@ test("a visitor reads the salon's policy for this booking, must agree to it, and
     /当日（\d{4}年\d{1,2}月\d{1,2}日\(.\) 0:00以降）のキャンセル：ご予約金額の50%（[\d,]+円）/,
   );
   await expect(terms).toContainText(/予約金（ご予約金額の20%＝[\d,]+円）/);
+  const policy = (await terms.textContent()) ?? "";
   await expectNoHorizontalScroll(page);
   await axeAtEveryWidth(page);
   await page.setViewportSize({ width: 320, height: 800 });
@@ -97,12 +102,7 @@ test("a visitor reads the salon's policy for this booking, must agree to it, and
   await page.getByRole("button", { name: "お支払いへ進む" }).click();
   // The local fake provider's hosted page (テスト決済): the deposit paid with the test card; the
   // booking is confirmed from the provider's answer, and the browser comes back to the thanks page.
-  await expect(page.getByRole("heading", { name: "テスト決済" })).toBeVisible();
-  await page.getByLabel("カード番号").fill("4242 4242 4242 4242");
-  await page.getByLabel("有効期限").fill("12/30");
-  await page.getByLabel("セキュリティコード").fill("123");
-  await page.getByRole("button", { name: /を支払う$/ }).click();
-  await expect(page.getByRole("heading", { name: "ご予約が確定しました" })).toBeVisible();
+  await payWithTestCard(page);
   await expect(page.getByRole("table").filter({ hasText: "予約金" })).toBeVisible();
   await expect(
     page.getByRole("region", { name: "ご同意いただいたお支払いとキャンセルポリシー" }),
@@ -110,14 +110,47 @@ test("a visitor reads the salon's policy for this booking, must agree to it, and
   await expectNoHorizontalScroll(page);
   await axeAtEveryWidth(page);
 
-  // The salon cancels it (サロン都合): the deposit is refunded, and the booking detail shows
-  // the payment and its refund with who and when (decision 0080).
+  // The visitor does not come (decision 0080): the salon brings the visit to 15 minutes ago
+  // with a stylist free at any hour and records 無断キャンセル from the booking detail. The fee
+  // is the agreed 100 %, the deposit counted: only the rest is charged on the card kept.
+  const yen = (pattern: RegExp) => Number((pattern.exec(policy)?.[1] ?? "").replace(/,/g, ""));
+  const deposit = yen(/予約金（ご予約金額の20%＝([\d,]+)円）/);
+  const noShowFee = yen(/無断キャンセル）：ご予約金額の100%（([\d,]+)円）/);
+  expect(deposit).toBeGreaterThan(0);
+  expect(noShowFee).toBeGreaterThan(deposit);
   const bookingId = new URL(page.url()).searchParams.get("booking") ?? "";
+  const stylist = await addStoryStylist(owner, salonId, "決済 担当", "けっさい たんとう");
+  await moveToJustStarted(owner, salonId, bookingId, stylist);
   await owner.goto(`/owner/salons/${salonId}/bookings/${bookingId}`);
+  await owner.getByRole("button", { name: "無断キャンセル" }).click();
+  const money = owner.getByRole("region", { name: "お支払い・キャンセル料・返金" });
+  const fee = money.getByRole("listitem").filter({ hasText: "キャンセル料（無断キャンセル）" });
+  await expect(fee).toContainText("完了");
+  await expect(fee).toContainText(`￥${(noShowFee - deposit).toLocaleString("ja-JP")}`);
+  await expect(money.getByRole("listitem").filter({ hasText: "予約金" }).first()).toContainText(
+    "完了",
+  );
+
+  // Another booking, which the salon cancels (サロン都合): the deposit is refunded, and the
+  // booking detail shows the payment and its refund with who and when (decision 0080).
+  await page.goto(salonPath);
+  await page
+    .getByRole("link", { name: /を予約する$/ })
+    .first()
+    .click();
+  await pickDay(page, 4);
+  await page
+    .getByRole("button", { name: /から予約する$/ })
+    .first()
+    .click();
+  await page.getByRole("checkbox", { name: /キャンセルポリシーに同意する/ }).check();
+  await page.getByRole("button", { name: "お支払いへ進む" }).click();
+  await payWithTestCard(page);
+  const cancelledId = new URL(page.url()).searchParams.get("booking") ?? "";
+  await owner.goto(`/owner/salons/${salonId}/bookings/${cancelledId}`);
   const cancel = owner.getByRole("form", { name: "キャンセルを記録" });
   await cancel.getByLabel("キャンセルの理由").selectOption({ label: "サロン都合" });
   await cancel.getByRole("button", { name: "この予約をキャンセルする" }).click();
-  const money = owner.getByRole("region", { name: "お支払い・キャンセル料・返金" });
   await expect(money.getByRole("listitem").filter({ hasText: "返金（予約金）" })).toContainText(
     "完了",
   );
@@ -126,6 +159,16 @@ test("a visitor reads the salon's policy for this booking, must agree to it, and
   );
   await ownerContext.close();
 });
+
+/** The local fake provider's hosted page (テスト決済): paid with the test card, back on the thanks page. */
+async function payWithTestCard(page: import("@playwright/test").Page) {
+  await expect(page.getByRole("heading", { name: "テスト決済" })).toBeVisible();
+  await page.getByLabel("カード番号").fill("4242 4242 4242 4242");
+  await page.getByLabel("有効期限").fill("12/30");
+  await page.getByLabel("セキュリティコード").fill("123");
+  await page.getByRole("button", { name: /を支払う$/ }).click();
+  await expect(page.getByRole("heading", { name: "ご予約が確定しました" })).toBeVisible();
+}
 
 async function expectNoHorizontalScroll(page: import("@playwright/test").Page) {
   const overflow = await page.evaluate(

@@ -50,6 +50,11 @@ export function CheckoutView({
           {booking.customerName || "（お名前なし）"}様・{booking.dateLabel} {booking.timeLabel}
           ・予約時の金額 {booking.totalLabel}
         </p>
+        {data.voided ? (
+          <p role="status" className="rounded-lg border-2 border-green-700 bg-green-50 p-3">
+            会計を取り消しました。正しい内容で、もう一度登録してください。
+          </p>
+        ) : null}
         {data.saved ? (
           <section className={sectionClass} aria-labelledby="saved-heading">
             <h2 id="saved-heading" className={headingClass}>
@@ -63,6 +68,45 @@ export function CheckoutView({
                 領収書を表示
               </Link>
             </p>
+            {data.canVoid ? (
+              <Form
+                method="post"
+                noValidate
+                aria-labelledby="void-heading"
+                className="mt-6 flex flex-col gap-3 border-t border-neutral-300 pt-4"
+              >
+                <h3 id="void-heading" className="font-bold">
+                  会計を取り消す（店長・オーナー）
+                </h3>
+                <p className="text-sm text-neutral-700">
+                  金額や支払い方法を間違えたときに。取り消した会計は記録に残り、もう一度登録できます。締めた日の会計は、先に日計の締めを取り消してください。
+                </p>
+                {errors.void ? (
+                  <p role="alert" className="font-bold text-red-700">
+                    {errors.void}
+                  </p>
+                ) : null}
+                <TextField
+                  id="void-reason"
+                  name="reason"
+                  label="取り消しの理由（必須）"
+                  autoComplete="off"
+                  maxLength={200}
+                  error={errors.reason}
+                />
+                <p>
+                  <button
+                    type="submit"
+                    name="intent"
+                    value="void"
+                    className={secondaryButtonClass}
+                    disabled={busy}
+                  >
+                    この会計を取り消す
+                  </button>
+                </p>
+              </Form>
+            ) : null}
           </section>
         ) : data.refusal ? (
           <p role="status" className="rounded-lg border-2 border-amber-700 bg-amber-50 p-3">
@@ -140,11 +184,34 @@ export function CheckoutView({
               error={errors.discount ?? errors.total}
             />
 
+            {data.prepaid ? (
+              <section className={sectionClass} aria-labelledby="prepaid-heading">
+                <h2 id="prepaid-heading" className={headingClass}>
+                  事前決済 済み {data.prepaid.amountLabel}
+                </h2>
+                <p>
+                  オンラインでお支払い済みの分は、事前決済として自動で差し引きます。予約時の金額なら、お店でのお支払いは
+                  {data.prepaid.bookedDueLabel}です。
+                </p>
+                {data.prepaid.overpaidLabel ? (
+                  <p className="mt-2 font-bold">
+                    事前決済が予約時の金額を{data.prepaid.overpaidLabel}上回っています。
+                    <Link to={`${base}#booking-money-heading`} className="text-brand-700 underline">
+                      予約の詳細の「お支払い・キャンセル料・返金」
+                    </Link>
+                    から返金できます。
+                  </p>
+                ) : null}
+              </section>
+            ) : null}
+
             <fieldset
               className={sectionClass}
               aria-describedby={errors.method ? "method-error" : undefined}
             >
-              <legend className="px-1 font-bold">お支払い方法</legend>
+              <legend className="px-1 font-bold">
+                {data.prepaid ? "お店でのお支払い方法（事前決済の残り）" : "お支払い方法"}
+              </legend>
               {errors.method ? (
                 <p id="method-error" className="mb-2 text-sm font-bold text-red-700">
                   {errors.method}
@@ -254,6 +321,14 @@ function Preview({ preview }: { preview: CheckoutPreview }) {
         <dd className="text-right font-bold">{preview.totalLabel}</dd>
         <dt>内消費税（10%）</dt>
         <dd className="text-right">{preview.taxLabel}</dd>
+        {preview.prepaidLabel !== null ? (
+          <>
+            <dt>事前決済 済み</dt>
+            <dd className="text-right">{preview.prepaidLabel}</dd>
+            <dt className="font-bold">お店でのお支払い</dt>
+            <dd className="text-right font-bold">{preview.dueLabel}</dd>
+          </>
+        ) : null}
         {preview.changeLabel !== null ? (
           <>
             <dt>お釣り</dt>
@@ -261,6 +336,12 @@ function Preview({ preview }: { preview: CheckoutPreview }) {
           </>
         ) : null}
       </dl>
+      {preview.overpaidLabel !== null ? (
+        <p className="mt-3 font-bold">
+          事前決済が合計を{preview.overpaidLabel}
+          上回っています。差額は、予約の詳細の「お支払い・キャンセル料・返金」から返金できます。
+        </p>
+      ) : null}
     </section>
   );
 }

@@ -42,14 +42,16 @@ function Amounts({
     ["現金", formatYen(figures.cashAmount)],
     ["カード", formatYen(figures.cardAmount)],
     ["QR決済", formatYen(figures.qrAmount)],
-    ["事前決済", formatYen(figures.prepaidAmount)],
+    // Paid online before the visit (decision 0085): never in the drawer.
+    ["事前決済（オンライン・レジ外）", formatYen(figures.prepaidAmount)],
     ["現金のお預かり", formatYen(figures.cashReceived)],
     ["お釣り", formatYen(figures.changeGiven)],
     ["返金（オンライン・レジ外）", `${figures.refundCount}件 ${formatYen(figures.refundAmount)}`],
     ...(extra ?? []),
   ];
   return (
-    <table className={tableClass}>
+    // A label and its yen side by side: at desktop widths they stay near each other.
+    <table className={`${tableClass} max-w-xl`}>
       <caption className="mb-2 text-left text-sm text-neutral-700">{caption}</caption>
       <tbody>
         {rows.map(([label, value]) => (
@@ -171,7 +173,7 @@ export function DayCloseView({
             ) : null}
             <Amounts figures={data.figures} caption="支払方法ごとの合計（組み合わせは内訳ごと）" />
             {close?.status === "closed" ? null : (
-              <Form method="post" noValidate className="mt-4 flex flex-col gap-3">
+              <Form method="post" noValidate className="mt-4 flex max-w-xl flex-col gap-3">
                 <input type="hidden" name="intent" value="close" />
                 <input type="hidden" name="date" value={data.date} />
                 <input type="hidden" name="seen" value={data.seen} />
