@@ -32,6 +32,7 @@ const payments = await startPayments(config, {
 // payments' daily reconciliation only with a provider that keeps its state (decision 0081).
 startBackgroundJobs(database.db, config, log, {
   payments: payments && !payments.fake ? payments.provider : null,
+  sender: payments?.provider ?? null,
 });
 const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
 

@@ -136,6 +136,7 @@ export async function start(
   // its payments on restart (its reconciliation runs from /admin/payments when asked).
   const jobs = startBackgroundJobs(database.db, config, log, {
     payments: payments && !payments.fake ? payments.provider : null,
+    sender: payments?.provider ?? null,
   });
   const app = createServerApp({
     config,

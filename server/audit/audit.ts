@@ -85,6 +85,7 @@ export const auditActions = {
   // Fees and refunds of a booking (server/owner/booking-money.server.ts, decision 0080).
   "payment.refund": "返金",
   "payment.waive": "キャンセル料の免除（請求しない）",
+  "payment.no_show_taken_back": "無断キャンセルの取り消しによるキャンセル料の返金・取りやめ",
   // Moderation of reviews (server/admin/review-moderation.server.ts, decision 0056).
   "review.hide": "口コミの非表示",
   "review.restore": "口コミの再表示",

@@ -1,11 +1,13 @@
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import { cancellationFee, type FeeCause } from "../../common/cancellation-fee";
 import { feeWindowLabels } from "../../common/payment-policy";
+import { recordAudit } from "../audit/audit";
 import type { Database } from "../db/client";
 import { bookings, payments } from "../db/schema";
 import { enqueue } from "../jobs/queue.server";
 import { describeError, type Logger } from "../logger";
 import { failureReason, MIN_CARD_CHARGE_YEN } from "../payments/payment-lines";
+import { claimSend, releaseSend, scheduleResend } from "../payments/payment-send.server";
 import {
   idempotencyKeys,
   type PaymentProvider,
@@ -131,7 +133,10 @@ export async function planBookingMoney(
         feeWindow: fee.window,
         amount,
         status: refusal ? "failed" : "pending",
-        idempotencyKey: idempotencyKeys.fee(booking.id, feeKeyKind[cause as FeeCause]),
+        idempotencyKey: idempotencyKeys.fee(
+          booking.id,
+          feeKeyOf(rows, booking.id, cause as FeeCause),
+        ),
         providerCustomerId: card?.providerCustomerId ?? null,
         paymentMethodId: card?.paymentMethodId ?? null,
         failureCode: refusal,
@@ -152,6 +157,88 @@ export async function planBookingMoney(
     if (row) refunds.push(row);
     excess -= amount;
   }
+}
+
+/**
+ * The key's kind of a new fee: `no_show`, or after a no-show taken back and
+ * recorded again `no_show:2`, … (its earlier fee was refunded or dropped by
+ * the take-back). Otherwise the kind's one key: a fee decided before stands.
+ */
+function feeKeyOf(rows: readonly PaymentRow[], bookingId: string, cause: FeeCause): string {
+  const kind = feeKeyKind[cause];
+  const first = idempotencyKeys.fee(bookingId, kind);
+  const earlier = rows.filter(
+    (r) =>
+      r.kind === "fee" && (r.idempotencyKey === first || r.idempotencyKey.startsWith(`${first}:`)),
+  );
+  if (earlier.length === 0 || !earlier.every((r) => r.failureCode === takenBackCode)) return kind;
+  return `${kind}:${earlier.length + 1}`;
+}
+
+/** Marks a no-show's fee given back or dropped because the salon took the no-show back. */
+const takenBackCode = "no_show_taken_back";
+
+/**
+ * 取り消す on a 無断キャンセル (decision 0084), inside the transaction that
+ * takes it back: its fee charged is refunded (the fee's next
+ * `refund:<fee>:<n>`, sent after the commit), a fee not taken (pending,
+ * failed, or waiting on its link) is dropped (`waived`, with the reason),
+ * audited. Returns the payment link to expire at the provider, if any.
+ */
+export async function takeBackNoShowMoney(
+  tx: Tx,
+  booking: Booking,
+  actorUserId: string | null,
+  now: Date,
+): Promise<{ expireSessionId: string | null }> {
+  const rows = await lockedPayments(tx, booking.id);
+  const refunds = rows.filter((r) => r.kind === "refund");
+  const fees = rows.filter(
+    (r) =>
+      r.kind === "fee" &&
+      r.feeWindow === "no_show" &&
+      r.failureCode !== takenBackCode &&
+      r.status !== "waived",
+  );
+  let expireSessionId: string | null = null;
+  for (const fee of fees) {
+    const before = { paymentId: fee.id, status: fee.status, amount: fee.amount };
+    let after: Record<string, unknown>;
+    if (fee.status === "succeeded" || fee.status === "refunded") {
+      const left = leftOf(fee, refunds);
+      const refund = left > 0 ? await insertRefund(tx, fee, left, refunds, actorUserId) : null;
+      if (refund) refunds.push(refund);
+      await tx.update(payments).set({ failureCode: takenBackCode }).where(eq(payments.id, fee.id));
+      after = { refundId: refund?.id ?? null, refund: left };
+    } else {
+      await tx
+        .update(payments)
+        .set({
+          status: "waived",
+          waivedBy: actorUserId,
+          settledAt: now,
+          failureCode: takenBackCode,
+          failureMessage: failureReason(takenBackCode),
+        })
+        .where(eq(payments.id, fee.id));
+      if (fee.status === "open") expireSessionId = fee.checkoutSessionId;
+      after = { status: "waived" };
+    }
+    await recordAudit(
+      tx,
+      {
+        actorUserId,
+        action: "payment.no_show_taken_back",
+        targetType: "booking",
+        targetId: booking.id,
+        salonId: booking.salonId,
+        before,
+        after,
+      },
+      now,
+    );
+  }
+  return { expireSessionId };
 }
 
 export type MoneyOptions = { now: Date; publicUrl: string; log?: Logger };
@@ -182,14 +269,25 @@ export async function sendBookingMoney(
     .orderBy(asc(payments.createdAt));
   for (const row of due) {
     try {
-      if (row.kind === "fee") await chargeFee(db, provider, row, options);
-      if (row.kind === "refund" && row.refundOf) {
-        await sendPendingRefunds(db, provider, row.refundOf, options.now);
-      }
+      await sendPaymentRow(db, provider, row, options);
     } catch (error) {
-      // Outcome unknown (or refused): the row stays pending with its key; 再試行 sends it again.
+      // Outcome unknown (or refused): the row stays pending with its key; the retry job
+      // (decision 0084) or 再試行 sends it again.
       options.log?.warn("payments: left pending", { paymentId: row.id, ...describeError(error) });
     }
+  }
+}
+
+/** One pending fee or refund sent with its saved key (throws when the provider was not reached). */
+export async function sendPaymentRow(
+  db: Database,
+  provider: PaymentProvider,
+  row: PaymentRow,
+  options: MoneyOptions,
+): Promise<void> {
+  if (row.kind === "fee") await chargeFee(db, provider, row, options);
+  if (row.kind === "refund" && row.refundOf) {
+    await sendPendingRefunds(db, provider, row.refundOf, options.now);
   }
 }
 
@@ -217,12 +315,55 @@ async function chargeFee(
     .from(bookings)
     .where(eq(bookings.id, row.bookingId));
   const description = feeDescription(row, booking?.number ?? "");
-  let result: Awaited<ReturnType<PaymentProvider["chargeOffSession"]>>;
+  // One sender at a time (decision 0084): another holds it, or it is settled.
+  if (!(await claimSend(db, row.id, now))) return;
   try {
-    result = await provider.chargeOffSession({
+    await sendFee(db, provider, row, {
+      now,
+      publicUrl,
+      description,
+      email: booking?.email,
       bookingId: row.bookingId,
       customerId: row.providerCustomerId,
       paymentMethodId: row.paymentMethodId,
+    });
+  } catch (error) {
+    // Not reached, or no answer: whether it charged is unknown; the same key goes again later.
+    if (!(error instanceof PaymentRequestError)) await scheduleResend(db, row, 1, now);
+    throw error;
+  } finally {
+    await releaseSend(db, row.id);
+  }
+}
+
+async function sendFee(
+  db: Database,
+  provider: PaymentProvider,
+  row: PaymentRow,
+  {
+    now,
+    publicUrl,
+    description,
+    email,
+    bookingId,
+    customerId,
+    paymentMethodId,
+  }: {
+    now: Date;
+    publicUrl: string;
+    description: string;
+    email: string | undefined;
+    bookingId: string;
+    customerId: string;
+    paymentMethodId: string;
+  },
+): Promise<void> {
+  let result: Awaited<ReturnType<PaymentProvider["chargeOffSession"]>>;
+  try {
+    result = await provider.chargeOffSession({
+      bookingId,
+      customerId,
+      paymentMethodId,
       amount: row.amount,
       description,
       metadata: { payment_id: row.id, salon_id: row.salonId, purpose: "fee" },
@@ -268,15 +409,15 @@ async function chargeFee(
   }
   // The bank wants the cardholder: a payment page for the fee, its link by mail.
   const session = await provider.createCheckoutSession({
-    bookingId: row.bookingId,
+    bookingId: bookingId,
     mode: "payment",
     amount: row.amount,
     description,
-    customerId: row.providerCustomerId,
-    successUrl: `${publicUrl}/account/history?booking=${row.bookingId}`,
-    cancelUrl: `${publicUrl}/account/history?booking=${row.bookingId}`,
+    customerId,
+    successUrl: `${publicUrl}/account/history?booking=${bookingId}`,
+    cancelUrl: `${publicUrl}/account/history?booking=${bookingId}`,
     metadata: { payment_id: row.id, salon_id: row.salonId, purpose: "fee" },
-    idempotencyKey: idempotencyKeys.feeLink(row.bookingId, feeKindOfKey(row.idempotencyKey)),
+    idempotencyKey: idempotencyKeys.feeLink(bookingId, feeKindOfKey(row.idempotencyKey)),
   });
   await db.transaction(async (tx) => {
     const [updated] = await tx
@@ -290,7 +431,7 @@ async function chargeFee(
       })
       .where(and(eq(payments.id, row.id), eq(payments.status, "pending")))
       .returning({ id: payments.id });
-    if (!updated || !session.url || !booking?.email) return;
+    if (!updated || !session.url || !email) return;
     await enqueue(tx, {
       kind: feeLinkJobKind,
       payload: { paymentId: row.id, url: session.url, expiresAt: session.expiresAt.toISOString() },

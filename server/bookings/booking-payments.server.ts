@@ -12,6 +12,7 @@ import {
 } from "../payments/payment-lines";
 import { paymentRecordsOfBooking } from "../payments/payment-records.server";
 import { applyIntentOrRefundEvent, storeEventOnce } from "../payments/payment-rows.server";
+import { claimSend, releaseSend, scheduleResend } from "../payments/payment-send.server";
 import {
   type CheckoutSession,
   idempotencyKeys,
@@ -290,32 +291,53 @@ export async function sendPendingRefunds(
     .select()
     .from(payments)
     .where(and(eq(payments.refundOf, paymentId), eq(payments.status, "pending")));
-  for (const refund of due) {
-    const made = await providerCall(() =>
-      provider.refund({
-        paymentIntentId: paid.paymentIntentId ?? "",
-        amount: refund.amount,
-        reason: "requested_by_customer",
-        // payment_row_id: the refund's own row, so its webhook finds it before we wrote its id.
-        metadata: {
-          payment_id: paid.id,
-          payment_row_id: refund.id,
-          booking_id: paid.bookingId ?? "",
-        },
-        idempotencyKey: refund.idempotencyKey,
-      }),
-    );
-    await db.transaction(async (tx) => {
-      await tx
-        .update(payments)
-        .set({ status: "succeeded", providerRefundId: made.id, settledAt: now })
-        .where(and(eq(payments.id, refund.id), eq(payments.status, "pending")));
-      await tx
-        .update(payments)
-        .set({ status: "refunded" })
-        .where(and(eq(payments.id, paid.id), eq(payments.status, "succeeded")));
-    });
+  for (const pending of due) {
+    // One sender at a time (decision 0084): another holds it, or it was made meanwhile.
+    const refund = await claimSend(db, pending.id, now);
+    if (!refund) continue;
+    try {
+      await sendRefund(db, provider, paid, refund, now);
+    } catch (error) {
+      // Not reached: whether it was made is unknown; the same key goes again later.
+      if (error instanceof PaymentServiceDownError) await scheduleResend(db, refund, 1, now);
+      throw error;
+    } finally {
+      await releaseSend(db, refund.id);
+    }
   }
+}
+
+async function sendRefund(
+  db: Database,
+  provider: PaymentProvider,
+  paid: typeof payments.$inferSelect,
+  refund: typeof payments.$inferSelect,
+  now: Date,
+): Promise<void> {
+  const made = await providerCall(() =>
+    provider.refund({
+      paymentIntentId: paid.paymentIntentId ?? "",
+      amount: refund.amount,
+      reason: "requested_by_customer",
+      // payment_row_id: the refund's own row, so its webhook finds it before we wrote its id.
+      metadata: {
+        payment_id: paid.id,
+        payment_row_id: refund.id,
+        booking_id: paid.bookingId ?? "",
+      },
+      idempotencyKey: refund.idempotencyKey,
+    }),
+  );
+  await db.transaction(async (tx) => {
+    await tx
+      .update(payments)
+      .set({ status: "succeeded", providerRefundId: made.id, settledAt: now })
+      .where(and(eq(payments.id, refund.id), eq(payments.status, "pending")));
+    await tx
+      .update(payments)
+      .set({ status: "refunded" })
+      .where(and(eq(payments.id, paid.id), eq(payments.status, "succeeded")));
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { sessionSyncJobHandlers } from "../accounts/session-sync.server";
 import { bookingJobHandlers } from "../bookings/booking-jobs.server";
 import { feeLinkJobHandlers } from "../bookings/fee-link-jobs.server";
+import { paymentResendJobHandlers } from "../bookings/payment-resend-jobs.server";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { describeError, type Logger } from "../logger";
@@ -39,7 +40,14 @@ export function startBackgroundJobs(
   {
     now = () => new Date(),
     payments = null,
-  }: { now?: () => Date; payments?: PaymentProvider | null } = {},
+    sender = null,
+  }: {
+    now?: () => Date;
+    /** The provider the daily reconciliation reads (one that keeps its state). */
+    payments?: PaymentProvider | null;
+    /** The provider pending fees and refunds are retried with (decision 0084): any, the in-process fake too. */
+    sender?: PaymentProvider | null;
+  } = {},
 ): RunningJobWorker {
   scheduleHousekeeping(db, nextHousekeepingRun(now())).catch((error) =>
     log.error("housekeeping not scheduled", describeError(error)),
@@ -65,6 +73,9 @@ export function startBackgroundJobs(
       ...sessionSyncJobHandlers(config, log),
       [housekeepingKind]: housekeepingHandler,
       ...(payments ? reconciliationJobHandlers(payments, log) : {}),
+      ...(sender
+        ? paymentResendJobHandlers({ provider: sender, publicUrl: config.PUBLIC_URL, log })
+        : {}),
     },
     log,
     now,

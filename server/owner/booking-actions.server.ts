@@ -9,6 +9,7 @@ import {
   type BookingMoney,
   planBookingMoney,
   sendBookingMoney,
+  takeBackNoShowMoney,
 } from "../bookings/booking-fees.server";
 import {
   type BookingActor,
@@ -42,6 +43,7 @@ import {
 } from "../db/schema";
 import { EXCLUSION_VIOLATION, sqlState } from "../db/sql-state";
 import { DomainError, NotFoundError } from "../errors/domain-error";
+import { describeError } from "../logger";
 import type { PaymentRecord } from "../payments/payment-lines";
 import { paymentRecordsOfBooking } from "../payments/payment-records.server";
 import { notifySlotChange } from "../realtime/slot-events.server";
@@ -879,7 +881,10 @@ export async function undoStatus(
   input: VersionedTarget & { undo: UndoableAction },
   actor: BookingActor,
   now: Date,
+  /** The money taking back a no-show moves (its fee refunded; decision 0084), sent after the commit. */
+  money?: BookingMoney,
 ): Promise<Booking> {
+  let linkToExpire: string | null = null;
   try {
     const booking = await db.transaction(async (tx) => {
       const row = await lockBooking(tx, input);
@@ -924,8 +929,21 @@ export async function undoStatus(
           .delete(jobs)
           .where(and(eq(jobs.dedupeKey, reviewRequestKey(row.id)), isNull(jobs.doneAt)));
       }
+      if (undoable === "no_show") {
+        // Its fee comes back, or is not taken (decision 0084); the refund is sent after the commit.
+        const { expireSessionId } = await takeBackNoShowMoney(tx, row, staffUserOf(actor), now);
+        linkToExpire = expireSessionId;
+      }
       return undone;
     });
+    if (linkToExpire && money?.provider) {
+      await money.provider.expireCheckoutSession(linkToExpire).catch((error: unknown) => {
+        money.log?.warn("payments: fee link not expired", describeError(error));
+      });
+    }
+    if (money && input.undo === "no_show") {
+      await sendBookingMoney(db, money.provider, booking.id, { ...money, now });
+    }
     // A no-show's time is taken again (and a completion's stays taken).
     await refreshAfterBookingChange(db, booking, now);
     return booking;
@@ -949,7 +967,7 @@ export async function applyBookingAction(
   /** The money the action moves (a fee, a refund; decision 0080), sent after its commit. */
   money?: BookingMoney,
 ): Promise<Booking> {
-  const booking = await applyAction(db, target, action, actor, now);
+  const booking = await applyAction(db, target, action, actor, now, money);
   if (
     money &&
     (action.action === "no_show" || action.action === "cancel" || action.action === "refuse")
@@ -965,6 +983,7 @@ function applyAction(
   action: BookingActionInput,
   actor: BookingActor,
   now: Date,
+  money?: BookingMoney,
 ): Promise<Booking> {
   switch (action.action) {
     case "arrived":
@@ -1003,7 +1022,13 @@ function applyAction(
     case "approve":
       return approveBooking(db, { ...target, version: action.version }, actor, now);
     case "undo":
-      return undoStatus(db, { ...target, version: action.version, undo: action.undo }, actor, now);
+      return undoStatus(
+        db,
+        { ...target, version: action.version, undo: action.undo },
+        actor,
+        now,
+        money,
+      );
     case "refuse":
       return refuseBooking(
         db,

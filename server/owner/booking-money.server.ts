@@ -264,7 +264,7 @@ export async function retryPayment(
   money: BookingMoney,
 ): Promise<void> {
   const [row] = await db
-    .select({ status: payments.status })
+    .select({ status: payments.status, sendingUntil: payments.sendingUntil })
     .from(payments)
     .innerJoin(bookings, eq(bookings.id, payments.bookingId))
     .where(
@@ -277,6 +277,14 @@ export async function retryPayment(
   if (!row) throw new PaymentNotFoundError();
   if (row.status !== "pending") {
     throw new PaymentActionRefusedError("このお支払いはすでに手続きが済んでいます。");
+  }
+  if (row.sendingUntil && row.sendingUntil > now) {
+    // The retry job (or another 再試行) is sending it now, with the same key (decision 0084).
+    throw new PaymentActionRefusedError(
+      "ただいま決済サービスに送信中です。しばらくしてから画面を読み込み直してください（二重に請求されることはありません）。",
+      "payment_being_sent",
+      409,
+    );
   }
   await sendBookingMoney(db, money.provider, input.bookingId, { ...money, now });
   const [after] = await db

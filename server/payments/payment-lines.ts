@@ -158,6 +158,9 @@ const failureReasons: Record<string, string> = {
     "ご予約時に登録されたカードがないため、オンラインでは請求できません。店頭でご請求ください。",
   amount_too_small: `請求額がカード決済の最低額（${MIN_CARD_CHARGE_YEN}円）未満のため、オンラインでは請求できません。`,
   request_refused: "決済サービスが請求を受け付けませんでした。",
+  no_show_taken_back: "無断キャンセルを取り消したため、請求しません。",
+  provider_unreachable:
+    "決済サービスに接続できず、自動の再試行もすべて失敗しました。「再試行」を押してください（二重に請求・返金されることはありません）。",
 };
 
 export function failureReason(code: string | null): string {

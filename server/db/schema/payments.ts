@@ -87,6 +87,11 @@ export const payments = pgTable(
     /** Why the provider refused (card_declined, authentication_required, …) and the reason in Japanese. */
     failureCode: text("failure_code"),
     failureMessage: text("failure_message"),
+    /**
+     * A sender's claim on a pending fee or refund (decision 0084): the call to the provider is
+     * under way until then; another sender (the retry job, 再試行) leaves the row alone.
+     */
+    sendingUntil: timestamp("sending_until", { withTimezone: true }),
     /** When the provider said it succeeded (or the refund was made). */
     settledAt: timestamp("settled_at", { withTimezone: true }),
     createdAt: createdAt(),
