@@ -292,7 +292,7 @@ export async function sendPaymentRow(
 }
 
 /** What a fee link's page and its mail say the fee is for. */
-function feeDescription(row: PaymentRow, bookingNumber: string) {
+export function feeDescription(row: PaymentRow, bookingNumber: string) {
   const window = row.feeWindow
     ? feeWindowLabels[row.feeWindow as keyof typeof feeWindowLabels]
     : "";
