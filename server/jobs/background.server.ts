@@ -72,7 +72,12 @@ export function startBackgroundJobs(
       ...feeLinkJobHandlers({ mailFrom: config.MAIL_FROM }),
       ...sessionSyncJobHandlers(config, log),
       [housekeepingKind]: housekeepingHandler,
-      ...(payments ? reconciliationJobHandlers(payments, log) : {}),
+      ...(payments
+        ? reconciliationJobHandlers(payments, log, {
+            mailFrom: config.MAIL_FROM,
+            publicUrl: config.PUBLIC_URL,
+          })
+        : {}),
       ...(sender
         ? paymentResendJobHandlers({ provider: sender, publicUrl: config.PUBLIC_URL, log })
         : {}),

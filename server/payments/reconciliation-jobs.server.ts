@@ -1,8 +1,12 @@
-import { calendarDay, SITE_TIME_ZONE } from "../../common/format";
+import { and, eq } from "drizzle-orm";
+import { calendarDay, formatDate, SITE_TIME_ZONE } from "../../common/format";
 import { addDays, localToInstant } from "../../common/local-time";
 import type { Database } from "../db/client";
+import { users } from "../db/schema";
 import { enqueue, type JobHandler } from "../jobs/queue.server";
 import type { Logger } from "../logger";
+import { createMailer } from "../mail/mailer";
+import { renderReconciliationMail } from "../mail/reconciliation-templates";
 import type { PaymentProvider } from "./provider.server";
 import { reconcilePayments } from "./reconciliation.server";
 
@@ -40,13 +44,46 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 export function reconciliationJobHandlers(
   provider: PaymentProvider,
   log?: Logger,
+  /** With these, the administrators are mailed when a run records new differences. */
+  mail?: { mailFrom: string; publicUrl: string },
 ): Record<string, JobHandler> {
   return {
     async [reconcileJobKind]({ tx, job, now }) {
       const day = String(job.payload.day ?? "");
       // A malformed payload reconciles nothing but keeps the chain going.
-      if (DAY.test(day)) await reconcilePayments(tx, provider, { day, now, log });
+      if (DAY.test(day)) {
+        const result = await reconcilePayments(tx, provider, { day, now, log });
+        if (mail && result.newFound > 0) await mailAdministrators(tx, result, mail);
+      }
       await scheduleReconciliation(tx, nextReconcileRun(now));
     },
   };
+}
+
+/**
+ * One mail per administrator per run, through the outbox in the job's
+ * transaction (decision 0084): a run retried after a failure mails once,
+ * and a difference seen again on a later day is not new.
+ */
+async function mailAdministrators(
+  tx: Database,
+  result: { day: string; newFound: number; newOpen: number },
+  { mailFrom, publicUrl }: { mailFrom: string; publicUrl: string },
+) {
+  const admins = await tx
+    .select({ email: users.email })
+    .from(users)
+    .where(and(eq(users.role, "admin"), eq(users.banned, false)));
+  const mailer = createMailer(tx, { from: mailFrom });
+  for (const admin of admins) {
+    await mailer.send(
+      renderReconciliationMail({
+        to: admin.email,
+        dayLabel: formatDate(result.day),
+        newFound: result.newFound,
+        newOpen: result.newOpen,
+        url: `${publicUrl}/admin/payments`,
+      }),
+    );
+  }
 }

@@ -60,6 +60,10 @@ export type ReconcileResult = {
   found: number;
   /** Rows this run moved forward. */
   fixed: number;
+  /** Differences no run had written before (the administrators' mail says how many; decision 0084). */
+  newFound: number;
+  /** Of those, the ones left for an administrator (not moved forward by this run). */
+  newOpen: number;
 };
 
 type Finding = {
@@ -119,12 +123,17 @@ export async function reconcilePayments(
     refundsChecked: 0,
     found: 0,
     fixed: 0,
+    newFound: 0,
+    newOpen: 0,
   };
 
   async function record(finding: Finding) {
     result.found += 1;
     if (finding.fixed) result.fixed += 1;
-    await writeFinding(db, finding, { day, now });
+    if (await writeFinding(db, finding, { day, now })) {
+      result.newFound += 1;
+      if (!finding.fixed) result.newOpen += 1;
+    }
   }
 
   const seenPayments = new Set<string>();
@@ -224,9 +233,10 @@ export async function reconcilePayments(
     });
   }
 
+  const { newFound: _new, newOpen: _open, ...counts } = result;
   await db
     .insert(paymentReconciliations)
-    .values({ ...result, ranAt: now })
+    .values({ ...counts, ranAt: now })
     .onConflictDoUpdate({
       target: paymentReconciliations.day,
       set: {
@@ -434,9 +444,9 @@ async function writeFinding(
   db: Database,
   finding: Finding,
   { day, now }: { day: LocalDate; now: Date },
-) {
+): Promise<boolean> {
   const resolved = finding.fixed ? { resolvedAt: now, resolution: "auto" as const } : {};
-  await db
+  const [written] = await db
     .insert(paymentDiscrepancies)
     .values({
       kind: finding.kind,
@@ -466,5 +476,8 @@ async function writeFinding(
             }
           : {}),
       },
-    });
+    })
+    // Inserted now (not a difference seen before): PostgreSQL's xmax is 0 for a new row.
+    .returning({ inserted: sql<boolean>`(xmax = 0)` });
+  return written?.inserted === true;
 }

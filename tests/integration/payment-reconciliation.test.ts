@@ -7,12 +7,13 @@ import { applyPaymentEvent } from "../../server/bookings/booking-payments.server
 import {
   auditLog,
   jobs,
+  mailOutbox,
   paymentDiscrepancies,
   paymentEvents,
   paymentReconciliations,
   payments,
 } from "../../server/db/schema";
-import { createJobWorker } from "../../server/jobs/queue.server";
+import { createJobWorker, enqueue } from "../../server/jobs/queue.server";
 import { createLogger } from "../../server/logger";
 import { idempotencyKeys, type PaymentEvent } from "../../server/payments/provider.server";
 import { reconcilePayments } from "../../server/payments/reconciliation.server";
@@ -22,7 +23,7 @@ import {
   scheduleReconciliation,
 } from "../../server/payments/reconciliation-jobs.server";
 import { setRole } from "../support/accounts";
-import { buildSalon } from "../support/builders";
+import { buildSalon, buildUser } from "../support/builders";
 import { payOnHostedPage, startPaymentsHarness } from "../support/payments";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";
 import { withTestDatabase } from "../support/test-database";
@@ -297,6 +298,62 @@ describe("the daily reconciliation", () => {
       `${reconcileJobKind}:2026-12-01`,
       `${reconcileJobKind}:2026-12-02`,
     ]);
+  });
+});
+
+describe("the administrators' mail", () => {
+  it("mails each administrator once per run that records new differences, never for differences seen before", async () => {
+    const admins = [await buildUser(database.db), await buildUser(database.db)];
+    for (const admin of admins) await setRole(database.db, admin.email, "admin");
+    const banned = await buildUser(database.db, { banned: true });
+    await setRole(database.db, banned.email, "admin");
+    const owner = await buildUser(database.db);
+    await setRole(database.db, owner.email, "owner");
+    // A charge the provider made that we have no row of.
+    const stray = randomUUID();
+    const charged = await harness.provider.chargeOffSession({
+      bookingId: randomUUID(),
+      ...card,
+      amount: 2200,
+      description: "無断キャンセル料",
+      metadata: { payment_row_id: stray },
+      idempotencyKey: `stray:${stray}`,
+    });
+    if (charged.outcome !== "succeeded") throw new Error(charged.outcome);
+    const worker = createJobWorker({
+      db: database.db,
+      handlers: reconciliationJobHandlers(harness.provider, log, {
+        mailFrom: "noreply@salon-navi.test",
+        publicUrl: "https://salon-navi.test",
+      }),
+      log,
+    });
+    const runAgain = async (n: number) => {
+      await enqueue(database.db, {
+        kind: reconcileJobKind,
+        payload: { day: today() },
+        runAt: new Date(),
+        dedupeKey: `mail-test-${n}:${stray}`,
+      });
+      expect(await worker.runOnce()).toBe(1);
+    };
+    const mailsToAdmins = () =>
+      database.db
+        .select()
+        .from(mailOutbox)
+        .then((all) => all.filter((m) => [...admins, banned, owner].some((u) => u.email === m.to)));
+
+    await runAgain(1);
+    const mails = await mailsToAdmins();
+    expect(mails.map((m) => m.to).sort()).toEqual(admins.map((a) => a.email).sort());
+    expect(mails[0]?.subject).toMatch(/^【Salon Navi】決済の照合で差異が\d+件見つかりました/);
+    expect(mails[0]?.text).toContain("https://salon-navi.test/admin/payments");
+    expect(mails[0]?.text).toMatch(/確認が必要なもの：[1-9]\d*件/);
+    expect(mails[0]?.text).not.toContain("2,200");
+
+    // The same differences seen again the next run: no second mail.
+    await runAgain(2);
+    expect(await mailsToAdmins()).toHaveLength(admins.length);
   });
 });
 
