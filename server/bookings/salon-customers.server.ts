@@ -23,8 +23,9 @@ export type CustomerContact = {
   email: string;
 };
 
-const normalizedPhone = (phone: string) => normalizePhone(phone) ?? "";
-const normalizedEmail = (email: string) => normalizeEmail(email).toLowerCase();
+/** A phone number and an address as records keep them (what a contact is matched on). */
+export const normalizedPhone = (phone: string) => normalizePhone(phone) ?? "";
+export const normalizedEmail = (email: string) => normalizeEmail(email).toLowerCase();
 /** Names with one space between parts; kana as katakana (common/field-rules.ts kanaName), so search meets them. */
 const normalizedName = (name: string) => name.trim().replace(/\s+/gu, " ");
 const normalizedKana = (kana: string) =>

@@ -94,7 +94,7 @@ const idList = (ids: readonly string[]) =>
  * `chain(id, top_id)`: each of the given records and every record merged
  * into it, recursively, with the given record it counts for.
  */
-const chainCte = (salonId: string, topIds: readonly string[]) => sql`
+export const chainCte = (salonId: string, topIds: readonly string[]) => sql`
   with recursive chain(id, top_id, depth) as (
     select c.id, c.id, 0
       from salon_customers c

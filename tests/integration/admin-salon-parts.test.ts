@@ -154,7 +154,8 @@ const couponInput = (overrides: Record<string, unknown> = {}) =>
     discountKind: "percent",
     discountValue: "20",
     conditions: "",
-    newCustomersOnly: "on",
+    target: "new",
+    weekdays: ["0", "1", "2", "3", "4", "5", "6"],
     validFrom: "2026-12-01",
     validUntil: "",
     menuIds: [],
@@ -728,7 +729,8 @@ describe("coupons", () => {
     expect(coupon).toMatchObject({
       discountKind: "percent",
       discountValue: 20,
-      newCustomersOnly: true,
+      target: "new",
+      weekdays: 127,
     });
     expect(
       await db().select().from(couponMenus).where(eq(couponMenus.couponId, coupon.id)),
@@ -792,7 +794,8 @@ describe("coupons", () => {
       validFrom: "2026-12-01",
       validUntil: "",
       menuIds: [],
-      newCustomersOnly: "",
+      target: "all",
+      weekdays: ["1"],
     });
     expect(bad.error?.issues[0]?.message).toBe("割引率は1〜100（%）で入力してください。");
   });
