@@ -5,6 +5,7 @@ import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import { CouponNotApplicableError } from "../../server/bookings/booking-errors";
 import { attachCustomer } from "../../server/bookings/salon-customers.server";
 import { accountProfiles, bookings, coupons } from "../../server/db/schema";
+import { salonReport } from "../../server/owner/reports.server";
 import { bookingClient } from "../support/booking-client";
 import { buildBooking, buildSalonWithStaff, buildUser } from "../support/builders";
 import { withTestDatabase } from "../support/test-database";
@@ -240,5 +241,69 @@ describe("coupon targets at hold and confirm", () => {
     ]) {
       expect(await refusal(hold(null, id))).toBeInstanceOf(CouponNotApplicableError);
     }
+  });
+});
+
+describe("reports by coupon and target", () => {
+  it("counts bookings and sales per coupon, per target, and without a coupon", async () => {
+    const { salon, stylists, coupon } = await setup();
+    const returning = await coupon({ title: "【再来】10%", target: "returning" });
+    const forNew = await coupon({ title: "【新規】20%", target: "new" });
+    const staffId = stylists[0]?.id ?? "";
+    const visit = (day: string, values: Partial<typeof bookings.$inferInsert>) =>
+      buildBooking(db(), {
+        salonId: salon.id,
+        staffId,
+        startsAt: at(`2026-11-${day}T11:00`),
+        endsAt: at(`2026-11-${day}T12:00`),
+        ...values,
+      });
+    await visit("02", { couponId: returning.id, status: "completed", totalPrice: 4950 });
+    await visit("03", { couponId: returning.id, status: "confirmed", totalPrice: 4950 });
+    await visit("04", { couponId: forNew.id, status: "completed", totalPrice: 4400 });
+    await visit("05", { couponId: forNew.id, status: "cancelled_by_user", totalPrice: 4400 });
+    await visit("06", { status: "completed", totalPrice: 5500 });
+    const report = await salonReport(db(), salon, {
+      from: "2026-11-01",
+      to: "2026-11-30",
+      group: "month",
+    });
+    expect(report.coupons).toEqual([
+      {
+        couponId: returning.id,
+        title: "【再来】10%",
+        target: "returning",
+        bookedCount: 2,
+        bookedAmount: 9900,
+        completedCount: 1,
+        completedAmount: 4950,
+      },
+      {
+        couponId: forNew.id,
+        title: "【新規】20%",
+        target: "new",
+        bookedCount: 1,
+        bookedAmount: 4400,
+        completedCount: 1,
+        completedAmount: 4400,
+      },
+      {
+        couponId: null,
+        title: "クーポンなし",
+        target: null,
+        bookedCount: 1,
+        bookedAmount: 5500,
+        completedCount: 1,
+        completedAmount: 5500,
+      },
+    ]);
+    expect(
+      report.couponTargets.map((row) => [row.target, row.bookedCount, row.completedAmount]),
+    ).toEqual([
+      ["new", 1, 4400],
+      ["returning", 2, 4950],
+      ["all", 0, 0],
+      ["none", 1, 5500],
+    ]);
   });
 });
