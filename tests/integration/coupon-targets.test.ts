@@ -6,6 +6,8 @@ import { CouponNotApplicableError } from "../../server/bookings/booking-errors";
 import { attachCustomer } from "../../server/bookings/salon-customers.server";
 import { accountProfiles, bookings, coupons } from "../../server/db/schema";
 import { salonReport } from "../../server/owner/reports.server";
+import { salonMenusAndCoupons } from "../../server/salons/salon-detail";
+import { couponsForVisitor } from "../../server/salons/salon-sections";
 import { bookingClient } from "../support/booking-client";
 import { buildBooking, buildSalonWithStaff, buildUser } from "../support/builders";
 import { withTestDatabase } from "../support/test-database";
@@ -304,6 +306,40 @@ describe("reports by coupon and target", () => {
       ["returning", 2, 4950],
       ["all", 0, 0],
       ["none", 1, 5500],
+    ]);
+  });
+});
+
+describe("the salon page's coupons for the visitor", () => {
+  it("lists the coupons a signed-in visitor can use first; a guest sees all with their targets", async () => {
+    const { salon, coupon, pastVisit } = await setup();
+    await coupon({ title: "A 新規", target: "new" });
+    await coupon({ title: "B 再来", target: "returning" });
+    await coupon({ title: "C 全員" });
+    const regular = await buildUser(db(), { email: "page-regular@example.jp" });
+    await pastVisit({ userId: regular.id, phone: "090-1212-3434" });
+    const newcomer = await buildUser(db(), { email: "page-new@example.jp" });
+    const { coupons: listed } = await salonMenusAndCoupons(db(), salon.id, "2026-12-01");
+    const seen = async (userId: string | null) =>
+      (await couponsForVisitor(db(), salon.id, userId, listed)).map((c) => [
+        c.title,
+        c.target,
+        c.usable,
+      ]);
+    expect(await seen(null)).toEqual([
+      ["A 新規", "new", null],
+      ["B 再来", "returning", null],
+      ["C 全員", "all", null],
+    ]);
+    expect(await seen(regular.id)).toEqual([
+      ["B 再来", "returning", true],
+      ["C 全員", "all", true],
+      ["A 新規", "new", false],
+    ]);
+    expect(await seen(newcomer.id)).toEqual([
+      ["A 新規", "new", true],
+      ["C 全員", "all", true],
+      ["B 再来", "returning", false],
     ]);
   });
 });
