@@ -8,9 +8,13 @@ import {
 } from "../../common/coupon-eligibility";
 import type { Database } from "../db/client";
 import { accountProfiles, coupons, users } from "../db/schema";
-import { chainCte } from "../owner/customers.server";
 import { CouponNotApplicableError } from "./booking-errors";
-import { normalizedEmail, normalizedPhone, topOfMergeChain } from "./salon-customers.server";
+import {
+  chainCte,
+  normalizedEmail,
+  normalizedPhone,
+  topOfMergeChain,
+} from "./salon-customers.server";
 
 /**
  * The person's history at a salon for its coupons (decision 0087), read

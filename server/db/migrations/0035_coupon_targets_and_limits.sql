@@ -12,4 +12,5 @@ ALTER TABLE "coupons" ADD CONSTRAINT "coupons_weekdays_range" CHECK ("coupons"."
 ALTER TABLE "coupons" ADD CONSTRAINT "coupons_hours_valid" CHECK (("coupons"."from_minute" is null and "coupons"."until_minute" is null) or ("coupons"."from_minute" >= 0 and "coupons"."from_minute" < "coupons"."until_minute" and "coupons"."until_minute" <= 1440));--> statement-breakpoint
 -- 新規限定 becomes the target 新規 (decision 0087).
 UPDATE "coupons" SET "target" = 'new' WHERE "new_customers_only";--> statement-breakpoint
-ALTER TABLE "coupons" DROP COLUMN "new_customers_only";
+ALTER TABLE "coupons" DROP COLUMN "new_customers_only";--> statement-breakpoint
+CREATE INDEX "coupons_staff_idx" ON "coupons" USING btree ("staff_id","salon_id") WHERE "coupons"."staff_id" is not null;
