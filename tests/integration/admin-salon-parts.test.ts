@@ -868,6 +868,10 @@ describe("coupons", () => {
         ),
       ),
     ).toMatchObject({ code: "staff_not_found", status: 400 });
+    // The coupon's stylist is not deleted from under it (retiring stays possible).
+    expect(
+      await failure(deleteStaff(db(), await editOf(salon.id, actor), stylists[0]?.id ?? "")),
+    ).toMatchObject({ code: "staff_has_coupons", status: 409 });
   });
 });
 
