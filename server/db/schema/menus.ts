@@ -104,9 +104,7 @@ export const coupons = pgTable(
   (t) => [
     index("coupons_salon_idx").on(t.salonId),
     // A stylist's coupons, for deleting a stylist without reading the table.
-    index("coupons_staff_idx")
-      .on(t.staffId, t.salonId)
-      .where(sql`${t.staffId} is not null`),
+    index("coupons_staff_idx").on(t.staffId, t.salonId).where(sql`${t.staffId} is not null`),
     // A stylist of the same salon; a stylist named by a coupon is not deleted (salon-staff.server.ts).
     foreignKey({
       name: "coupons_staff_fk",
