@@ -1,15 +1,18 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import * as couponsCsvRoute from "../../app/routes/owner.salons.$id.coupons.csv";
 import { couponRefusalMessages } from "../../common/coupon-eligibility";
 import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import { CouponNotApplicableError } from "../../server/bookings/booking-errors";
 import { attachCustomer } from "../../server/bookings/salon-customers.server";
-import { accountProfiles, bookings, coupons } from "../../server/db/schema";
+import { accountProfiles, bookings, coupons, salonOwners } from "../../server/db/schema";
 import { salonReport } from "../../server/owner/reports.server";
 import { salonMenusAndCoupons } from "../../server/salons/salon-detail";
 import { couponsForVisitor } from "../../server/salons/salon-sections";
+import { setRole } from "../support/accounts";
 import { bookingClient } from "../support/booking-client";
 import { buildBooking, buildSalonWithStaff, buildUser } from "../support/builders";
+import { createRouteApp, signedInMember } from "../support/route-app";
 import { withTestDatabase } from "../support/test-database";
 
 /**
@@ -307,6 +310,35 @@ describe("reports by coupon and target", () => {
       ["all", 0, 0],
       ["none", 1, 5500],
     ]);
+
+    // The same figures as a file for the owner (reports.read); a bad period is a Japanese 400.
+    const env = createRouteApp(database, [
+      { path: "/owner/salons/:id/coupons.csv", module: couponsCsvRoute },
+    ]);
+    const owner = await signedInMember(database, env, "coupon-owner");
+    await setRole(db(), owner.email, "owner");
+    await db().insert(salonOwners).values({ salonId: salon.id, userId: owner.userId });
+    const path = `/owner/salons/${salon.id}/coupons.csv`;
+    const response = await owner.b.request(`${path}?from=2026-11-01&to=2026-11-30`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-disposition")).toBe(
+      'attachment; filename="coupons-20261101-20261130.csv"',
+    );
+    const text = new TextDecoder().decode(new Uint8Array(await response.arrayBuffer()).slice(3));
+    expect(text.split("\r\n")).toEqual([
+      "期間開始,期間終了,集計,対象,クーポン,予約件数,予約金額,来店数（完了）,売上",
+      "2026-11-01,2026-11-30,対象別,新規,,1,4400,1,4400",
+      "2026-11-01,2026-11-30,対象別,再来,,2,9900,1,4950",
+      "2026-11-01,2026-11-30,対象別,全員,,0,0,0,0",
+      "2026-11-01,2026-11-30,対象別,クーポンなし,,1,5500,1,5500",
+      "2026-11-01,2026-11-30,クーポン別,再来,【再来】10%,2,9900,1,4950",
+      "2026-11-01,2026-11-30,クーポン別,新規,【新規】20%,1,4400,1,4400",
+      "2026-11-01,2026-11-30,クーポン別,クーポンなし,,1,5500,1,5500",
+      "",
+    ]);
+    const bad = await owner.b.request(`${path}?from=2026-11-31`);
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toMatch(/クーポン別のCSVは/);
   });
 });
 

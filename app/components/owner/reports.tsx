@@ -670,6 +670,16 @@ export function ReportsPage({ data }: { data: ReportsData }) {
           <span className="text-sm text-neutral-700">（この期間）</span>
         </li>
         <li>
+          <a
+            href={`/owner/salons/${salon.id}/coupons.csv?${period}`}
+            download
+            className={linkClass}
+          >
+            クーポン別の集計をCSVでダウンロード
+          </a>
+          <span className="text-sm text-neutral-700">（この期間）</span>
+        </li>
+        <li>
           <a href={`/owner/salons/${salon.id}/customers.csv`} download className={linkClass}>
             顧客一覧をCSVでダウンロード
           </a>
