@@ -99,6 +99,7 @@ export default [
   route("owner/salons/:id/bookings.csv", "routes/owner.salons.$id.bookings.csv.ts"), // bookings of ?from=&to= as CSV for the accountant (Excel: BOM, CRLF), audited; bookings.export
   route("owner/salons/:id/customers.csv", "routes/owner.salons.$id.customers.csv.ts"), // the customers as CSV (Excel: BOM, CRLF), audited
   route("owner/salons/:id/stylists.csv", "routes/owner.salons.$id.stylists.csv.ts"), // per stylist 指名数・指名率, 新規/再来, 客単価, 技術/店販 of ?from=&to= as CSV; reports.read
+  route("owner/salons/:id/coupons.csv", "routes/owner.salons.$id.coupons.csv.ts"), // bookings and 売上 by coupon target (新規・再来・全員) and by coupon of ?from=&to= as CSV; reports.read
   route(
     "owner/salons/:id/bookings/:bookingId/receipt.pdf",
     "routes/owner.salons.$id.bookings.$bookingId.receipt[.pdf].ts",

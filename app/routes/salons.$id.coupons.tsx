@@ -1,6 +1,12 @@
 import { publicPageHeaders } from "../../common/page-cache";
+import { getCurrentUser } from "../../server/accounts/current-user";
 import { appContext } from "../../server/context";
-import { loadSalonCouponsPage, requirePublishedSalon } from "../../server/salons/salon-sections";
+import { cacheKey } from "../../server/http/page-cache";
+import {
+  couponsForVisitor,
+  loadSalonCouponsPage,
+  requirePublishedSalon,
+} from "../../server/salons/salon-sections";
 import { SalonCoupons, SalonMenus } from "../components/salons/salon-detail-sections";
 import {
   type SalonTabHandle,
@@ -36,7 +42,13 @@ export const headers = publicPageHeaders;
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = context.get(appContext);
   const salon = await requirePublishedSalon(request, ctx.readDb, params.id);
-  return loadSalonCouponsPage(ctx.readDb, salon, new Date());
+  const page = await loadSalonCouponsPage(ctx.readDb, salon, new Date());
+  // A signed-in visitor sees the coupons they can use first (decision 0087); never on the shared page.
+  const user = cacheKey(request) === null ? await getCurrentUser(request, ctx) : null;
+  return {
+    ...page,
+    coupons: await couponsForVisitor(ctx.readDb, salon.id, user?.id ?? null, page.coupons),
+  };
 }
 
 export default function SalonTabPage({ loaderData }: Route.ComponentProps) {

@@ -2,8 +2,14 @@ import { Link, redirect, useRouteLoaderData } from "react-router";
 import { genreLabels } from "../../common/genres";
 import { publicPageHeaders } from "../../common/page-cache";
 import { pageNumberSchema } from "../../common/search.schema";
+import { getCurrentUser } from "../../server/accounts/current-user";
 import { appContext } from "../../server/context";
-import { loadSalonTopPage, requirePublishedSalon } from "../../server/salons/salon-sections";
+import { cacheKey } from "../../server/http/page-cache";
+import {
+  couponsForVisitor,
+  loadSalonTopPage,
+  requirePublishedSalon,
+} from "../../server/salons/salon-sections";
 import { JsonLd } from "../components/json-ld";
 import { SalonAccessSummary } from "../components/salons/salon-access";
 import { FreeTimes } from "../components/salons/salon-card-item";
@@ -60,7 +66,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   }
   // Guard: requirePublishedSalon (read once with the layout's); the frame is the layout's.
   const salon = await requirePublishedSalon(request, ctx.readDb, params.id);
-  return loadSalonTopPage(ctx.readDb, salon, new Date());
+  const page = await loadSalonTopPage(ctx.readDb, salon, new Date());
+  // A signed-in visitor sees the coupons they can use first (decision 0087); never on the shared page.
+  const user = cacheKey(request) === null ? await getCurrentUser(request, ctx) : null;
+  return {
+    ...page,
+    coupons: await couponsForVisitor(ctx.readDb, salon.id, user?.id ?? null, page.coupons),
+  };
 }
 
 /** トップ: a summary to decide from, each part with the way to its tab (decision 0057). */

@@ -323,6 +323,7 @@ export function registerBookingRoutes(app: BookingApiApp, deps: ResolvedBookingA
       notes: body.notes,
       idempotencyKey,
       policyConsent: { agreed: body.policyConsent, digest: null },
+      studentDeclared: body.student,
       now: now(),
       limits: deps.limits,
       ip: clientIp(c.req.raw),

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { couponTargets } from "../../common/coupon-eligibility";
 import { toLocal } from "../../common/local-time";
 import { staffBookingLabel } from "../../common/status-labels";
 import { salonActor } from "../bookings/booking-history.server";
@@ -113,7 +114,18 @@ export const detailSchema = z
         durationMinutes: z.number().int(),
       }),
     ),
-    coupon: z.object({ id: z.string(), title: z.string() }).nullable(),
+    coupon: z
+      .object({
+        id: z.string(),
+        title: z.string(),
+        target: z
+          .enum(couponTargets)
+          .openapi({ description: "new: 新規、returning: 再来、all: 全員" }),
+      })
+      .nullable(),
+    studentDeclared: z
+      .boolean()
+      .openapi({ description: "学割：お客様が予約時に学生であることを申告した" }),
     totalPrice: z.number().int().openapi({ description: "円（税込）。指名料を含みます" }),
     nominationFee: z.number().int().openapi({
       description:

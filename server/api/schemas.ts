@@ -199,6 +199,10 @@ export const bookingRequestSchema = z
       description:
         "サロンのお支払い・キャンセルポリシーへの同意。ポリシーのあるサロンでは true が必要です（ないと 400 policy_consent_required）。内容は GET /api/bookings/{id} の paymentPolicy に保存されます",
     }),
+    student: z.boolean().default(false).openapi({
+      description:
+        "学生であることの申告（学割クーポン）。学割クーポンで予約するときは true が必要です（ないと 400 coupon_not_applicable）。サロンに伝わります",
+    }),
   })
   .openapi("BookingRequest");
 

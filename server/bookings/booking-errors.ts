@@ -135,11 +135,11 @@ export class CancellationClosedError extends DomainError {
 }
 
 export class CouponNotApplicableError extends DomainError {
-  constructor() {
-    super(
-      "coupon_not_applicable",
-      "このクーポンは、選択したメニューまたは日時ではご利用いただけません。",
-      400,
-    );
+  constructor(
+    message = "このクーポンは、選択したメニューまたは日時ではご利用いただけません。",
+    /** Which of the coupon's rules refused it (common/coupon-eligibility.ts), when one did. */
+    reason?: string,
+  ) {
+    super("coupon_not_applicable", message, 400, reason ? { reason } : undefined);
   }
 }

@@ -44,12 +44,18 @@ const sameMenus = (a: readonly { menuId: string }[], b: readonly { menuId: strin
  * for 指名なし (issue 38, §1.3). A coupon never discounts the fee.
  */
 export async function priceOfMove(
-  tx: Pick<Database, "select">,
+  tx: Pick<Database, "select" | "execute">,
   row: Booking,
   move: {
     bookedMenus: readonly MovedMenu[];
     menus: readonly MovedMenu[];
     date: string;
+    /**
+     * The customer's own move: the new start and the salon's zone, so that
+     * the coupon's weekdays, hours and stylist are checked again (decision
+     * 0087). The salon's moves keep those: the salon chose the new time.
+     */
+    start?: { at: Date; timeZone: string };
     staffId: string;
     staffRequested: boolean;
   },
@@ -61,15 +67,17 @@ export async function priceOfMove(
   let couponDropped = false;
   if (couponId) {
     try {
-      const discounted = await couponPrice(
-        tx,
-        row.salonId,
+      const discounted = await couponPrice(tx, {
+        salonId: row.salonId,
         couponId,
-        move.date,
-        row.userId,
-        move.menus.map((menu) => ({ id: menu.menuId, price: menu.price })),
-        row.id,
-      );
+        date: move.date,
+        userId: row.userId,
+        menus: move.menus.map((menu) => ({ id: menu.menuId, price: menu.price })),
+        ...(move.start
+          ? { start: move.start, requestedStaffId: move.staffRequested ? move.staffId : null }
+          : {}),
+        exceptBookingId: row.id,
+      });
       if (!menusKept) menusPrice = discounted;
     } catch (error) {
       if (!(error instanceof CouponNotApplicableError)) throw error;

@@ -40,6 +40,11 @@ import { customerActor, recordBookingEvent } from "./booking-history.server";
 import { enqueueCancellationJobs, enqueueConfirmationJobs } from "./booking-jobs.server";
 import { newBookingNumber } from "./booking-number";
 import { type BookingLimits, limitBookingAttempt } from "./booking-rate-limit";
+import {
+  customerHistory,
+  recheckCouponAtConfirm,
+  requireCouponFits,
+} from "./coupon-eligibility.server";
 import { refreshAfterBookingChange } from "./free-days.server";
 import { hashHoldBrowserKey } from "./hold-browser.server";
 import { limitLiveBookings } from "./live-booking-limit.server";
@@ -96,21 +101,34 @@ export type HoldRequest = BookingClient & {
   now: Date;
 };
 
+/** What couponPrice checks a coupon against. */
+export type CouponAsk = {
+  salonId: string;
+  couponId: string;
+  /** The visit's local date in the salon's zone. */
+  date: string;
+  userId: string | null;
+  menus: readonly { id: string; price: number }[];
+  /** The visit's start and the salon's zone (weekday and hours); absent: not known (the waiting list). */
+  start?: { at: Date; timeZone: string };
+  /** The stylist asked for (null: 指名なし); absent: not known. */
+  requestedStaffId?: string | null;
+  /** The booking being changed or held (reschedule.server.ts): it is not an earlier visit. */
+  exceptBookingId?: string;
+};
+
 /**
  * The price with the coupon, checked: the salon's coupon, valid on the
  * booking's local date, for one of the chosen menus (or the whole booking),
- * and for new customers only when the visitor has no booking there yet.
+ * and within its limits (decision 0087: target 新規/再来 and once per
+ * customer from the salon's customer records when the visitor is known,
+ * weekday and hours in the salon's zone, the stylist asked for).
  */
 export async function couponPrice(
-  tx: Pick<Database, "select">,
-  salonId: string,
-  couponId: string,
-  date: string,
-  userId: string | null,
-  menus: readonly { id: string; price: number }[],
-  /** The booking being changed (reschedule.server.ts): it is not an earlier visit. */
-  exceptBookingId?: string,
+  tx: Pick<Database, "select" | "execute">,
+  ask: CouponAsk,
 ): Promise<number> {
+  const { salonId, couponId, date } = ask;
   if (!isUuid(couponId)) throw new CouponNotApplicableError();
   const [coupon] = await tx
     .select()
@@ -124,26 +142,20 @@ export async function couponPrice(
       ),
     );
   if (!coupon) throw new CouponNotApplicableError();
-  if (coupon.newCustomersOnly && userId) {
-    const visits = await tx
-      .select({ id: bookings.id })
-      .from(bookings)
-      .where(
-        and(
-          eq(bookings.salonId, salonId),
-          eq(bookings.userId, userId),
-          inArray(bookings.status, ["confirmed", "completed"]),
-          exceptBookingId ? ne(bookings.id, exceptBookingId) : undefined,
-        ),
-      )
-      .limit(1);
-    if (visits.length > 0) throw new CouponNotApplicableError();
-  }
+  const local = ask.start ? toLocal(ask.start.at, ask.start.timeZone) : null;
+  requireCouponFits(coupon, {
+    couponId: coupon.id,
+    history: ask.userId
+      ? await customerHistory(tx, salonId, ask.userId, ask.exceptBookingId)
+      : undefined,
+    local: local ? { weekday: local.weekday, minutes: local.minutes } : undefined,
+    requestedStaffId: ask.requestedStaffId,
+  });
   const couponMenuRows = await tx
     .select({ menuId: couponMenus.menuId })
     .from(couponMenus)
     .where(eq(couponMenus.couponId, coupon.id));
-  const price = priceWithCoupon(menus, {
+  const price = priceWithCoupon(ask.menus, {
     discountKind: coupon.discountKind,
     discountValue: coupon.discountValue,
     menuIds: couponMenuRows.map((row) => row.menuId),
@@ -185,7 +197,15 @@ export async function insertHold(tx: Database, hold: HoldInsert): Promise<Bookin
   const nominationFee = await nominationFeeFor(tx, salonId, hold.requestedStaffId);
   const totalPrice =
     (hold.couponId
-      ? await couponPrice(tx, salonId, hold.couponId, hold.date, hold.userId, loaded.menus)
+      ? await couponPrice(tx, {
+          salonId,
+          couponId: hold.couponId,
+          date: hold.date,
+          userId: hold.userId,
+          menus: loaded.menus,
+          start: { at: start, timeZone: loaded.salon.timeZone },
+          requestedStaffId: hold.requestedStaffId,
+        })
       : loaded.totalPrice) + nominationFee;
   const endsAt = new Date(start.getTime() + loaded.durationMinutes * MINUTE);
   const { occupiedFrom, occupiedUntil } = occupiedSpan(start, endsAt, loaded.rules);
@@ -386,6 +406,8 @@ export type ConfirmRequest = BookingClient & {
    * confirming transaction, which stores the policy agreed to.
    */
   policyConsent?: PolicyConsent;
+  /** 学割: the visitor ticked 「学生です」 on the confirm step (decision 0087). */
+  studentDeclared?: boolean;
   now: Date;
 };
 
@@ -423,6 +445,8 @@ async function confirmHoldOnce(db: Database, request: ConfirmRequest): Promise<B
     return confirmLockedHold(tx, row, {
       userId: request.userId,
       customer: request.customer,
+      studentDeclared: request.studentDeclared ?? false,
+      checkCoupon: true,
       notes: request.notes,
       idempotencyKey: request.idempotencyKey,
       paymentPolicy,
@@ -488,12 +512,33 @@ async function lockLiveHold(
 type ConfirmDetails = {
   userId: string;
   customer: CustomerSnapshot;
+  studentDeclared: boolean;
+  /**
+   * Check the hold's coupon again with the person known (decision 0087);
+   * false for a paid hold, checked before the visitor was sent to pay.
+   */
+  checkCoupon: boolean;
   notes: string;
   idempotencyKey: string | null;
   paymentPolicy: PolicySnapshot | null;
   timeZone: string;
   now: Date;
 };
+
+/** The hold's coupon against the person confirming and the visit's local time. */
+function recheckCoupon(
+  tx: Database,
+  row: Booking,
+  userId: string,
+  studentDeclared: boolean,
+  timeZone: string,
+) {
+  const local = toLocal(row.startsAt, timeZone);
+  return recheckCouponAtConfirm(tx, row, userId, studentDeclared, {
+    weekday: local.weekday,
+    minutes: local.minutes,
+  });
+}
 
 /** The locked hold becomes the booking, with its mails, jobs and history, in `tx`. */
 async function confirmLockedHold(
@@ -502,6 +547,8 @@ async function confirmLockedHold(
   request: ConfirmDetails,
 ): Promise<Booking> {
   const { timeZone, paymentPolicy } = request;
+  if (request.checkCoupon)
+    await recheckCoupon(tx, row, request.userId, request.studentDeclared, timeZone);
   const customerId = await attachCustomer(tx, {
     salonId: row.salonId,
     userId: request.userId,
@@ -528,6 +575,7 @@ async function confirmLockedHold(
       customerKana: request.customer.kana,
       customerPhone: request.customer.phone,
       customerEmail: request.customer.email,
+      studentDeclared: request.studentDeclared,
       notes: request.notes,
       idempotencyKey: request.idempotencyKey,
       approval,
@@ -576,8 +624,10 @@ export async function prepareHoldForPayment(
 ): Promise<{ row: Booking; terms: PolicySnapshot }> {
   const locked = await lockLiveHold(tx, { ...request, idempotencyKey: null });
   if ("replay" in locked) throw new HoldExpiredError();
-  const { row, paymentPolicy } = locked;
+  const { row, paymentPolicy, timeZone } = locked;
   if (!paymentPolicy || !needsOnlinePayment(paymentPolicy)) throw new PaymentNotDueError();
+  // The coupon is decided before the visitor pays, not after.
+  await recheckCoupon(tx, row, request.userId, request.studentDeclared ?? false, timeZone);
   const holdExpiresAt =
     row.holdExpiresAt && row.holdExpiresAt > request.holdUntil
       ? row.holdExpiresAt
@@ -590,6 +640,7 @@ export async function prepareHoldForPayment(
       customerKana: request.customer.kana,
       customerPhone: request.customer.phone,
       customerEmail: request.customer.email,
+      studentDeclared: request.studentDeclared ?? false,
       notes: request.notes,
       paymentPolicy,
     })
@@ -636,6 +687,8 @@ export async function confirmPaidHold(
       phone: row.customerPhone,
       email: row.customerEmail,
     },
+    studentDeclared: row.studentDeclared,
+    checkCoupon: false,
     notes: row.notes,
     idempotencyKey: null,
     paymentPolicy: row.paymentPolicy,

@@ -265,6 +265,7 @@ async function plan(
     bookedMenus: before.menus,
     menus: menusKept ? before.menus : menus,
     date,
+    start: { at: request.start, timeZone: loaded.salon.timeZone },
     staffId,
     staffRequested,
   });

@@ -23,8 +23,9 @@ export type CustomerContact = {
   email: string;
 };
 
-const normalizedPhone = (phone: string) => normalizePhone(phone) ?? "";
-const normalizedEmail = (email: string) => normalizeEmail(email).toLowerCase();
+/** A phone number and an address as records keep them (what a contact is matched on). */
+export const normalizedPhone = (phone: string) => normalizePhone(phone) ?? "";
+export const normalizedEmail = (email: string) => normalizeEmail(email).toLowerCase();
 /** Names with one space between parts; kana as katakana (common/field-rules.ts kanaName), so search meets them. */
 const normalizedName = (name: string) => name.trim().replace(/\s+/gu, " ");
 const normalizedKana = (kana: string) =>
@@ -38,6 +39,32 @@ function sameReading(a: string, b: string) {
   const y = b.replace(/\s/gu, "");
   return x.startsWith(y) || y.startsWith(x);
 }
+
+/** A chain of merges is at most this deep (the back office and the coupons read it alike). */
+const MAX_CHAIN_HOPS = 50;
+
+/** uuid literals for an IN list. */
+export const idList = (ids: readonly string[]) =>
+  sql.join(
+    ids.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+
+/**
+ * `chain(id, top_id)`: each of the given records and every record merged
+ * into it, recursively, with the given record it counts for.
+ */
+export const chainCte = (salonId: string, topIds: readonly string[]) => sql`
+  with recursive chain(id, top_id, depth) as (
+    select c.id, c.id, 0
+      from salon_customers c
+     where c.salon_id = ${salonId} and c.id in (${idList(topIds)})
+    union all
+    select c.id, chain.top_id, chain.depth + 1
+      from salon_customers c
+      join chain on c.merged_into_id = chain.id
+     where c.salon_id = ${salonId} and chain.depth < ${MAX_CHAIN_HOPS}
+  )`;
 
 /** Follows merged_into_id to the record that absorbed this one. */
 export async function topOfMergeChain(

@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { CouponTarget } from "../../common/coupon-eligibility";
 import { formatDate } from "../../common/format";
 import { localToInstant, toLocal } from "../../common/local-time";
 import type { PolicySnapshot } from "../../common/payment-policy";
@@ -1058,7 +1059,10 @@ export type OwnerBookingDetail = {
   customerId: string | null;
   hasAccount: boolean;
   menus: { menuId: string; name: string; price: number; durationMinutes: number }[];
-  coupon: { id: string; title: string } | null;
+  /** With its target 新規・再来・全員 (decision 0087). */
+  coupon: { id: string; title: string; target: CouponTarget } | null;
+  /** 学割: the customer stated on the confirm step that they are a student. */
+  studentDeclared: boolean;
   totalPrice: number;
   /** 指名料 in totalPrice (decision 0047). */
   nominationFee: number;
@@ -1090,6 +1094,7 @@ export async function getOwnerBooking(
       staffName: staff.name,
       timeZone: salons.timeZone,
       couponTitle: coupons.title,
+      couponTarget: coupons.target,
     })
     .from(bookings)
     .innerJoin(salons, eq(salons.id, bookings.salonId))
@@ -1132,7 +1137,11 @@ export async function getOwnerBooking(
     customerId: b.customerId,
     hasAccount: b.userId !== null,
     menus: menuRows,
-    coupon: b.couponId && row.couponTitle ? { id: b.couponId, title: row.couponTitle } : null,
+    coupon:
+      b.couponId && row.couponTitle
+        ? { id: b.couponId, title: row.couponTitle, target: row.couponTarget ?? "all" }
+        : null,
+    studentDeclared: b.studentDeclared,
     totalPrice: b.totalPrice,
     nominationFee: b.nominationFee,
     notes: b.notes,

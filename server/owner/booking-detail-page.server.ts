@@ -1,3 +1,4 @@
+import { couponTargetLabels } from "../../common/coupon-eligibility";
 import { formatDate, formatYen } from "../../common/format";
 import { isLocalDate, toLocal } from "../../common/local-time";
 import { isPendingApproval, staffBookingLabel } from "../../common/status-labels";
@@ -170,6 +171,8 @@ export type BookingPageBooking = {
   customerHref: string | null;
   menus: { name: string; priceLabel: string; durationMinutes: number }[];
   couponTitle: string | null;
+  /** 学割: the customer stated they are a student (decision 0087). */
+  studentDeclared?: boolean;
   /** 指名料 in the total (decision 0047), or null when none. */
   nominationFeeLabel?: string | null;
   totalLabel: string;
@@ -252,7 +255,10 @@ function pageBooking(detail: OwnerBookingDetail, salonId: string, now: Date): Bo
       priceLabel: formatYen(menu.price),
       durationMinutes: menu.durationMinutes,
     })),
-    couponTitle: detail.coupon?.title ?? null,
+    couponTitle: detail.coupon
+      ? `【${couponTargetLabels[detail.coupon.target]}】${detail.coupon.title}`
+      : null,
+    studentDeclared: detail.studentDeclared,
     nominationFeeLabel: detail.nominationFee > 0 ? formatYen(detail.nominationFee) : null,
     totalLabel: formatYen(detail.totalPrice),
     notes: detail.notes,

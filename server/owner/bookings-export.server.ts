@@ -5,6 +5,7 @@ import {
   type PaymentMethod,
   taxIncluded,
 } from "../../common/checkout";
+import { couponTargetLabels } from "../../common/coupon-eligibility";
 import {
   addDays,
   formatMinutes,
@@ -63,6 +64,9 @@ export const bookingsCsvHeader = [
   "スタッフ",
   "指名",
   "クーポン",
+  // 新規・再来・全員, and the visitor's 学割 statement (decision 0087).
+  "クーポン対象",
+  "学割",
   "定価",
   "割引",
   "金額",
@@ -192,6 +196,8 @@ export async function bookingsCsv(
         staffName: staff.name,
         staffRequested: bookings.staffRequested,
         coupon: coupons.title,
+        couponTarget: coupons.target,
+        studentDeclared: bookings.studentDeclared,
         nominationFee: bookings.nominationFee,
         totalPrice: bookings.totalPrice,
         status: bookings.status,
@@ -244,6 +250,8 @@ export async function bookingsCsv(
         row.staffName,
         row.staffRequested ? "指名あり" : "指名なし",
         row.coupon ?? "",
+        row.couponTarget ? couponTargetLabels[row.couponTarget] : "",
+        row.studentDeclared ? "学生" : "",
         listPrice,
         listPrice - row.totalPrice,
         row.totalPrice,

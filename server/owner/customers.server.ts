@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, ne, type SQL, sql } from "drizzle-orm";
 import { toLocal } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
+import { chainCte, idList } from "../bookings/salon-customers.server";
 import type { Database } from "../db/client";
 import {
   type BookingSource,
@@ -83,28 +84,6 @@ export function normalizeCustomerQuery(q: string) {
 }
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-const idList = (ids: readonly string[]) =>
-  sql.join(
-    ids.map((id) => sql`${id}::uuid`),
-    sql`, `,
-  );
-
-/**
- * `chain(id, top_id)`: each of the given records and every record merged
- * into it, recursively, with the given record it counts for.
- */
-const chainCte = (salonId: string, topIds: readonly string[]) => sql`
-  with recursive chain(id, top_id, depth) as (
-    select c.id, c.id, 0
-      from salon_customers c
-     where c.salon_id = ${salonId} and c.id in (${idList(topIds)})
-    union all
-    select c.id, chain.top_id, chain.depth + 1
-      from salon_customers c
-      join chain on c.merged_into_id = chain.id
-     where c.salon_id = ${salonId} and chain.depth < ${MAX_CHAIN_DEPTH}
-  )`;
 
 type StatsRow = {
   top_id: string;

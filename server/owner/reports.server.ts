@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import { type CouponTarget, couponTargets } from "../../common/coupon-eligibility";
 import { addDays, type LocalDate, LocalDay, toLocal, weekdayOf } from "../../common/local-time";
 import { workingIntervals } from "../bookings/availability";
 import { loadSalonSchedule } from "../bookings/availability-data.server";
@@ -35,6 +36,9 @@ import { parseReportQuery, type ReportGroup, type ReportQuery } from "./reports.
  * - the hours that fill first: per local hour of the start, the median time
  *   between making the booking (created_at) and its start, walk-ins left
  *   out (they are not booked ahead); ranked longest first;
+ * - by coupon and by its target 新規・再来・全員 (decision 0087): the booked
+ *   and completed figures of the bookings made with each coupon, under the
+ *   coupon's target as it is now; the bookings without one apart;
  * - per stylist (decision 0082): 指名数 (staff_requested) and 指名率, 新規
  *   and 再来 people (StylistFigures), 店販 and 技術 from the 会計's lines,
  *   客単価 = 売上 ÷ completed visits.
@@ -111,6 +115,22 @@ export type ReportMenu = {
   completedAmount: number;
 };
 
+/** By coupon (decision 0087): a coupon's bookings and 売上; couponId null: booked without one. */
+export type ReportCoupon = Pick<
+  ReportTotals,
+  "bookedCount" | "bookedAmount" | "completedCount" | "completedAmount"
+> & {
+  couponId: string | null;
+  title: string;
+  /** null: no coupon. */
+  target: CouponTarget | null;
+};
+
+/** The same figures by the coupons' target (新規・再来・全員), and without a coupon ("none"). */
+export type ReportCouponTarget = Omit<ReportCoupon, "couponId" | "title" | "target"> & {
+  target: CouponTarget | "none";
+};
+
 export type ReportCancellations = {
   /** The customer's own cancellation on the web (cancelled_by_user without a reason). */
   customer: number;
@@ -160,6 +180,10 @@ export type SalonReport = {
   buckets: ReportBucket[];
   stylists: ReportStylist[];
   menus: ReportMenu[];
+  /** By coupon, most booked first, then the bookings without one. */
+  coupons: ReportCoupon[];
+  /** 新規, 再来, 全員, then クーポンなし: every target, empty ones too. */
+  couponTargets: ReportCouponTarget[];
   cancellations: ReportCancellations;
   customers: ReportCustomers;
   /** Every hour with bookings, by hour of day. */
@@ -218,6 +242,17 @@ const answerSchema = z.object({
   staff: list(
     z.object({ id: z.string(), name: z.string(), active: z.boolean(), sort_order: count }),
   ),
+  coupons: list(
+    z.object({
+      coupon_id: z.string().nullable(),
+      title: z.string().nullable(),
+      target: z.enum(couponTargets).nullable(),
+      booked_count: count,
+      booked_amount: amount,
+      completed_count: count,
+      completed_amount: amount,
+    }),
+  ),
   menus: list(
     z.object({
       menu_id: z.string(),
@@ -255,6 +290,7 @@ const figuresSchema = answerSchema.pick({
   buckets: true,
   stylists: true,
   staff: true,
+  coupons: true,
   cancellations: true,
 });
 const customersSchema = answerSchema.pick({ customers: true, stylistPeople: true });
@@ -337,7 +373,7 @@ async function readFigures(
   const periodAs = (materialized: boolean) => sql`
     period as ${sql.raw(materialized ? "materialized" : "not materialized")} (
       select b.id, b.staff_id, b.status, b.cancel_category, b.total_price,
-             b.staff_requested,
+             b.staff_requested, b.coupon_id,
              c.total as paid_total,
              -- The 会計's retail lines (店販), at most its total (decision 0082); read
              -- only where a 会計 was saved.
@@ -382,6 +418,11 @@ async function readFigures(
       'staff', (select json_agg(x) from (
           select s.id, s.name, s.active, s.sort_order from staff s
            where s.salon_id = ${salonId}::uuid) x),
+      -- By coupon and its target (decision 0087); the coupon's target as it is now.
+      'coupons', (select json_agg(x) from (
+          select p.coupon_id, co.title, co.target, ${sums}
+            from period p left join coupons co on co.id = p.coupon_id
+           group by p.coupon_id, co.title, co.target) x),
       'cancellations', (select json_build_object(
           'customer', count(*) filter (where p.status = 'cancelled_by_user'
             and p.cancel_category is null),
@@ -728,6 +769,37 @@ export async function salonReport(
     .map((row) => ({ weekday: row.weekday, ...leadOf(row) }))
     .sort((x, y) => ((x.weekday + 6) % 7) - ((y.weekday + 6) % 7));
 
+  const couponRows: ReportCoupon[] = figures.coupons
+    .map((row) => ({
+      couponId: row.coupon_id,
+      title: row.title ?? "クーポンなし",
+      target: row.target,
+      bookedCount: row.booked_count,
+      bookedAmount: row.booked_amount,
+      completedCount: row.completed_count,
+      completedAmount: row.completed_amount,
+    }))
+    .filter((row) => row.bookedCount > 0 || row.completedCount > 0)
+    .sort(
+      (x, y) =>
+        Number(x.couponId === null) - Number(y.couponId === null) ||
+        y.bookedCount - x.bookedCount ||
+        y.bookedAmount - x.bookedAmount ||
+        x.title.localeCompare(y.title, "ja"),
+    );
+  const couponTargetRows: ReportCouponTarget[] = [...couponTargets, "none" as const].map(
+    (target) => {
+      const rows = couponRows.filter((row) => (row.target ?? "none") === target);
+      return {
+        target,
+        bookedCount: rows.reduce((sum, row) => sum + row.bookedCount, 0),
+        bookedAmount: rows.reduce((sum, row) => sum + row.bookedAmount, 0),
+        completedCount: rows.reduce((sum, row) => sum + row.completedCount, 0),
+        completedAmount: rows.reduce((sum, row) => sum + row.completedAmount, 0),
+      };
+    },
+  );
+
   const c = figures.cancellations;
   const p = figures.customers;
   return {
@@ -737,6 +809,8 @@ export async function salonReport(
     buckets,
     stylists,
     menus,
+    coupons: couponRows,
+    couponTargets: couponTargetRows,
     cancellations: {
       customer: c.customer,
       customer_advance: c.customer_advance,

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import { addDays, toLocal } from "../../common/local-time";
 import { changedFields } from "../audit/audit";
 import type { Database } from "../db/client";
-import { bookings, couponMenus, coupons, menus } from "../db/schema";
+import { bookings, couponMenus, coupons, menus, staff } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
 import { type RetirablePart, retireOrDelete } from "./salon-part-retire.server";
 import { findPartRow, recordPartAudit } from "./salon-part-rows.server";
@@ -65,6 +65,11 @@ export async function couponsTab(
     .from(menus)
     .where(eq(menus.salonId, salonId))
     .orderBy(asc(menus.sortOrder), asc(menus.id));
+  const stylists = await db
+    .select({ id: staff.id, name: staff.name, active: staff.active })
+    .from(staff)
+    .where(eq(staff.salonId, salonId))
+    .orderBy(asc(staff.sortOrder), asc(staff.id));
   const list = rows.map(({ salonId: _salonId, createdAt: _createdAt, ...coupon }) => ({
     ...coupon,
     state: couponState(coupon, today),
@@ -75,6 +80,7 @@ export async function couponsTab(
     today,
     coupons: list,
     menus: salonMenus,
+    stylists,
     editing: list.find((coupon) => coupon.id === editingId) ?? null,
   };
 }
@@ -85,11 +91,33 @@ const fieldsOfCoupon = (row: typeof coupons.$inferSelect | CouponInput) => ({
   discountKind: row.discountKind,
   discountValue: row.discountValue,
   conditions: row.conditions,
-  newCustomersOnly: row.newCustomersOnly,
+  target: row.target,
+  oncePerCustomer: row.oncePerCustomer,
+  weekdays: row.weekdays,
+  fromMinute: row.fromMinute,
+  untilMinute: row.untilMinute,
+  staffId: row.staffId,
+  studentOnly: row.studentOnly,
   validFrom: row.validFrom,
   validUntil: row.validUntil,
   prepaymentExempt: row.prepaymentExempt,
 });
+
+/** The stylist a coupon names must be the salon's (a form could send any id). */
+async function requireSalonStylist(tx: Database, salonId: string, staffId: string | null) {
+  if (staffId === null) return;
+  const [found] = await tx
+    .select({ id: staff.id })
+    .from(staff)
+    .where(and(eq(staff.salonId, salonId), eq(staff.id, staffId)));
+  if (!found) {
+    throw new DomainError(
+      "staff_not_found",
+      "選択されたスタイリストが見つかりません。画面を読み込み直してください。",
+      400,
+    );
+  }
+}
 
 async function menuNamesOf(tx: Database, couponId: string) {
   const rows = await tx
@@ -153,6 +181,7 @@ export async function createCoupon(db: Database, edit: SalonPartEdit, input: Cou
     db,
     edit,
     async (tx) => {
+      await requireSalonStylist(tx, edit.salonId, input.staffId);
       const [coupon] = await tx
         .insert(coupons)
         .values({ salonId: edit.salonId, ...fieldsOfCoupon(input) })
@@ -184,6 +213,7 @@ export async function updateCoupon(
     async (tx) => {
       const coupon = await couponOf(tx, edit.salonId, couponId);
       const menusBefore = await menuNamesOf(tx, coupon.id);
+      await requireSalonStylist(tx, edit.salonId, input.staffId);
       await tx.update(coupons).set(fieldsOfCoupon(input)).where(eq(coupons.id, coupon.id));
       await setCouponMenus(tx, edit.salonId, coupon.id, input.menuIds);
       const changes = changedFields(

@@ -271,7 +271,12 @@ const couponFields = [
   "discountKind",
   "discountValue",
   "conditions",
-  "newCustomersOnly",
+  "target",
+  "oncePerCustomer",
+  "fromTime",
+  "untilTime",
+  "staffId",
+  "studentOnly",
   "validFrom",
   "validUntil",
   "prepaymentExempt",
@@ -290,7 +295,7 @@ export async function couponFormAction(
   const edit = editOf(form, salon, actor, now);
   const keep = { couponId, intent };
   if (intent === "coupon-create" || intent === "coupon-update") {
-    const values = { ...fieldsOf(form, couponFields, ["menuIds"]), ...keep };
+    const values = { ...fieldsOf(form, couponFields, ["menuIds", "weekdays"]), ...keep };
     return save("coupon", values, edit, checked(couponSchema, values), async (edit, input) => {
       if (intent === "coupon-create") await createCoupon(db, edit, input);
       else await updateCoupon(db, edit, couponId, input);

@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { couponTargets } from "../../common/coupon-eligibility";
 import { couponDiscountKinds } from "../../common/coupon-pricing";
 import { choice, kanaName, requiredText, uuidText } from "../../common/field-rules";
 import { isLocalDate } from "../../common/local-time";
 import { durationChoices, INTERVALS_PER_DAY, weekdayLabels } from "../../common/salon-parts";
+import { isUuid } from "../../common/uuid";
 import { scheduleExceptionKinds } from "../db/schema/schedules";
 
 /**
@@ -55,6 +57,32 @@ const optionalDate = (label: string) =>
     .transform((text) => (text === "" ? null : text));
 
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** A ticked checkbox ("on"). */
+const checkbox = z
+  .string()
+  .optional()
+  .catch(undefined)
+  .transform((value) => value === "on" || value === "true");
+
+/** An optional "10:00" (5-minute steps; "24:00" as an end), as minutes after midnight; empty is null. */
+const optionalTime = (label: string, end = false) =>
+  z
+    .string()
+    .trim()
+    .catch("")
+    .transform((text) => text.normalize("NFKC"))
+    .refine(
+      (text) => text === "" || TIME.test(text) || (end && text === "24:00"),
+      `${label}は「10:00」の形式で入力してください。`,
+    )
+    .refine(
+      (text) => text === "" || Number(text.slice(3)) % 5 === 0,
+      `${label}は5分単位で入力してください（例：10:00、10:05）。`,
+    )
+    .transform((text) =>
+      text === "" ? null : Number(text.slice(0, 2)) * 60 + Number(text.slice(3)),
+    );
 const timeText = (label: string) =>
   z
     .string({ error: `${label}を入力してください。` })
@@ -281,11 +309,27 @@ export const couponSchema = z
     discountKind: choice("割引の種類", couponDiscountKinds),
     discountValue: integerText("割引の値", 0, 1_000_000, ""),
     conditions: optionalText("利用条件", 500),
-    newCustomersOnly: z
+    /** 新規・再来・全員 (decision 0087). */
+    target: choice("対象のお客様", couponTargets),
+    oncePerCustomer: checkbox,
+    /** The visit's weekdays, "0" (日) … "6" (土), as a bit mask. */
+    weekdays: z
+      .array(z.string())
+      .catch([])
+      .transform((days) =>
+        days.reduce((mask, day) => (/^[0-6]$/.test(day) ? mask | (1 << Number(day)) : mask), 0),
+      )
+      .refine((mask) => mask > 0, "利用できる曜日を1つ以上選んでください。"),
+    fromTime: optionalTime("利用できる時間帯の開始時刻"),
+    untilTime: optionalTime("利用できる時間帯の終了時刻", true),
+    /** The stylist to be chosen (指名); "" for anyone. Checked to be the salon's on save. */
+    staffId: z
       .string()
-      .optional()
-      .catch(undefined)
-      .transform((value) => value === "on" || value === "true"),
+      .trim()
+      .catch("")
+      .refine((text) => text === "" || isUuid(text), "対象スタイリストを一覧から選択してください。")
+      .transform((text) => (text === "" ? null : text.toLowerCase())),
+    studentOnly: checkbox,
     validFrom: dateText("開始日"),
     validUntil: optionalDate("終了日"),
     menuIds: idList("対象メニュー", 50),
@@ -321,7 +365,29 @@ export const couponSchema = z
         message: "終了日は開始日以降の日付を入力してください。",
       });
     }
-  });
+    if ((value.fromTime === null) !== (value.untilTime === null)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [value.fromTime === null ? "fromTime" : "untilTime"],
+        message: "時間帯は開始と終了の両方を入力してください（終日使える場合はどちらも空欄）。",
+      });
+    } else if (
+      value.fromTime !== null &&
+      value.untilTime !== null &&
+      value.untilTime <= value.fromTime
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["untilTime"],
+        message: "時間帯の終了時刻は開始時刻より後にしてください。",
+      });
+    }
+  })
+  .transform(({ fromTime, untilTime, ...rest }) => ({
+    ...rest,
+    fromMinute: fromTime,
+    untilMinute: untilTime,
+  }));
 export type CouponInput = z.infer<typeof couponSchema>;
 
 /** A row's id from a button (staff, menu, coupon, exception). */

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import { changedFields } from "../audit/audit";
 import type { Database } from "../db/client";
-import { bookings, menuStaff, menus, salons, staff } from "../db/schema";
+import { bookings, coupons, menuStaff, menus, salons, staff } from "../db/schema";
 import { DomainError } from "../errors/domain-error";
 import { type RetirablePart, retireOrDelete } from "./salon-part-retire.server";
 import { findPartRow, moveInSalonOrder, recordPartAudit } from "./salon-part-rows.server";
@@ -71,6 +71,13 @@ const stylistRows = {
       code: "staff_has_bookings",
       message: (member) =>
         `${member.name}さんには予約があるため削除できません。「退職」にすると予約画面や公開ページから外れ、予約は残ります。`,
+    },
+    {
+      table: coupons,
+      where: (salonId, member) => and(eq(coupons.salonId, salonId), eq(coupons.staffId, member.id)),
+      code: "staff_has_coupons",
+      message: (member) =>
+        `${member.name}さんを指名するクーポンがあるため削除できません。クーポンの対象スタイリストを変えてから削除するか、「退職」にしてください。`,
     },
   ],
   deletedView: async (_tx, member) => ({

@@ -121,10 +121,18 @@ export async function salonMenusAndCoupons(db: Database, salonId: string, today:
         discountKind: coupons.discountKind,
         discountValue: coupons.discountValue,
         conditions: coupons.conditions,
-        newCustomersOnly: coupons.newCustomersOnly,
+        target: coupons.target,
+        oncePerCustomer: coupons.oncePerCustomer,
+        weekdays: coupons.weekdays,
+        fromMinute: coupons.fromMinute,
+        untilMinute: coupons.untilMinute,
+        staffId: coupons.staffId,
+        staffName: staff.name,
+        studentOnly: coupons.studentOnly,
         validUntil: coupons.validUntil,
       })
       .from(coupons)
+      .leftJoin(staff, eq(staff.id, coupons.staffId))
       .where(and(eq(coupons.salonId, salonId), couponValidOn(today)))
       .orderBy(asc(coupons.title)),
     db
@@ -139,6 +147,11 @@ export async function salonMenusAndCoupons(db: Database, salonId: string, today:
     coupons: couponRows.map((coupon) => ({
       ...coupon,
       menuIds: couponMenuRows.filter((row) => row.couponId === coupon.id).map((row) => row.menuId),
+      /**
+       * Whether the signed-in visitor may use it (target, once per customer;
+       * decision 0087); null for a guest, and on the shared (cached) page.
+       */
+      usable: null as boolean | null,
     })),
   };
 }

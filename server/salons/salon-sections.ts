@@ -1,6 +1,8 @@
 import { and, asc, between, eq } from "drizzle-orm";
+import { type CouponTarget, couponFitsPerson } from "../../common/coupon-eligibility";
 import { calendarDay } from "../../common/format";
 import { isUuid } from "../../common/uuid";
+import { customerHistory } from "../bookings/coupon-eligibility.server";
 import type { Database } from "../db/client";
 import {
   coupons,
@@ -179,4 +181,22 @@ export async function loadSalonAccessPage(db: Database, found: PublishedSalon) {
     stations: nearestStations(point, stationRows).map(({ latitude: _a, longitude: _b, ...s }) => s),
     features: featureRows,
   };
+}
+
+/**
+ * A signed-in visitor's coupons: each marked usable or not from the salon's
+ * customer records (target 新規/再来, once per customer; decision 0087), the
+ * usable ones first. A guest's (the shared page) stay as they are, all with
+ * their targets. Display only: hold and confirm decide again.
+ */
+export async function couponsForVisitor<
+  C extends { id: string; target: CouponTarget; oncePerCustomer: boolean; usable: boolean | null },
+>(db: Database, salonId: string, userId: string | null, list: C[]): Promise<C[]> {
+  if (!userId || list.length === 0) return list;
+  const history = await customerHistory(db, salonId, userId);
+  const marked = list.map((coupon) => ({
+    ...coupon,
+    usable: couponFitsPerson(coupon, coupon.id, history),
+  }));
+  return [...marked.filter((c) => c.usable), ...marked.filter((c) => !c.usable)];
 }

@@ -140,7 +140,14 @@ export async function joinWaitlist(db: Database, input: JoinWaitlistInput): Prom
   // 指名なし: somebody must be able to do all the menus.
   if (loaded.input.staff.length === 0) throw new StaffNotAvailableError();
   if (input.couponId) {
-    await couponPrice(db, salon.id, input.couponId, input.date, input.userId, loaded.menus);
+    await couponPrice(db, {
+      salonId: salon.id,
+      couponId: input.couponId,
+      date: input.date,
+      userId: input.userId,
+      menus: loaded.menus,
+      requestedStaffId: input.staffId,
+    });
   }
   const free = findAvailability(loaded.input)
     .flatMap((day) => day.slots)

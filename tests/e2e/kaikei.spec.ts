@@ -13,6 +13,8 @@ import { addStoryStylist, axeAtEveryWidth, DEMO_OWNER, enterWalkIn } from "./own
  */
 test("the owner takes a walk-in's 会計 with a retail item and cash, voids it and takes it again by card, and closes the day", async ({
   page,
+  browser,
+  baseURL,
 }) => {
   test.setTimeout(240_000);
   await signIn(page, DEMO_OWNER.email, DEMO_OWNER.password);
@@ -135,6 +137,33 @@ test("the owner takes a walk-in's 会計 with a retail item and cash, voids it a
   await expect(closed.getByRole("row", { name: /^現金 / })).toContainText(cash);
   await expectNoHorizontalScroll(page);
   await axeAtEveryWidth(page);
+
+  // 再来 coupons (issue 41, §4; decision 0087): the walk-in, signed up with the phone they gave
+  // at the counter, is a returning customer and can use the salon's 再来 coupon (listed first);
+  // a new visitor sees it too, labelled 再来, but 対象外.
+  await page.goto(`/owner/salons/${salonId}/coupons`);
+  const salonPage =
+    (await page.getByRole("link", { name: "公開ページを見る" }).getAttribute("href")) ?? "";
+  for (const returning of [true, false]) {
+    const visitor = await browser.newPage({ baseURL });
+    const login = await visitor.request.post("/api/test/login", {
+      data: { role: "user" },
+      headers: { origin: baseURL ?? "" },
+    });
+    expect(login.status()).toBe(201);
+    if (returning) {
+      await visitor.goto("/account/edit");
+      await visitor.getByLabel("電話番号").fill("090-1234-0000");
+      await visitor.getByRole("button", { name: "保存する" }).click();
+      await visitor.waitForURL(/\/account\/edit\?saved=1$/);
+    }
+    await visitor.goto(`${salonPage}/coupons`);
+    const coupons = visitor.getByRole("region", { name: "クーポン" }).locator(":scope > ul > li");
+    const again = coupons.filter({ has: visitor.locator('[data-coupon-target="returning"]') });
+    await expect(again.first()).toContainText(returning ? "ご利用いただけます" : "対象外");
+    if (returning) await expect(coupons.first()).toContainText("ご利用いただけます");
+    await visitor.close();
+  }
 });
 
 async function expectNoHorizontalScroll(page: import("@playwright/test").Page) {

@@ -154,7 +154,8 @@ const couponInput = (overrides: Record<string, unknown> = {}) =>
     discountKind: "percent",
     discountValue: "20",
     conditions: "",
-    newCustomersOnly: "on",
+    target: "new",
+    weekdays: ["0", "1", "2", "3", "4", "5", "6"],
     validFrom: "2026-12-01",
     validUntil: "",
     menuIds: [],
@@ -728,7 +729,8 @@ describe("coupons", () => {
     expect(coupon).toMatchObject({
       discountKind: "percent",
       discountValue: 20,
-      newCustomersOnly: true,
+      target: "new",
+      weekdays: 127,
     });
     expect(
       await db().select().from(couponMenus).where(eq(couponMenus.couponId, coupon.id)),
@@ -792,9 +794,84 @@ describe("coupons", () => {
       validFrom: "2026-12-01",
       validUntil: "",
       menuIds: [],
-      newCustomersOnly: "",
+      target: "all",
+      weekdays: ["1"],
     });
     expect(bad.error?.issues[0]?.message).toBe("割引率は1〜100（%）で入力してください。");
+  });
+
+  it("takes a target and limits, with Japanese messages for what cannot be (decision 0087)", async () => {
+    const actor = await admin();
+    const { salon, stylists } = await buildSalonWithStaff(db());
+    const other = await buildSalonWithStaff(db());
+    const messages = (overrides: Record<string, unknown>) => {
+      const parsed = couponSchema.safeParse({
+        title: "再来クーポン",
+        description: "",
+        conditions: "",
+        discountKind: "amount",
+        discountValue: "500",
+        validFrom: "2026-12-01",
+        validUntil: "",
+        menuIds: [],
+        target: "returning",
+        weekdays: ["1", "2"],
+        ...overrides,
+      });
+      return parsed.success ? [] : parsed.error.issues.map((issue) => issue.message);
+    };
+    expect(messages({ target: "vip" })).toEqual(["対象のお客様を選択してください。"]);
+    expect(messages({ weekdays: [] })).toEqual(["利用できる曜日を1つ以上選んでください。"]);
+    expect(messages({ weekdays: ["7", "x"] })).toEqual(["利用できる曜日を1つ以上選んでください。"]);
+    expect(messages({ fromTime: "25:00", untilTime: "26:00" })).toEqual([
+      "利用できる時間帯の開始時刻は「10:00」の形式で入力してください。",
+      "利用できる時間帯の終了時刻は「10:00」の形式で入力してください。",
+    ]);
+    expect(messages({ fromTime: "10:03", untilTime: "12:00" })).toEqual([
+      "利用できる時間帯の開始時刻は5分単位で入力してください（例：10:00、10:05）。",
+    ]);
+    expect(messages({ fromTime: "10:00" })).toEqual([
+      "時間帯は開始と終了の両方を入力してください（終日使える場合はどちらも空欄）。",
+    ]);
+    expect(messages({ fromTime: "15:00", untilTime: "10:00" })).toEqual([
+      "時間帯の終了時刻は開始時刻より後にしてください。",
+    ]);
+    expect(messages({ staffId: "<script>" })).toEqual([
+      "対象スタイリストを一覧から選択してください。",
+    ]);
+    const limited = couponInput({
+      target: "returning",
+      oncePerCustomer: "on",
+      weekdays: ["1", "2", "3", "4", "5"],
+      fromTime: "１０:００",
+      untilTime: "24:00",
+      staffId: stylists[0]?.id,
+      studentOnly: "on",
+    });
+    expect(limited).toMatchObject({
+      target: "returning",
+      oncePerCustomer: true,
+      weekdays: 0b0111110,
+      fromMinute: 600,
+      untilMinute: 1440,
+      studentOnly: true,
+    });
+    const saved = await createCoupon(db(), await editOf(salon.id, actor), limited);
+    expect(saved).toMatchObject({ target: "returning", weekdays: 62, staffId: stylists[0]?.id });
+    // Another salon's stylist is refused in Japanese, never a database error.
+    expect(
+      await failure(
+        createCoupon(
+          db(),
+          await editOf(salon.id, actor),
+          couponInput({ staffId: other.stylists[0]?.id }),
+        ),
+      ),
+    ).toMatchObject({ code: "staff_not_found", status: 400 });
+    // The coupon's stylist is not deleted from under it (retiring stays possible).
+    expect(
+      await failure(deleteStaff(db(), await editOf(salon.id, actor), stylists[0]?.id ?? "")),
+    ).toMatchObject({ code: "staff_has_coupons", status: 409 });
   });
 });
 

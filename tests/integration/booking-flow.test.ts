@@ -192,6 +192,65 @@ describe("/salons/:id/confirm, picking", () => {
 });
 
 describe("/salons/:id/confirm, holding and confirming", () => {
+  it("a 学割 coupon asks 「学生です」 on the confirm step; unticked it is refused by its box, what was typed kept", async () => {
+    const [salon] = await database.db.select().from(coupons).where(eq(coupons.id, couponId));
+    const [student] = await database.db
+      .insert(coupons)
+      .values({
+        salonId: salon?.salonId ?? "",
+        title: "学割 20%OFF",
+        discountKind: "percent",
+        discountValue: 20,
+        validFrom: "2020-01-01",
+        studentOnly: true,
+      })
+      .returning();
+    const { b, email } = await signedInMember(database, env, "student");
+    const day = `/salons/${slug}/confirm?menu=${menuId}&coupon=${student?.id}&date=${later()}`;
+    const slot = (await page(b, day)).view.times.find((time) => time.time === "15:00");
+    const held = await b.request(
+      `/salons/${slug}/confirm`,
+      postForm({
+        intent: "hold",
+        menu: menuId,
+        coupon: student?.id ?? "",
+        date: later(),
+        start: slot?.start ?? "",
+      }),
+    );
+    const holdPath = held.headers.get("location") ?? "";
+    const mine = await page(b, holdPath);
+    expect((mine.view as View & { studentCoupon: boolean }).studentCoupon).toBe(true);
+    const fields = {
+      intent: "confirm",
+      hold: mine.view.holdId,
+      idempotencyKey: mine.view.idempotencyKey,
+      name: "学生 花子",
+      nameKana: "がくせい はなこ",
+      phone: "090-1234-5678",
+      email,
+      note: "初めてです",
+    };
+    const refused = await b.request(holdPath, postForm(fields));
+    expect(refused.status).toBe(400);
+    const answer = (await refused.json()).actionData;
+    expect(answer.errors).toEqual({
+      student: "このクーポンは学割です。学生の方は「学生です」にチェックを入れてください。",
+    });
+    expect(answer.values).toMatchObject({ name: "学生 花子", note: "初めてです", student: "" });
+    const booked = await b.request(holdPath, postForm({ ...fields, student: "on" }));
+    expect(booked.status).toBe(302);
+    const [row] = await database.db
+      .select()
+      .from(bookings)
+      .where(eq(bookings.id, mine.view.holdId));
+    expect(row).toMatchObject({
+      status: "confirmed",
+      couponId: student?.id,
+      studentDeclared: true,
+    });
+  });
+
   it("a guest holds, signs in, confirms once (twice is once), sees thanks and history, cancels and the time is free", async () => {
     const guest = browser(env.app);
     const day = `/salons/${slug}/confirm?menu=${menuId}&coupon=${couponId}&date=${later()}`;

@@ -341,7 +341,7 @@ describe("rescheduleBooking", () => {
         discountKind: "amount",
         discountValue: 1000,
         validFrom: "2026-11-01",
-        newCustomersOnly: true,
+        target: "new",
       })
       .returning();
     if (!coupon) throw new Error("coupon");

@@ -111,6 +111,7 @@ function filled(pattern: string) {
 const pageQueries: Record<string, string> = {
   "owner/salons/:id/bookings.csv": "?from=2026-11-01&to=2026-11-30",
   "owner/salons/:id/stylists.csv": "?from=2026-11-01&to=2026-11-30",
+  "owner/salons/:id/coupons.csv": "?from=2026-11-01&to=2026-11-30",
 };
 
 const ownerPages = () =>

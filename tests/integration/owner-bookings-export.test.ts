@@ -111,6 +111,7 @@ describe("the bookings CSV", () => {
         discountKind: "amount",
         discountValue: 2000,
         validFrom: "2026-01-01",
+        target: "new",
       })
       .returning();
 
@@ -164,7 +165,13 @@ describe("the bookings CSV", () => {
     // In: two menus, 指名料 550, the coupon: 13,750 list, 2,000 off, 11,750 paid.
     const known = await book(
       at("2026-11-02", "10:00"),
-      { customerName: "佐藤 一郎", nominationFee: 550, couponId: coupon?.id, totalPrice: 11_750 },
+      {
+        customerName: "佐藤 一郎",
+        nominationFee: 550,
+        couponId: coupon?.id,
+        totalPrice: 11_750,
+        studentDeclared: true,
+      },
       [cut, color],
     );
     // In: a menu since renamed, repriced and retired keeps what was booked.
@@ -260,11 +267,11 @@ describe("the bookings CSV", () => {
     // Every line ends in CRLF: a bare LF is only ever inside the quoted name.
     expect(text.replaceAll("\r\n", "").replace('山田,""太郎""\n', "")).not.toMatch(/[\r\n]/);
     expect(text.split("\r\n")[0]).toBe(
-      "日付,開始,終了,予約番号,お客様名,フリガナ,予約経路,メニュー,スタッフ,指名,クーポン,定価,割引,金額,税込金額のうち消費税（10%）,ステータス,キャンセル区分,会計,会計金額,会計金額のうち消費税（10%）,支払方法",
+      "日付,開始,終了,予約番号,お客様名,フリガナ,予約経路,メニュー,スタッフ,指名,クーポン,クーポン対象,学割,定価,割引,金額,税込金額のうち消費税（10%）,ステータス,キャンセル区分,会計,会計金額,会計金額のうち消費税（10%）,支払方法",
     );
     // The quoted name and the defused kana, as bytes on the line.
     expect(text).toContain(
-      `2026-11-02,08:00,09:00,${early.bookingNumber},"山田,""太郎""\n","'=HYPERLINK(""http://evil"")",電話,前髪カット,スタイリスト1,指名なし,,1000,0,1000,90,施術完了,,会計未登録（金額は予約時の見込み）,,,\r\n`,
+      `2026-11-02,08:00,09:00,${early.bookingNumber},"山田,""太郎""\n","'=HYPERLINK(""http://evil"")",電話,前髪カット,スタイリスト1,指名なし,,,,1000,0,1000,90,施術完了,,会計未登録（金額は予約時の見込み）,,,\r\n`,
     );
 
     const rows = records.slice(1);
@@ -295,6 +302,8 @@ describe("the bookings CSV", () => {
       スタッフ: "スタイリスト1",
       指名: "指名あり",
       クーポン: "初回 2,000円オフ",
+      クーポン対象: "新規",
+      学割: "学生",
       定価: "13750",
       割引: "2000",
       金額: "11750",

@@ -240,7 +240,8 @@ describe("saving through the owner door", () => {
         discountKind: "amount",
         discountValue: "500",
         conditions: "",
-        newCustomersOnly: "on",
+        target: "new",
+        weekdays: ["0", "1", "2", "3", "4", "5", "6"],
         // Paid at the salon even when the salon asks for prepayment (decision 0075).
         prepaymentExempt: "on",
         validFrom: "2026-01-01",

@@ -82,6 +82,15 @@ export function HoldStep({
             id={stepIds.contactForm}
             submitLabel={due ? (due.kind === "card" ? "カード登録へ進む" : "お支払いへ進む") : act}
             policy={view.policy ? { digest: view.policy.digest, termsId: "booking-policy" } : null}
+            student={
+              view.studentCoupon
+                ? {
+                    checked: result?.values
+                      ? (result.values as Record<string, string>).student === "on"
+                      : false,
+                  }
+                : null
+            }
           />
         </>
       ) : (

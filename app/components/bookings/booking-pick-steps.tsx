@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { bookingFlowHref, sameMenus } from "../../../common/booking-flow-href";
+import { couponTargetLabels } from "../../../common/coupon-eligibility";
 import { formatYen } from "../../../common/format";
 import type { PickView } from "../../../server/bookings/pages/confirm-page.server";
 import { formatLocalDate } from "../../lib/booking-format";
@@ -147,7 +148,9 @@ export function PickSteps({
       ) : null}
       {selection.coupon ? (
         <p className="mt-4 rounded-lg border border-dashed border-brand-700 p-3 text-sm">
-          クーポン「{selection.coupon.title}」を使って予約します。
+          【{couponTargetLabels[selection.coupon.target]}】クーポン「{selection.coupon.title}
+          」を使って予約します。
+          {selection.coupon.notes.length > 0 ? `（${selection.coupon.notes.join("・")}）` : null}
           {selection.menus.length > 0 && selection.discount > 0 ? (
             <>
               合計 <s>{formatYen(selection.subtotal + fee)}</s> →{" "}

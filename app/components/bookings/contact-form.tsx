@@ -17,6 +17,8 @@ type Props = {
    * required consent, and the digest of the policy shown (`termsId`: where).
    */
   policy?: { digest: string; termsId: string } | null;
+  /** The hold's coupon is 学割 (decision 0087): 「学生です」, ticked as it was when the form comes back. */
+  student?: { checked: boolean } | null;
 };
 
 /** Contact details for the booking (prefilled from the profile) and a note; confirms the booking (or sends the request). */
@@ -28,6 +30,7 @@ export function ContactForm({
   id,
   submitLabel = "予約を確定する",
   policy = null,
+  student = null,
 }: Props) {
   const navigation = useNavigation();
   const busy =
@@ -90,6 +93,30 @@ export function ContactForm({
         defaultValue={values.note}
         error={errors.note}
       />
+      {student ? (
+        <div className="flex flex-col gap-1">
+          <label className="flex items-start gap-2 font-bold">
+            <input
+              id="booking-student"
+              type="checkbox"
+              name="student"
+              defaultChecked={student.checked}
+              aria-invalid={errors.student ? true : undefined}
+              aria-describedby={`booking-student-hint${errors.student ? " booking-student-error" : ""}`}
+              className="mt-1 size-5 shrink-0"
+            />
+            学生です（学割クーポン）
+          </label>
+          <p id="booking-student-hint" className="text-sm text-neutral-700">
+            サロンに伝わります。ご来店時に学生証をご提示ください。
+          </p>
+          {errors.student ? (
+            <p id="booking-student-error" className="text-sm font-bold text-red-700">
+              {errors.student}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
       {policy ? (
         <div className="flex flex-col gap-1">
           <input type="hidden" name="policyDigest" value={policy.digest} />

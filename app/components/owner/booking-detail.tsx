@@ -111,6 +111,9 @@ function Facts({ booking }: { booking: BookingPageBooking }) {
             </ul>
           </Row>
           {booking.couponTitle ? <Row label="クーポン">{booking.couponTitle}</Row> : null}
+          {booking.studentDeclared ? (
+            <Row label="学割">学生（予約時に申告。ご来店時に学生証をご確認ください）</Row>
+          ) : null}
           <Row label="合計金額">{booking.totalLabel}（税込）</Row>
           <Row label="ご要望">
             <span className="whitespace-pre-wrap">{booking.notes || "なし"}</span>

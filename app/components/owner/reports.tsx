@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Form } from "react-router";
+import { type CouponTarget, couponTargetLabels } from "../../../common/coupon-eligibility";
 import { formatDate, formatMonthDayWeekday, formatYen } from "../../../common/format";
 import type {
   ReportBucket,
@@ -451,6 +452,60 @@ function Menus({ data }: { data: ReportsData }) {
   );
 }
 
+/** By coupon and by its target 新規・再来・全員 (decision 0087). */
+function Coupons({ data }: { data: ReportsData }) {
+  const { coupons, couponTargets } = data.report;
+  const targetLabel = (target: CouponTarget | "none" | null) =>
+    target === null || target === "none" ? "クーポンなし" : couponTargetLabels[target];
+  return (
+    <Section id="report-coupons" title="クーポン別">
+      <ReportTable
+        id="report-coupon-targets-table"
+        caption="クーポンの対象（新規・再来・全員）別の予約件数と売上"
+        head={["対象", "予約件数", "予約金額", "完了件数", "売上"]}
+      >
+        {couponTargets.map((item) => (
+          <Row
+            key={item.target}
+            head={targetLabel(item.target)}
+            cells={[
+              formatCount(item.bookedCount),
+              formatYen(item.bookedAmount),
+              formatCount(item.completedCount),
+              formatYen(item.completedAmount),
+            ]}
+          />
+        ))}
+      </ReportTable>
+      {coupons.length === 0 ? (
+        <p>この期間の予約はありません。</p>
+      ) : (
+        <ReportTable
+          id="report-coupons-table"
+          caption="クーポン別の予約件数と売上"
+          head={["クーポン", "予約件数", "予約金額", "完了件数", "売上"]}
+        >
+          {coupons.map((item) => (
+            <Row
+              key={item.couponId ?? "none"}
+              head={item.couponId ? `【${targetLabel(item.target)}】${item.title}` : item.title}
+              cells={[
+                formatCount(item.bookedCount),
+                formatYen(item.bookedAmount),
+                formatCount(item.completedCount),
+                formatYen(item.completedAmount),
+              ]}
+            />
+          ))}
+        </ReportTable>
+      )}
+      <p className="text-sm text-neutral-700">
+        金額は割引後の予約金額、売上は完了した予約の合計です。対象はクーポンの現在の設定で数えます。
+      </p>
+    </Section>
+  );
+}
+
 function Cancellations({ data }: { data: ReportsData }) {
   const { cancellations } = data.report;
   const rows: [string, number][] = [
@@ -615,6 +670,16 @@ export function ReportsPage({ data }: { data: ReportsData }) {
           <span className="text-sm text-neutral-700">（この期間）</span>
         </li>
         <li>
+          <a
+            href={`/owner/salons/${salon.id}/coupons.csv?${period}`}
+            download
+            className={linkClass}
+          >
+            クーポン別の集計をCSVでダウンロード
+          </a>
+          <span className="text-sm text-neutral-700">（この期間）</span>
+        </li>
+        <li>
           <a href={`/owner/salons/${salon.id}/customers.csv`} download className={linkClass}>
             顧客一覧をCSVでダウンロード
           </a>
@@ -627,6 +692,7 @@ export function ReportsPage({ data }: { data: ReportsData }) {
       <Series data={data} />
       <Stylists data={data} />
       <Menus data={data} />
+      <Coupons data={data} />
       {/* grid-cols-1: an implicit column grows to its widest table (a phone scrolled sideways). */}
       <div className="grid grid-cols-1 gap-6 md:grid-cols-2">
         <Cancellations data={data} />

@@ -1,4 +1,10 @@
 import { Link } from "react-router";
+import {
+  type CouponTarget,
+  couponLimitNotes,
+  couponTargetLabels,
+  couponTargets,
+} from "../../../common/coupon-eligibility";
 import { formatDate, formatYen } from "../../../common/format";
 import { couponKindLabels } from "../../../common/salon-parts";
 import { cellClass, linkClass } from "../back-office-ui";
@@ -20,7 +26,14 @@ export type CouponRow = {
   discountKind: "amount" | "percent" | "fixed_price";
   discountValue: number;
   conditions: string;
-  newCustomersOnly: boolean;
+  /** 新規・再来・全員 and the limits (decision 0087). */
+  target: CouponTarget;
+  oncePerCustomer: boolean;
+  weekdays: number;
+  fromMinute: number | null;
+  untilMinute: number | null;
+  staffId: string | null;
+  studentOnly: boolean;
   /** 事前決済の対象外 (decision 0075). */
   prepaymentExempt: boolean;
   validFrom: string;
@@ -29,6 +42,7 @@ export type CouponRow = {
   menuIds: string[];
   bookings: number;
 };
+type StylistChoice = { id: string; name: string; active: boolean };
 type MenuChoice = { id: string; name: string; category: string; price: number; published: boolean };
 
 const stateLabels = { active: "配布中", scheduled: "開始前", ended: "終了" } as const;
@@ -40,20 +54,31 @@ const discountText = (coupon: Pick<CouponRow, "discountKind" | "discountValue">)
       ? `${formatYen(coupon.discountValue)}引き`
       : `特別価格 ${formatYen(coupon.discountValue)}`;
 
+const weekdayChoices = ["日", "月", "火", "水", "木", "金", "土"] as const;
+
+/** Minutes after midnight as "10:00" for a time field; "" for none. */
+const timeOf = (minutes: number | null | undefined) =>
+  minutes === null || minutes === undefined
+    ? ""
+    : `${String(Math.floor(minutes / 60)).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+
 export function CouponList({
   base,
   coupons,
   menus,
+  stylists,
   version,
   editingId,
 }: {
   base: string;
   coupons: CouponRow[];
   menus: MenuChoice[];
+  stylists: StylistChoice[];
   version: number;
   editingId: string | null;
 }) {
   const nameOf = new Map(menus.map((m) => [m.id, m.name]));
+  const stylistOf = new Map(stylists.map((m) => [m.id, m.name]));
   return (
     <PartList
       part="coupon"
@@ -72,8 +97,10 @@ export function CouponList({
               {coupon.title}
             </Link>
             <span className="block text-xs text-neutral-700">
-              {discountText(coupon)}
-              {coupon.newCustomersOnly ? "・新規のみ" : ""}
+              【{couponTargetLabels[coupon.target]}】{discountText(coupon)}
+              {couponLimitNotes(coupon, coupon.staffId ? stylistOf.get(coupon.staffId) : null)
+                .map((note) => `・${note}`)
+                .join("")}
             </span>
           </td>
           <td className={cellClass}>
@@ -107,19 +134,25 @@ export function CouponList({
 export function CouponForm({
   coupon,
   menus,
+  stylists,
   today,
   version,
   actionData,
 }: {
   coupon: CouponRow | null;
   menus: MenuChoice[];
+  stylists: StylistChoice[];
   today: string;
   version: number;
   actionData: unknown;
 }) {
   const { refusal, errors, value: v, list } = partFormState(actionData, "coupon");
   const prefix = coupon ? "coupon-edit" : "coupon-new";
-  const newOnly = refusal ? refusal.values.newCustomersOnly === "on" : !!coupon?.newCustomersOnly;
+  const ticked = (key: "oncePerCustomer" | "studentOnly") =>
+    refusal ? refusal.values[key] === "on" : !!coupon?.[key];
+  const storedDays = weekdayChoices
+    .map((_, day) => String(day))
+    .filter((day) => ((coupon?.weekdays ?? 127) & (1 << Number(day))) !== 0);
   const exempt = refusal ? refusal.values.prepaymentExempt === "on" : !!coupon?.prepaymentExempt;
   return (
     <SalonPartForm
@@ -185,14 +218,85 @@ export function CouponForm({
         defaultValue={v("conditions", coupon?.conditions)}
         error={errors.conditions}
       />
+      <SelectField
+        id={`${prefix}-target`}
+        name="target"
+        label="対象のお客様"
+        required
+        hint="新規：このサロンに来店したことのない方。再来：来店したことのある方（電話予約のお客様も、電話番号・メールアドレスが一致すれば再来です）。"
+        options={couponTargets.map((value) => ({
+          value,
+          label:
+            value === "new"
+              ? "新規（初めての方）"
+              : value === "returning"
+                ? "再来（来店したことのある方）"
+                : "全員",
+        }))}
+        defaultValue={v("target", coupon?.target ?? "all")}
+        error={errors.target}
+      />
+      <CheckboxGroup
+        id={`${prefix}-weekdays`}
+        legend="利用できる曜日（来店日）"
+        name="weekdays"
+        options={weekdayChoices.map((label, day) => ({ value: String(day), label }))}
+        checked={list("weekdays", storedDays)}
+        error={errors.weekdays}
+      />
+      <div className="grid gap-3 sm:grid-cols-2">
+        <TextField
+          id={`${prefix}-from-time`}
+          name="fromTime"
+          label="利用できる時間帯（来店時刻）の開始"
+          hint="例：10:00。空欄は終日。サロンの所在地の時刻です。"
+          inputMode="numeric"
+          autoComplete="off"
+          defaultValue={v("fromTime", timeOf(coupon?.fromMinute))}
+          error={errors.fromTime}
+        />
+        <TextField
+          id={`${prefix}-until-time`}
+          name="untilTime"
+          label="終了（この時刻より前の来店）"
+          hint="例：15:00"
+          inputMode="numeric"
+          autoComplete="off"
+          defaultValue={v("untilTime", timeOf(coupon?.untilMinute))}
+          error={errors.untilTime}
+        />
+      </div>
+      <SelectField
+        id={`${prefix}-staff`}
+        name="staffId"
+        label="対象スタイリスト（指名した場合のみ）"
+        options={[
+          { value: "", label: "指定しない" },
+          ...stylists.map((member) => ({
+            value: member.id,
+            label: member.active ? member.name : `${member.name}（退職）`,
+          })),
+        ]}
+        defaultValue={v("staffId", coupon?.staffId ?? "")}
+        error={errors.staffId}
+      />
       <label className="flex items-center gap-2 font-bold">
         <input
           type="checkbox"
-          name="newCustomersOnly"
-          defaultChecked={newOnly}
+          name="oncePerCustomer"
+          defaultChecked={ticked("oncePerCustomer")}
           className="size-5"
         />
-        新規のお客様のみ
+        お一人様1回限り
+      </label>
+      <label className="flex items-center gap-2 font-bold">
+        <input
+          type="checkbox"
+          name="studentOnly"
+          defaultChecked={ticked("studentOnly")}
+          className="size-5"
+        />
+        学割（予約時に学生であることを申告していただきます）
       </label>
       <PrepaymentExemptField defaultChecked={exempt} />
       <div className="grid gap-3 sm:grid-cols-2">

@@ -88,7 +88,7 @@ export function SalonCouponsPage({
   loaderData: PageOf<Awaited<ReturnType<typeof couponsTab>>>;
   actionData: unknown;
 }) {
-  const { door, salon, coupons, menus, today, editing, done } = loaderData;
+  const { door, salon, coupons, menus, stylists, today, editing, done } = loaderData;
   const version = formVersion(salon.version, actionData);
   const base = door.paths.coupons;
   return (
@@ -97,12 +97,14 @@ export function SalonCouponsPage({
         base={base}
         coupons={coupons}
         menus={menus}
+        stylists={stylists}
         version={version}
         editingId={editing?.id ?? null}
       />
       <CouponForm
         coupon={editing}
         menus={menus}
+        stylists={stylists}
         today={today}
         version={version}
         actionData={actionData}

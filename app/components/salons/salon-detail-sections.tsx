@@ -1,4 +1,9 @@
 import { Link } from "react-router";
+import {
+  type CouponTarget,
+  couponLimitNotes,
+  couponTargetLabels,
+} from "../../../common/coupon-eligibility";
 import { priceWithCoupon } from "../../../common/coupon-pricing";
 import { formatDate, formatYen } from "../../../common/format";
 import { photoSrcSet } from "../../../common/photo-variants";
@@ -149,6 +154,13 @@ const couponDiscount = (coupon: Coupon) =>
       : `${formatYen(coupon.discountValue)}`;
 
 type Coupon = SalonDetail["coupons"][number];
+
+/** 新規 / 再来 / 全員 badges as Hot Pepper Beauty shows them (contrast checked by axe). */
+const targetBadge: Record<CouponTarget, string> = {
+  new: "bg-brand-700 text-white",
+  returning: "bg-green-800 text-white",
+  all: "border border-neutral-500 text-neutral-900",
+};
 type Menu = SalonDetail["menuGroups"][number]["menus"][number];
 
 /**
@@ -209,11 +221,26 @@ export function SalonCoupons({
       <ul className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2">
         {shown.map((coupon) => (
           <li key={coupon.id} className="rounded-lg border border-dashed border-brand-700 p-4">
-            <p className="text-sm font-bold text-brand-700">
-              {coupon.newCustomersOnly ? "新規限定　" : ""}
+            <p className="flex flex-wrap items-center gap-2 text-sm font-bold text-brand-700">
+              <span
+                className={`rounded px-1.5 py-0.5 text-xs ${targetBadge[coupon.target]}`}
+                data-coupon-target={coupon.target}
+              >
+                {couponTargetLabels[coupon.target]}
+              </span>
               {couponDiscount(coupon)}
+              {coupon.usable === true ? (
+                <span className="text-xs text-green-800">ご利用いただけます</span>
+              ) : coupon.usable === false ? (
+                <span className="text-xs text-neutral-700">対象外</span>
+              ) : null}
             </p>
             <h3 className="font-bold">{coupon.title}</h3>
+            {couponLimitNotes(coupon, coupon.staffName).length > 0 ? (
+              <p className="text-xs text-neutral-800">
+                {couponLimitNotes(coupon, coupon.staffName).join("・")}
+              </p>
+            ) : null}
             {coupon.description ? <p className="text-sm">{coupon.description}</p> : null}
             <CouponPrices coupon={coupon} menus={menus} />
             {coupon.conditions ? (

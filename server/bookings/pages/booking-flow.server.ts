@@ -1,4 +1,5 @@
 import { and, asc, eq, gte, inArray, isNull, lte, or } from "drizzle-orm";
+import { type CouponTarget, couponLimitNotes } from "../../../common/coupon-eligibility";
 import { type CouponTerms, priceWithCoupon } from "../../../common/coupon-pricing";
 import { calendarDay } from "../../../common/format";
 import { isLocalDate } from "../../../common/local-time";
@@ -108,7 +109,15 @@ export type FlowSelection = {
   /** The chosen stylist (one of `stylists`), or null for 指名なし. */
   stylist: FlowStylist | null;
   /** With its terms, so each step can show the price with the coupon (common/coupon-pricing.ts). */
-  coupon: ({ id: string; title: string } & CouponTerms) | null;
+  coupon:
+    | ({
+        id: string;
+        title: string;
+        /** 新規・再来・全員, and its limits in words (decision 0087): hold and confirm decide. */
+        target: CouponTarget;
+        notes: string[];
+      } & CouponTerms)
+    | null;
   subtotal: number;
   discount: number;
   durationMinutes: number;
@@ -162,8 +171,16 @@ export async function loadFlowSelection(
             title: coupons.title,
             discountKind: coupons.discountKind,
             discountValue: coupons.discountValue,
+            target: coupons.target,
+            oncePerCustomer: coupons.oncePerCustomer,
+            weekdays: coupons.weekdays,
+            fromMinute: coupons.fromMinute,
+            untilMinute: coupons.untilMinute,
+            studentOnly: coupons.studentOnly,
+            staffName: staff.name,
           })
           .from(coupons)
+          .leftJoin(staff, eq(staff.id, coupons.staffId))
           .where(
             and(
               eq(coupons.id, params.couponId),
@@ -236,7 +253,17 @@ export async function loadFlowSelection(
     menus: chosen,
     stylists,
     stylist,
-    coupon: couponRow ? { ...couponRow, menuIds: couponMenuIds } : null,
+    coupon: couponRow
+      ? {
+          id: couponRow.id,
+          title: couponRow.title,
+          discountKind: couponRow.discountKind,
+          discountValue: couponRow.discountValue,
+          target: couponRow.target,
+          notes: couponLimitNotes(couponRow, couponRow.staffName),
+          menuIds: couponMenuIds,
+        }
+      : null,
     subtotal,
     discount: couponTotal === null ? 0 : subtotal - couponTotal,
     durationMinutes: chosen.reduce((sum, menu) => sum + menu.durationMinutes, 0),

@@ -7,6 +7,7 @@ import type { Database } from "../../db/client";
 import { DomainError } from "../../errors/domain-error";
 import type { PaymentProvider } from "../../payments/provider.server";
 import { confirmBooking } from "../booking.server";
+import { CouponNotApplicableError } from "../booking-errors";
 import { startBookingCheckout } from "../booking-payments.server";
 import type { BookingLimits } from "../booking-rate-limit";
 import { contactSchema, idempotencyKeyOf } from "../contact.schema";
@@ -99,7 +100,9 @@ export async function submitConfirmForm(
     return { kind: "redirect", to: result.href, holdBrowserKey: input.browserKey };
   }
   if (intent === "confirm" && input.user) {
-    const values = formValues(form, contactFields);
+    const studentDeclared = form.get("student") === "on";
+    // The 学割 box comes back ticked as it was, with what was typed.
+    const values = { ...formValues(form, contactFields), student: studentDeclared ? "on" : "" };
     const parsed = contactSchema().safeParse(values);
     if (!parsed.success) {
       return { kind: "contact", status: 400, errors: fieldErrors<string>(parsed.error), values };
@@ -115,6 +118,7 @@ export async function submitConfirmForm(
           email: parsed.data.email,
         },
         notes: parsed.data.note,
+        studentDeclared,
         idempotencyKey: idempotencyKeyOf(form.get("idempotencyKey")),
         // Only whether the box was ticked and which policy was read: the terms are the server's.
         policyConsent: {
@@ -141,7 +145,12 @@ export async function submitConfirmForm(
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       // The consent's message stands by its checkbox; what was typed is kept either way.
-      const field = error instanceof PolicyConsentRequiredError ? "policyConsent" : "form";
+      const field =
+        error instanceof PolicyConsentRequiredError
+          ? "policyConsent"
+          : error instanceof CouponNotApplicableError && error.details?.reason === "student"
+            ? "student"
+            : "form";
       return { kind: "contact", status: error.status, errors: { [field]: error.message }, values };
     }
   }

@@ -154,6 +154,8 @@ export type HoldView = {
    * names the policy read, so a change before the click is shown again.
    */
   policy: { terms: PolicySnapshot; digest: string } | null;
+  /** The hold's coupon is 学割: the form asks 「学生です」 (decision 0087). */
+  studentCoupon: boolean;
   problems: string[];
 };
 
@@ -279,6 +281,7 @@ export async function loadConfirmView(
         }
       : null,
     policy: policy.terms ? { terms: policy.terms, digest: policy.digest } : null,
+    studentCoupon: hold.couponStudentOnly,
     problems: [],
   };
 }

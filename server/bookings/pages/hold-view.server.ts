@@ -25,6 +25,8 @@ export type HoldRow = {
   staffName: string;
   couponId: string | null;
   couponTitle: string | null;
+  /** The coupon is 学割: the confirm step asks 「学生です」 (decision 0087). */
+  couponStudentOnly: boolean;
   /** Contact details typed for an earlier, lost hold (empty strings when none). */
   draft: { name: string; nameKana: string; phone: string; email: string; note: string };
   menus: { menuId: string; name: string; price: number; durationMinutes: number }[];
@@ -52,6 +54,7 @@ export async function findHold(
       staffName: staff.name,
       couponId: bookings.couponId,
       couponTitle: coupons.title,
+      couponStudentOnly: coupons.studentOnly,
       draftName: bookings.customerName,
       draftKana: bookings.customerKana,
       draftPhone: bookings.customerPhone,
@@ -76,6 +79,7 @@ export async function findHold(
   const { draftName, draftKana, draftPhone, draftEmail, draftNote, ...rest } = row;
   return {
     ...rest,
+    couponStudentOnly: rest.couponStudentOnly === true,
     draft: {
       name: draftName,
       nameKana: draftKana,

@@ -151,6 +151,8 @@ export const bookings = pgTable(
     customerPhone: text("customer_phone").notNull().default(""),
     customerEmail: text("customer_email").notNull().default(""),
     notes: text("notes").notNull().default(""),
+    /** 学割: the visitor stated on the confirm step that they are a student (shown to the salon). */
+    studentDeclared: boolean("student_declared").notNull().default(false),
     /** A customer's key for "submit once": the same key returns the same booking (per user). */
     idempotencyKey: text("idempotency_key"),
     cancelledAt: timestamp("cancelled_at", { withTimezone: true }),

@@ -3,6 +3,7 @@ import {
   boolean,
   check,
   date,
+  foreignKey,
   index,
   integer,
   pgTable,
@@ -11,8 +12,9 @@ import {
   unique,
   uuid,
 } from "drizzle-orm/pg-core";
+import { type CouponTarget, couponTargets } from "../../../common/coupon-eligibility";
 import type { couponDiscountKinds } from "../../../common/coupon-pricing";
-import { createdAt, id } from "./common";
+import { createdAt, id, sqlList } from "./common";
 import { salons } from "./salons";
 import { staff } from "./staff";
 
@@ -76,7 +78,23 @@ export const coupons = pgTable(
     discountKind: text("discount_kind").$type<(typeof couponDiscountKinds)[number]>().notNull(),
     discountValue: integer("discount_value").notNull(),
     conditions: text("conditions").notNull().default(""),
-    newCustomersOnly: boolean("new_customers_only").notNull().default(false),
+    /**
+     * Who may use it (issue 41, §4; decision 0087): 新規 (never visited the
+     * salon), 再来 (visited before) or 全員, decided on the server from the
+     * salon's customer records (common/coupon-eligibility.ts).
+     */
+    target: text("target").$type<CouponTarget>().notNull().default("all"),
+    /** Once per customer: not for a person who booked with it before. */
+    oncePerCustomer: boolean("once_per_customer").notNull().default(false),
+    /** The weekdays of the visit it is valid on, a bit per day (1 = Sunday … 64 = Saturday). */
+    weekdays: integer("weekdays").notNull().default(127),
+    /** The visit's start in the salon's zone, minutes after midnight: [from, until); null: any time. */
+    fromMinute: integer("from_minute"),
+    untilMinute: integer("until_minute"),
+    /** Only when this stylist is chosen (指名); null: any stylist. */
+    staffId: uuid("staff_id"),
+    /** 学割: the visitor states a student status on the confirm step (bookings.student_declared). */
+    studentOnly: boolean("student_only").notNull().default(false),
     validFrom: date("valid_from").notNull(),
     validUntil: date("valid_until"),
     /** A booking with this coupon is paid at the salon, whatever the salon's payment mode. */
@@ -85,6 +103,20 @@ export const coupons = pgTable(
   },
   (t) => [
     index("coupons_salon_idx").on(t.salonId),
+    // A stylist's coupons, for deleting a stylist without reading the table.
+    index("coupons_staff_idx").on(t.staffId, t.salonId).where(sql`${t.staffId} is not null`),
+    // A stylist of the same salon; a stylist named by a coupon is not deleted (salon-staff.server.ts).
+    foreignKey({
+      name: "coupons_staff_fk",
+      columns: [t.staffId, t.salonId],
+      foreignColumns: [staff.id, staff.salonId],
+    }),
+    check("coupons_target_valid", sql`${t.target} in (${sqlList(couponTargets)})`),
+    check("coupons_weekdays_range", sql`${t.weekdays} between 1 and 127`),
+    check(
+      "coupons_hours_valid",
+      sql`(${t.fromMinute} is null and ${t.untilMinute} is null) or (${t.fromMinute} >= 0 and ${t.fromMinute} < ${t.untilMinute} and ${t.untilMinute} <= 1440)`,
+    ),
     check(
       "coupons_discount_kind_valid",
       sql`${t.discountKind} in ('amount', 'percent', 'fixed_price')`,

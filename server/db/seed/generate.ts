@@ -309,7 +309,7 @@ function couponDrafts(rng: Random, menuRows: readonly MenuRow[]): CouponDraft[] 
       discountKind: "percent",
       discountValue: percent,
       conditions: "初めてご来店の方限定。他のクーポンとの併用はできません。",
-      newCustomersOnly: true,
+      target: "new",
     },
     {
       title: `【平日限定】¥${groupThousands(weekdayAmount)}OFF`,
@@ -317,7 +317,8 @@ function couponDrafts(rng: Random, menuRows: readonly MenuRow[]): CouponDraft[] 
       discountKind: "amount",
       discountValue: weekdayAmount,
       conditions: "平日（祝日を除く）のご来店に限ります。",
-      newCustomersOnly: false,
+      // 月〜金 (bit 1 … bit 5).
+      weekdays: 0b0111110,
     },
     {
       title: "【再来店】2か月以内のご来店で10%OFF",
@@ -325,7 +326,7 @@ function couponDrafts(rng: Random, menuRows: readonly MenuRow[]): CouponDraft[] 
       discountKind: "percent",
       discountValue: 10,
       conditions: "前回来店日から2か月以内のご来店に限ります。",
-      newCustomersOnly: false,
+      target: "returning",
     },
   ];
   const fixedMenu = mainMenus.length > 0 ? rng.pick(mainMenus) : undefined;
@@ -337,7 +338,7 @@ function couponDrafts(rng: Random, menuRows: readonly MenuRow[]): CouponDraft[] 
       discountKind: "fixed_price",
       discountValue: price,
       conditions: "初めてご来店の方限定。",
-      newCustomersOnly: true,
+      target: "new",
       menuId: fixedMenu.id,
     });
     drafts.push({
@@ -346,7 +347,6 @@ function couponDrafts(rng: Random, menuRows: readonly MenuRow[]): CouponDraft[] 
       discountKind: "amount",
       discountValue: 1100,
       conditions: "ご予約時にクーポンを選択してください。",
-      newCustomersOnly: false,
       menuId: fixedMenu.id,
     });
   }
@@ -550,6 +550,23 @@ export function generateSalon(index: number, areas: readonly ResolvedArea[]): Sa
     });
     if (menuId) couponMenuRows.push({ couponId: couponRowId, menuId });
   });
+  // Every demo salon keeps its customers with a 再来 coupon (issue 41, §4), added
+  // without drawing from rng so that everything generated after it stays as it was.
+  if (!couponRows.some((coupon) => coupon.target === "returning")) {
+    couponRows.push({
+      id: seedId(`coupon:${index}:returning`),
+      salonId: id,
+      title: "【再来】全メニュー10%OFF",
+      description: "ご来店いただいたことのある方へ、感謝をこめて。",
+      discountKind: "percent",
+      discountValue: 10,
+      conditions: "当店にご来店いただいたことのある方限定です。",
+      target: "returning",
+      validFrom: "2026-04-01",
+      validUntil: null,
+      createdAt: new Date("2026-04-01T00:00:00+09:00"),
+    });
+  }
 
   // Photos: the cover rotates so neighbouring salons of a genre look different.
   const firstPhoto = index % 3;
