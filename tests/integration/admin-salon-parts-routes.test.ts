@@ -190,6 +190,8 @@ describe("saving without JavaScript", () => {
         discountKind: "amount",
         discountValue: "500",
         conditions: "",
+        target: "all",
+        weekdays: ["0", "1", "2", "3", "4", "5", "6"],
         validFrom: "2026-12-01",
         validUntil: "",
       }),
