@@ -162,6 +162,8 @@ const managerRights: readonly SalonCapability[] = [
   "bookings.export",
   "reports.read",
   "settings.manage",
+  // The salon's webhooks (decision 0086): owner, manager, admin.
+  "webhooks.manage",
   "salon.edit",
   "schedules.manage",
   "reviews.reply",
