@@ -144,3 +144,63 @@ export async function bookingWebhookData(
     },
   };
 }
+
+type ReviewRow = {
+  id: string;
+  bookingId: string;
+  staffId: string | null;
+  authorLabel: string;
+  rating: number;
+  ratingAtmosphere: number | null;
+  ratingService: number | null;
+  ratingTechnique: number | null;
+  ratingFinish: number | null;
+  title: string;
+  body: string;
+  visitedOn: string;
+  createdAt: Date;
+};
+
+/** review.posted: the review as the salon's public page shows it (no account id). */
+export function reviewWebhookData(review: ReviewRow): Record<string, unknown> {
+  return {
+    review: {
+      id: review.id,
+      bookingId: review.bookingId,
+      staffId: review.staffId,
+      authorLabel: review.authorLabel,
+      rating: review.rating,
+      ratings: {
+        atmosphere: review.ratingAtmosphere,
+        service: review.ratingService,
+        technique: review.ratingTechnique,
+        finish: review.ratingFinish,
+      },
+      title: review.title,
+      body: review.body,
+      visitedOn: review.visitedOn,
+      createdAt: review.createdAt.toISOString(),
+    },
+  };
+}
+
+/** customer.created: a new customer record (a phone, walk-in or web booking's person). */
+export function customerWebhookData(customer: {
+  id: string;
+  name: string;
+  kana: string;
+  phone: string;
+  email: string;
+  userId: string | null;
+}): Record<string, unknown> {
+  return {
+    customer: {
+      id: customer.id,
+      name: customer.name,
+      kana: customer.kana,
+      phone: customer.phone,
+      email: customer.email,
+      hasAccount: customer.userId !== null,
+    },
+  };
+}

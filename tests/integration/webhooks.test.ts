@@ -1,15 +1,20 @@
 import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { databaseRateLimitStore } from "../../server/accounts/rate-limit";
 import { cancelBooking, confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import {
+  bookingMenus,
   mailOutbox,
   salonOwners,
+  staff,
   type WebhookEventType,
   webhookDeliveries,
   webhookEndpoints,
 } from "../../server/db/schema";
 import { createLogger } from "../../server/logger";
+import { reviewInputSchema } from "../../server/reviews/review.schema";
+import { saveReview } from "../../server/reviews/reviews.server";
 import { salonAccessFor } from "../../server/salon-access/salon-access.server";
 import {
   checkEndpointUrl,
@@ -26,8 +31,9 @@ import {
   webhookDeliveryLog,
 } from "../../server/webhooks/endpoints.server";
 import { postWebhook } from "../../server/webhooks/http-post.server";
+import { webhookPayloadSchemas } from "../../server/webhooks/payload.schema";
 import { bookingClient } from "../support/booking-client";
-import { buildSalonWithStaff, buildUser } from "../support/builders";
+import { buildBooking, buildSalonWithStaff, buildUser } from "../support/builders";
 import { withTestDatabase } from "../support/test-database";
 import { startWebhookReceiver } from "../support/webhook-receiver";
 
@@ -98,13 +104,13 @@ async function salonWithEndpoint(
 
 /** A web booking of the salon two days from now (a fresh hour each time). */
 let hour = 10;
-async function book(salonId: string, menuId: string) {
+async function book(salonId: string, menuId: string, visitorId?: string) {
   const now = new Date();
   const day = new Date(now.getTime() + 2 * 86_400_000);
   const tokyoDate = day.toLocaleDateString("sv-SE", { timeZone: "Asia/Tokyo" });
   const start = new Date(`${tokyoDate}T${String(hour++).padStart(2, "0")}:00:00+09:00`);
   if (hour > 18) hour = 10;
-  const visitor = await buildUser(database.db);
+  const visitor = visitorId ? { id: visitorId } : await buildUser(database.db);
   const hold = await holdSlot(database.db, {
     ...bookingClient(database.db),
     salonId,
@@ -169,6 +175,8 @@ describe("webhook delivery", () => {
       data: { booking: { id: string; number: string; status: string; menus: unknown[] } };
     };
     expect(payload).toMatchObject({ type: "booking.created", version: 1, salonId: salon.id });
+    // The body is what the OpenAPI document's webhooks section says (strictly: no field unlisted).
+    expect(webhookPayloadSchemas["booking.created"].strict().parse(payload)).toBeTruthy();
     expect(payload.data.booking).toMatchObject({ id: booking.id, status: "confirmed" });
     expect(payload.data.booking.menus).toHaveLength(1);
     // Another secret does not verify it.
@@ -197,6 +205,64 @@ describe("webhook delivery", () => {
     });
     const rows = await deliveriesOf(endpoint.id);
     expect(rows.map((r) => r.eventType)).toEqual(["booking.cancelled"]);
+  });
+
+  it("writes customer.created for a new person only, and review.posted with the review", async () => {
+    const { salon, menu, endpoint, secret } = await salonWithEndpoint([
+      "customer.created",
+      "review.posted",
+    ]);
+    const first = await book(salon.id, menu.id);
+    // The same person again: the salon's known customer, no new record.
+    await book(salon.id, menu.id, first.userId ?? undefined);
+    expect((await deliveriesOf(endpoint.id)).map((r) => r.eventType)).toEqual(["customer.created"]);
+
+    const visitor = await buildUser(database.db);
+    const startsAt = new Date(Date.now() - 86_400_000);
+    const [stylist] = await database.db.select().from(staff).where(eq(staff.salonId, salon.id));
+    const visit = await buildBooking(database.db, {
+      salonId: salon.id,
+      staffId: stylist?.id ?? "",
+      startsAt,
+      endsAt: new Date(startsAt.getTime() + 3_600_000),
+      status: "completed",
+      userId: visitor.id,
+    });
+    await database.db.insert(bookingMenus).values({
+      salonId: salon.id,
+      bookingId: visit.id,
+      position: 0,
+      menuId: menu.id,
+      name: menu.name,
+      price: menu.price,
+      durationMinutes: 60,
+    });
+    const { review } = await saveReview(database.db, {
+      userId: visitor.id,
+      bookingId: visit.id,
+      input: reviewInputSchema.parse({ rating: 5, body: "丁寧なカウンセリングで満足しました。" }),
+      now: new Date(),
+      limits: {
+        store: databaseRateLimitStore(database.db),
+        window: 60,
+        perIp: 100_000,
+        perAccount: 100_000,
+      },
+      ip: "198.51.100.7",
+    });
+    const before = receiver.received.length;
+    await sender().deliverDue();
+    const got = (await receiver.waitFor(before + 2)).slice(before);
+    const payloads = got.map((r) => new Webhook(secret).verify(r.body, r.headers)) as {
+      type: string;
+      data: Record<string, { id: string; rating?: number }>;
+    }[];
+    expect(payloads.map((p) => p.type).sort()).toEqual(["customer.created", "review.posted"]);
+    for (const p of payloads) {
+      expect(webhookPayloadSchemas[p.type as WebhookEventType].parse(p)).toBeTruthy();
+    }
+    const posted = payloads.find((p) => p.type === "review.posted");
+    expect(posted?.data.review).toMatchObject({ id: review.id, rating: 5 });
   });
 
   it("retries on the Standard Webhooks schedule, honouring Retry-After, until a 2xx", async () => {
