@@ -38,7 +38,14 @@ export async function postWebhook(
 ): Promise<PostOutcome> {
   let pinned: { address: string; family: 4 | 6 };
   try {
-    pinned = await resolveAllowed(hostOf(url), options.allowLoopback);
+    // The lookup counts against the same timeout: a resolver that never answers is no answer.
+    let lookupTimer: NodeJS.Timeout | undefined;
+    pinned = await Promise.race([
+      resolveAllowed(hostOf(url), options.allowLoopback),
+      new Promise<never>((_, reject) => {
+        lookupTimer = setTimeout(() => reject(new Error("lookup timed out")), options.timeoutMs);
+      }),
+    ]).finally(() => clearTimeout(lookupTimer));
   } catch (error) {
     return {
       kind: "failed",

@@ -457,6 +457,9 @@ describe("addresses a webhook never reaches", () => {
       "https://[fd00::1]/x",
       "https://[::ffff:127.0.0.1]/x",
       "https://[::ffff:10.0.0.1]/x",
+      // Other spellings of 127.0.0.1 the URL parser normalizes.
+      "https://2130706433/x",
+      "https://0x7f.1/x",
       "https://localhost/x",
       "http://127.0.0.1:8080/x",
       "https://user:pass@hooks.example.com/x",
