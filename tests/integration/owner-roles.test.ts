@@ -155,6 +155,8 @@ const managerRights: readonly SalonCapability[] = [
   "bookings.act",
   "bookings.enter",
   "checkout.act",
+  // 取消 of a saved 会計 (decision 0085): owner, manager, admin.
+  "checkout.void",
   "dayclose.act",
   "payments.refund",
   "customers.manage",
