@@ -38,6 +38,8 @@ export const e2eServerEnv: Record<string, string> = {
   E2E_LOGIN: "true",
   // The waiting-list story must pass at any hour (quiet hours: integration tests, frozen clock).
   WAITLIST_QUIET_HOURS: "off",
+  // A salon's webhook reaches the test's local receiver on 127.0.0.1 (decision 0086).
+  WEBHOOK_ALLOW_LOOPBACK: "on",
   GOOGLE_CLIENT_ID: "salon-navi-e2e",
   GOOGLE_CLIENT_SECRET: "e2e-secret",
   GOOGLE_ISSUER: `http://localhost:${OIDC_PORT}`,

@@ -121,6 +121,7 @@ export default [
     route("customers", "routes/owner.salons.$id.customers.tsx"), // 顧客: search, counts
     route("customers/:customerId", "routes/owner.salons.$id.customers.$customerId.tsx"), // 顧客カルテ: notes, merge
     route("settings", "routes/owner.salons.$id.settings.tsx"), // 設定: where booking notices go
+    route("settings/webhooks", "routes/owner.salons.$id.settings.webhooks.tsx"), // 設定 → Webhook: endpoints, secrets shown once, rotation, delivery log, replay (webhooks.manage: owner, manager, admin; decision 0086)
     route("schedules", "routes/owner.salons.$id.schedules.tsx"), // 勤務表: a stylist's month (?staff=&month=), patterns, days off, 臨時休業, 定休日, 祝日; schedules.manage
     route("schedules/mine", "routes/owner.salons.$id.schedules.mine.tsx"), // 自分の勤務表: a stylist's own month, read-only; schedules.request
     route("day-close", "routes/owner.salons.$id.day-close.tsx"), // 日計: the day's 会計 by method, cash counted against expected, closed and reopened (dayclose.act: owner, manager, admin)

@@ -10,6 +10,7 @@ import { createLogger } from "../server/logger";
 import { startMailDelivery } from "../server/mail/mailer";
 import { startPayments } from "../server/payments/payments.server";
 import { prepareDatabase } from "../server/prepare-database.server";
+import { startWebhookDelivery, webhookDeliveryOptions } from "../server/webhooks/delivery.server";
 
 // Development server: Vite serves client modules with HMR; every other
 // request goes to the same Hono app as production, loaded through Vite so
@@ -34,6 +35,8 @@ startBackgroundJobs(database.db, config, log, {
   payments: payments && !payments.fake ? payments.provider : null,
   sender: payments?.provider ?? null,
 });
+// Salons' webhooks (decision 0086), as in production.
+startWebhookDelivery(webhookDeliveryOptions(database.db, config, log));
 const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
 
 const listener = getRequestListener(async (request) => {

@@ -30,6 +30,11 @@ import { pagePatternsOf } from "./metrics/request-metrics";
 import { type PaymentsHandle, startPayments } from "./payments/payments.server";
 import { prepareDatabase } from "./prepare-database.server";
 import { createSlotEvents, type SlotEvents } from "./realtime/slot-events.server";
+import {
+  type RunningWebhookDelivery,
+  startWebhookDelivery,
+  webhookDeliveryOptions,
+} from "./webhooks/delivery.server";
 
 /**
  * Entry of the server bundle (vite.config.ts points the SSR build here), so
@@ -138,6 +143,8 @@ export async function start(
     payments: payments && !payments.fake ? payments.provider : null,
     sender: payments?.provider ?? null,
   });
+  // Salons' webhooks: the outbox rows their changes wrote, sent and retried (decision 0086).
+  const webhooks = startWebhookDelivery(webhookDeliveryOptions(database.db, config, log));
   const app = createServerApp({
     config,
     database,
@@ -175,6 +182,7 @@ export async function start(
       accounts,
       delivery,
       jobs,
+      webhooks,
       slotEvents,
       freeDays,
       metricsServer,
@@ -250,6 +258,7 @@ function stopGracefullyOnSignals(
     delivery,
     freeDays,
     jobs,
+    webhooks,
     slotEvents,
     metricsServer,
     payments,
@@ -261,6 +270,7 @@ function stopGracefullyOnSignals(
     delivery: MailDelivery | null;
     freeDays: FreeDaysRefresh;
     jobs: RunningJobWorker;
+    webhooks: RunningWebhookDelivery;
     slotEvents: SlotEvents;
     metricsServer: import("node:http").Server | null;
     payments: PaymentsHandle | null;
@@ -288,6 +298,7 @@ function stopGracefullyOnSignals(
       try {
         await streamsClosed;
         await jobs.stop();
+        await webhooks.stop();
         await delivery?.stop();
         await freeDays.stop();
         await payments?.close();

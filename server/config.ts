@@ -115,6 +115,14 @@ const configSchema = z.object({
    * at any hour (the integration tests prove the hours with a frozen clock).
    */
   WAITLIST_QUIET_HOURS: z.enum(["on", "off"]).default("on"),
+  /**
+   * Salons' webhooks (decision 0086): `on` lets an endpoint be http:// on a
+   * loopback address (127.0.0.0/8, ::1) and lets deliveries reach it; only for
+   * tests and development, never in production.
+   */
+  WEBHOOK_ALLOW_LOOPBACK: z.enum(["on", "off"]).default("off"),
+  /** Seconds a webhook delivery waits for the receiver's answer. */
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(30).default(10),
   /** Rate-limit counters in Redis (shared by app servers); unset: in the database. */
   REDIS_URL: z.string().optional(),
   /**
@@ -264,6 +272,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (isProduction && parsed.data.E2E_LOGIN) {
     throw new Error("Invalid environment:\n  E2E_LOGIN: never in production (it signs anyone in)");
+  }
+  if (isProduction && parsed.data.WEBHOOK_ALLOW_LOOPBACK === "on") {
+    throw new Error(
+      "Invalid environment:\n  WEBHOOK_ALLOW_LOOPBACK: never on in production (webhooks could reach the server itself)",
+    );
   }
   if (isProduction && parsed.data.WAITLIST_QUIET_HOURS === "off") {
     throw new Error(

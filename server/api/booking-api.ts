@@ -10,6 +10,7 @@ import { registerReviewRoutes } from "./review-routes";
 import { registerSalonReviewRoutes } from "./salon-review-routes";
 import { registerWaitlistEventRoutes } from "./waitlist-event-routes";
 import { registerWaitlistRoutes } from "./waitlist-routes";
+import { registerWebhookDocs } from "./webhook-docs";
 
 const documentInfo = {
   openapi: "3.1.0",
@@ -53,6 +54,8 @@ export function createBookingApi(options: BookingApiDeps) {
   registerWaitlistEventRoutes(app, deps);
   // Each owner operation's declared capability guards it before its validators (decision 0045).
   registerOwnerApi(guardedByCapability(app, deps), deps);
+  // What salons' webhooks send: the document's `webhooks` section (decision 0086).
+  registerWebhookDocs(app);
 
   const document = () => app.getOpenAPI31Document(documentInfo) as unknown as OpenApiDocument;
   app.get("/openapi.json", (c) => c.json(document()));

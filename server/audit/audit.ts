@@ -93,6 +93,13 @@ export const auditActions = {
   // The payments' reconciliation (server/admin/payment-discrepancies.server.ts, decision 0081).
   "payment_discrepancy.resolve": "決済の差異を解決済みに",
   "payments.reconcile": "決済の照合の実行",
+  // The salon's webhooks (server/webhooks/endpoints.server.ts, decision 0086).
+  "webhook.create": "Webhookの送信先の追加",
+  "webhook.rotate": "Webhookの署名シークレットの更新",
+  "webhook.disable": "Webhookの送信先の停止",
+  "webhook.enable": "Webhookの送信先の再開",
+  "webhook.delete": "Webhookの送信先の削除",
+  "webhook.replay": "Webhookの再送",
 } as const;
 export type AuditAction = keyof typeof auditActions;
 
@@ -112,7 +119,8 @@ export type AuditEntry = {
     | "review"
     | "booking"
     | "product"
-    | "payment_discrepancy";
+    | "payment_discrepancy"
+    | "webhook_endpoint";
   targetId: string;
   salonId?: string | null;
   before?: Record<string, unknown> | null;

@@ -7,6 +7,11 @@ import {
   bookingEvents,
   users,
 } from "../db/schema";
+import {
+  bookingWebhookData,
+  bookingWebhookEvent,
+  emitWebhookEvent,
+} from "../webhooks/outbox.server";
 
 /**
  * A booking's history (issue 28, point 4): every change of a booking writes
@@ -33,8 +38,12 @@ export type BookingEventInput = {
   at: Date;
 };
 
-/** Inside the transaction that made the change. */
-export async function recordBookingEvent(tx: Pick<Database, "insert">, event: BookingEventInput) {
+/**
+ * Inside the transaction that made the change. The salon's webhooks hear of
+ * it in the same transaction (decision 0086): booking.created, changed,
+ * cancelled, completed, no_show.
+ */
+export async function recordBookingEvent(tx: Database, event: BookingEventInput) {
   await tx.insert(bookingEvents).values({
     salonId: event.salonId,
     bookingId: event.bookingId,
@@ -44,6 +53,16 @@ export async function recordBookingEvent(tx: Pick<Database, "insert">, event: Bo
     details: event.details ?? {},
     createdAt: event.at,
   });
+  const type = bookingWebhookEvent(event.kind);
+  if (type) {
+    await emitWebhookEvent(tx, {
+      salonId: event.salonId,
+      type,
+      at: event.at,
+      data: () =>
+        bookingWebhookData(tx, event.bookingId, { kind: event.kind, actor: event.actor.kind }),
+    });
+  }
 }
 
 export type BookingEventView = {

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { normalizeEmail, normalizePhone } from "../../common/field-rules";
 import type { Database } from "../db/client";
 import { salonCustomers } from "../db/schema";
+import { customerWebhookData, emitWebhookEvent } from "../webhooks/outbox.server";
 
 /**
  * The salon's customer record a booking belongs to (顧客カルテ, issue 28,
@@ -200,8 +201,15 @@ export async function attachCustomer(tx: Database, contact: CustomerContact): Pr
       phone,
       email,
     })
-    .returning({ id: salonCustomers.id });
+    .returning();
   if (!created) throw new Error("customer not inserted");
+  // A new person for the salon: its webhooks hear of it in this transaction (decision 0086).
+  await emitWebhookEvent(tx, {
+    salonId: contact.salonId,
+    type: "customer.created",
+    at: created.createdAt,
+    data: async () => customerWebhookData(created),
+  });
   return created.id;
 }
 

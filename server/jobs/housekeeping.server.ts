@@ -1,6 +1,13 @@
-import { and, isNotNull, lt, or, sql } from "drizzle-orm";
+import { and, isNotNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { bookings, jobs, ownerInvitations, sessions, verifications } from "../db/schema";
+import {
+  bookings,
+  jobs,
+  ownerInvitations,
+  sessions,
+  verifications,
+  webhookDeliveries,
+} from "../db/schema";
 import { expirePastEntries } from "../waitlist/waitlist-matcher.server";
 import { enqueue, type JobHandler } from "./queue.server";
 
@@ -24,6 +31,8 @@ export const retention = {
   lapsedHolds: DAY_MS,
   expiredSessions: 7 * DAY_MS,
   expiredVerifications: DAY_MS,
+  /** A salon's webhook delivery log (decision 0086): sent or failed, kept a month. */
+  webhookDeliveries: 30 * DAY_MS,
 } as const;
 
 export type HousekeepingResult = {
@@ -32,6 +41,7 @@ export type HousekeepingResult = {
   holds: number;
   sessions: number;
   verifications: number;
+  webhookDeliveries: number;
 };
 
 const before = (now: Date, ms: number) => new Date(now.getTime() - ms);
@@ -68,12 +78,22 @@ export async function removeDeadRows(db: Database, now: Date): Promise<Housekeep
     .delete(verifications)
     .where(lt(verifications.expiresAt, before(now, retention.expiredVerifications)))
     .returning({ id: verifications.id });
+  const removedDeliveries = await db
+    .delete(webhookDeliveries)
+    .where(
+      and(
+        ne(webhookDeliveries.status, "pending"),
+        lt(webhookDeliveries.createdAt, before(now, retention.webhookDeliveries)),
+      ),
+    )
+    .returning({ id: webhookDeliveries.id });
   return {
     jobs: removedJobs.length,
     invitations: removedInvitations.length,
     holds: removedHolds.length,
     sessions: removedSessions.length,
     verifications: removedVerifications.length,
+    webhookDeliveries: removedDeliveries.length,
   };
 }
 

@@ -14,6 +14,7 @@ import type { Database } from "../db/client";
 import { bookingMenus, bookings, reviewReports, reviews, salons, staff } from "../db/schema";
 import { DomainError, NotFoundError } from "../errors/domain-error";
 import { recomputeSalonDerived } from "../salons/derived.server";
+import { emitWebhookEvent, reviewWebhookData } from "../webhooks/outbox.server";
 import type { ReviewInput, ReviewReportInput } from "./review.schema";
 
 /**
@@ -316,6 +317,13 @@ async function writeReview(tx: Database, state: ReviewEligibility, save: SaveInp
     .returning();
   if (!created) throw alreadyWritten();
   await recomputeSalonDerived(tx, visit.salonId);
+  // The salon's webhooks hear of it with the review (decision 0086).
+  await emitWebhookEvent(tx, {
+    salonId: visit.salonId,
+    type: "review.posted",
+    at: save.now,
+    data: async () => reviewWebhookData(created),
+  });
   return created;
 }
 

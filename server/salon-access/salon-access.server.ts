@@ -64,6 +64,11 @@ export const salonCapabilities = [
   "reports.read",
   /** The salon's settings: booking rules, approval, where notices go. */
   "settings.manage",
+  /**
+   * The salon's webhooks (decision 0086): endpoints, their secrets, the delivery log and
+   * replays; what leaves the salon for other systems (owner, manager).
+   */
+  "webhooks.manage",
   /** The editor's tabs: 基本情報, stylists, menus, coupons, photos. */
   "salon.edit",
   /** Every stylist's weekly schedule, exceptions and the salon's closures. */

@@ -181,6 +181,7 @@ async function pagesToOpen(browser: Browser, baseURL: string): Promise<Pages> {
         `${base}/customers`,
         `${base}/customers/${customer}`,
         `${base}/settings`,
+        `${base}/settings/webhooks`,
         `${base}/schedules`,
         `${base}/day-close`,
         `${base}/reports`,

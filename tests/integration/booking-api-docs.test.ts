@@ -1,5 +1,6 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { beforeAll, describe, expect, it } from "vitest";
+import { webhookEventTypes } from "../../server/db/schema";
 import { createAccountsApp, ORIGIN } from "../support/accounts";
 import { openApiContract } from "../support/openapi-contract";
 import { withTestDatabase } from "../support/test-database";
@@ -47,6 +48,31 @@ describe("OpenAPI document and reference", () => {
     ).flatMap((item) => Object.values(item).map((op) => op.operationId));
     expect(operationIds.every(Boolean)).toBe(true);
     expect(new Set(operationIds).size).toBe(operationIds.length);
+  });
+
+  it("documents the salons' webhooks, one per event, with the payload's version and the signature headers", async () => {
+    const doc = await (await env.app.request("/api/openapi.json")).json();
+    const webhooks = doc.webhooks as Record<
+      string,
+      {
+        post: {
+          parameters: { name: string; in: string }[];
+          requestBody: {
+            content: Record<string, { schema: { properties: Record<string, unknown> } }>;
+          };
+        };
+      }
+    >;
+    expect(Object.keys(webhooks).sort()).toEqual([...webhookEventTypes].sort());
+    for (const [type, item] of Object.entries(webhooks)) {
+      const schema = item.post.requestBody.content["application/json"]?.schema;
+      expect(schema?.properties.version, type).toMatchObject({ enum: [1] });
+      expect(item.post.parameters.map((p) => `${p.in} ${p.name}`).sort(), type).toEqual([
+        "header webhook-id",
+        "header webhook-signature",
+        "header webhook-timestamp",
+      ]);
+    }
   });
 
   it("leaves pages outside /api to their own caching", async () => {

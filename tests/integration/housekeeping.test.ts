@@ -1,6 +1,14 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { bookings, jobs, ownerInvitations, sessions, verifications } from "../../server/db/schema";
+import {
+  bookings,
+  jobs,
+  ownerInvitations,
+  sessions,
+  verifications,
+  webhookDeliveries,
+  webhookEndpoints,
+} from "../../server/db/schema";
 import {
   housekeepingHandler,
   housekeepingKind,
@@ -71,13 +79,44 @@ describe("housekeeping", () => {
       { id: "hk-v-live", identifier: "b", value: "b", expiresAt: hoursAgo(1) },
     ]);
 
+    // A salon's webhook log (decision 0086): sent a month ago (gone), still retrying (kept),
+    // failed yesterday (kept).
+    const [endpoint] = await db
+      .insert(webhookEndpoints)
+      .values({
+        salonId: salon.id,
+        url: "https://hooks.example.com/",
+        events: ["booking.created"],
+        secret: "whsec_aGs=",
+      })
+      .returning();
+    if (!endpoint) throw new Error("no endpoint");
+    const delivery = (status: "delivered" | "pending" | "failed", createdAt: Date) => ({
+      endpointId: endpoint.id,
+      messageId: `msg_hk_${status}`,
+      eventType: "booking.created" as const,
+      body: "{}",
+      status,
+      createdAt,
+    });
+    await db
+      .insert(webhookDeliveries)
+      .values([
+        delivery("delivered", daysAgo(31)),
+        delivery("pending", daysAgo(31)),
+        delivery("failed", daysAgo(1)),
+      ]);
+
     expect(await removeDeadRows(db, NOW)).toEqual({
       jobs: 1,
       invitations: 2,
       holds: 1,
       sessions: 1,
       verifications: 1,
+      webhookDeliveries: 1,
     });
+    const log = await db.select({ id: webhookDeliveries.messageId }).from(webhookDeliveries);
+    expect(log.map((row) => row.id).sort()).toEqual(["msg_hk_failed", "msg_hk_pending"]);
     const keys = (await db.select({ key: jobs.dedupeKey }).from(jobs)).map((row) => row.key);
     expect(keys.sort()).toEqual(["hk:due", "hk:new"]);
     const tokens = (await db.select({ t: ownerInvitations.tokenHash }).from(ownerInvitations)).map(

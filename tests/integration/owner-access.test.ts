@@ -161,6 +161,7 @@ describe("the salon back office's access matrix", () => {
         `${base}/customers`,
         `${base}/customers/${ids.customerId}`,
         `${base}/settings`,
+        `${base}/settings/webhooks`,
       ]),
     );
     expect(ownerApi().map(({ method, path }) => `${method} ${path}`)).toEqual(

@@ -155,6 +155,8 @@ const managerRights: readonly SalonCapability[] = [
   "bookings.act",
   "bookings.enter",
   "checkout.act",
+  // 取消 of a saved 会計 (decision 0085): owner, manager, admin.
+  "checkout.void",
   "dayclose.act",
   "payments.refund",
   "customers.manage",
@@ -162,6 +164,8 @@ const managerRights: readonly SalonCapability[] = [
   "bookings.export",
   "reports.read",
   "settings.manage",
+  // The salon's webhooks (decision 0086): owner, manager, admin.
+  "webhooks.manage",
   "salon.edit",
   "schedules.manage",
   "reviews.reply",

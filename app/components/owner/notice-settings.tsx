@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import type { BookingRulesForm } from "../../../server/owner/booking-settings.server";
 import type { NoticeSettings, NoticeValues } from "../../../server/owner/notice-settings.server";
 import type {
@@ -8,7 +8,7 @@ import type {
 } from "../../../server/owner/payment-policy.server";
 import type { BookingRulesErrors } from "../../../server/salon-editor/booking-rules";
 import type { StrandedBooking } from "../../../server/salon-editor/schedule-stranding.server";
-import { buttonClass } from "../back-office-ui";
+import { buttonClass, linkClass } from "../back-office-ui";
 import { ErrorSummary, TextField } from "../form/field";
 import { FocusedNotice } from "../form/focused-notice";
 import { BookingRulesFields } from "../salon-editor/booking-rules-fields";
@@ -86,7 +86,14 @@ export function NoticeSettingsPage({
   const rulesForm = rules?.form ?? data.bookingRules;
   const owners = data.ownerEmails.length > 0 ? data.ownerEmails.join("、") : "（オーナー未登録）";
   return (
-    <OwnerPage title="設定">
+    <OwnerPage
+      title="設定"
+      actions={
+        <Link to={`/owner/salons/${data.salon.id}/settings/webhooks`} className={linkClass}>
+          Webhook
+        </Link>
+      }
+    >
       {data.saved === "notice" && !result ? (
         <FocusedNotice>通知メールの設定を保存しました。</FocusedNotice>
       ) : null}

@@ -28,7 +28,8 @@ function sectionsOf(salonId: string) {
     { to: `${base}/day-close`, label: "日計", end: true, capability: "dayclose.act" },
     { to: `${base}/reports`, label: "レポート", end: true, capability: "reports.read" },
     { to: `${base}/reviews`, label: "口コミ", end: true, capability: "reviews.reply" },
-    { to: `${base}/settings`, label: "設定", end: true, capability: "settings.manage" },
+    // 設定 and its sub-page 設定 → Webhook (decision 0086).
+    { to: `${base}/settings`, label: "設定", end: false, capability: "settings.manage" },
     { to: `${base}/members`, label: "メンバー", end: true, capability: "members.manage" },
   ] satisfies (BackOfficeSection & { capability: SalonCapability })[];
 }

@@ -18,3 +18,4 @@ export * from "./schedule-requests";
 export * from "./schedules";
 export * from "./staff";
 export * from "./waitlist";
+export * from "./webhooks";
