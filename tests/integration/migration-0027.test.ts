@@ -1,6 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -13,48 +11,14 @@ import type { Database } from "../../server/db/client";
 import * as schema from "../../server/db/schema";
 import { bookings } from "../../server/db/schema";
 import { buildSalonWithStaff } from "../support/builders";
-
-const migrations = path.resolve("server/db/migrations");
-
-/** The migrations folder as it was before 0027 (the first 27 entries of the journal). */
-function foldersBefore0027() {
-  const dir = mkdtempSync(path.join(tmpdir(), "migrations-0026-"));
-  cpSync(migrations, dir, { recursive: true });
-  const journalPath = path.join(dir, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: unknown[] };
-  journal.entries = journal.entries.slice(0, 27);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
-
-/** `ALTER TABLE … ADD COLUMN` of the journal's entries from `index` on, with the matching DROP. */
-function columnsAddedFrom(index: number) {
-  const journal = JSON.parse(
-    readFileSync(path.join(migrations, "meta", "_journal.json"), "utf8"),
-  ) as { entries: { tag: string }[] };
-  const sql = journal.entries
-    .slice(index)
-    .map(({ tag }) => readFileSync(path.join(migrations, `${tag}.sql`), "utf8"));
-  // A table a later migration creates is not there yet: its columns come with it.
-  const created = new Set(
-    sql.flatMap((text) => [...text.matchAll(/CREATE TABLE ("[a-z_]+")/gi)].map(([, t]) => t)),
-  );
-  return sql.flatMap((text) =>
-    [...text.matchAll(/ALTER TABLE ("[a-z_]+") ADD COLUMN ("[a-z_]+")[^;]*;/gi)]
-      .filter(([, table]) => !created.has(table))
-      .map(([add, table, column]) => ({
-        add: add.replace(/ REFERENCES[^;]*/i, ""),
-        drop: `ALTER TABLE ${table} DROP COLUMN ${column};`,
-      })),
-  );
-}
+import { columnsAddedFrom, migrationsBefore, migrationsFolder } from "../support/migrations-before";
 
 // Cancellations the salon entered for the customer's reason were stored as
 // the salon's; 0027 makes them the customer's (issue 38, §1.5; decision
 // 0065). PGlite alone keeps this test cheap (the SQL is engine-neutral).
 describe.skipIf(process.env.TEST_DB_ENGINE === "postgres")("migration 0027", () => {
   it("turns the customer's reasons into the customer's cancellations, and nothing else", async () => {
-    const old = foldersBefore0027();
+    const old = migrationsBefore(27);
     const client = await PGlite.create({ extensions: { btree_gist, pg_trgm } });
     try {
       await migrate(drizzle(client), { migrationsFolder: old });
@@ -112,7 +76,7 @@ describe.skipIf(process.env.TEST_DB_ENGINE === "postgres")("migration 0027", () 
       });
       const before0040 = await cancelled({ status: "cancelled_by_salon", cancelledBy: "salon" });
       const web = await cancelled({ status: "cancelled_by_user", cancelledBy: "user" });
-      await migrate(drizzle(client), { migrationsFolder: migrations });
+      await migrate(drizzle(client), { migrationsFolder });
       const statusOf = async (id: string) =>
         (await db.select().from(bookings).where(eq(bookings.id, id)))[0];
       expect(await statusOf(sameDay.id)).toMatchObject({

@@ -1,6 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import { btree_gist } from "@electric-sql/pglite/contrib/btree_gist";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -12,47 +10,13 @@ import type { Database } from "../../server/db/client";
 import * as schema from "../../server/db/schema";
 import { coupons } from "../../server/db/schema";
 import { buildSalonWithStaff } from "../support/builders";
-
-const migrations = path.resolve("server/db/migrations");
-
-/** The migrations folder as it was before 0036 (the first 36 entries of the journal). */
-function foldersBefore0036() {
-  const dir = mkdtempSync(path.join(tmpdir(), "migrations-0035-"));
-  cpSync(migrations, dir, { recursive: true });
-  const journalPath = path.join(dir, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: unknown[] };
-  journal.entries = journal.entries.slice(0, 36);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
-
-/** `ALTER TABLE … ADD COLUMN` of the journal's entries from `index` on, with the matching DROP. */
-function columnsAddedFrom(index: number) {
-  const journal = JSON.parse(
-    readFileSync(path.join(migrations, "meta", "_journal.json"), "utf8"),
-  ) as { entries: { tag: string }[] };
-  const sql = journal.entries
-    .slice(index)
-    .map(({ tag }) => readFileSync(path.join(migrations, `${tag}.sql`), "utf8"));
-  // A table a later migration creates is not there yet: its columns come with it.
-  const created = new Set(
-    sql.flatMap((text) => [...text.matchAll(/CREATE TABLE ("[a-z_]+")/gi)].map(([, t]) => t)),
-  );
-  return sql.flatMap((text) =>
-    [...text.matchAll(/ALTER TABLE ("[a-z_]+") ADD COLUMN ("[a-z_]+")[^;]*;/gi)]
-      .filter(([, table]) => !created.has(table))
-      .map(([add, table, column]) => ({
-        add: add.replace(/ REFERENCES[^;]*/i, ""),
-        drop: `ALTER TABLE ${table} DROP COLUMN ${column};`,
-      })),
-  );
-}
+import { columnsAddedFrom, migrationsBefore, migrationsFolder } from "../support/migrations-before";
 
 // 新規限定 (coupons.new_customers_only) becomes the target 新規; every other coupon is 全員
 // (issue 41, §4; decision 0087). PGlite alone keeps this test cheap (the SQL is engine-neutral).
 describe.skipIf(process.env.TEST_DB_ENGINE === "postgres")("migration 0036", () => {
   it("turns 新規限定 coupons into the target 新規 and the others into 全員, with no limits", async () => {
-    const old = foldersBefore0036();
+    const old = migrationsBefore(36);
     const client = await PGlite.create({ extensions: { btree_gist, pg_trgm } });
     try {
       await migrate(drizzle(client), { migrationsFolder: old });
@@ -74,7 +38,7 @@ describe.skipIf(process.env.TEST_DB_ENGINE === "postgres")("migration 0036", () 
       };
       const firstVisit = await coupon("初回1000円引き", true);
       const anyone = await coupon("1000円引き", false);
-      await migrate(drizzle(client), { migrationsFolder: migrations });
+      await migrate(drizzle(client), { migrationsFolder });
       const rowOf = async (id: string) =>
         (await db.select().from(coupons).where(eq(coupons.id, id)))[0];
       const noLimits = {
