@@ -281,6 +281,7 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
       nominationFee: booking.nominationFee,
       totalPrice: booking.totalPrice,
       couponTitle: row.couponTitle,
+      studentDeclared: booking.studentDeclared,
       customerName: booking.customerName,
       customerPhone: booking.customerPhone,
       customerEmail: booking.customerEmail,

@@ -27,6 +27,8 @@ export type BookingMailDetails = {
   totalPrice: number;
   /** The coupon the total was priced with, if any. */
   couponTitle: string | null;
+  /** The visitor said they are a student for a 学割 coupon (bookings.student_declared). */
+  studentDeclared?: boolean;
   customerName: string;
   customerPhone: string;
   customerEmail: string;
@@ -107,7 +109,11 @@ function bookingLines(b: BookingMailDetails): string[] {
     `日時：${formatBookingTime(b.startsAt, b.endsAt, b.timeZone)}`,
     `メニュー：${b.menus.map((menu) => `${menu.name}（${yen(menu.price)}）`).join("、")}`,
     `スタッフ：${staffLine(b)}`,
-    ...(b.couponTitle ? [`クーポン：${b.couponTitle}`] : []),
+    ...(b.couponTitle
+      ? [
+          `クーポン：${b.couponTitle}${b.studentDeclared ? "（学割：ご来店時に学生証をご提示ください）" : ""}`,
+        ]
+      : []),
     `合計金額：${yen(b.totalPrice)}（税込）`,
   ];
 }

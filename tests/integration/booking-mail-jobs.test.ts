@@ -44,7 +44,10 @@ const workerAt = (clock: () => Date, db = database.db, leaseMs?: number) =>
   createJobWorker({ db, handlers, log, now: clock, leaseMs });
 
 /** A salon with an owner (and a plain user in salon_owners, who gets nothing) and a confirmed booking. */
-async function confirmedBooking(start: string, options: { coupon?: string } = {}) {
+async function confirmedBooking(
+  start: string,
+  options: { coupon?: string; studentOnly?: boolean } = {},
+) {
   const { salon, menu } = await buildSalonWithStaff(database.db);
   let couponId: string | null = null;
   if (options.coupon) {
@@ -56,6 +59,7 @@ async function confirmedBooking(start: string, options: { coupon?: string } = {}
         discountKind: "amount",
         discountValue: 1000,
         validFrom: "2026-11-01",
+        studentOnly: options.studentOnly ?? false,
       })
       .returning();
     if (!coupon) throw new Error("coupon not inserted");
@@ -92,6 +96,7 @@ async function confirmedBooking(start: string, options: { coupon?: string } = {}
     customer,
     notes: "",
     idempotencyKey: null,
+    studentDeclared: options.studentOnly ?? false,
     now: NOW,
   });
   return { salon, owner, notOwner, visitor, booking, customer };
@@ -200,6 +205,20 @@ describe("booking mails through the job queue", () => {
     await workerAt(() => NOW).runOnce();
     const [mail] = await mailsTo(customer.email);
     expect(mail?.text).toContain("クーポン：カット1,000円オフ\n合計金額：4,500円（税込）");
+  });
+
+  it("reminds a visitor who booked a 学割 coupon to bring their student card; others not", async () => {
+    const { customer } = await confirmedBooking("2026-12-03T17:00", {
+      coupon: "学割カット",
+      studentOnly: true,
+    });
+    const plain = await confirmedBooking("2026-12-03T18:00", { coupon: "カット割" });
+    await workerAt(() => NOW).runOnce();
+    const [mail] = await mailsTo(customer.email);
+    expect(mail?.text).toContain("クーポン：学割カット（学割：ご来店時に学生証をご提示ください）");
+    const [other] = await mailsTo(plain.customer.email);
+    expect(other?.text).toContain("クーポン：カット割\n");
+    expect(other?.text).not.toContain("学生証");
   });
 
   it("sends a CANCEL .ics with the same UID and a higher SEQUENCE on cancellation", async () => {
