@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { jobs } from "../db/schema";
 import { describeError, type Logger, safeErrorMessage } from "../logger";
+import { startBackgroundLoop } from "./background-loop";
 import { backoffDelay } from "./backoff";
 
 /**
@@ -233,28 +234,11 @@ export function startJobWorker(
   options: JobWorkerOptions & { intervalMs?: number },
 ): RunningJobWorker {
   const worker = createJobWorker(options);
-  const intervalMs = options.intervalMs ?? 5000;
-  const batchSize = options.batchSize ?? 10;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = worker
-      .runOnce()
-      .catch((error) => {
-        options.log.error("job worker pass failed", describeError(error));
-        return 0;
-      })
-      .then((done) => {
-        if (!stopped) timer = setTimeout(tick, done >= batchSize ? 0 : intervalMs).unref();
-      });
-  };
-  timer = setTimeout(tick, 0).unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return startBackgroundLoop({
+    pass: () => worker.runOnce(),
+    intervalMs: options.intervalMs ?? 5000,
+    batchSize: options.batchSize ?? 10,
+    log: options.log,
+    failure: "job worker pass failed",
+  });
 }

@@ -777,6 +777,29 @@ export type CheckoutFormOutcome =
     }
   | { kind: "refused"; status: number; errors: CheckoutErrors; values: CheckoutInput };
 
+/**
+ * A refused save or void as the form shows it, the typed values kept; an unknown
+ * booking (404) and anything unexpected go on up.
+ */
+function refusalOf(
+  error: unknown,
+  input: CheckoutInput,
+  messageKey: "form" | "void",
+): CheckoutFormOutcome {
+  if (error instanceof CheckoutInvalidError) {
+    return { kind: "refused", status: 400, errors: error.errors, values: input };
+  }
+  if (error instanceof DomainError && !(error instanceof BookingNotFoundForSalonError)) {
+    return {
+      kind: "refused",
+      status: error.status,
+      errors: { [messageKey]: error.message },
+      values: input,
+    };
+  }
+  throw error;
+}
+
 /** A post of the 会計 form: saved (→ the receipt), or the messages with what was typed. */
 export async function submitCheckout(
   db: Database,
@@ -790,19 +813,7 @@ export async function submitCheckout(
     try {
       await voidCheckout(db, access, bookingId ?? "", text(form, "reason").slice(0, 1000), now);
     } catch (error) {
-      if (error instanceof CheckoutInvalidError) {
-        return { kind: "refused", status: 400, errors: error.errors, values: input };
-      }
-      if (error instanceof BookingNotFoundForSalonError) throw error;
-      if (error instanceof DomainError) {
-        return {
-          kind: "refused",
-          status: error.status,
-          errors: { void: error.message },
-          values: input,
-        };
-      }
-      throw error;
+      return refusalOf(error, input, "void");
     }
     return {
       kind: "done",
@@ -843,19 +854,7 @@ export async function submitCheckout(
   try {
     await saveCheckout(db, access, bookingId ?? "", input, now);
   } catch (error) {
-    if (error instanceof CheckoutInvalidError) {
-      return { kind: "refused", status: 400, errors: error.errors, values: input };
-    }
-    if (error instanceof BookingNotFoundForSalonError) throw error;
-    if (error instanceof DomainError) {
-      return {
-        kind: "refused",
-        status: error.status,
-        errors: { form: error.message },
-        values: input,
-      };
-    }
-    throw error;
+    return refusalOf(error, input, "form");
   }
   return {
     kind: "done",

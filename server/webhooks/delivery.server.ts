@@ -3,6 +3,7 @@ import { Webhook } from "standardwebhooks";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
 import { salonOwners, salons, users, webhookDeliveries, webhookEndpoints } from "../db/schema";
+import { startBackgroundLoop } from "../jobs/background-loop";
 import { describeError, type Logger } from "../logger";
 import { createMailer } from "../mail/mailer";
 import { renderWebhookDisabledMail } from "../mail/webhook-templates";
@@ -326,28 +327,11 @@ export function startWebhookDelivery(
   options: WebhookSenderOptions & { intervalMs?: number },
 ): RunningWebhookDelivery {
   const sender = createWebhookSender(options);
-  const intervalMs = options.intervalMs ?? 1000;
-  const batchSize = options.batchSize ?? 10;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    running = sender
-      .deliverDue()
-      .catch((error) => {
-        options.log.error("webhook delivery loop failed", describeError(error));
-        return 0;
-      })
-      .then((count) => {
-        if (!stopped) timer = setTimeout(tick, count >= batchSize ? 0 : intervalMs).unref();
-      });
-  };
-  timer = setTimeout(tick, 0).unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  return startBackgroundLoop({
+    pass: () => sender.deliverDue(),
+    intervalMs: options.intervalMs ?? 1000,
+    batchSize: options.batchSize ?? 10,
+    log: options.log,
+    failure: "webhook delivery loop failed",
+  });
 }
