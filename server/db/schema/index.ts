@@ -7,6 +7,7 @@ export * from "./checkouts";
 export * from "./content";
 export * from "./day-closes";
 export * from "./jobs";
+export * from "./line";
 export * from "./mail";
 export * from "./members";
 export * from "./menus";
