@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { adminHome } from "../../server/admin/admin-home.server";
 import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import { bookingJobHandlers } from "../../server/bookings/booking-jobs.server";
 import { loadConfig } from "../../server/config";
@@ -232,7 +233,16 @@ describe("LINE messages (issue 41 §1)", () => {
     expect(row).toMatchObject({ status: "fell_back", lastError: "monthly quota spent" });
     expect(fake.receivedBy(lineUserId ?? "")).toHaveLength(0);
     expect(await mailsTo(email)).toHaveLength(1);
-    expect((await lineMonthUsage(database.db, NOW)).fellBack).toBeGreaterThan(used.fellBack);
+    const after = await lineMonthUsage(database.db, NOW);
+    expect(after).toEqual({ sent: used.sent, fellBack: used.fellBack + 1 });
+    // The administrator's home shows the month's use against the quota.
+    const home = await adminHome(database.db, {}, NOW, 5000);
+    expect(home.line).toEqual({ sent: used.sent, fellBack: used.fellBack + 1, quota: 5000 });
+    // Another month starts from nothing.
+    expect(await lineMonthUsage(database.db, new Date("2027-01-01T00:00:00+09:00"))).toEqual({
+      sent: 0,
+      fellBack: 0,
+    });
   });
 
   it("sends by mail to an account that unfollowed the official account, or unfollows before the push", async () => {
