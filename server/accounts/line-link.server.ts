@@ -69,7 +69,7 @@ const linkFailures: Record<string, string> = {
 export function lineLinkNotice(params: URLSearchParams): LineLinkNotice | null {
   switch (params.get("line")) {
     case "linked":
-      return { tone: "info", text: "LINEと連携しました。通知設定でLINEを選べます。" };
+      return { tone: "info", text: "LINEと連携しました。" };
     case "unlinked":
       return { tone: "info", text: "LINEとの連携を解除しました。お知らせはメールでお送りします。" };
     case "not-linked":

@@ -124,7 +124,7 @@ describe("linking LINE from /account/edit", () => {
       linked: true,
       following: false,
       onlyMethod: false,
-      notice: { tone: "info", text: "LINEと連携しました。通知設定でLINEを選べます。" },
+      notice: { tone: "info", text: "LINEと連携しました。" },
     });
   });
 
