@@ -60,7 +60,8 @@ export default [
   route("account/waitlist", "routes/account.waitlist.tsx"), // is-login: POST キャンセル待ちをやめる (GET: where the entries are)
   route("account/waitlist/offers/:offerId", "routes/account.waitlist.offers.$offerId.tsx"), // is-login (someone else's: 404): an offer, 予約する, 辞退する
   route("account/favorite", "routes/account.favorite.tsx"), // auth-full, account-setup-validation
-  route("account/edit", "routes/account.edit.tsx"), // auth-full, is-login
+  route("account/edit", "routes/account.edit.tsx"), // auth-full, is-login; POST intent=link-line / unlink-line (issue 41 §1)
+  route("account/edit/notifications", "routes/account.edit.notifications.tsx"), // auth-full, is-login: 通知設定, mail / LINE / both per kind (issue 41 §1; not in SPEC.md §2)
   route("account/edit/change-email", "routes/account.edit.change-email.tsx"), // is-login
   route(
     "account/edit/change-email/finish-request",
