@@ -484,4 +484,20 @@ describe("POST /api/line/webhook", () => {
       changedAt: new Date(t + 4000),
     });
   });
+
+  it("limits requests from one address, as other public endpoints are limited", async () => {
+    const site = app();
+    let limited: Response | null = null;
+    let sent = 0;
+    while (!limited && sent < 700) {
+      const response = await site.request("/api/line/webhook", { method: "POST", body: "{}" });
+      sent++;
+      if (response.status === 429) limited = response;
+      else expect(response.status).toBe(401);
+    }
+    // 600 a minute from one address (this file's earlier requests counted too).
+    expect(sent).toBeGreaterThan(580);
+    expect(sent).toBeLessThanOrEqual(601);
+    expect(limited?.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
 });
