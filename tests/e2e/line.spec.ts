@@ -3,7 +3,7 @@ import type { Browser, Page } from "@playwright/test";
 import { DEV_LINE_CHANNEL_SECRET } from "../../server/line/line-channel.server";
 import { signIn } from "./account-helpers";
 import { pickDay } from "./booking-helpers";
-import { expect, type LoggedIn, test } from "./fixtures";
+import { expect, expectNoAxeViolations, type LoggedIn, test } from "./fixtures";
 import { addStoryStylist, DEMO_OWNER, moveToJustStarted } from "./owner-helpers";
 
 /**
@@ -153,4 +153,15 @@ test("a LINE visitor gets the waiting list's offer, the confirmation and the sal
   const moved = await expectLineMessage(page, lineUserId, "サロンがご予約の内容を変更しました");
   await expect(moved).toContainText("変更前の日時：");
   await expect(moved).toContainText("線 移動");
+
+  // /dev/line reads at a phone's width: no sideways scroll, and axe-clean.
+  await page.setViewportSize({ width: 320, height: 800 });
+  await page.goto("/dev/line");
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+  if (process.env.SCREENSHOT_DIR)
+    await page.screenshot({
+      path: `${process.env.SCREENSHOT_DIR}/dev-line-320.png`,
+      fullPage: true,
+    });
+  await expectNoAxeViolations(page);
 });

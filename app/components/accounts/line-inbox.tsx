@@ -24,7 +24,7 @@ export function LineInbox({ fake, users }: Inbox) {
           className="mt-6"
           aria-label={`LINEユーザー ${user.lineUserId}`}
         >
-          <h2 className="font-bold">LINEユーザー：{user.lineUserId}</h2>
+          <h2 className="font-bold break-all">LINEユーザー：{user.lineUserId}</h2>
           <ol className="mt-3 flex flex-col gap-4">
             {user.messages.map((message) => (
               <li key={message.id} className="rounded-lg border border-neutral-300 p-4">
