@@ -71,6 +71,9 @@ export async function startServer(
   env: Record<string, string> = {},
   cwd?: string,
 ): Promise<ChildProcess> {
+  // Another server on the port would answer /readyz below and be measured instead.
+  const other = await fetch(`http://127.0.0.1:${PORT}/readyz`).catch(() => null);
+  if (other) throw new Error(`port ${PORT} is taken: stop that server or set BENCH_PORT`);
   const child = spawn(process.execPath, ["server.js"], {
     cwd,
     env: {

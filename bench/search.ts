@@ -55,7 +55,8 @@ import { cpuBetween, sampleCpu } from "./proc-cpu";
  * cache off beside the static file, with their CPU: a quick re-run),
  * --vs DIR (with --only-distinct: DIR is another checkout, built, whose
  * server is measured in turn with this one, --rounds times, each pair in
- * the same minutes).
+ * the same minutes), --accept-encoding br (sent with every request, as a
+ * browser does: the server then compresses each answer).
  */
 const { values: options } = parseArgs({
   options: {
@@ -70,12 +71,15 @@ const { values: options } = parseArgs({
     "only-distinct": { type: "boolean", default: false },
     vs: { type: "string" },
     rounds: { type: "string", default: "3" },
+    "accept-encoding": { type: "string" },
   },
 });
 const KEEP_POSTGRES = options["keep-postgres"] ?? process.env.BENCH_KEEP_POSTGRES;
 const ONLY_DISTINCT = options["only-distinct"] === true || options.vs !== undefined;
 const VS = options.vs ? path.resolve(options.vs) : undefined;
 const ROUNDS = Number(options.rounds);
+// A browser's `Accept-Encoding: br` makes the server compress each page (the static file too).
+const ACCEPT_ENCODING = options["accept-encoding"];
 const SALONS = Number(options.salons);
 const SEEDED = Math.min(SALONS, Number(options.seed ?? (options.quick ? 1000 : SALONS)));
 const SECONDS = Number(options.duration);
@@ -512,7 +516,13 @@ async function hammer(
         ]
       : undefined;
   const run = (duration: number) =>
-    autocannon({ url: base + first, connections: CONNECTIONS, duration, requests });
+    autocannon({
+      url: base + first,
+      connections: CONNECTIONS,
+      duration,
+      requests,
+      headers: ACCEPT_ENCODING ? { "accept-encoding": ACCEPT_ENCODING } : undefined,
+    });
   await run(2);
   // The warm-up's last requests may still be queued (PGlite answers one query
   // at a time): one more request returns only once they are done, so the
