@@ -43,6 +43,7 @@ export default function ConfirmThanks({ loaderData }: Route.ComponentProps) {
       paymentPolicy={view.paymentPolicy}
       payments={view.payments}
       testPayments={testPayments}
+      studentDeclared={view.studentDeclared}
       icsHref={`/salons/${slug}/confirm/thanks.ics?booking=${view.id}`}
     />
   );

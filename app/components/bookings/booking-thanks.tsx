@@ -21,6 +21,8 @@ type Props = {
   /** What was paid online (decision 0078); `testPayments`: through the fake (テスト決済). */
   payments?: PaymentLine[];
   testPayments?: boolean;
+  /** The visitor stated they are a student for a 学割 coupon (decision 0087). */
+  studentDeclared?: boolean;
 };
 
 /** The end of the flow: the booking number large, what was booked, calendar file, history. */
@@ -34,6 +36,7 @@ export function BookingThanks({
   paymentPolicy = null,
   payments = [],
   testPayments = false,
+  studentDeclared = false,
 }: Props) {
   return (
     <div className="mx-auto w-full max-w-2xl px-4 py-10">
@@ -64,6 +67,14 @@ export function BookingThanks({
       <div className="mt-6">
         <BookingSummary summary={summary} />
       </div>
+      {studentDeclared ? (
+        <p
+          className="mt-4 rounded-lg border-2 border-sky-700 bg-sky-50 p-4"
+          data-testid="student-note"
+        >
+          <strong>学割</strong>：ご来店時に学生証をご提示ください。
+        </p>
+      ) : null}
       {payments.length > 0 ? (
         <div className="mt-6">
           <PaymentList payments={payments} testPayments={testPayments} />
