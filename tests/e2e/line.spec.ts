@@ -141,6 +141,8 @@ test("a LINE visitor gets the waiting list's offer, the confirmation and the sal
   await page.getByRole("link", { name: "この日時で予約する" }).click();
   await page.getByRole("button", { name: "予約を確定する" }).click();
   await expect(page.getByRole("heading", { name: "ご予約が確定しました" })).toBeVisible();
+  // The thanks page says where the confirmation went: LINE, the visitor's channel by default.
+  await expect(page.getByText("確認のメッセージをLINEにお送りしました。")).toBeVisible();
   const bookingId = new URL(page.url()).searchParams.get("booking") ?? "";
 
   const confirmed = await expectLineMessage(page, lineUserId, "ご予約が確定しました");
