@@ -11,7 +11,7 @@ import {
   requirePublishedSalon,
 } from "../../server/salons/salon-sections";
 import { JsonLd } from "../components/json-ld";
-import { SalonAccessSummary } from "../components/salons/salon-access";
+import { SalonAccessSummary } from "../components/salons/salon-access-summary";
 import { FreeTimes } from "../components/salons/salon-card-item";
 import {
   SalonCoupons,
