@@ -23,33 +23,36 @@ import { gzipSync } from "node:zlib";
 /** A page, the route ids it matches (root first), and its budget in gzip bytes. */
 export type Page = { name: string; routes: string[]; budgetKb: number; path: string };
 
-// Budgets are the figure after issue 42's cuts plus ~1 KB of room: growth
-// beyond that is a decision (raise it here, with the reason in the commit).
+// Budgets: each page's figure on 2026-11-29 after issue 42's cuts, rounded up
+// to the next whole KB, so any growth of a KB or more fails scripts/test.sh.
+// Raising one is a decision: say why in the commit. The issue's goal is 124 KB
+// for the public pages (GOAL_KB); search and salon are above it still.
+export const GOAL_KB = 124;
 export const PAGES: Page[] = [
-  { name: "home", path: "/", routes: ["root", "routes/home"], budgetKb: 124 },
+  { name: "home", path: "/", routes: ["root", "routes/home"], budgetKb: 120 },
   {
     name: "search",
     path: "/salons/search",
     routes: ["root", "routes/salons.search"],
-    budgetKb: 124,
+    budgetKb: 127,
   },
   {
     name: "salon",
     path: "/salons/:id",
     routes: ["root", "routes/salons.$id._layout", "routes/salons.$id"],
-    budgetKb: 124,
+    budgetKb: 129,
   },
   {
     name: "owner ledger",
     path: "/owner/salons/:id/bookings",
     routes: ["root", "routes/owner.salons.$id._layout", "routes/owner.salons.$id.bookings"],
-    budgetKb: 130,
+    budgetKb: 123,
   },
   {
     name: "owner today",
     path: "/owner/salons/:id",
     routes: ["root", "routes/owner.salons.$id._layout", "routes/owner.salons.$id"],
-    budgetKb: 130,
+    budgetKb: 120,
   },
 ];
 
