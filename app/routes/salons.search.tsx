@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from "react";
+import { useState } from "react";
 import { redirect, useLocation } from "react-router";
 import { calendarDay, formatResultCount, SITE_TIME_ZONE } from "../../common/format";
 import { publicPageHeaders } from "../../common/page-cache";
@@ -21,6 +21,7 @@ import { wordedSearchParams } from "../../server/salons/search-words";
 import { SearchCorrectionNotice } from "../components/salons/search-correction";
 import { SEARCH_FILTERS_ID, SearchFilterBar } from "../components/salons/search-filter-bar";
 import { SearchForm } from "../components/salons/search-form";
+import { SearchMapView } from "../components/salons/search-map-view";
 import { activeConditions, SearchResults } from "../components/salons/search-results";
 import { SearchViewSwitch } from "../components/salons/search-view-switch";
 import { originFromMatches, pageMeta } from "../lib/meta";
@@ -129,14 +130,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-// The map view is a chunk of its own (issue 42): the list, which most visitors
-// see, does not load it; a map page's server HTML stays shown while it loads.
-const SearchMapView = lazy(() =>
-  import("../components/salons/search-map-view").then((module) => ({
-    default: module.SearchMapView,
-  })),
-);
-
 const searchHref = (params: URLSearchParams) =>
   params.size > 0 ? `/salons/search?${params}` : "/salons/search";
 
@@ -195,9 +188,7 @@ export default function SalonSearch({ loaderData }: Route.ComponentProps) {
             respelledFrom={spelling.typed}
             list={
               map && tiles ? (
-                <Suspense fallback={null}>
-                  <SearchMapView salons={result.salons} map={map} tiles={tiles} />
-                </Suspense>
+                <SearchMapView salons={result.salons} map={map} tiles={tiles} />
               ) : undefined
             }
           />
