@@ -23,18 +23,17 @@ import { gzipSync } from "node:zlib";
 /** A page, the route ids it matches (root first), and its budget in gzip bytes. */
 export type Page = { name: string; routes: string[]; budgetKb: number; path: string };
 
-// Budgets: each page's figure on 2026-11-29 after issue 42's cuts, rounded up
-// to the next whole KB, so any growth of a KB or more fails scripts/test.sh.
+// Budgets: each page's figure on 2026-11-29 after issue 42's cuts plus 0.8–1.3
+// KB, rounded to a whole KB, so growth of about a KB fails scripts/test.sh.
 // Raising one is a decision: say why in the commit. The issue's goal is 124 KB
-// for the public pages (GOAL_KB); search and salon are above it still.
-export const GOAL_KB = 124;
+// for the public pages; search and salon are above it still (bench/README.md).
 export const PAGES: Page[] = [
-  { name: "home", path: "/", routes: ["root", "routes/home"], budgetKb: 120 },
+  { name: "home", path: "/", routes: ["root", "routes/home"], budgetKb: 121 },
   {
     name: "search",
     path: "/salons/search",
     routes: ["root", "routes/salons.search"],
-    budgetKb: 127,
+    budgetKb: 128,
   },
   {
     name: "salon",
@@ -52,7 +51,7 @@ export const PAGES: Page[] = [
     name: "owner today",
     path: "/owner/salons/:id",
     routes: ["root", "routes/owner.salons.$id._layout", "routes/owner.salons.$id"],
-    budgetKb: 120,
+    budgetKb: 121,
   },
 ];
 
