@@ -15,9 +15,11 @@ import { gzipSync } from "node:zlib";
  *
  *   npm run build && npx tsx bench/js-budget.ts          # the table
  *   npx tsx bench/js-budget.ts --check                   # exit 1 over a budget (scripts/test.sh)
- *   npx tsx bench/js-budget.ts --origin http://localhost:PORT --salon /salons/x [--owner-cookie 'a=b']
+ *   npx tsx bench/js-budget.ts --origin http://localhost:PORT --salon /salons/SLUG \
+ *       [--owner-salon /salons/UUID --owner-cookie 'name=value; …']
  *       also loads each page from a running server and compares the manifest's
- *       list with the HTML's modulepreload/script list.
+ *       list with the HTML's modulepreload/script list (the back-office pages
+ *       with a signed-in owner's cookies).
  */
 
 /** A page, the route ids it matches (root first), and its budget in gzip bytes. */
