@@ -43,6 +43,10 @@ export const e2eServerEnv: Record<string, string> = {
   GOOGLE_CLIENT_ID: "salon-navi-e2e",
   GOOGLE_CLIENT_SECRET: "e2e-secret",
   GOOGLE_ISSUER: `http://localhost:${OIDC_PORT}`,
+  // LINE sign-in and linking go to the same local provider (tests/e2e/accounts-oidc.spec.ts).
+  LINE_CLIENT_ID: "salon-navi-e2e-line",
+  LINE_CLIENT_SECRET: "e2e-line-secret",
+  LINE_ISSUER: `http://localhost:${OIDC_PORT}`,
   // Mails leave through the real delivery loop (outbox → SMTP), not /dev/mailbox.
   SMTP_URL: `smtp://127.0.0.1:${MAIL_CAPTURE.smtpPort}`,
   // The map view is on (decision 0058); its tiles come from the spec's own stub server.

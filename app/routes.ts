@@ -60,7 +60,8 @@ export default [
   route("account/waitlist", "routes/account.waitlist.tsx"), // is-login: POST キャンセル待ちをやめる (GET: where the entries are)
   route("account/waitlist/offers/:offerId", "routes/account.waitlist.offers.$offerId.tsx"), // is-login (someone else's: 404): an offer, 予約する, 辞退する
   route("account/favorite", "routes/account.favorite.tsx"), // auth-full, account-setup-validation
-  route("account/edit", "routes/account.edit.tsx"), // auth-full, is-login
+  route("account/edit", "routes/account.edit.tsx"), // auth-full, is-login; POST intent=link-line / unlink-line (issue 41 §1)
+  route("account/edit/notifications", "routes/account.edit.notifications.tsx"), // auth-full, is-login: 通知設定, mail / LINE / both per kind (issue 41 §1; not in SPEC.md §2)
   route("account/edit/change-email", "routes/account.edit.change-email.tsx"), // is-login
   route(
     "account/edit/change-email/finish-request",
@@ -141,6 +142,7 @@ export default [
   // or confirms becoming an owner (issue 16). none: the token is the proof.
   route("account/invitation", "routes/account.invitation.tsx"),
   route("dev/mailbox", "routes/dev.mailbox.tsx"), // development only (404 in production)
+  route("dev/line", "routes/dev.line.tsx"), // development only (404 in production): what the fake LINE received
 
   // Last: any other path is a 404, matched so route rules see client-side links to it too.
   route("*", "routes/not-found.tsx"),

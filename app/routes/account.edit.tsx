@@ -1,8 +1,11 @@
 import { data, redirect } from "react-router";
 import { fieldErrors } from "../../common/field-rules";
 import { profileSchema } from "../../common/profile.schema";
+import { AuthError } from "../../server/accounts/auth-error";
 import { formValues } from "../../server/accounts/form-result";
 import { requireAuthFull, requireLogin } from "../../server/accounts/guards";
+import { startLineLink } from "../../server/accounts/identity";
+import { lineLinkNotice, lineLinkStatus, unlinkLine } from "../../server/accounts/line-link.server";
 import { saveProfile } from "../../server/accounts/profile";
 import { safeRedirectPath } from "../../server/accounts/request-info";
 import { appContext } from "../../server/context";
@@ -29,14 +32,37 @@ async function guard(request: Request, ctx: Parameters<typeof requireLogin>[1]) 
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await guard(request, context.get(appContext));
-  return { email: user.email, profile: user.profile };
+  const ctx = context.get(appContext);
+  const user = await guard(request, ctx);
+  // LINE's section only where LINE sign-in is configured.
+  const line = ctx.accounts.providers.includes("line")
+    ? {
+        ...(await lineLinkStatus(ctx.db, user.id)),
+        notice: lineLinkNotice(new URL(request.url).searchParams),
+      }
+    : null;
+  return { email: user.email, profile: user.profile, line };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const ctx = context.get(appContext);
   const user = await guard(request, ctx);
-  const values = formValues(await request.formData(), fields);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  if (intent === "link-line") {
+    try {
+      const { url, headers } = await startLineLink(ctx.accounts, request);
+      return redirect(url, { headers });
+    } catch (error) {
+      // Refused before leaving for LINE (too many attempts, LINE unreachable): said in LINE's section.
+      if (!(error instanceof AuthError)) throw error;
+      return redirect(`/account/edit?line=failed&error=${error.code}#line-settings`);
+    }
+  }
+  if (intent === "unlink-line") {
+    return redirect(`/account/edit?line=${await unlinkLine(ctx.db, user.id)}#line-settings`);
+  }
+  const values = formValues(form, fields);
   const parsed = profileSchema().safeParse(values);
   if (!parsed.success) {
     return data({ errors: fieldErrors<string>(parsed.error), values }, { status: 400 });

@@ -28,7 +28,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const ctx = context.get(appContext);
   const admin = await requireAdmin(request, ctx);
-  const outcome = await submitOwnerAction(ctx.db, await request.formData(), admin, new Date());
+  const outcome = await submitOwnerAction(
+    ctx.db,
+    await request.formData(),
+    admin,
+    new Date(),
+    ctx.config,
+  );
   if (outcome.kind === "refused") return data({ error: outcome.error }, { status: outcome.status });
   // Back to the same list (search and page kept), with the outcome.
   const back = new URL(request.url).searchParams;

@@ -38,11 +38,13 @@ export default function ConfirmThanks({ loaderData }: Route.ComponentProps) {
       number={view.number}
       summary={view.summary}
       email={view.email}
+      sentBy={view.sentBy}
       pending={view.pending}
       approvalDeadlineLabel={view.approvalDeadlineLabel}
       paymentPolicy={view.paymentPolicy}
       payments={view.payments}
       testPayments={testPayments}
+      studentDeclared={view.studentDeclared}
       icsHref={`/salons/${slug}/confirm/thanks.ics?booking=${view.id}`}
     />
   );

@@ -13,6 +13,7 @@ import {
   type RateLimits,
   redisRateLimitStore,
 } from "./rate-limit";
+import { endSessionsOf } from "./session-sync.server";
 
 /** What the account screens and the HTTP layer need, built once per server. */
 export type AccountServices = {
@@ -23,6 +24,8 @@ export type AccountServices = {
   mailer: Mailer;
   /** Signs and checks device cookies (device-cookie.ts): the auth secret. */
   deviceSecret: string;
+  /** Ends every session of a user outside Better Auth, telling the session sync (decision 0088). */
+  endSessions(userId: string): Promise<number>;
   /** Closes connections of their own (the Redis rate-limit client) on shutdown. */
   close(): Promise<void>;
 };
@@ -57,6 +60,7 @@ export function createAccountServices(db: Database, config: Config, log?: Logger
     providers: configuredProviderIds(config),
     mailer,
     deviceSecret: config.BETTER_AUTH_SECRET,
+    endSessions: (userId) => endSessionsOf(db, config, userId),
     close: () => store.close(),
   };
 }

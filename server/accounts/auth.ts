@@ -25,6 +25,7 @@ import {
 } from "./device-cookie";
 import { assertOwnerPresent, changeLinkVoided } from "./email-change";
 import { externalProviders } from "./external-providers";
+import { trustedProvidersFor } from "./line-link.server";
 import { passwordPolicyFrom } from "./password-policy";
 import { RESET_LINK_SECONDS, resetMailAllowed } from "./password-reset-mail";
 import type { RateLimitStore } from "./rate-limit";
@@ -148,6 +149,14 @@ export function createAuth({ db, config, mailer, rateLimitStore, log }: AuthDeps
       },
     },
     user: { changeEmail: { enabled: true } },
+    account: {
+      accountLinking: {
+        // Linking LINE from マイページ (line-link.server.ts): the visitor's LINE address,
+        // when LINE gives one, is seldom the one they signed up with.
+        allowDifferentEmails: true,
+        trustedProviders: (request) => trustedProvidersFor(db, request),
+      },
+    },
     databaseHooks: {
       session: {
         create: {

@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { sessions } from "../db/schema";
 import type { AccountServices } from "./account-services";
 import { type AccountProfile, findProfile } from "./profile";
 
@@ -44,7 +42,7 @@ async function loadCurrentUser(request: Request, db: Database, accounts: Account
   const { user } = session;
   const banExpired = user.banExpires ? user.banExpires.getTime() <= Date.now() : false;
   if (user.banned && !banExpired) {
-    await db.delete(sessions).where(eq(sessions.userId, user.id));
+    await accounts.endSessions(user.id);
     return null;
   }
   return {

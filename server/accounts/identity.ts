@@ -3,6 +3,7 @@ import { authCallbacks } from "./auth-callbacks";
 import { AuthError, translateAuthError } from "./auth-error";
 import { trustedDevice } from "./device-cookie";
 import type { ExternalProviderId } from "./external-providers";
+import { lineLinkCallbacks } from "./line-link.server";
 import { consumeAttempt, type LimitedAction } from "./rate-limit";
 import { clientIp } from "./request-info";
 
@@ -112,6 +113,31 @@ export async function startExternalSignIn(
         callbackURL: redirectTo,
         newUserCallbackURL: authCallbacks.newUser,
         errorCallbackURL: authCallbacks.signInError,
+        disableRedirect: true,
+      },
+      headers: request.headers,
+      returnHeaders: true,
+    }),
+  );
+  if (!response.url) throw new AuthError("network-request-failed");
+  return { url: response.url, headers: cookiesOf(headers) };
+}
+
+/**
+ * Starts linking LINE to the signed-in account (マイページ): LINE's
+ * authorization URL and the state cookie, as for a sign-in. The callback
+ * adds the LINE sign-in method to this account and comes back to
+ * /account/edit, or there with `?line=failed&error=…` (line-link.server.ts).
+ */
+export async function startLineLink(services: AccountServices, request: Request) {
+  if (!services.providers.includes("line")) throw new AuthError("login-blocked", 404);
+  await limit(services, "sign-in", request);
+  const { headers, response } = await call(() =>
+    services.auth.api.linkSocialAccount({
+      body: {
+        provider: "line",
+        callbackURL: lineLinkCallbacks.linked,
+        errorCallbackURL: lineLinkCallbacks.failed,
         disableRedirect: true,
       },
       headers: request.headers,

@@ -43,6 +43,25 @@ export async function queueSessionSync(
   });
 }
 
+/**
+ * Ends every session of a user outside Better Auth (an administrator's
+ * suspension, a ban found at a request): deletes them and tells the sync of
+ * each, as a sign-out through Better Auth's hooks would.
+ */
+export async function endSessionsOf(
+  db: Pick<Database, "delete" | "insert">,
+  config: Pick<Config, "SESSION_SYNC_URL">,
+  userId: string,
+  now = new Date(),
+) {
+  const ended = await db
+    .delete(sessions)
+    .where(eq(sessions.userId, userId))
+    .returning({ id: sessions.id, userId: sessions.userId });
+  for (const session of ended) await queueSessionSync(db, config, "signed_out", session, now);
+  return ended.length;
+}
+
 /** An ID token (HS256 with SESSION_SYNC_SECRET) the receiver verifies; never the session's own token. */
 export async function signSyncToken(
   config: SessionSyncConfig,

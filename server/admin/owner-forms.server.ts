@@ -1,5 +1,6 @@
 import { fieldErrors, uuidText } from "../../common/field-rules";
 import { formValues } from "../accounts/form-result";
+import type { Config } from "../config";
 import type { AppContext } from "../context";
 import { DomainError } from "../errors/domain-error";
 import { type AdminActor, inviteOwner, salonsByIds } from "../invitations/invitations.server";
@@ -22,6 +23,7 @@ export async function submitOwnerAction(
   form: FormData,
   actor: AdminActor,
   now: Date,
+  sync: Pick<Config, "SESSION_SYNC_URL"> = {},
 ): Promise<OwnerActionOutcome> {
   const parsed = ownerActionSchema.safeParse({
     intent: String(form.get("intent") ?? ""),
@@ -38,7 +40,7 @@ export async function submitOwnerAction(
       await unlinkSalon(db, { userId: input.userId, salonId: input.salonId }, actor, now);
     } else {
       const suspended = input.intent === "suspend";
-      await setOwnerSuspended(db, { userId: input.userId, suspended }, actor, now);
+      await setOwnerSuspended(db, { userId: input.userId, suspended }, actor, now, sync);
     }
     return { kind: "done", intent: input.intent };
   } catch (error) {

@@ -1,15 +1,10 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNull, or, type SQL } from "drizzle-orm";
 import { OWNERS_PER_PAGE } from "../../common/admin";
+import { endSessionsOf } from "../accounts/session-sync.server";
 import { recordAudit } from "../audit/audit";
+import type { Config } from "../config";
 import type { Database } from "../db/client";
-import {
-  accountProfiles,
-  ownerInvitations,
-  salonOwners,
-  salons,
-  sessions,
-  users,
-} from "../db/schema";
+import { accountProfiles, ownerInvitations, salonOwners, salons, users } from "../db/schema";
 import { NotFoundError } from "../errors/domain-error";
 import type { AdminActor } from "../invitations/invitations.server";
 
@@ -171,13 +166,15 @@ export async function unlinkSalon(
 /**
  * Suspends an owner (Better Auth's ban flag, which refuses sign-in) and
  * deletes their sessions in the same transaction, so they are signed out on
- * their very next request; or lifts the suspension.
+ * their very next request (the session sync, when set, is told of each, as of
+ * a sign-out: decision 0088); or lifts the suspension.
  */
 export async function setOwnerSuspended(
   db: Database,
   input: { userId: string; suspended: boolean },
   actor: AdminActor,
   now: Date,
+  sync: Pick<Config, "SESSION_SYNC_URL"> = {},
 ) {
   await db.transaction(async (tx) => {
     const owner = await ownerOrNotFound(tx as unknown as Database, input.userId);
@@ -190,7 +187,7 @@ export async function setOwnerSuspended(
         banExpires: null,
       })
       .where(eq(users.id, owner.id));
-    if (input.suspended) await tx.delete(sessions).where(eq(sessions.userId, owner.id));
+    if (input.suspended) await endSessionsOf(tx, sync, owner.id, now);
     await recordAudit(
       tx as unknown as Database,
       {

@@ -4,8 +4,17 @@ import { z } from "zod";
 import type { AccountServices } from "../accounts/account-services";
 import { createReadyAccount } from "../accounts/ready-account";
 import type { Database } from "../db/client";
+import { authAccounts, lineFollows } from "../db/schema";
+import { linkedLineUser } from "../line/message-channels.server";
 
-const inputSchema = z.object({ role: z.enum(["user", "owner", "admin"]).default("user") });
+const inputSchema = z.object({
+  role: z.enum(["user", "owner", "admin"]).default("user"),
+  /** A LINE user id: the account signed in with LINE too (its `line` sign-in method). */
+  lineUserId: z
+    .string()
+    .regex(/^U[0-9a-f]{32}$/)
+    .optional(),
+});
 
 /**
  * POST /api/test/login, mounted only with E2E_LOGIN=true (refused in
@@ -19,14 +28,17 @@ export function testLoginHandler({ db, accounts }: { db: Database; accounts: Acc
     if (!parsed.success) {
       return c.json(
         {
-          error: { code: "invalid-input", message: "role は user・owner・admin のいずれかです。" },
+          error: {
+            code: "invalid-input",
+            message: "role は user・owner・admin のいずれか、lineUserId は U と32桁の16進数です。",
+          },
         },
         400,
       );
     }
     const email = `e2e-${randomUUID()}@example.jp`;
     const password = randomBytes(12).toString("base64url");
-    await createReadyAccount(db, accounts, {
+    const user = await createReadyAccount(db, accounts, {
       email,
       password,
       role: parsed.data.role,
@@ -38,6 +50,15 @@ export function testLoginHandler({ db, accounts }: { db: Database; accounts: Acc
         birthDate: null,
       },
     });
+    // As LINE sign-in leaves it (decision 0089's messages go to this LINE user once it follows).
+    if (parsed.data.lineUserId) {
+      await db.insert(authAccounts).values({
+        id: randomUUID(),
+        userId: user.id,
+        providerId: "line",
+        accountId: parsed.data.lineUserId,
+      });
+    }
     const { headers } = await accounts.auth.api.signInEmail({
       body: { email, password },
       headers: c.req.raw.headers,
@@ -46,5 +67,37 @@ export function testLoginHandler({ db, accounts }: { db: Database; accounts: Acc
     const response = c.json({ email, password, role: parsed.data.role }, 201);
     for (const cookie of headers.getSetCookie()) response.headers.append("set-cookie", cookie);
     return response;
+  };
+}
+
+/**
+ * POST /api/test/line-follow, mounted only with E2E_LOGIN=true: the signed-in
+ * user's linked LINE account follows the official account, as LINE's follow
+ * event to the inbound webhook records it. The browser test cannot add a
+ * friend on LINE itself.
+ */
+export function testLineFollowHandler({
+  db,
+  accounts,
+}: {
+  db: Database;
+  accounts: AccountServices;
+}) {
+  return async (c: Context) => {
+    const session = await accounts.auth.api.getSession({ headers: c.req.raw.headers });
+    if (!session)
+      return c.json({ error: { code: "unauthorized", message: "ログインしてください。" } }, 401);
+    const line = await linkedLineUser(db, session.user.id);
+    if (!line) {
+      return c.json({ error: { code: "not-linked", message: "LINEと連携していません。" } }, 409);
+    }
+    await db
+      .insert(lineFollows)
+      .values({ lineUserId: line.lineUserId, following: true, changedAt: new Date() })
+      .onConflictDoUpdate({
+        target: lineFollows.lineUserId,
+        set: { following: true, changedAt: new Date() },
+      });
+    return c.json({ lineUserId: line.lineUserId }, 201);
   };
 }

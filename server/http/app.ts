@@ -10,7 +10,7 @@ import { withAuthFailure } from "../accounts/auth-failures";
 import { accountRecordHandler } from "../api/accounts";
 import { adminApi } from "../api/admin";
 import { createBookingApi } from "../api/booking-api";
-import { testLoginHandler } from "../api/test-login";
+import { testLineFollowHandler, testLoginHandler } from "../api/test-login";
 import { type Config, mapTileOrigin } from "../config";
 import { appContext } from "../context";
 import type { Database, DatabaseHandle } from "../db/client";
@@ -20,6 +20,8 @@ import {
   type DomainError,
   NotFoundError,
 } from "../errors/domain-error";
+import type { LineChannel } from "../line/line-channel.server";
+import { lineWebhook } from "../line/webhook-route.server";
 import { describeError, type Logger } from "../logger";
 import type { AppMetrics } from "../metrics/metrics.server";
 import { requestMetrics } from "../metrics/request-metrics";
@@ -79,6 +81,8 @@ export type HttpAppDeps = {
   now?: () => Date;
   /** The payment provider (server/payments/, decision 0076); absent: no online payment. */
   payments?: PaymentProvider | null;
+  /** The LINE channel (decision 0089), or its local fake; absent: no LINE. */
+  line?: LineChannel | null;
   /** Request counts and times for /metrics (decision 0070); absent, nothing is recorded. */
   metrics?: AppMetrics;
   /** The page route pattern of a path (React Router's table), the metrics' route label. */
@@ -115,6 +119,7 @@ export function createHttpApp({
   metrics,
   pagePattern,
   payments = null,
+  line = null,
 }: HttpAppDeps) {
   const app = new Hono<Env>();
 
@@ -238,6 +243,12 @@ export function createHttpApp({
     paymentsWebhook({ db: database.db, payments, log, now: now ?? (() => new Date()) }),
   );
 
+  // LINE's webhook (decision 0089): its signature is over the raw body, as above.
+  app.post(
+    "/api/line/webhook",
+    lineWebhook({ db: database.db, line, limits: accounts.limits, log }),
+  );
+
   app.use(rejectCrossSiteWrites(new URL(config.PUBLIC_URL).origin));
   // Before anything reads a body: 1 MB, except the photo upload (10 MB and the form around it).
   app.use(
@@ -270,8 +281,10 @@ export function createHttpApp({
   app.get("/api/accounts", accountsHandler);
   app.get("/api/accounts/", accountsHandler);
   // End-to-end tests only: a signed-in, ready user without the mailbox.
-  if (config.E2E_LOGIN)
+  if (config.E2E_LOGIN) {
     app.post("/api/test/login", testLoginHandler({ db: database.db, accounts }));
+    app.post("/api/test/line-follow", testLineFollowHandler({ db: database.db, accounts }));
+  }
 
   // Admin JSON API (issue 16): admin-only, checked once for the whole prefix.
   app.route("/api/admin", adminApi({ db: database.db, accounts }));
@@ -332,6 +345,7 @@ export function createHttpApp({
         redirects,
         photos,
         payments,
+        line,
         inputError: c.get("inputError"),
       });
       return handleRequest(request, context);

@@ -13,7 +13,18 @@ const counts = {
   bookings: { web: 0, phone: 0, walk_in: 0 } as Record<BookingSource, number>,
   mailsSent: 0,
   mailsFailed: 0,
+  webhookAttempts: { delivered: 0, retrying: 0, failed: 0, gone: 0 } as Record<
+    WebhookAttemptOutcome,
+    number
+  >,
 };
+
+/**
+ * What one attempt of a salon's webhook came to: delivered (2xx), retrying
+ * (refused or unreachable, another attempt scheduled), failed (the schedule's
+ * last attempt), gone (410: the endpoint is disabled).
+ */
+export type WebhookAttemptOutcome = "delivered" | "retrying" | "failed" | "gone";
 
 export function countHoldMade() {
   counts.holds += 1;
@@ -29,7 +40,16 @@ export function countMailDelivery(outcome: "sent" | "failed") {
   else counts.mailsFailed += 1;
 }
 
+/** Counted after the attempt's outcome is committed, so a lost race is never counted. */
+export function countWebhookAttempt(outcome: WebhookAttemptOutcome) {
+  counts.webhookAttempts[outcome] += 1;
+}
+
 /** A copy of the counts so far. */
 export function processCounts() {
-  return { ...counts, bookings: { ...counts.bookings } };
+  return {
+    ...counts,
+    bookings: { ...counts.bookings },
+    webhookAttempts: { ...counts.webhookAttempts },
+  };
 }

@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { and, count, isNull, lte, min } from "drizzle-orm";
+import { and, count, eq, isNull, lte, min } from "drizzle-orm";
 import {
   AggregatorRegistry,
   Counter,
@@ -12,6 +12,7 @@ import type { DatabaseHandle } from "../db/client";
 import type { ReplicaMonitor } from "../db/replica-monitor.server";
 import { jobs } from "../db/schema/jobs";
 import { mailOutbox } from "../db/schema/mail";
+import { webhookDeliveries } from "../db/schema/webhooks";
 import type { SlotEvents } from "../realtime/slot-events.server";
 import { processCounts } from "./counts";
 
@@ -152,6 +153,20 @@ export function createAppMetrics({
     },
   });
 
+  new Gauge({
+    name: "webhook_deliveries_pending",
+    help: "Salons' webhook deliveries waiting for their first or next attempt (all servers)",
+    aggregator: "max",
+    registers,
+    async collect() {
+      const [row] = await database.db
+        .select({ pending: count() })
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.status, "pending"));
+      this.set(row?.pending ?? 0);
+    },
+  });
+
   // Counters kept by the domain code (server/metrics/counts.ts), copied at each scrape.
   const copied = <L extends string>(
     name: string,
@@ -177,6 +192,16 @@ export function createAppMetrics({
     "Mail deliveries the SMTP server refused or that failed (each is retried)",
     [],
     () => [[{}, processCounts().mailsFailed]],
+  );
+  copied(
+    "webhook_attempts_total",
+    "Attempts of salons' webhooks from this process, by outcome (delivered, retrying, failed, gone)",
+    ["outcome"],
+    () =>
+      Object.entries(processCounts().webhookAttempts).map(([outcome, value]) => [
+        { outcome },
+        value,
+      ]),
   );
   copied("holds_made_total", "Times held by visitors on this process", [], () => [
     [{}, processCounts().holds],

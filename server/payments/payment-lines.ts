@@ -11,7 +11,10 @@ import type { PaymentKind, PaymentRowStatus } from "../db/schema/payments";
  * rows are read by `paymentRecordsOf` (payment-records.server.ts).
  */
 
-/** One payments row as shown: a pending row (the key saved, nothing asked yet) is never one. */
+/**
+ * One payments row as shown: a pending row (the key saved, nothing asked yet)
+ * is never one, except a refund the salon decided, still being sent.
+ */
 export type PaymentRecord = {
   id: string;
   kind: PaymentKind;
@@ -54,6 +57,12 @@ export type PaymentLine = {
   atLabel: string;
 };
 
+/** A refund decided but not yet accepted by the provider reads as under way, not "before". */
+const statusLabelOf = (record: Pick<PaymentRecord, "kind" | "status">) =>
+  record.kind === "refund" && record.status === "pending"
+    ? "手続き中"
+    : paymentStatusLabels[record.status];
+
 export function paymentLine(record: PaymentRecord): PaymentLine {
   return {
     id: record.id,
@@ -62,7 +71,7 @@ export function paymentLine(record: PaymentRecord): PaymentLine {
     amount: record.amount,
     amountLabel: formatYen(record.amount),
     status: record.status,
-    statusLabel: paymentStatusLabels[record.status],
+    statusLabel: statusLabelOf(record),
     atLabel: formatDateTime(record.at),
   };
 }
@@ -102,7 +111,7 @@ export function paymentTotals(records: readonly PaymentRecord[]) {
 
 /** One payment as a line of text: 予約金 1,100円（完了・2026年12月1日(火) 09:00）. */
 function recordText(record: PaymentRecord): string {
-  const when = `${paymentStatusLabels[record.status]}・${formatDateTime(record.at)}`;
+  const when = `${statusLabelOf(record)}・${formatDateTime(record.at)}`;
   if (record.kind === "card") {
     return `カード登録：キャンセル料のためのお預かり、ご予約時の請求なし（${when}）`;
   }

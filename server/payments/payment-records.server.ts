@@ -1,4 +1,4 @@
-import { and, asc, inArray, ne } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, or } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { payments } from "../db/schema";
 import type { PaymentRecord } from "./payment-lines";
@@ -6,7 +6,9 @@ import type { PaymentRecord } from "./payment-lines";
 /**
  * The payments of these bookings, oldest first, by booking id (decision
  * 0083). A pending row (its key saved, the provider not asked yet, or the
- * visitor not yet sent to pay) is left out: nothing has happened to show.
+ * visitor not yet sent to pay) is left out: nothing has happened to show;
+ * except a refund, which the salon has already decided: the visitor sees it
+ * as 返金手続き中 while its sending is retried (decision 0084).
  */
 export async function paymentRecordsOf(
   db: Pick<Database, "select">,
@@ -25,7 +27,12 @@ export async function paymentRecordsOf(
       createdAt: payments.createdAt,
     })
     .from(payments)
-    .where(and(inArray(payments.bookingId, [...bookingIds]), ne(payments.status, "pending")))
+    .where(
+      and(
+        inArray(payments.bookingId, [...bookingIds]),
+        or(ne(payments.status, "pending"), eq(payments.kind, "refund")),
+      ),
+    )
     .orderBy(asc(payments.createdAt), asc(payments.id));
   for (const row of rows) {
     if (!row.bookingId) continue;

@@ -7,6 +7,7 @@ import { startBackgroundLoop } from "../jobs/background-loop";
 import { describeError, type Logger } from "../logger";
 import { createMailer } from "../mail/mailer";
 import { renderWebhookDisabledMail } from "../mail/webhook-templates";
+import { countWebhookAttempt, type WebhookAttemptOutcome } from "../metrics/counts";
 import { type PostOutcome, postWebhook } from "./http-post.server";
 
 /**
@@ -185,7 +186,7 @@ export function createWebhookSender({
   async function record(delivery: Delivery, endpoint: Endpoint, outcome: PostOutcome) {
     const at = now();
     const status = outcome.kind === "answered" ? outcome.status : null;
-    await db.transaction(async (tx) => {
+    const counted = await db.transaction(async (tx): Promise<WebhookAttemptOutcome | null> => {
       if (status !== null && status >= 200 && status < 300) {
         if (
           !(await finish(
@@ -195,12 +196,12 @@ export function createWebhookSender({
             tx,
           ))
         )
-          return;
+          return null;
         await tx
           .update(webhookEndpoints)
           .set({ failingSince: null })
           .where(eq(webhookEndpoints.id, endpoint.id));
-        return;
+        return "delivered";
       }
       if (status === 410) {
         // Gone: the receiver says the endpoint no longer exists. Disabled at once.
@@ -217,9 +218,9 @@ export function createWebhookSender({
             tx,
           ))
         )
-          return;
+          return null;
         await disable(tx, endpoint, "gone", at);
-        return;
+        return "gone";
       }
       const error = outcome.kind === "failed" ? outcome.error : `HTTP ${outcome.status}`;
       const delay = nextAttemptDelay(
@@ -238,7 +239,7 @@ export function createWebhookSender({
             },
         tx,
       );
-      if (!written) return;
+      if (!written) return null;
       const failingSince = endpoint.failingSince ?? at;
       if (!endpoint.failingSince) {
         await tx
@@ -249,7 +250,9 @@ export function createWebhookSender({
       if (at.getTime() - failingSince.getTime() >= FAILING_DISABLE_MS) {
         await disable(tx, endpoint, "failing", at);
       }
+      return delay === null ? "failed" : "retrying";
     });
+    if (counted) countWebhookAttempt(counted);
   }
 
   /** Disables the endpoint (once) and tells the salon's owners by mail. */

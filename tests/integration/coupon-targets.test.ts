@@ -2,8 +2,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import * as couponsCsvRoute from "../../app/routes/owner.salons.$id.coupons.csv";
 import { couponRefusalMessages } from "../../common/coupon-eligibility";
-import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
+import { confirmBooking, getBookingForUser, holdSlot } from "../../server/bookings/booking.server";
 import { CouponNotApplicableError } from "../../server/bookings/booking-errors";
+import { thanksView } from "../../server/bookings/pages/thanks-page.server";
 import { attachCustomer } from "../../server/bookings/salon-customers.server";
 import { accountProfiles, bookings, coupons, salonOwners } from "../../server/db/schema";
 import { salonReport } from "../../server/owner/reports.server";
@@ -223,7 +224,7 @@ describe("coupon targets at hold and confirm", () => {
     );
     expect((await hold(null, hers.id, { staffId: second })).couponId).toBe(hers.id);
 
-    const student = await coupon({ studentOnly: true });
+    const student = await coupon({ studentOnly: true, title: "学割U24 カット" });
     const user = await buildUser(db(), { email: "student@example.jp" });
     const held = await hold(user.id, student.id);
     expect((await refusal(confirm(held.id, user.id, false)))?.details).toEqual({
@@ -231,6 +232,13 @@ describe("coupon targets at hold and confirm", () => {
     });
     const booked = await confirm(held.id, user.id, true);
     expect(booked.studentDeclared).toBe(true);
+    // The thanks page names the coupon and says to bring the student card, as the mails do.
+    const thanks = await thanksView(
+      db(),
+      await getBookingForUser(db(), { bookingId: booked.id, userId: user.id }),
+    );
+    expect(thanks.studentDeclared).toBe(true);
+    expect(thanks.summary.coupon?.title).toBe(student.title);
   });
 
   it("a tampered coupon id is refused: another salon's, an ended one, not an id", async () => {

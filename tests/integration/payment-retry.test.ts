@@ -1,6 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { salonActor } from "../../server/bookings/booking-history.server";
+import { paymentsOfBooking } from "../../server/bookings/booking-payments.server";
 import { paymentResendJobHandlers } from "../../server/bookings/payment-resend-jobs.server";
 import { auditLog, jobs, payments } from "../../server/db/schema";
 import { createJobWorker } from "../../server/jobs/queue.server";
@@ -322,6 +323,11 @@ describe("the automatic retry of a fee or refund left pending", () => {
     }
     const refund = (await rowsOf(s.booking.id)).find((r) => r.kind === "refund");
     expect(refund).toMatchObject({ status: "pending", idempotencyKey: `refund:${full.id}:1` });
+    // Meanwhile the visitor (thanks page, history, mails) sees the refund under way.
+    const shown = (await paymentsOfBooking(database.db, s.booking.id)).find(
+      (line) => line.kind === "refund",
+    );
+    expect(shown).toMatchObject({ amount: 5500, statusLabel: "手続き中" });
     const clock = { now: new Date(NOW.getTime() + MINUTE) };
     expect(await workerAt(clock).runOnce()).toBe(1);
     expect((await rowsOf(s.booking.id)).find((r) => r.kind === "refund")?.status).toBe("succeeded");

@@ -8,6 +8,7 @@ import {
   sessionSyncJobHandlers,
   sessionSyncJobKind,
 } from "../../server/accounts/session-sync.server";
+import { setOwnerSuspended } from "../../server/admin/owners";
 import { loadConfig } from "../../server/config";
 import { jobs, sessions, users } from "../../server/db/schema";
 import { createJobWorker } from "../../server/jobs/queue.server";
@@ -19,6 +20,7 @@ import {
   signUpThroughApi,
   uniqueEmail,
 } from "../support/accounts";
+import { buildUser } from "../support/builders";
 import { withTestDatabase } from "../support/test-database";
 
 /** SPEC §7's session sync (issue 41 §3), against a real HTTP receiver on this machine. */
@@ -213,6 +215,30 @@ describe("the session sync", () => {
     });
     await worker.runOnce();
     expect(received.map((r) => r.method)).toEqual(["DELETE"]);
+  });
+
+  it("sends DELETE for each session an administrator's suspension ends", async () => {
+    const { app, config, worker } = setUp();
+    const { user } = await signedIn(app);
+    await worker.runOnce();
+    expect(received.map((r) => r.method)).toEqual(["POST"]);
+    const [session] = await database.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    await database.db.update(users).set({ role: "owner" }).where(eq(users.id, user.id));
+    const admin = await buildUser(database.db, { role: "admin" });
+    await setOwnerSuspended(
+      database.db,
+      { userId: user.id, suspended: true },
+      { id: admin.id },
+      new Date(),
+      config,
+    );
+    expect(await database.db.select().from(sessions).where(eq(sessions.userId, user.id))).toEqual(
+      [],
+    );
+    await worker.runOnce();
+    expect(received.map((r) => r.method)).toEqual(["POST", "DELETE"]);
+    const deleted = await verified(received[1]?.authorization ?? "");
+    expect(deleted.payload.sid).toBe(session?.id);
   });
 
   it("queues nothing when no sync is configured", async () => {

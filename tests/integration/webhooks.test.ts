@@ -13,6 +13,8 @@ import {
   webhookEndpoints,
 } from "../../server/db/schema";
 import { createLogger } from "../../server/logger";
+import { processCounts } from "../../server/metrics/counts";
+import { createAppMetrics } from "../../server/metrics/metrics.server";
 import { reviewInputSchema } from "../../server/reviews/review.schema";
 import { saveReview } from "../../server/reviews/reviews.server";
 import { salonAccessFor } from "../../server/salon-access/salon-access.server";
@@ -267,7 +269,11 @@ describe("webhook delivery", () => {
 
   it("retries on the Standard Webhooks schedule, honouring Retry-After, until a 2xx", async () => {
     const { salon, menu, endpoint } = await salonWithEndpoint();
+    const attemptsBefore = processCounts().webhookAttempts;
     await book(salon.id, menu.id);
+    // /metrics: the delivery waits, seen from the database by every server.
+    const metrics = createAppMetrics({ database, slotEvents: { subscriberCount: () => 0 } });
+    expect(await metrics.registry.metrics()).toMatch(/^webhook_deliveries_pending 1$/m);
     receiver.answer({ status: 503, headers: { "retry-after": "120" } }, { status: 500 });
     const start = Date.now();
     await sender().deliverDue();
@@ -299,6 +305,12 @@ describe("webhook delivery", () => {
     await sender().deliverDue();
     [row] = await deliveriesOf(endpoint.id);
     expect(row).toMatchObject({ status: "delivered", attempts: 3, lastStatus: 200 });
+    const attempts = processCounts().webhookAttempts;
+    expect(attempts.retrying - attemptsBefore.retrying).toBe(2);
+    expect(attempts.delivered - attemptsBefore.delivered).toBe(1);
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/^webhook_deliveries_pending 0$/m);
+    expect(text).toMatch(/^webhook_attempts_total\{outcome="delivered"\} [1-9]/m);
     const [healthy] = await database.db
       .select()
       .from(webhookEndpoints)
@@ -308,6 +320,7 @@ describe("webhook delivery", () => {
 
   it("gives up after the schedule's eight attempts", async () => {
     const { salon, menu, endpoint } = await salonWithEndpoint();
+    const failedBefore = processCounts().webhookAttempts.failed;
     await book(salon.id, menu.id);
     for (let i = 0; i < 8; i++) {
       receiver.answer({ status: 500 });
@@ -321,13 +334,16 @@ describe("webhook delivery", () => {
       lastStatus: 500,
       nextAttemptAt: null,
     });
+    expect(processCounts().webhookAttempts.failed - failedBefore).toBe(1);
   });
 
   it("disables the endpoint on 410 Gone and tells the owner; later events are not written", async () => {
     const { salon, menu, owner, endpoint } = await salonWithEndpoint();
+    const goneBefore = processCounts().webhookAttempts.gone;
     await book(salon.id, menu.id);
     receiver.answer({ status: 410 });
     await sender().deliverDue();
+    expect(processCounts().webhookAttempts.gone - goneBefore).toBe(1);
     const [row] = await deliveriesOf(endpoint.id);
     expect(row).toMatchObject({ status: "failed", lastStatus: 410 });
     const [disabled] = await database.db

@@ -2,6 +2,7 @@ import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { genderLabels } from "../../../common/profile.schema";
 import { ErrorSummary, SelectField, TextField } from "../form/field";
 import { AccountFrame, linkClass, Notice, SubmitButton } from "./account-frame";
+import { LineLinkSection, type LineSection, NotificationSettingsLink } from "./line-link-section";
 
 type Profile = {
   name: string;
@@ -15,13 +16,15 @@ type Profile = {
 type Props = {
   email: string;
   profile: Profile;
+  /** LINE's section, or null where LINE sign-in is not configured. */
+  line: LineSection | null;
   actionData?: { errors: Record<string, string | undefined>; values: Record<string, string> };
 };
 
 const genderOptions = Object.entries(genderLabels).map(([value, label]) => ({ value, label }));
 
 /** /account/edit: the account record, then links to the email and password screens. */
-export function ProfileForm({ email, profile, actionData }: Props) {
+export function ProfileForm({ email, profile, line, actionData }: Props) {
   const busy = useNavigation().state === "submitting";
   const [params] = useSearchParams();
   const errors = actionData?.errors ?? {};
@@ -110,6 +113,9 @@ export function ProfileForm({ email, profile, actionData }: Props) {
               パスワードを変更する
             </Link>
           </li>
+          <li>
+            <NotificationSettingsLink />
+          </li>
         </ul>
         {/*
           A confirm step that needs no JavaScript: the disclosure opens the
@@ -135,6 +141,7 @@ export function ProfileForm({ email, profile, actionData }: Props) {
           </Form>
         </details>
       </section>
+      {line ? <LineLinkSection line={line} /> : null}
     </AccountFrame>
   );
 }

@@ -12,6 +12,8 @@ type Props = {
   summary: BookingSummaryData;
   icsHref: string;
   email: string;
+  /** Where the confirmation went (the visitor's channel for booking messages). */
+  sentBy?: { mail: boolean; line: boolean };
   /** Approval mode (decision 0051): the salon has yet to approve this 仮予約. */
   pending?: boolean;
   /** When the 仮予約 lapses if the salon does not answer (decision 0071). */
@@ -21,6 +23,8 @@ type Props = {
   /** What was paid online (decision 0078); `testPayments`: through the fake (テスト決済). */
   payments?: PaymentLine[];
   testPayments?: boolean;
+  /** The visitor stated they are a student for a 学割 coupon (decision 0087). */
+  studentDeclared?: boolean;
 };
 
 /** The end of the flow: the booking number large, what was booked, calendar file, history. */
@@ -29,11 +33,13 @@ export function BookingThanks({
   summary,
   icsHref,
   email,
+  sentBy = { mail: true, line: false },
   pending = false,
   approvalDeadlineLabel = null,
   paymentPolicy = null,
   payments = [],
   testPayments = false,
+  studentDeclared = false,
 }: Props) {
   return (
     <div className="mx-auto w-full max-w-2xl px-4 py-10">
@@ -59,11 +65,24 @@ export function BookingThanks({
         {number}
       </p>
       <p className="mt-2 text-sm text-neutral-700">
-        確認メールを {email} にお送りしました。来店時に予約番号をお伝えいただくとスムーズです。
+        {sentBy.line && sentBy.mail
+          ? `確認メールを ${email} に、確認のメッセージをLINEにお送りしました。`
+          : sentBy.line
+            ? "確認のメッセージをLINEにお送りしました。"
+            : `確認メールを ${email} にお送りしました。`}
+        来店時に予約番号をお伝えいただくとスムーズです。
       </p>
       <div className="mt-6">
         <BookingSummary summary={summary} />
       </div>
+      {studentDeclared ? (
+        <p
+          className="mt-4 rounded-lg border-2 border-sky-700 bg-sky-50 p-4"
+          data-testid="student-note"
+        >
+          <strong>学割</strong>：ご来店時に学生証をご提示ください。
+        </p>
+      ) : null}
       {payments.length > 0 ? (
         <div className="mt-6">
           <PaymentList payments={payments} testPayments={testPayments} />

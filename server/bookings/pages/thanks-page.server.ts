@@ -3,8 +3,9 @@ import { isPendingApproval } from "../../../common/status-labels";
 import { requireLogin } from "../../accounts/guards";
 import type { AppContext } from "../../context";
 import type { Database } from "../../db/client";
-import { bookings, salons } from "../../db/schema";
+import { bookings, coupons, salons } from "../../db/schema";
 import { DomainError } from "../../errors/domain-error";
+import { messageRoute } from "../../line/message-channels.server";
 import { paymentLine, paymentTextLines } from "../../payments/payment-lines";
 import { notFound } from "../../routing/not-found";
 import { formatApprovalDeadline } from "../approval-deadline";
@@ -56,24 +57,34 @@ export async function requireOwnBooking(
 export async function thanksView(db: Database, booking: BookingSummary) {
   const rules = await bookingSettingsFor(db, booking.salon.id);
   const pending = isPendingApproval(booking);
-  // The deadline the request lapses at, said again now that it is fixed (decision 0071).
-  const [lapse] = pending
-    ? await db
-        .select({ at: bookings.approvalExpiresAt })
-        .from(bookings)
-        .where(eq(bookings.id, booking.id))
-    : [];
+  // The deadline the request lapses at, said again now that it is fixed (decision 0071);
+  // the coupon by its title, and the 学割 statement the visitor made (decision 0087).
+  const [extra] = await db
+    .select({
+      approvalExpiresAt: bookings.approvalExpiresAt,
+      studentDeclared: bookings.studentDeclared,
+      couponTitle: coupons.title,
+      userId: bookings.userId,
+    })
+    .from(bookings)
+    .leftJoin(coupons, eq(coupons.id, bookings.couponId))
+    .where(eq(bookings.id, booking.id));
+  const lapseAt = pending ? (extra?.approvalExpiresAt ?? null) : null;
+  // Where the confirmation went: the visitor's channel for booking messages (decision 0090).
+  const route = await messageRoute(db, extra?.userId ?? null, "booking");
   const subtotal = booking.menus.reduce((sum, menu) => sum + menu.price, 0);
   return {
     id: booking.id,
     number: booking.bookingNumber,
     email: booking.customer.email,
+    /** The confirmation went by mail (to `email`), by LINE, or both. */
+    sentBy: { mail: route.mail, line: route.lineUserId !== null },
     /** Approval mode (decision 0051): a 仮予約 the salon has yet to approve. */
     pending,
     /** When the 仮予約 lapses unanswered, as 2026年11月23日(月) 18:00; null when none is set. */
-    approvalDeadlineLabel: lapse?.at
-      ? formatApprovalDeadline(lapse.at, booking.salon.timeZone)
-      : null,
+    approvalDeadlineLabel: lapseAt ? formatApprovalDeadline(lapseAt, booking.salon.timeZone) : null,
+    /** A 学割 coupon: the student card is shown at the visit, as the mails say. */
+    studentDeclared: extra?.studentDeclared ?? false,
     statusLabel: booking.statusLabel,
     /** The policy agreed to, as stored on the booking (decision 0075). */
     paymentPolicy: booking.paymentPolicy,
@@ -95,7 +106,7 @@ export async function thanksView(db: Database, booking: BookingSummary) {
       coupon:
         booking.totalPrice < subtotal + booking.nominationFee
           ? {
-              title: "クーポン割引",
+              title: extra?.couponTitle ?? "クーポン割引",
               discount: subtotal + booking.nominationFee - booking.totalPrice,
             }
           : null,
