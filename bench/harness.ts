@@ -104,6 +104,20 @@ export async function startServer(
   throw new Error("server did not become ready in 60 s");
 }
 
+/** Runs a command to its end (a seed, a migration); its errors go to this process's stderr. */
+export function runCommand(command: string, args: string[], env: Record<string, string>) {
+  return new Promise<void>((resolve, reject) => {
+    const child = spawn(command, args, {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    child.once("error", reject);
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")}: exit ${code}`)),
+    );
+  });
+}
+
 export async function stopServer(child: ChildProcess) {
   if (child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -6,7 +6,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { type BrowserContext, chromium, type Page } from "@playwright/test";
 import { addDays, formatMinutes, minutesOf, toLocal } from "../common/local-time";
-import { cleanUp, cleanups } from "./harness";
+import { cleanUp, cleanups, runCommand } from "./harness";
 
 /**
  * `npx tsx bench/ledger-live.ts [checkout…]` (issue 42): how long after a
@@ -27,19 +27,6 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const BASE_PORT = Number(process.env.BENCH_PORT ?? 4700);
 const OWNER = { email: "demo-owner@example.jp", password: "demo-pass-123" };
 const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
-
-function run(command: string, args: string[], env: Record<string, string>) {
-  return new Promise<void>((resolve, reject) => {
-    const child = spawn(command, args, {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    child.once("error", reject);
-    child.once("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")}: exit ${code}`)),
-    );
-  });
-}
 
 async function startServer(checkout: string, dataDir: string, port: number) {
   // Another server answering on the port would be measured instead of ours.
@@ -256,7 +243,7 @@ async function main() {
     await cp(process.env.BENCH_SEEDED, path.join(seeded, "seed"), { recursive: true });
   } else {
     console.log("seeding the demo data…");
-    await run(process.execPath, ["--import", "tsx", "scripts/db-seed.ts"], {
+    await runCommand(process.execPath, ["--import", "tsx", "scripts/db-seed.ts"], {
       DATABASE_URL: path.join(seeded, "seed"),
       UPLOADS_DIR: path.join(seeded, "seed-uploads"),
     });

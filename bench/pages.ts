@@ -4,7 +4,15 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import lighthouse from "lighthouse";
-import { cleanUp, cleanups, PORT, pgliteEngine, startServer, stopServer } from "./harness";
+import {
+  cleanUp,
+  cleanups,
+  PORT,
+  pgliteEngine,
+  runCommand,
+  startServer,
+  stopServer,
+} from "./harness";
 
 /**
  * `npm run bench:pages` (issue 17): Lighthouse's mobile audit (its default:
@@ -48,21 +56,8 @@ type Row = {
 };
 
 async function seed(databaseUrl: string) {
-  await run(process.execPath, ["--import", "tsx", "scripts/db-seed.ts"], {
+  await runCommand(process.execPath, ["--import", "tsx", "scripts/db-seed.ts"], {
     DATABASE_URL: databaseUrl,
-  });
-}
-
-function run(command: string, args: string[], env: Record<string, string>) {
-  return new Promise<void>((resolve, reject) => {
-    const child = spawn(command, args, {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "ignore", "inherit"],
-    });
-    child.once("error", reject);
-    child.once("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")}: exit ${code}`)),
-    );
   });
 }
 
