@@ -45,6 +45,7 @@ import {
  *     process and over HTTP;
  * (d) the search with the free-time filter beside the plain search: the
  *     query in process and the page over HTTP with distinct queries.
+ * `--only-c` measures (c) alone (in process, then over HTTP) and prints the ratio.
  * It ends with a markdown table of both engines, ready for bench/README.md.
  * Everything it creates is removed at the end.
  */
@@ -58,11 +59,14 @@ const { values: args } = parseArgs({
     "keep-postgres": { type: "string" },
     // Only the in-process availability measure (a): a quick re-run on kept data.
     "only-a": { type: "boolean" },
+    // Only the sustained bookings (c), in process and over HTTP, and their ratio.
+    "only-c": { type: "boolean" },
   },
 });
 const KEEP_PGLITE = args["keep-pglite"] ?? process.env.BENCH_KEEP_PGLITE;
 const KEEP_POSTGRES = args["keep-postgres"] ?? process.env.BENCH_KEEP_POSTGRES;
 const ONLY_A = args["only-a"] === true;
+const ONLY_C = args["only-c"] === true;
 const SALONS = Number(args.salons ?? process.env.BENCH_SALONS ?? 10_000);
 const SECONDS = Number(args.seconds ?? process.env.BENCH_SECONDS ?? 10);
 const ENGINES = args.engines ?? process.env.BENCH_ENGINES ?? "both";
@@ -366,6 +370,7 @@ async function sustained(handle: DatabaseHandle, queues: Queue[]) {
 }
 
 type Outcome = "booked" | "conflict";
+type Sustained = Awaited<ReturnType<typeof sustainedLoop>>;
 async function sustainedLoop(
   queues: Queue[],
   book: (queue: Queue, start: Date, worker: number) => Promise<Outcome>,
@@ -540,6 +545,41 @@ async function raceOverHttp(plan: RacePlan) {
   return { ...stats(latencies), accepted, conflicts, errors, wall: performance.now() - started };
 }
 
+/** (c) over HTTP: WORKERS clients, each its own account, hold + book in a loop. */
+function steadyOverHttp(queues: Queue[], tokens: string[]) {
+  return sustainedLoop(queues, async ({ salon: target }, start, w) => {
+    const result = await bookOverHttp(tokens[w] as string, target, null, start);
+    if (result.outcome === "error") throw new Error(result.detail);
+    return result.outcome;
+  });
+}
+
+/** `--only-c`: (c) in process, then over HTTP on other salons, and the ratio of the two. */
+async function onlyC(
+  handle: DatabaseHandle,
+  engine: Engine,
+  pool: Salon[],
+  built: boolean,
+): Promise<{ inProcess: Sustained; http: Sustained | null }> {
+  const inProcess = await sustained(handle, await workerQueues(handle, pool.slice(0, WORKERS), 30));
+  if (!built) {
+    await handle.close();
+    return { inProcess, http: null };
+  }
+  const httpQueues = await workerQueues(handle, pool.slice(WORKERS, 2 * WORKERS), 30);
+  const tokens = (await benchAccounts(handle, WORKERS, "http")).map((account) => account.token);
+  await handle.close();
+  const server = await startServer(engine.url, {
+    BOOKING_RATE_LIMIT_PER_IP: "1000000",
+    BOOKING_RATE_LIMIT_PER_ACCOUNT: "1000000",
+  });
+  try {
+    return { inProcess, http: await steadyOverHttp(httpQueues, tokens) };
+  } finally {
+    await stopServer(server);
+  }
+}
+
 async function measureHttp(
   engine: Engine,
   salon: Salon,
@@ -559,11 +599,7 @@ async function measureHttp(
       `/api/salons/${salon.id}/availability?from=${today}&to=${addDays(today, 13)}&menus=${salon.menuId}`,
     ]);
     const raced = await raceOverHttp(racePlan);
-    const steady = await sustainedLoop(queues, async ({ salon: target }, start, w) => {
-      const result = await bookOverHttp(tokens[w] as string, target, null, start);
-      if (result.outcome === "error") throw new Error(result.detail);
-      return result.outcome;
-    });
+    const steady = await steadyOverHttp(queues, tokens);
     const plain = await autocannonRow("search, distinct queries", DISTINCT_SEARCHES);
     const filtered = await autocannonRow("search + free time, distinct", freeTimeSearches(today));
     return { availability, raced, steady, plain, filtered };
@@ -638,6 +674,31 @@ async function main() {
     if (!target || !raceSalon || !httpRaceSalon || pool.length < 2 * WORKERS)
       throw new Error("not enough salons: use a larger --salons");
     const today = toLocal(new Date(), ZONE).date;
+
+    if (ONLY_C) {
+      const { inProcess: c, http } = await onlyC(handle, engine, pool, built);
+      const line = (label: string, r: Sustained) =>
+        `(c) ${label}, ${WORKERS} workers, ${r.seconds.toFixed(1)} s: ${r.booked} bookings = ${r.perSecond.toFixed(1)}/s, conflicts ${r.conflicts}, errors ${r.errors}; p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms`;
+      console.log(line("in process", c));
+      put(
+        `(c) in process, ${WORKERS} workers: bookings/s (p50 / p99 ms, errors)`,
+        name,
+        `${c.perSecond.toFixed(1)} (${num(c.p50)} / ${num(c.p99)}, ${c.errors})`,
+      );
+      if (http) {
+        const ratio = (http.perSecond / Math.max(c.perSecond, 0.01)).toFixed(2);
+        console.log(line("over HTTP", http));
+        console.log(`(c) ratio over HTTP / in process: ${ratio}`);
+        put(
+          `(c) over HTTP, ${WORKERS} clients: bookings/s (p50 / p99 ms, errors)`,
+          name,
+          `${http.perSecond.toFixed(1)} (${num(http.p50)} / ${num(http.p99)}, ${http.errors})`,
+        );
+        put("(c) ratio over HTTP / in process", name, `**${ratio}**`);
+      }
+      loads.push(`${name} ${load()}`);
+      continue;
+    }
 
     const history = await giveHistory(handle, target);
     const a = await availabilityInProcess(handle, target);
