@@ -305,6 +305,7 @@ export function registerBookingRoutes(app: BookingApiApp, deps: ResolvedBookingA
       start: new Date(body.start),
       couponId: body.couponId ?? null,
       userId: user.id,
+      salonTimeZone: salon.timeZone,
       now: now(),
       limits: deps.limits,
       ip: clientIp(c.req.raw),

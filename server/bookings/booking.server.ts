@@ -98,6 +98,12 @@ export type HoldRequest = BookingClient & {
    * see and claim the hold. A guest hold without one belongs to nobody.
    */
   browserKey?: string | null;
+  /**
+   * The salon's time zone, when the caller has just read the salon as
+   * published (the API resolves its salon reference): holdSlot then does not
+   * read it again. Absent: holdSlot reads it (SalonNotFoundError if unpublished).
+   */
+  salonTimeZone?: string;
   now: Date;
 };
 
@@ -272,7 +278,9 @@ export async function insertHold(tx: Database, hold: HoldInsert): Promise<Bookin
 export async function holdSlot(db: Database, request: HoldRequest): Promise<Booking> {
   await limitBookingAttempt(request.limits, "hold", { ip: request.ip, userId: request.userId });
   if (Number.isNaN(request.start.getTime())) throw new SlotUnavailableError();
-  const salon = await publishedSalon(db, request.salonId);
+  const salon = request.salonTimeZone
+    ? { id: request.salonId, timeZone: request.salonTimeZone }
+    : await publishedSalon(db, request.salonId);
   const date = toLocal(request.start, salon.timeZone).date;
   const holderKeyHash =
     request.userId === null && request.browserKey ? hashHoldBrowserKey(request.browserKey) : null;
