@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -554,19 +554,88 @@ function steadyOverHttp(queues: Queue[], tokens: string[]) {
   });
 }
 
+/** CPU time (user + system, every thread) of a process so far, ms, from /proc (Linux). */
+function processCpuMs(pid: number): number {
+  try {
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0; // gone
+  }
+}
+const CLOCK_TICKS = 100;
+
+/** The PostgreSQL server's backends serving this database (their title names it). */
+function backendsOf(engine: Engine): number[] {
+  if (engine.name !== "postgres") return [];
+  const database = new URL(engine.url).pathname.slice(1);
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (title.startsWith("postgres: ") && title.split(" ").includes(database))
+        pids.push(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return pids;
+}
+
+/**
+ * CPU spent on a phase, ms: the given processes (this one through
+ * process.cpuUsage) and the database's backends, new ones counted from 0.
+ * On a machine others load too, the rate of bookings a second follows the
+ * CPU each booking costs and the CPU left over; the cost is the steadier figure.
+ */
+async function cpuOf<T>(engine: Engine, pids: number[], phase: () => Promise<T>) {
+  const self = process.cpuUsage();
+  const before = new Map([...pids, ...backendsOf(engine)].map((pid) => [pid, processCpuMs(pid)]));
+  const result = await phase();
+  const own = process.cpuUsage(self);
+  const node = (own.user + own.system) / 1000;
+  let server = 0;
+  for (const pid of pids) server += processCpuMs(pid) - (before.get(pid) ?? 0);
+  let database = 0;
+  for (const pid of backendsOf(engine)) database += processCpuMs(pid) - (before.get(pid) ?? 0);
+  return { result, cpu: { bench: node, server, database } };
+}
+type Cpu = Awaited<ReturnType<typeof cpuOf>>["cpu"];
+
+/**
+ * Bookings per worker before the timed window of `--only-c`, on both paths: a
+ * freshly started server loads the modules of its first requests and V8 has
+ * not compiled their code yet, as the bench process, which seeded, has
+ * (bench/README.md, "bookings over HTTP ÷ in process").
+ */
+const WARM_UP = 3;
+function warmUpSplit(queues: Queue[]): [Queue[], Queue[]] {
+  return [
+    queues.map((q) => ({ ...q, starts: q.starts.slice(0, WARM_UP) })),
+    queues.map((q) => ({ ...q, starts: q.starts.slice(WARM_UP) })),
+  ];
+}
+
 /** `--only-c`: (c) in process, then over HTTP on other salons, and the ratio of the two. */
 async function onlyC(
   handle: DatabaseHandle,
   engine: Engine,
   pool: Salon[],
   built: boolean,
-): Promise<{ inProcess: Sustained; http: Sustained | null }> {
-  const inProcess = await sustained(handle, await workerQueues(handle, pool.slice(0, WORKERS), 30));
+): Promise<{ inProcess: Sustained & { cpu: Cpu }; http: (Sustained & { cpu: Cpu }) | null }> {
+  const [warm, queues] = warmUpSplit(await workerQueues(handle, pool.slice(0, WORKERS), 30));
+  await sustained(handle, warm);
+  const measured = await cpuOf(engine, [], () => sustained(handle, queues));
+  const inProcess = { ...measured.result, cpu: measured.cpu };
   if (!built) {
     await handle.close();
     return { inProcess, http: null };
   }
-  const httpQueues = await workerQueues(handle, pool.slice(WORKERS, 2 * WORKERS), 30);
+  const [httpWarm, httpQueues] = warmUpSplit(
+    await workerQueues(handle, pool.slice(WORKERS, 2 * WORKERS), 30),
+  );
   const tokens = (await benchAccounts(handle, WORKERS, "http")).map((account) => account.token);
   await handle.close();
   const server = await startServer(engine.url, {
@@ -574,10 +643,23 @@ async function onlyC(
     BOOKING_RATE_LIMIT_PER_ACCOUNT: "1000000",
   });
   try {
-    return { inProcess, http: await steadyOverHttp(httpQueues, tokens) };
+    await steadyOverHttp(httpWarm, tokens);
+    const pids = server.pid ? [server.pid] : [];
+    const http = await cpuOf(engine, pids, () => steadyOverHttp(httpQueues, tokens));
+    return { inProcess, http: { ...http.result, cpu: http.cpu } };
   } finally {
     await stopServer(server);
   }
+}
+
+/** CPU ms per booking: the whole, and its parts. */
+function cpuPerBooking(r: Sustained & { cpu: Cpu }) {
+  const per = (v: number) => v / Math.max(r.booked, 1);
+  const { bench, server, database } = r.cpu;
+  return {
+    total: per(bench + server + database),
+    line: `CPU per booking ${per(bench + server + database).toFixed(1)} ms (bench process ${per(bench).toFixed(1)}, server ${per(server).toFixed(1)}, PostgreSQL backends ${per(database).toFixed(1)})`,
+  };
 }
 
 async function measureHttp(
@@ -677,8 +759,8 @@ async function main() {
 
     if (ONLY_C) {
       const { inProcess: c, http } = await onlyC(handle, engine, pool, built);
-      const line = (label: string, r: Sustained) =>
-        `(c) ${label}, ${WORKERS} workers, ${r.seconds.toFixed(1)} s: ${r.booked} bookings = ${r.perSecond.toFixed(1)}/s, conflicts ${r.conflicts}, errors ${r.errors}; p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms`;
+      const line = (label: string, r: Sustained & { cpu: Cpu }) =>
+        `(c) ${label}, ${WORKERS} workers, ${r.seconds.toFixed(1)} s: ${r.booked} bookings = ${r.perSecond.toFixed(1)}/s, conflicts ${r.conflicts}, errors ${r.errors}; p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms; ${cpuPerBooking(r).line}`;
       console.log(line("in process", c));
       put(
         `(c) in process, ${WORKERS} workers: bookings/s (p50 / p99 ms, errors)`,
@@ -688,13 +770,23 @@ async function main() {
       if (http) {
         const ratio = (http.perSecond / Math.max(c.perSecond, 0.01)).toFixed(2);
         console.log(line("over HTTP", http));
-        console.log(`(c) ratio over HTTP / in process: ${ratio}`);
+        const cpuRatio = (
+          cpuPerBooking(c).total / Math.max(cpuPerBooking(http).total, 0.01)
+        ).toFixed(2);
+        console.log(
+          `(c) ratio over HTTP / in process: ${ratio}; of CPU per booking, in process / over HTTP: ${cpuRatio}`,
+        );
         put(
           `(c) over HTTP, ${WORKERS} clients: bookings/s (p50 / p99 ms, errors)`,
           name,
           `${http.perSecond.toFixed(1)} (${num(http.p50)} / ${num(http.p99)}, ${http.errors})`,
         );
         put("(c) ratio over HTTP / in process", name, `**${ratio}**`);
+        put(
+          "(c) CPU per booking, ms: in process / over HTTP (ratio)",
+          name,
+          `${cpuPerBooking(c).total.toFixed(1)} / ${cpuPerBooking(http).total.toFixed(1)} (${cpuRatio})`,
+        );
       }
       loads.push(`${name} ${load()}`);
       continue;
