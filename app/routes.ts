@@ -142,6 +142,7 @@ export default [
   // or confirms becoming an owner (issue 16). none: the token is the proof.
   route("account/invitation", "routes/account.invitation.tsx"),
   route("dev/mailbox", "routes/dev.mailbox.tsx"), // development only (404 in production)
+  route("dev/line", "routes/dev.line.tsx"), // development only (404 in production): what the fake LINE received
 
   // Last: any other path is a 404, matched so route rules see client-side links to it too.
   route("*", "routes/not-found.tsx"),

@@ -6,6 +6,7 @@ import { startFreeDaysRefresh } from "../server/bookings/free-days.server";
 import { loadConfig } from "../server/config";
 import { openDatabase } from "../server/db/client";
 import { startBackgroundJobs } from "../server/jobs/background.server";
+import { startLine } from "../server/line/line-channel.server";
 import { createLogger } from "../server/logger";
 import { startMailDelivery } from "../server/mail/mailer";
 import { startPayments } from "../server/payments/payments.server";
@@ -29,11 +30,14 @@ const payments = await startPayments(config, {
   webhookUrl: `http://127.0.0.1:${config.PORT}/api/payments/webhook`,
   log,
 });
+// LINE, or the local fake without a channel (decision 0089): /dev/line shows what it received.
+const line = await startLine(config, log);
 // Booking mails and reminders (decision 0010) run here too, so /dev/mailbox shows them; the
 // payments' daily reconciliation only with a provider that keeps its state (decision 0081).
 startBackgroundJobs(database.db, config, log, {
   payments: payments && !payments.fake ? payments.provider : null,
   sender: payments?.provider ?? null,
+  line,
 });
 // Salons' webhooks (decision 0086), as in production.
 startWebhookDelivery(webhookDeliveryOptions(database.db, config, log));
@@ -44,7 +48,7 @@ const listener = getRequestListener(async (request) => {
     "/server/app.ts",
   )) as typeof import("../server/app");
   const app = createServerApp(
-    { config, database, log, payments: payments?.provider ?? null },
+    { config, database, log, payments: payments?.provider ?? null, line },
     () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
   );
   return app.fetch(request);

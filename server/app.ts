@@ -19,6 +19,7 @@ import { withDomainErrors } from "./http/errors";
 import { gracefulClose } from "./http/graceful-close";
 import { startBackgroundJobs } from "./jobs/background.server";
 import type { RunningJobWorker } from "./jobs/queue.server";
+import { type LineChannel, startLine } from "./line/line-channel.server";
 import { createLogger, describeError, type Logger, routeConsoleTo } from "./logger";
 import { type MailDelivery, startMailDelivery } from "./mail/mailer";
 import {
@@ -136,12 +137,16 @@ export async function start(
     log.warn(
       "payments: no STRIPE_SECRET_KEY; salons asking payment at booking cannot be booked online",
     );
+  // LINE with a channel; without one, the local fake outside production (/dev/line shows what
+  // it received); in production without one, every visitor message goes by mail (decision 0089).
+  const line = await startLine(config, log);
   // Booking mails, reminders, housekeeping and the payments' daily reconciliation are jobs
   // in the database (decisions 0010, 0081); not against the in-process fake, which forgets
   // its payments on restart (its reconciliation runs from /admin/payments when asked).
   const jobs = startBackgroundJobs(database.db, config, log, {
     payments: payments && !payments.fake ? payments.provider : null,
     sender: payments?.provider ?? null,
+    line,
   });
   // Salons' webhooks: the outbox rows their changes wrote, sent and retried (decision 0086).
   const webhooks = startWebhookDelivery(webhookDeliveryOptions(database.db, config, log));
@@ -155,6 +160,7 @@ export async function start(
     slotEvents,
     metrics,
     payments: payments?.provider ?? null,
+    line,
     clientDir: "build/client",
   });
   // One process answers /metrics for itself; a worker of several reports to the primary.
@@ -187,6 +193,7 @@ export async function start(
       freeDays,
       metricsServer,
       payments,
+      line,
     },
     log,
     config.SHUTDOWN_TIMEOUT,
@@ -262,6 +269,7 @@ function stopGracefullyOnSignals(
     slotEvents,
     metricsServer,
     payments,
+    line,
   }: {
     database: DatabaseHandle;
     replica: DatabaseHandle | undefined;
@@ -274,6 +282,7 @@ function stopGracefullyOnSignals(
     slotEvents: SlotEvents;
     metricsServer: import("node:http").Server | null;
     payments: PaymentsHandle | null;
+    line: LineChannel | null;
   },
   log: Logger,
   timeoutSeconds: number,
@@ -302,6 +311,7 @@ function stopGracefullyOnSignals(
         await delivery?.stop();
         await freeDays.stop();
         await payments?.close();
+        await line?.close();
         await accounts.close();
         await replicaMonitor?.stop();
         await replica?.close();

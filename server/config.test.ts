@@ -150,4 +150,19 @@ describe("Stripe settings", () => {
     );
     expect(loadConfig({ ...live, STRIPE_API_URL: "" }).STRIPE_API_URL).toBeUndefined();
   });
+
+  it("takes LINE's channel secret and access token together, or neither, and a monthly quota of 5000", () => {
+    const none = loadConfig({});
+    expect(none.LINE_CHANNEL_ACCESS_TOKEN).toBeUndefined();
+    expect(none.LINE_MONTHLY_QUOTA).toBe(5000);
+    const both = loadConfig({
+      LINE_CHANNEL_SECRET: "secret",
+      LINE_CHANNEL_ACCESS_TOKEN: "token",
+      LINE_MONTHLY_QUOTA: "200",
+    });
+    expect(both.LINE_MONTHLY_QUOTA).toBe(200);
+    expect(() => loadConfig({ LINE_CHANNEL_SECRET: "secret" })).toThrow(/together/);
+    expect(() => loadConfig({ LINE_CHANNEL_ACCESS_TOKEN: "token" })).toThrow(/together/);
+    expect(() => loadConfig({ LINE_MONTHLY_QUOTA: "-1" })).toThrow(/LINE_MONTHLY_QUOTA/);
+  });
 });

@@ -208,6 +208,21 @@ const configSchema = z.object({
     .optional(),
 
   /**
+   * LINE messages (issue 41 §1, decision 0089): the Messaging API channel's
+   * secret (signs the inbound webhook) and its long-lived access token, set
+   * together. Unset outside production: a local fake Messaging API (/dev/line)
+   * stands in; unset in production: every message goes by mail.
+   */
+  LINE_CHANNEL_SECRET: z.string().min(1).optional(),
+  LINE_CHANNEL_ACCESS_TOKEN: z.string().min(1).optional(),
+  /** Where the LINE SDK sends its requests; unset: api.line.me. Only for a local fake. */
+  LINE_API_URL: z
+    .url({ protocol: /^https?$/, error: "http(s):// で始まるURLにしてください" })
+    .optional(),
+  /** Pushes a month (Asia/Tokyo) before messages go by mail instead: the plan's free allowance. */
+  LINE_MONTHLY_QUOTA: z.coerce.number().int().min(0).default(5000),
+
+  /**
    * The session sync of SPEC §7 (decision 0088): a sign-in POSTs an ID token (HS256, signed
    * with SESSION_SYNC_SECRET, 300 s) to this URL with a bearer header; a sign-out sends DELETE.
    */
@@ -308,6 +323,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (/^(sk|rk)_live_/.test(parsed.data.STRIPE_SECRET_KEY ?? "") && parsed.data.STRIPE_API_URL) {
     throw new Error(
       "Invalid environment:\n  STRIPE_API_URL: never with a live key (the key would go to another server)",
+    );
+  }
+  if (Boolean(parsed.data.LINE_CHANNEL_SECRET) !== Boolean(parsed.data.LINE_CHANNEL_ACCESS_TOKEN)) {
+    throw new Error(
+      "Invalid environment:\n  LINE_CHANNEL_*: set LINE_CHANNEL_SECRET and LINE_CHANNEL_ACCESS_TOKEN together",
     );
   }
   if (Boolean(parsed.data.SESSION_SYNC_URL) !== Boolean(parsed.data.SESSION_SYNC_SECRET)) {

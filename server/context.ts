@@ -3,6 +3,7 @@ import type { AccountServices } from "./accounts/account-services";
 import type { Config } from "./config";
 import type { Database } from "./db/client";
 import type { DomainError } from "./errors/domain-error";
+import type { LineChannel } from "./line/line-channel.server";
 import type { Logger } from "./logger";
 import type { PaymentProvider } from "./payments/provider.server";
 import type { PhotoStore } from "./photos/photo-store.server";
@@ -35,6 +36,8 @@ export type AppContext = {
    * when this server takes no online payment (production without a key).
    */
   payments: PaymentProvider | null;
+  /** The LINE channel or its local fake (/dev/line reads the fake); absent: none. */
+  line?: LineChannel | null;
   /** Input the HTTP layer refused (server/http/input-screen.ts); the root middleware throws it. */
   inputError?: DomainError;
 };

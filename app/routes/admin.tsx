@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     salon: url.searchParams.get("salon") || undefined,
     actor: url.searchParams.get("actor") || undefined,
   });
-  return adminHome(ctx.db, filter, new Date());
+  return adminHome(ctx.db, filter, new Date(), ctx.config.LINE_MONTHLY_QUOTA);
 }
 
 export default function AdminHomePage({ loaderData }: Route.ComponentProps) {

@@ -38,6 +38,7 @@ export default function ConfirmThanks({ loaderData }: Route.ComponentProps) {
       number={view.number}
       summary={view.summary}
       email={view.email}
+      sentBy={view.sentBy}
       pending={view.pending}
       approvalDeadlineLabel={view.approvalDeadlineLabel}
       paymentPolicy={view.paymentPolicy}

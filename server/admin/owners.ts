@@ -4,13 +4,7 @@ import { endSessionsOf } from "../accounts/session-sync.server";
 import { recordAudit } from "../audit/audit";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
-import {
-  accountProfiles,
-  ownerInvitations,
-  salonOwners,
-  salons,
-  users,
-} from "../db/schema";
+import { accountProfiles, ownerInvitations, salonOwners, salons, users } from "../db/schema";
 import { NotFoundError } from "../errors/domain-error";
 import type { AdminActor } from "../invitations/invitations.server";
 

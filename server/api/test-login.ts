@@ -4,10 +4,17 @@ import { z } from "zod";
 import type { AccountServices } from "../accounts/account-services";
 import { createReadyAccount } from "../accounts/ready-account";
 import type { Database } from "../db/client";
-import { lineFollows } from "../db/schema";
+import { authAccounts, lineFollows } from "../db/schema";
 import { linkedLineUser } from "../line/message-channels.server";
 
-const inputSchema = z.object({ role: z.enum(["user", "owner", "admin"]).default("user") });
+const inputSchema = z.object({
+  role: z.enum(["user", "owner", "admin"]).default("user"),
+  /** A LINE user id: the account signed in with LINE too (its `line` sign-in method). */
+  lineUserId: z
+    .string()
+    .regex(/^U[0-9a-f]{32}$/)
+    .optional(),
+});
 
 /**
  * POST /api/test/login, mounted only with E2E_LOGIN=true (refused in
@@ -21,14 +28,17 @@ export function testLoginHandler({ db, accounts }: { db: Database; accounts: Acc
     if (!parsed.success) {
       return c.json(
         {
-          error: { code: "invalid-input", message: "role は user・owner・admin のいずれかです。" },
+          error: {
+            code: "invalid-input",
+            message: "role は user・owner・admin のいずれか、lineUserId は U と32桁の16進数です。",
+          },
         },
         400,
       );
     }
     const email = `e2e-${randomUUID()}@example.jp`;
     const password = randomBytes(12).toString("base64url");
-    await createReadyAccount(db, accounts, {
+    const user = await createReadyAccount(db, accounts, {
       email,
       password,
       role: parsed.data.role,
@@ -40,6 +50,15 @@ export function testLoginHandler({ db, accounts }: { db: Database; accounts: Acc
         birthDate: null,
       },
     });
+    // As LINE sign-in leaves it (decision 0089's messages go to this LINE user once it follows).
+    if (parsed.data.lineUserId) {
+      await db.insert(authAccounts).values({
+        id: randomUUID(),
+        userId: user.id,
+        providerId: "line",
+        accountId: parsed.data.lineUserId,
+      });
+    }
     const { headers } = await accounts.auth.api.signInEmail({
       body: { email, password },
       headers: c.req.raw.headers,

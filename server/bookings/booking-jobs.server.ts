@@ -16,6 +16,9 @@ import {
   users,
 } from "../db/schema";
 import { enqueue, type JobHandler } from "../jobs/queue.server";
+import { type LineDeliveryOptions, sendVisitorMessage } from "../line/line-messages.server";
+import type { LineMessage } from "../line/line-templates";
+import { lineBookingMessages, lineMovedMessages } from "../line/line-templates";
 import {
   type BookingMailDetails,
   type PreviousBookingTime,
@@ -299,7 +302,7 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
   };
 }
 
-export type BookingMailOptions = {
+export type BookingMailOptions = LineDeliveryOptions & {
   /** The From header (MAIL_FROM); also the address the .ics names as organizer. */
   mailFrom: string;
   /** The site's origin (PUBLIC_URL): links, and the host in each event's UID. */
@@ -379,6 +382,30 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
     const mailer = createMailer(tx, { from: options.mailFrom });
     for (const mail of mails) if (mail.to) await mailer.send(mail);
   };
+  /**
+   * The customer's message: by mail, LINE or both, as they chose (decision
+   * 0089). `ownAction`: it answers what they just did, so LINE sends it even
+   * in the quiet hours.
+   */
+  const toVisitor = (
+    tx: Database,
+    loaded: Loaded,
+    message: { mail: Mail; line: () => LineMessage[]; ownAction: boolean; now: Date },
+    kind: "booking" | "reminder" = "booking",
+  ) =>
+    sendVisitorMessage(
+      tx,
+      createMailer(tx, { from: options.mailFrom }),
+      {
+        ...message,
+        userId: loaded.booking.userId,
+        kind,
+        salonId: loaded.booking.salonId,
+        bookingId: loaded.booking.id,
+        timeZone: loaded.details.timeZone,
+      },
+      options,
+    );
   return {
     async [bookingJobKinds.confirmed]({ tx, job, now }) {
       const bookingId = bookingIdOf(job.payload);
@@ -390,11 +417,16 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
         loaded.booking.source === "web"
           ? await salonNoticeRecipients(tx, loaded.booking.salonId, loaded.ownerEmails)
           : [];
-      await sendAll(tx, [
-        {
+      await toVisitor(tx, loaded, {
+        mail: {
           ...renderVisitorBookingMail("confirmed", loaded.details, options.publicUrl),
           attachments: [ics],
         },
+        line: () => lineBookingMessages("confirmed", loaded.details, options.publicUrl),
+        ownAction: loaded.booking.source === "web",
+        now,
+      });
+      await sendAll(tx, [
         ...notice.map((to) => ({
           ...renderOwnerBookingNotice(
             "confirmed",
@@ -419,11 +451,17 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
         loaded.booking.status === "cancelled_by_user" && loaded.booking.cancelledBy !== "salon"
           ? await salonNoticeRecipients(tx, loaded.booking.salonId, loaded.ownerEmails)
           : [];
-      await sendAll(tx, [
-        {
+      await toVisitor(tx, loaded, {
+        mail: {
           ...renderVisitorBookingMail("cancelled", loaded.details, options.publicUrl),
           attachments: [ics],
         },
+        line: () => lineBookingMessages("cancelled", loaded.details, options.publicUrl),
+        ownAction:
+          loaded.booking.status === "cancelled_by_user" && loaded.booking.cancelledBy !== "salon",
+        now,
+      });
+      await sendAll(tx, [
         ...notice.map((to) => ({
           ...renderOwnerBookingNotice("cancelled", loaded.details, to),
           attachments: [ics],
@@ -440,14 +478,22 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
       // Still waiting for the salon's approval (decision 0051): no "see you tomorrow" yet.
       if (booking.approval === "pending") return;
       if (booking.startsAt.getTime() <= now.getTime()) return;
-      await sendAll(tx, [
+      await toVisitor(
+        tx,
+        loaded,
         {
-          ...renderVisitorBookingMail("reminder", loaded.details, options.publicUrl),
-          attachments: [
-            calendarAttachment(loaded, "REQUEST", await movesSoFar(tx, booking.id), options, now),
-          ],
+          mail: {
+            ...renderVisitorBookingMail("reminder", loaded.details, options.publicUrl),
+            attachments: [
+              calendarAttachment(loaded, "REQUEST", await movesSoFar(tx, booking.id), options, now),
+            ],
+          },
+          line: () => lineBookingMessages("reminder", loaded.details, options.publicUrl),
+          ownAction: false,
+          now,
         },
-      ]);
+        "reminder",
+      );
       await tx.update(bookings).set({ reminderSentAt: now }).where(eq(bookings.id, booking.id));
     },
     async [bookingJobKinds.approved]({ tx, job, now }) {
@@ -464,12 +510,15 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
         options,
         now,
       );
-      await sendAll(tx, [
-        {
+      await toVisitor(tx, loaded, {
+        mail: {
           ...renderVisitorBookingMail("approved", loaded.details, options.publicUrl),
           attachments: [ics],
         },
-      ]);
+        line: () => lineBookingMessages("approved", loaded.details, options.publicUrl),
+        ownAction: false,
+        now,
+      });
     },
     async [bookingJobKinds.moved]({ tx, job, now }) {
       const bookingId = bookingIdOf(job.payload);
@@ -491,11 +540,16 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
         by === "customer"
           ? await salonNoticeRecipients(tx, loaded.booking.salonId, loaded.ownerEmails)
           : [];
-      await sendAll(tx, [
-        {
+      await toVisitor(tx, loaded, {
+        mail: {
           ...renderVisitorMovedMail(by, loaded.details, previous, options.publicUrl),
           attachments: [ics],
         },
+        line: () => lineMovedMessages(by, loaded.details, previous, options.publicUrl),
+        ownAction: by === "customer",
+        now,
+      });
+      await sendAll(tx, [
         ...notice.map((to) => ({
           ...renderOwnerBookingNotice("moved", loaded.details, to, previous),
           attachments: [ics],

@@ -20,6 +20,8 @@ import {
   type DomainError,
   NotFoundError,
 } from "../errors/domain-error";
+import type { LineChannel } from "../line/line-channel.server";
+import { lineWebhook } from "../line/webhook-route.server";
 import { describeError, type Logger } from "../logger";
 import type { AppMetrics } from "../metrics/metrics.server";
 import { requestMetrics } from "../metrics/request-metrics";
@@ -79,6 +81,8 @@ export type HttpAppDeps = {
   now?: () => Date;
   /** The payment provider (server/payments/, decision 0076); absent: no online payment. */
   payments?: PaymentProvider | null;
+  /** The LINE channel (decision 0089), or its local fake; absent: no LINE. */
+  line?: LineChannel | null;
   /** Request counts and times for /metrics (decision 0070); absent, nothing is recorded. */
   metrics?: AppMetrics;
   /** The page route pattern of a path (React Router's table), the metrics' route label. */
@@ -115,6 +119,7 @@ export function createHttpApp({
   metrics,
   pagePattern,
   payments = null,
+  line = null,
 }: HttpAppDeps) {
   const app = new Hono<Env>();
 
@@ -238,6 +243,12 @@ export function createHttpApp({
     paymentsWebhook({ db: database.db, payments, log, now: now ?? (() => new Date()) }),
   );
 
+  // LINE's webhook (decision 0089): its signature is over the raw body, as above.
+  app.post(
+    "/api/line/webhook",
+    lineWebhook({ db: database.db, line, limits: accounts.limits, log }),
+  );
+
   app.use(rejectCrossSiteWrites(new URL(config.PUBLIC_URL).origin));
   // Before anything reads a body: 1 MB, except the photo upload (10 MB and the form around it).
   app.use(
@@ -334,6 +345,7 @@ export function createHttpApp({
         redirects,
         photos,
         payments,
+        line,
         inputError: c.get("inputError"),
       });
       return handleRequest(request, context);

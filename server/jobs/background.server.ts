@@ -4,6 +4,8 @@ import { feeLinkJobHandlers } from "../bookings/fee-link-jobs.server";
 import { paymentResendJobHandlers } from "../bookings/payment-resend-jobs.server";
 import type { Config } from "../config";
 import type { Database } from "../db/client";
+import type { LineChannel } from "../line/line-channel.server";
+import { linePushJobHandlers } from "../line/line-push-jobs.server";
 import { describeError, type Logger } from "../logger";
 import { approvalLapseJobHandlers } from "../owner/approval-lapse-jobs.server";
 import type { PaymentProvider } from "../payments/provider.server";
@@ -25,7 +27,7 @@ import { type RunningJobWorker, startJobWorker } from "./queue.server";
 
 /**
  * The one job worker of an app server (server/app.ts, scripts/dev.ts): booking
- * mails and reminders (decision 0010), the lapse of unanswered 仮予約
+ * mails and reminders (decision 0010), the visitors' LINE pushes (decision 0089), the lapse of unanswered 仮予約
  * (decision 0071), the daily housekeeping and, with a payment provider, the
  * daily reconciliation of payments (decision 0081), whose first runs are
  * enqueued here (once, whatever the number of servers: dedupe keys).
@@ -34,19 +36,27 @@ export function startBackgroundJobs(
   db: Database,
   config: Pick<
     Config,
-    "MAIL_FROM" | "PUBLIC_URL" | "WAITLIST_QUIET_HOURS" | "SESSION_SYNC_URL" | "SESSION_SYNC_SECRET"
+    | "MAIL_FROM"
+    | "PUBLIC_URL"
+    | "WAITLIST_QUIET_HOURS"
+    | "SESSION_SYNC_URL"
+    | "SESSION_SYNC_SECRET"
+    | "LINE_MONTHLY_QUOTA"
   >,
   log: Logger,
   {
     now = () => new Date(),
     payments = null,
     sender = null,
+    line = null,
   }: {
     now?: () => Date;
     /** The provider the daily reconciliation reads (one that keeps its state). */
     payments?: PaymentProvider | null;
     /** The provider pending fees and refunds are retried with (decision 0084): any, the in-process fake too. */
     sender?: PaymentProvider | null;
+    /** The LINE channel (or its local fake) the visitors' LINE messages go through (decision 0089). */
+    line?: LineChannel | null;
   } = {},
 ): RunningJobWorker {
   scheduleHousekeeping(db, nextHousekeepingRun(now())).catch((error) =>
@@ -57,16 +67,34 @@ export function startBackgroundJobs(
       log.error("payments reconciliation not scheduled", describeError(error)),
     );
   }
+  const quietHours = config.WAITLIST_QUIET_HOURS === "on";
+  // The visitor's messages go by LINE when they chose it and this server has a channel.
+  const delivery = { line: line !== null, quietHours };
   return startJobWorker({
     db,
     handlers: {
-      ...bookingJobHandlers({ mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL }),
-      ...reviewRequestJobHandlers({ mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL }),
+      ...bookingJobHandlers({
+        mailFrom: config.MAIL_FROM,
+        publicUrl: config.PUBLIC_URL,
+        ...delivery,
+      }),
+      ...reviewRequestJobHandlers({
+        mailFrom: config.MAIL_FROM,
+        publicUrl: config.PUBLIC_URL,
+        ...delivery,
+      }),
       ...reviewReplyJobHandlers({ mailFrom: config.MAIL_FROM, publicUrl: config.PUBLIC_URL }),
       ...waitlistJobHandlers({
         mailFrom: config.MAIL_FROM,
         publicUrl: config.PUBLIC_URL,
-        quietHours: config.WAITLIST_QUIET_HOURS === "on",
+        ...delivery,
+      }),
+      ...linePushJobHandlers({
+        channel: line,
+        monthlyQuota: config.LINE_MONTHLY_QUOTA,
+        mailFrom: config.MAIL_FROM,
+        quietHours,
+        log,
       }),
       ...approvalLapseJobHandlers(),
       ...feeLinkJobHandlers({ mailFrom: config.MAIL_FROM }),

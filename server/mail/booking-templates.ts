@@ -73,7 +73,7 @@ export type PreviousBookingTime = {
 export type BookingMailKind = "confirmed" | "cancelled" | "reminder" | "approved";
 
 /** The visitor's words for a booking that waits for the salon's approval. */
-const PENDING_STATUS = "仮予約（サロンの承認待ち）";
+export const PENDING_STATUS = "仮予約（サロンの承認待ち）";
 
 /**
  * "2026年11月23日(月) 10:00〜11:30" in the salon's zone, whatever the server's
@@ -86,7 +86,7 @@ export function formatBookingTime(startsAt: Date, endsAt: Date, timeZone: string
 }
 
 /** "2026年11月23日(月) 18:00" in the salon's zone. */
-function formatLocalMinute(at: Date, timeZone: string): string {
+export function formatLocalMinute(at: Date, timeZone: string): string {
   const local = toLocal(at, timeZone);
   return `${formatDate(local.date)} ${local.time}`;
 }
@@ -101,7 +101,8 @@ const staffLine = (b: BookingMailDetails) =>
 const policy = (b: BookingMailDetails) =>
   `ご予約の${b.cancellationCutoffHours}時間前まで、予約履歴からキャンセルできます。それ以降のキャンセル・変更は、サロンへ直接お電話ください${b.salonPhone ? `（${b.salonPhone}）` : ""}。`;
 
-function bookingLines(b: BookingMailDetails): string[] {
+/** The booking's lines, shared by the mails and the LINE messages (server/line/line-templates.ts). */
+export function bookingLines(b: BookingMailDetails): string[] {
   return [
     `予約番号：${b.bookingNumber}`,
     `サロン：${b.salonName}`,
@@ -272,7 +273,7 @@ export function renderVisitorBookingMail(
   return compose(b.customerEmail, parts[kind]);
 }
 
-function previousLines(previous: PreviousBookingTime | null, timeZone: string): string[] {
+export function previousLines(previous: PreviousBookingTime | null, timeZone: string): string[] {
   if (!previous) return [];
   return [
     `変更前の日時：${formatBookingTime(previous.startsAt, previous.endsAt, timeZone)}`,

@@ -4,6 +4,8 @@ import { REVIEW_WRITE_DAYS, reviewWriteClosesAt } from "../../common/reviews";
 import type { Database } from "../db/client";
 import { bookingMenus, bookings, reviews, salons, staff, users } from "../db/schema";
 import { enqueue, type JobHandler } from "../jobs/queue.server";
+import { type LineDeliveryOptions, sendVisitorMessage } from "../line/line-messages.server";
+import { lineReviewRequestMessages } from "../line/line-templates";
 import { createMailer } from "../mail/mailer";
 import { renderReviewRequestMail } from "../mail/review-templates";
 
@@ -47,7 +49,10 @@ export async function enqueueReviewRequest(
   });
 }
 
-export type ReviewRequestMailOptions = { mailFrom: string; publicUrl: string };
+export type ReviewRequestMailOptions = LineDeliveryOptions & {
+  mailFrom: string;
+  publicUrl: string;
+};
 
 export function reviewRequestJobHandlers(
   options: ReviewRequestMailOptions,
@@ -61,6 +66,7 @@ export function reviewRequestJobHandlers(
           booking: {
             id: bookings.id,
             salonId: bookings.salonId,
+            userId: bookings.userId,
             status: bookings.status,
             kind: bookings.kind,
             startsAt: bookings.startsAt,
@@ -88,7 +94,6 @@ export function reviewRequestJobHandlers(
       const closesAt = reviewWriteClosesAt(booking.startsAt, row.timeZone);
       if (now.getTime() >= closesAt.getTime()) return;
       const to = row.accountEmail.trim() || booking.customerEmail.trim();
-      if (!to) return;
       const menus = await tx
         .select({ name: bookingMenus.name })
         .from(bookingMenus)
@@ -96,7 +101,7 @@ export function reviewRequestJobHandlers(
           and(eq(bookingMenus.bookingId, booking.id), eq(bookingMenus.salonId, booking.salonId)),
         )
         .orderBy(asc(bookingMenus.position));
-      const mail = renderReviewRequestMail({
+      const details = {
         to,
         customerName: booking.customerName,
         salonName: row.salonName,
@@ -107,8 +112,24 @@ export function reviewRequestJobHandlers(
         staffName: row.staffName,
         reviewUrl: `${options.publicUrl}/account/reviews/${booking.id}`,
         lastDay: addDays(toLocal(booking.startsAt, row.timeZone).date, REVIEW_WRITE_DAYS),
-      });
-      await createMailer(tx, { from: options.mailFrom }).send(mail);
+      };
+      // By mail, LINE or both, as the visitor chose (decision 0089); LINE waits out the night.
+      await sendVisitorMessage(
+        tx,
+        createMailer(tx, { from: options.mailFrom }),
+        {
+          userId: booking.userId,
+          kind: "review",
+          mail: renderReviewRequestMail(details),
+          line: () => lineReviewRequestMessages(details),
+          salonId: booking.salonId,
+          bookingId: booking.id,
+          timeZone: row.timeZone,
+          ownAction: false,
+          now,
+        },
+        options,
+      );
     },
   };
 }

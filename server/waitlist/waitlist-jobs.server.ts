@@ -13,6 +13,8 @@ import {
   waitlistOffers,
 } from "../db/schema";
 import type { JobHandler } from "../jobs/queue.server";
+import { type LineDeliveryOptions, sendVisitorMessage } from "../line/line-messages.server";
+import { lineWaitlistOfferMessages } from "../line/line-templates";
 import { createMailer } from "../mail/mailer";
 import { renderWaitlistOfferMail } from "../mail/waitlist-templates";
 import { matchWaitlist } from "./waitlist-matcher.server";
@@ -25,7 +27,7 @@ import { waitlistJobKinds } from "./waitlist-trigger.server";
  * never a second offer or mail.
  */
 
-export type WaitlistJobOptions = {
+export type WaitlistJobOptions = LineDeliveryOptions & {
   mailFrom: string;
   publicUrl: string;
   /** WAITLIST_QUIET_HOURS: false makes offers at any hour (end-to-end tests only). */
@@ -97,6 +99,7 @@ async function sendOfferMail(
   const [row] = await tx
     .select({
       offer: waitlistOffers,
+      userId: waitlistEntries.userId,
       staffRequested: sql<boolean>`${waitlistEntries.staffId} is not null`,
       email: users.email,
       userName: users.name,
@@ -128,22 +131,37 @@ async function sendOfferMail(
       ),
     )
     .orderBy(asc(bookingMenus.position));
-  const mailer = createMailer(tx, { from: options.mailFrom });
-  await mailer.send(
-    renderWaitlistOfferMail({
-      to: row.email,
-      customerName: row.profileName || row.userName,
-      salonName: row.salonName,
+  const details = {
+    to: row.email,
+    customerName: row.profileName || row.userName,
+    salonName: row.salonName,
+    timeZone: row.timeZone,
+    startsAt: row.offer.startsAt,
+    endsAt: row.offer.endsAt,
+    staffName: row.staffName,
+    staffRequested: row.staffRequested,
+    menus,
+    totalPrice: row.totalPrice,
+    expiresAt: row.offer.expiresAt,
+    offerUrl: `${options.publicUrl}/account/waitlist/offers/${row.offer.id}`,
+  };
+  // By mail, LINE or both, as the visitor chose (decision 0089); never at night (the
+  // matcher makes no offer in the quiet hours, and a push retried into them waits).
+  await sendVisitorMessage(
+    tx,
+    createMailer(tx, { from: options.mailFrom }),
+    {
+      userId: row.userId,
+      kind: "waitlist",
+      mail: renderWaitlistOfferMail(details),
+      line: () => lineWaitlistOfferMessages(details),
+      salonId: row.offer.salonId,
+      bookingId: row.offer.holdId,
       timeZone: row.timeZone,
-      startsAt: row.offer.startsAt,
-      endsAt: row.offer.endsAt,
-      staffName: row.staffName,
-      staffRequested: row.staffRequested,
-      menus,
-      totalPrice: row.totalPrice,
-      expiresAt: row.offer.expiresAt,
-      offerUrl: `${options.publicUrl}/account/waitlist/offers/${row.offer.id}`,
-    }),
+      ownAction: false,
+      now,
+    },
+    options,
   );
 }
 

@@ -145,6 +145,8 @@ describe("the 指名料 in the price", () => {
       coupon: null,
       total: 6600,
     });
+    // No LINE on the account: the confirmation went by mail, as the page says.
+    expect(thanks.sentBy).toEqual({ mail: true, line: false });
 
     const worker = createJobWorker({
       db: database.db,

@@ -1,5 +1,6 @@
 import type { ServerBuild } from "react-router";
 import type { DatabaseHandle } from "../../server/db/client";
+import type { HttpAppDeps } from "../../server/http/app";
 import { workerViteServer } from "./vite-server";
 
 /**
@@ -9,7 +10,12 @@ import { workerViteServer } from "./vite-server";
  * the same appContext key Hono sets. Slower to start than the stand-in of
  * tests/support/accounts.ts: for tests of what a route does with a request.
  */
-export async function createRouterApp(database: DatabaseHandle, env: Record<string, string> = {}) {
+export async function createRouterApp(
+  database: DatabaseHandle,
+  env: Record<string, string> = {},
+  /** Parts of the server a test gives its own (the LINE channel of /dev/line). */
+  deps: Pick<HttpAppDeps, "line"> = {},
+) {
   const vite = await workerViteServer();
   const { createServerApp } = (await vite.ssrLoadModule(
     "/server/app.ts",
@@ -28,7 +34,7 @@ export async function createRouterApp(database: DatabaseHandle, env: Record<stri
     ...env,
   });
   const app = createServerApp(
-    { config, database, log: createLogger("silent") },
+    { config, database, log: createLogger("silent"), ...deps },
     () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
   );
   return { app, config, close: async () => {} };

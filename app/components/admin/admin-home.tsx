@@ -18,7 +18,8 @@ const ownerHref = (email: string) => `/admin/owners?q=${encodeURIComponent(email
 
 /** /admin: the counts, the audit log with its filters, the latest bookings and sign-ups. */
 export function AdminHome({ data }: { data: AdminHomeData }) {
-  const { counts, latestBookings, latestSignUps, audit, admins, auditedSalons, filter } = data;
+  const { counts, latestBookings, latestSignUps, audit, admins, auditedSalons, filter, line } =
+    data;
   const tiles = [
     { label: "公開中のサロン", value: counts.publishedSalons },
     { label: "オーナー", value: counts.owners },
@@ -43,6 +44,13 @@ export function AdminHome({ data }: { data: AdminHomeData }) {
         </dl>
         <p className="mt-2 text-sm text-neutral-700">
           予約は来店日時（日本時間、週は月曜始まり）で、キャンセルはキャンセルされた日時で数えています。
+        </p>
+        <p className="mt-2" data-testid="line-usage">
+          LINE送信：今月 {line.sent.toLocaleString("ja-JP")} / {line.quota.toLocaleString("ja-JP")}{" "}
+          通
+          {line.fellBack > 0
+            ? `（LINEで届かずメールで送った通知：${line.fellBack.toLocaleString("ja-JP")} 通）`
+            : ""}
         </p>
       </section>
 

@@ -12,6 +12,8 @@ type Props = {
   summary: BookingSummaryData;
   icsHref: string;
   email: string;
+  /** Where the confirmation went (the visitor's channel for booking messages). */
+  sentBy?: { mail: boolean; line: boolean };
   /** Approval mode (decision 0051): the salon has yet to approve this 仮予約. */
   pending?: boolean;
   /** When the 仮予約 lapses if the salon does not answer (decision 0071). */
@@ -31,6 +33,7 @@ export function BookingThanks({
   summary,
   icsHref,
   email,
+  sentBy = { mail: true, line: false },
   pending = false,
   approvalDeadlineLabel = null,
   paymentPolicy = null,
@@ -62,7 +65,12 @@ export function BookingThanks({
         {number}
       </p>
       <p className="mt-2 text-sm text-neutral-700">
-        確認メールを {email} にお送りしました。来店時に予約番号をお伝えいただくとスムーズです。
+        {sentBy.line && sentBy.mail
+          ? `確認メールを ${email} に、確認のメッセージをLINEにお送りしました。`
+          : sentBy.line
+            ? "確認のメッセージをLINEにお送りしました。"
+            : `確認メールを ${email} にお送りしました。`}
+        来店時に予約番号をお伝えいただくとスムーズです。
       </p>
       <div className="mt-6">
         <BookingSummary summary={summary} />

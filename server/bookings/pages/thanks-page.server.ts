@@ -5,6 +5,7 @@ import type { AppContext } from "../../context";
 import type { Database } from "../../db/client";
 import { bookings, coupons, salons } from "../../db/schema";
 import { DomainError } from "../../errors/domain-error";
+import { messageRoute } from "../../line/message-channels.server";
 import { paymentLine, paymentTextLines } from "../../payments/payment-lines";
 import { notFound } from "../../routing/not-found";
 import { formatApprovalDeadline } from "../approval-deadline";
@@ -63,16 +64,21 @@ export async function thanksView(db: Database, booking: BookingSummary) {
       approvalExpiresAt: bookings.approvalExpiresAt,
       studentDeclared: bookings.studentDeclared,
       couponTitle: coupons.title,
+      userId: bookings.userId,
     })
     .from(bookings)
     .leftJoin(coupons, eq(coupons.id, bookings.couponId))
     .where(eq(bookings.id, booking.id));
   const lapseAt = pending ? (extra?.approvalExpiresAt ?? null) : null;
+  // Where the confirmation went: the visitor's channel for booking messages (decision 0090).
+  const route = await messageRoute(db, extra?.userId ?? null, "booking");
   const subtotal = booking.menus.reduce((sum, menu) => sum + menu.price, 0);
   return {
     id: booking.id,
     number: booking.bookingNumber,
     email: booking.customer.email,
+    /** The confirmation went by mail (to `email`), by LINE, or both. */
+    sentBy: { mail: route.mail, line: route.lineUserId !== null },
     /** Approval mode (decision 0051): a 仮予約 the salon has yet to approve. */
     pending,
     /** When the 仮予約 lapses unanswered, as 2026年11月23日(月) 18:00; null when none is set. */
