@@ -62,12 +62,20 @@ process.on("SIGINT", () => {
 
 export type Engine = { name: "pglite" | "postgres"; url: string; drop(): Promise<void> };
 
-/** `env` adds to the server's environment (bench:search turns the page cache off with it). */
+/**
+ * `env` adds to the server's environment (bench:search turns the page cache off with it);
+ * `cwd` is another checkout's built server (bench:search --vs, a baseline measured alternately).
+ */
 export async function startServer(
   databaseUrl: string,
   env: Record<string, string> = {},
+  cwd?: string,
 ): Promise<ChildProcess> {
+  // Another server on the port would answer /readyz below and be measured instead.
+  const other = await fetch(`http://127.0.0.1:${PORT}/readyz`).catch(() => null);
+  if (other) throw new Error(`port ${PORT} is taken: stop that server or set BENCH_PORT`);
   const child = spawn(process.execPath, ["server.js"], {
+    cwd,
     env: {
       ...process.env,
       ...env,

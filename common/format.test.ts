@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calendarDay, formatDate, formatDateTime } from "./format";
+import { calendarDay, formatDate, formatDateTime, formatMonthDayWeekday } from "./format";
 
 describe("formatDate", () => {
   it("writes a calendar day in Japanese form with the weekday", () => {
@@ -25,5 +25,27 @@ describe("calendarDay", () => {
     const now = new Date("2026-11-22T15:30:00Z");
     expect(calendarDay(now, "Asia/Tokyo")).toBe("2026-11-23");
     expect(calendarDay(now, "UTC")).toBe("2026-11-22");
+  });
+});
+
+describe("formatMonthDayWeekday", () => {
+  it("writes every day of two years as Intl's ja-JP does", () => {
+    const intl = new Intl.DateTimeFormat("ja-JP", {
+      month: "numeric",
+      day: "numeric",
+      weekday: "short",
+      timeZone: "UTC",
+    });
+    for (let day = 0; day < 731; day++) {
+      const date = new Date(Date.UTC(2027, 11, 31) - day * 86_400_000);
+      const parts = intl.formatToParts(date);
+      const part = (type: string) => parts.find((p) => p.type === type)?.value;
+      const iso = date.toISOString().slice(0, 10);
+      expect([iso, formatMonthDayWeekday(iso)]).toEqual([
+        iso,
+        `${part("month")}月${part("day")}日(${part("weekday")})`,
+      ]);
+    }
+    expect(formatMonthDayWeekday("2026-12-03")).toBe("12月3日(木)");
   });
 });

@@ -54,18 +54,17 @@ export function formatDateTime(value: Date | string): string {
   return `${dateFormat.format(date)} ${timeOfDay.format(date)}`;
 }
 
-const monthDayWeekday = new Intl.DateTimeFormat("ja-JP", {
-  month: "numeric",
-  day: "numeric",
-  weekday: "short",
-  timeZone: "UTC",
-});
+const WEEKDAY_NAMES = "日月火水木金土";
 
-/** A local date "YYYY-MM-DD" as 12月3日(木); the date is a calendar day, not an instant. */
+/**
+ * A local date "YYYY-MM-DD" as 12月3日(木); the date is a calendar day, not an instant.
+ * Worked out from the string, as Intl's ja-JP would write it: each search result's card
+ * shows one, and `formatToParts` cost ~30 µs a call on the server (bench/README.md, issue 42).
+ */
 export function formatMonthDayWeekday(date: string): string {
-  const parts = monthDayWeekday.formatToParts(new Date(`${date}T00:00:00Z`));
-  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
-  return `${part("month")}月${part("day")}日(${part("weekday")})`;
+  const [year, month, day] = date.split("-").map(Number) as [number, number, number];
+  const weekday = WEEKDAY_NAMES[new Date(Date.UTC(year, month - 1, day)).getUTCDay()];
+  return `${month}月${day}日(${weekday})`;
 }
 
 /**

@@ -44,5 +44,7 @@ trap 'code=$?; kill -- -"$prepare_pid" 2>/dev/null || true; report "$code"' EXIT
 wait_for_seed() { wait "$1" || { cat data/e2e-prepare.log >&2; return 1; }; }
 phase vitest npm run test:unit
 phase build npm run build
+# First-load JavaScript per page against its budget (issue 42): reads the build's manifest, < 1 s.
+phase js-budget npx tsx bench/js-budget.ts --check
 phase e2e-seed wait_for_seed "$prepare_pid"
 E2E_PRESEEDED=$(cat data/e2e-prepared.txt) phase playwright npm run test:e2e

@@ -25,7 +25,9 @@ export function precompress(): Plugin {
     async writeBundle(options, bundle) {
       const dir = options.dir ?? "";
       for (const fileName of Object.keys(bundle)) {
-        if (!COMPRESSIBLE.test(fileName)) continue;
+        // Vite's own manifest is for the build, which React Router deletes after reading: a
+        // copy of it would be left for the server to hand out as a public file.
+        if (!COMPRESSIBLE.test(fileName) || fileName.startsWith(".vite/")) continue;
         const file = path.join(dir, fileName);
         const bytes = await readFile(file);
         if (bytes.length < MIN_BYTES) continue;

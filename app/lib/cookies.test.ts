@@ -19,4 +19,9 @@ describe("cookies", () => {
       "viewport=mobile; Max-Age=31536000; Path=/; SameSite=Lax",
     );
   });
+
+  it("refuses a name or value that would need encoding", () => {
+    expect(() => preferenceCookie("theme", "dark; Path=/x", 1)).toThrow(TypeError);
+    expect(() => preferenceCookie("the me", "dark", 1)).toThrow(TypeError);
+  });
 });

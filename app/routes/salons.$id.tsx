@@ -11,8 +11,8 @@ import {
   requirePublishedSalon,
 } from "../../server/salons/salon-sections";
 import { JsonLd } from "../components/json-ld";
-import { SalonAccessSummary } from "../components/salons/salon-access";
-import { FreeTimes } from "../components/salons/salon-card-item";
+import { FreeTimes } from "../components/salons/free-times";
+import { SalonAccessSummary } from "../components/salons/salon-access-summary";
 import {
   SalonCoupons,
   SalonMenus,

@@ -331,25 +331,54 @@ export async function searchSalons(
   return searchPage(db, query, terms, pageSize, true, now, options.countCap);
 }
 
+type Probe = {
+  /** How many of the first `limit` matches there are. */
+  count: number;
+  /** The ids of the page (`offset`, `size`) of them, in order. */
+  page: string[];
+  /** All of them in order, when there are at most `allUpTo`; else null. */
+  all: string[] | null;
+};
+
 /**
- * The ids of the first `limit` matches in the query's order. Read in the
+ * The first `limit` matches in the query's order, answered as their count,
+ * the page's ids and (when few enough to rank) all their ids. Read in the
  * index's order where the order has one, so a broad word stops at the limit
  * instead of reading every match; only ids, so with the search terms on the
- * index (decision 0023) the read need not visit the table.
+ * index (decision 0023) the read need not visit the table. Counted in
+ * PostgreSQL: sending the 1,001 ids of a broad word to be counted here cost
+ * the server ~0.5 ms of CPU a search (bench/README.md, issue 42).
  */
 async function probeMatches(
   db: Database,
   where: SQL | undefined,
   order: SQL[],
   limit: number,
-): Promise<string[]> {
-  const rows = await db
-    .select({ id: salons.id })
+  { offset, size, allUpTo }: { offset: number; size: number; allUpTo: number },
+): Promise<Probe> {
+  // The position comes from the same order, not from the rows' arrival, which SQL does not promise.
+  const ranked = db
+    .select({
+      id: salons.id,
+      position: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as(
+        "position",
+      ),
+    })
     .from(salons)
     .where(where)
     .orderBy(...order)
-    .limit(limit);
-  return rows.map((row) => row.id);
+    .limit(limit)
+    .as("ranked");
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      page: sql<string[] | null>`array_agg(${ranked.id} order by ${ranked.position})
+        filter (where ${ranked.position} > ${offset} and ${ranked.position} <= ${offset + size})`,
+      all: sql<string[] | null>`case when count(*) <= ${allUpTo}
+        then array_agg(${ranked.id} order by ${ranked.position}) end`,
+    })
+    .from(ranked);
+  return { count: Number(row?.count ?? 0), page: row?.page ?? [], all: row?.all ?? null };
 }
 
 /** The relevance of each of these salons (at most RELEVANCE_MAX_RESULTS). */
@@ -405,8 +434,13 @@ async function searchPage(
       relevance ? RELEVANCE_MAX_RESULTS + 1 : 0,
       countCap !== undefined ? Math.max(countCap, offset + 2 * pageSize) + 1 : 0,
     );
-    const matches = await probeMatches(db, where, order, limit);
-    if (relevance && matches.length <= RELEVANCE_MAX_RESULTS) {
+    const probe = await probeMatches(db, where, order, limit, {
+      offset,
+      size: pageSize,
+      allUpTo: relevance ? RELEVANCE_MAX_RESULTS : 0,
+    });
+    if (relevance && probe.count <= RELEVANCE_MAX_RESULTS) {
+      const matches = probe.all ?? [];
       // Most about the keywords first, computed for these few only; the sort
       // is stable, so ties keep the recommended order.
       const scores = await relevanceOf(db, matches, relevance);
@@ -415,11 +449,11 @@ async function searchPage(
       const ids = byRelevance.slice(offset, offset + pageSize);
       return withFreeTimes(db, query, now, await cardsOf(db, ids), matches.length, pageSize);
     }
-    const complete = matches.length < limit;
-    if (complete || countCap !== undefined || offset + pageSize <= matches.length) {
-      const ids = matches.slice(offset, offset + pageSize);
+    const complete = probe.count < limit;
+    if (complete || countCap !== undefined || offset + pageSize <= probe.count) {
+      const ids = probe.page;
       const total = complete
-        ? matches.length
+        ? probe.count
         : countCap !== undefined
           ? limit - 1
           : Number(await db.$count(salons, where));

@@ -55,6 +55,9 @@ test("hashed assets are immutable and text is compressed with brotli or gzip", a
   expect(page.headers()["content-encoding"]).toBe("br");
   const plain = await request.get("/", { headers: { "accept-encoding": "identity" } });
   expect(plain.headers()["content-encoding"]).toBeUndefined();
+  // The build's own manifest is not a public file, compressed or not.
+  for (const name of ["manifest.json", "manifest.json.br", "manifest.json.gz"])
+    expect((await request.get(`/.vite/${name}`)).status()).toBe(404);
 });
 
 test("a public page is shared between anonymous visitors with each one's own nonce", async ({

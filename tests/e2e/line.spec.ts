@@ -160,10 +160,5 @@ test("a LINE visitor gets the waiting list's offer, the confirmation and the sal
   await page.setViewportSize({ width: 320, height: 800 });
   await page.goto("/dev/line");
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
-  if (process.env.SCREENSHOT_DIR)
-    await page.screenshot({
-      path: `${process.env.SCREENSHOT_DIR}/dev-line-320.png`,
-      fullPage: true,
-    });
   await expectNoAxeViolations(page);
 });

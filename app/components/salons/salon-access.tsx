@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { OpeningHours } from "../../../server/db/schema";
 import type { loadSalonAccessPage, SalonFrame } from "../../../server/salons/salon-sections";
+import { headingClass, sectionClass } from "./salon-access-summary";
 
 export type SalonAccessPage = Awaited<ReturnType<typeof loadSalonAccessPage>>;
 
@@ -8,8 +9,6 @@ const weekdayNames = ["日", "月", "火", "水", "木", "金", "土"];
 /** The week as a Japanese calendar of hours reads it: Monday first, Sunday last. */
 const weekOrder = [1, 2, 3, 4, 5, 6, 0];
 
-const sectionClass = "mt-10";
-const headingClass = "border-l-4 border-brand-700 pl-3 text-xl font-bold";
 const mapLinkClass =
   "inline-flex min-h-11 items-center rounded-lg border border-neutral-400 px-4 py-2 font-bold hover:bg-neutral-50";
 
@@ -62,47 +61,6 @@ export function closuresText(
   if (closedOnPublicHolidays) days.push("祝日");
   const text = days.length > 0 ? days.join("・") : "なし";
   return holidayNote ? `${text}（${holidayNote}）` : text;
-}
-
-/** トップ's access in brief: the address, the nearest station and the way to 地図・アクセス. */
-export function SalonAccessSummary({
-  frame,
-  accessHref,
-}: {
-  frame: Pick<SalonFrame, "salon" | "station">;
-  accessHref: string;
-}) {
-  const { salon, station } = frame;
-  return (
-    <section aria-labelledby="salon-access-summary" className={sectionClass}>
-      <h2 id="salon-access-summary" className={headingClass}>
-        アクセス
-      </h2>
-      <dl className="mt-4 grid grid-cols-1 gap-x-4 gap-y-2 sm:grid-cols-[8rem_1fr]">
-        <dt className="font-bold">住所</dt>
-        <dd>
-          〒{salon.postalCode} {salon.address}
-        </dd>
-        {station ? (
-          <>
-            <dt className="font-bold">最寄り駅</dt>
-            <dd>{station.name}駅</dd>
-          </>
-        ) : null}
-        {salon.access ? (
-          <>
-            <dt className="font-bold">アクセス</dt>
-            <dd>{salon.access}</dd>
-          </>
-        ) : null}
-      </dl>
-      <p className="mt-4">
-        <Link to={accessHref} className="font-bold text-brand-700 underline">
-          地図・アクセス・営業時間を見る
-        </Link>
-      </p>
-    </section>
-  );
 }
 
 /** /salons/:id/access: where the salon is, how to get there, when it is open. */
