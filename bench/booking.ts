@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -45,6 +45,7 @@ import {
  *     process and over HTTP;
  * (d) the search with the free-time filter beside the plain search: the
  *     query in process and the page over HTTP with distinct queries.
+ * `--only-c` measures (c) alone (in process, then over HTTP) and prints the ratio.
  * It ends with a markdown table of both engines, ready for bench/README.md.
  * Everything it creates is removed at the end.
  */
@@ -58,11 +59,14 @@ const { values: args } = parseArgs({
     "keep-postgres": { type: "string" },
     // Only the in-process availability measure (a): a quick re-run on kept data.
     "only-a": { type: "boolean" },
+    // Only the sustained bookings (c), in process and over HTTP, and their ratio.
+    "only-c": { type: "boolean" },
   },
 });
 const KEEP_PGLITE = args["keep-pglite"] ?? process.env.BENCH_KEEP_PGLITE;
 const KEEP_POSTGRES = args["keep-postgres"] ?? process.env.BENCH_KEEP_POSTGRES;
 const ONLY_A = args["only-a"] === true;
+const ONLY_C = args["only-c"] === true;
 const SALONS = Number(args.salons ?? process.env.BENCH_SALONS ?? 10_000);
 const SECONDS = Number(args.seconds ?? process.env.BENCH_SECONDS ?? 10);
 const ENGINES = args.engines ?? process.env.BENCH_ENGINES ?? "both";
@@ -366,6 +370,7 @@ async function sustained(handle: DatabaseHandle, queues: Queue[]) {
 }
 
 type Outcome = "booked" | "conflict";
+type Sustained = Awaited<ReturnType<typeof sustainedLoop>>;
 async function sustainedLoop(
   queues: Queue[],
   book: (queue: Queue, start: Date, worker: number) => Promise<Outcome>,
@@ -540,6 +545,123 @@ async function raceOverHttp(plan: RacePlan) {
   return { ...stats(latencies), accepted, conflicts, errors, wall: performance.now() - started };
 }
 
+/** (c) over HTTP: WORKERS clients, each its own account, hold + book in a loop. */
+function steadyOverHttp(queues: Queue[], tokens: string[]) {
+  return sustainedLoop(queues, async ({ salon: target }, start, w) => {
+    const result = await bookOverHttp(tokens[w] as string, target, null, start);
+    if (result.outcome === "error") throw new Error(result.detail);
+    return result.outcome;
+  });
+}
+
+/** CPU time (user + system, every thread) of a process so far, ms, from /proc (Linux). */
+function processCpuMs(pid: number): number {
+  try {
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0; // gone
+  }
+}
+const CLOCK_TICKS = 100;
+
+/** The PostgreSQL server's backends serving this database (their title names it). */
+function backendsOf(engine: Engine): number[] {
+  if (engine.name !== "postgres") return [];
+  const database = new URL(engine.url).pathname.slice(1);
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const title = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      if (title.startsWith("postgres: ") && title.split(" ").includes(database))
+        pids.push(Number(entry));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return pids;
+}
+
+/**
+ * CPU spent on a phase, ms: the given processes (this one through
+ * process.cpuUsage) and the database's backends, new ones counted from 0.
+ * On a machine others load too, the rate of bookings a second follows the
+ * CPU each booking costs and the CPU left over; the cost is the steadier figure.
+ */
+async function cpuOf<T>(engine: Engine, pids: number[], phase: () => Promise<T>) {
+  const self = process.cpuUsage();
+  const before = new Map([...pids, ...backendsOf(engine)].map((pid) => [pid, processCpuMs(pid)]));
+  const result = await phase();
+  const own = process.cpuUsage(self);
+  const node = (own.user + own.system) / 1000;
+  let server = 0;
+  for (const pid of pids) server += processCpuMs(pid) - (before.get(pid) ?? 0);
+  let database = 0;
+  for (const pid of backendsOf(engine)) database += processCpuMs(pid) - (before.get(pid) ?? 0);
+  return { result, cpu: { bench: node, server, database } };
+}
+type Cpu = Awaited<ReturnType<typeof cpuOf>>["cpu"];
+
+/**
+ * Bookings per worker before the timed window of `--only-c`, on both paths: a
+ * freshly started server loads the modules of its first requests and V8 has
+ * not compiled their code yet, as the bench process, which seeded, has
+ * (bench/README.md, "bookings over HTTP ÷ in process").
+ */
+const WARM_UP = 3;
+function warmUpSplit(queues: Queue[]): [Queue[], Queue[]] {
+  return [
+    queues.map((q) => ({ ...q, starts: q.starts.slice(0, WARM_UP) })),
+    queues.map((q) => ({ ...q, starts: q.starts.slice(WARM_UP) })),
+  ];
+}
+
+/** `--only-c`: (c) in process, then over HTTP on other salons, and the ratio of the two. */
+async function onlyC(
+  handle: DatabaseHandle,
+  engine: Engine,
+  pool: Salon[],
+  built: boolean,
+): Promise<{ inProcess: Sustained & { cpu: Cpu }; http: (Sustained & { cpu: Cpu }) | null }> {
+  const [warm, queues] = warmUpSplit(await workerQueues(handle, pool.slice(0, WORKERS), 30));
+  await sustained(handle, warm);
+  const measured = await cpuOf(engine, [], () => sustained(handle, queues));
+  const inProcess = { ...measured.result, cpu: measured.cpu };
+  if (!built) {
+    await handle.close();
+    return { inProcess, http: null };
+  }
+  const [httpWarm, httpQueues] = warmUpSplit(
+    await workerQueues(handle, pool.slice(WORKERS, 2 * WORKERS), 30),
+  );
+  const tokens = (await benchAccounts(handle, WORKERS, "http")).map((account) => account.token);
+  await handle.close();
+  const server = await startServer(engine.url, {
+    BOOKING_RATE_LIMIT_PER_IP: "1000000",
+    BOOKING_RATE_LIMIT_PER_ACCOUNT: "1000000",
+  });
+  try {
+    await steadyOverHttp(httpWarm, tokens);
+    const pids = server.pid ? [server.pid] : [];
+    const http = await cpuOf(engine, pids, () => steadyOverHttp(httpQueues, tokens));
+    return { inProcess, http: { ...http.result, cpu: http.cpu } };
+  } finally {
+    await stopServer(server);
+  }
+}
+
+/** CPU ms per booking: the whole, and its parts. */
+function cpuPerBooking(r: Sustained & { cpu: Cpu }) {
+  const per = (v: number) => v / Math.max(r.booked, 1);
+  const { bench, server, database } = r.cpu;
+  return {
+    total: per(bench + server + database),
+    line: `CPU per booking ${per(bench + server + database).toFixed(1)} ms (bench process ${per(bench).toFixed(1)}, server ${per(server).toFixed(1)}, PostgreSQL backends ${per(database).toFixed(1)})`,
+  };
+}
+
 async function measureHttp(
   engine: Engine,
   salon: Salon,
@@ -559,11 +681,7 @@ async function measureHttp(
       `/api/salons/${salon.id}/availability?from=${today}&to=${addDays(today, 13)}&menus=${salon.menuId}`,
     ]);
     const raced = await raceOverHttp(racePlan);
-    const steady = await sustainedLoop(queues, async ({ salon: target }, start, w) => {
-      const result = await bookOverHttp(tokens[w] as string, target, null, start);
-      if (result.outcome === "error") throw new Error(result.detail);
-      return result.outcome;
-    });
+    const steady = await steadyOverHttp(queues, tokens);
     const plain = await autocannonRow("search, distinct queries", DISTINCT_SEARCHES);
     const filtered = await autocannonRow("search + free time, distinct", freeTimeSearches(today));
     return { availability, raced, steady, plain, filtered };
@@ -638,6 +756,41 @@ async function main() {
     if (!target || !raceSalon || !httpRaceSalon || pool.length < 2 * WORKERS)
       throw new Error("not enough salons: use a larger --salons");
     const today = toLocal(new Date(), ZONE).date;
+
+    if (ONLY_C) {
+      const { inProcess: c, http } = await onlyC(handle, engine, pool, built);
+      const line = (label: string, r: Sustained & { cpu: Cpu }) =>
+        `(c) ${label}, ${WORKERS} workers, ${r.seconds.toFixed(1)} s: ${r.booked} bookings = ${r.perSecond.toFixed(1)}/s, conflicts ${r.conflicts}, errors ${r.errors}; p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms; ${cpuPerBooking(r).line}`;
+      console.log(line("in process", c));
+      put(
+        `(c) in process, ${WORKERS} workers: bookings/s (p50 / p99 ms, errors)`,
+        name,
+        `${c.perSecond.toFixed(1)} (${num(c.p50)} / ${num(c.p99)}, ${c.errors})`,
+      );
+      if (http) {
+        const ratio = (http.perSecond / Math.max(c.perSecond, 0.01)).toFixed(2);
+        console.log(line("over HTTP", http));
+        const cpuRatio = (
+          cpuPerBooking(c).total / Math.max(cpuPerBooking(http).total, 0.01)
+        ).toFixed(2);
+        console.log(
+          `(c) ratio over HTTP / in process: ${ratio}; of CPU per booking, in process / over HTTP: ${cpuRatio}`,
+        );
+        put(
+          `(c) over HTTP, ${WORKERS} clients: bookings/s (p50 / p99 ms, errors)`,
+          name,
+          `${http.perSecond.toFixed(1)} (${num(http.p50)} / ${num(http.p99)}, ${http.errors})`,
+        );
+        put("(c) ratio over HTTP / in process", name, `**${ratio}**`);
+        put(
+          "(c) CPU per booking, ms: in process / over HTTP (ratio)",
+          name,
+          `${cpuPerBooking(c).total.toFixed(1)} / ${cpuPerBooking(http).total.toFixed(1)} (${cpuRatio})`,
+        );
+      }
+      loads.push(`${name} ${load()}`);
+      continue;
+    }
 
     const history = await giveHistory(handle, target);
     const a = await availabilityInProcess(handle, target);

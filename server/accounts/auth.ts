@@ -223,6 +223,9 @@ export function createAuth({ db, config, mailer, rateLimitStore, log }: AuthDeps
       useSecureCookies: config.isProduction,
       defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: config.isProduction },
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      // A session with its user in one statement, not two: every signed-in
+      // request looks one up (relations in server/db/schema/accounts.ts).
+      database: { joins: true },
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {

@@ -14,6 +14,10 @@ export type CurrentUser = {
   profile: AccountProfile | null;
 };
 
+/** The session's account without its profile: what /api needs to act for someone. */
+export type SignedInAccount = Omit<CurrentUser, "profile">;
+
+const accountCache = new WeakMap<Request, Promise<SignedInAccount | null>>();
 const cache = new WeakMap<Request, Promise<CurrentUser | null>>();
 
 /**
@@ -24,17 +28,40 @@ const cache = new WeakMap<Request, Promise<CurrentUser | null>>();
  */
 export function getCurrentUser(
   request: Request,
-  { db, accounts }: { db: Database; accounts: AccountServices },
+  deps: { db: Database; accounts: AccountServices },
 ): Promise<CurrentUser | null> {
   let pending = cache.get(request);
   if (!pending) {
-    pending = loadCurrentUser(request, db, accounts);
+    pending = getSignedInAccount(request, deps).then(async (account) =>
+      account ? { ...account, profile: await findProfile(deps.db, account.id) } : null,
+    );
     cache.set(request, pending);
   }
   return pending;
 }
 
-async function loadCurrentUser(request: Request, db: Database, accounts: AccountServices) {
+/**
+ * getCurrentUser without the profile (one statement less): /api reads the
+ * profile only where it uses it, and most of its requests do not
+ * (bench/README.md, "bookings over HTTP"). Looked up once per request too,
+ * and getCurrentUser shares the lookup.
+ */
+export function getSignedInAccount(
+  request: Request,
+  { accounts }: { accounts: AccountServices },
+): Promise<SignedInAccount | null> {
+  let pending = accountCache.get(request);
+  if (!pending) {
+    pending = loadSignedInAccount(request, accounts);
+    accountCache.set(request, pending);
+  }
+  return pending;
+}
+
+async function loadSignedInAccount(
+  request: Request,
+  accounts: AccountServices,
+): Promise<SignedInAccount | null> {
   // Most page views are anonymous: without credentials there is no session to look up.
   if (!request.headers.has("cookie") && !request.headers.has("authorization")) return null;
   const session = await accounts.auth.api.getSession({ headers: request.headers });
@@ -51,6 +78,5 @@ async function loadCurrentUser(request: Request, db: Database, accounts: Account
     emailVerified: user.emailVerified,
     name: user.name,
     role: (user.role ?? "user") as Role,
-    profile: await findProfile(db, user.id),
   };
 }

@@ -2,7 +2,7 @@ import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AccountServices } from "../accounts/account-services";
-import { type CurrentUser, getCurrentUser } from "../accounts/current-user";
+import { getSignedInAccount, type SignedInAccount } from "../accounts/current-user";
 import type { Database } from "../db/client";
 import { DomainError, UnauthenticatedError } from "../errors/domain-error";
 import { domainErrorResponse, noteUnavailable, toDomainError } from "../http/errors";
@@ -92,12 +92,15 @@ export function apiErrorResponse(error: unknown, c: Context<ApiEnv>, log: Logger
   return c.json({ error: { code: "internal_error", message } }, 500);
 }
 
-/** The signed-in user (bearer token or session cookie), or a 401. */
+/**
+ * The signed-in user (bearer token or session cookie), or a 401. Without the
+ * profile: a route that uses it reads it (findProfile).
+ */
 export async function requireApiUser(
   c: Context,
   deps: { db: Database; accounts: AccountServices },
-): Promise<CurrentUser> {
-  const user = await getCurrentUser(c.req.raw, deps);
+): Promise<SignedInAccount> {
+  const user = await getSignedInAccount(c.req.raw, deps);
   if (!user) throw new UnauthenticatedError();
   return user;
 }

@@ -1,4 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { type AccountProfile, findProfile } from "../accounts/profile";
 import { clientIp } from "../accounts/request-info";
 import {
   type Booking,
@@ -304,6 +305,7 @@ export function registerBookingRoutes(app: BookingApiApp, deps: ResolvedBookingA
       start: new Date(body.start),
       couponId: body.couponId ?? null,
       userId: user.id,
+      salonTimeZone: salon.timeZone,
       now: now(),
       limits: deps.limits,
       ip: clientIp(c.req.raw),
@@ -315,7 +317,7 @@ export function registerBookingRoutes(app: BookingApiApp, deps: ResolvedBookingA
     const user = await requireApiUser(c, deps);
     const body = c.req.valid("json");
     const idempotencyKey = c.req.valid("header")["idempotency-key"] ?? null;
-    const customer = body.contact ?? contactFromProfile(user);
+    const customer = body.contact ?? contactFromProfile(user.email, await findProfile(db, user.id));
     const { booking: confirmed, replayed } = await confirmBookingOnce(db, {
       holdId: body.holdId,
       userId: user.id,
@@ -384,15 +386,7 @@ export function registerBookingRoutes(app: BookingApiApp, deps: ResolvedBookingA
   });
 }
 
-function contactFromProfile(user: {
-  email: string;
-  profile: { name: string; nameKana: string; phone: string } | null;
-}) {
-  if (!user.profile) throw new ContactRequiredError();
-  return {
-    name: user.profile.name,
-    kana: user.profile.nameKana,
-    phone: user.profile.phone,
-    email: user.email,
-  };
+function contactFromProfile(email: string, profile: AccountProfile | null) {
+  if (!profile) throw new ContactRequiredError();
+  return { name: profile.name, kana: profile.nameKana, phone: profile.phone, email };
 }

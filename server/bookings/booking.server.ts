@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { priceWithCoupon } from "../../common/coupon-pricing";
 import { toLocal } from "../../common/local-time";
 import type { PolicySnapshot } from "../../common/payment-policy";
@@ -98,6 +98,12 @@ export type HoldRequest = BookingClient & {
    * see and claim the hold. A guest hold without one belongs to nobody.
    */
   browserKey?: string | null;
+  /**
+   * The salon's time zone, when the caller has just read the salon as
+   * published (the API resolves its salon reference): holdSlot then does not
+   * read it again. Absent: holdSlot reads it (SalonNotFoundError if unpublished).
+   */
+  salonTimeZone?: string;
   now: Date;
 };
 
@@ -272,7 +278,9 @@ export async function insertHold(tx: Database, hold: HoldInsert): Promise<Bookin
 export async function holdSlot(db: Database, request: HoldRequest): Promise<Booking> {
   await limitBookingAttempt(request.limits, "hold", { ip: request.ip, userId: request.userId });
   if (Number.isNaN(request.start.getTime())) throw new SlotUnavailableError();
-  const salon = await publishedSalon(db, request.salonId);
+  const salon = request.salonTimeZone
+    ? { id: request.salonId, timeZone: request.salonTimeZone }
+    : await publishedSalon(db, request.salonId);
   const date = toLocal(request.start, salon.timeZone).date;
   const holderKeyHash =
     request.userId === null && request.browserKey ? hashHoldBrowserKey(request.browserKey) : null;
@@ -905,6 +913,15 @@ const summaryColumns = {
   timeZone: salons.timeZone,
   staffSlug: staff.slug,
   staffName: staff.name,
+  // In the same statement (one round trip less per summary read: the answer
+  // of POST /api/bookings, bench/README.md). Looked up on booking_menus' key
+  // (salon_id, booking_id, position): booking ids alone would read the whole
+  // table (a parallel sequential scan: 125 ms at 690,000 rows, growing with
+  // every booking ever made).
+  menus: sql<BookingSummary["menus"]>`(
+    select coalesce(json_agg(json_build_object('menuId', m.menu_id, 'name', m.name,
+      'price', m.price, 'durationMinutes', m.duration_minutes) order by m.position), '[]'::json)
+    from booking_menus m where m.salon_id = ${bookings.salonId} and m.booking_id = ${bookings.id})`,
 };
 
 async function summaries(
@@ -920,30 +937,6 @@ async function summaries(
     .where(where)
     .orderBy(...order);
   if (rows.length === 0) return [];
-  const menuRows = await db
-    .select({
-      bookingId: bookingMenus.bookingId,
-      menuId: bookingMenus.menuId,
-      name: bookingMenus.name,
-      price: bookingMenus.price,
-      durationMinutes: bookingMenus.durationMinutes,
-    })
-    .from(bookingMenus)
-    // Through bookings, on (salon_id, booking_id): booking_menus' key begins
-    // with the salon, so booking ids alone read the whole table (a parallel
-    // sequential scan: 125 ms at 690,000 rows on every history page and API
-    // booking, growing with every booking ever made).
-    .innerJoin(
-      bookings,
-      and(eq(bookings.salonId, bookingMenus.salonId), eq(bookings.id, bookingMenus.bookingId)),
-    )
-    .where(
-      inArray(
-        bookings.id,
-        rows.map((row) => row.id),
-      ),
-    )
-    .orderBy(asc(bookingMenus.bookingId), asc(bookingMenus.position));
   const paid = await paymentRecordsOf(
     db,
     rows.map((row) => row.id),
@@ -961,9 +954,7 @@ async function summaries(
     staffRequested: row.staffRequested,
     salon: { id: row.salonId, slug: row.salonSlug, name: row.salonName, timeZone: row.timeZone },
     staff: { slug: row.staffSlug, name: row.staffName },
-    menus: menuRows
-      .filter((menu) => menu.bookingId === row.id)
-      .map(({ bookingId: _bookingId, ...menu }) => menu),
+    menus: row.menus,
     customer: {
       name: row.customerName,
       kana: row.customerKana,

@@ -403,6 +403,25 @@ describe("holds and bookings", () => {
     });
   });
 
+  it("answers 400 contact_required without a contact to an account with no profile, and keeps the hold", async () => {
+    const f = await salonFixture();
+    const user = await member(serverA.app);
+    const { data: held } = await (
+      await user.request("/api/holds", { method: "POST", json: holdBody(f, "16:00") })
+    ).json();
+    const refused = await user.request("/api/bookings", {
+      method: "POST",
+      json: { holdId: held.id },
+    });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).error.code).toBe("contact_required");
+    const booked = await user.request("/api/bookings", {
+      method: "POST",
+      json: { holdId: held.id, contact: CONTACT },
+    });
+    expect(booked.status).toBe(201);
+  });
+
   it("answers 401 to guests on every endpoint that needs an account", async () => {
     const guest = apiClient(serverA.app);
     const id = "00000000-0000-4000-8000-000000000000";

@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { relations, sql } from "drizzle-orm";
 import { boolean, check, date, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { createdAt, updatedAt } from "./common";
 
@@ -45,6 +45,20 @@ export const sessions = pgTable(
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
 
+/**
+ * Better Auth's joins (server/accounts/auth.ts, advanced.database.joins): a
+ * session read with its user, a user with their sign-in methods, an account
+ * with its user, each in one statement instead of two. The keys are the
+ * model names Better Auth joins on.
+ */
+export const usersRelations = relations(users, ({ many }) => ({
+  sessions: many(sessions),
+  accounts: many(authAccounts),
+}));
+export const sessionsRelations = relations(sessions, ({ one }) => ({
+  user: one(users, { fields: [sessions.userId], references: [users.id] }),
+}));
+
 /** Sign-in methods of a user (password, Google, LINE …): Better Auth's "account" model. */
 export const authAccounts = pgTable(
   "auth_accounts",
@@ -67,6 +81,9 @@ export const authAccounts = pgTable(
   },
   (t) => [index("auth_accounts_user_idx").on(t.userId)],
 );
+export const authAccountsRelations = relations(authAccounts, ({ one }) => ({
+  user: one(users, { fields: [authAccounts.userId], references: [users.id] }),
+}));
 
 export const verifications = pgTable(
   "verifications",
