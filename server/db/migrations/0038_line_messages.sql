@@ -37,4 +37,7 @@ ALTER TABLE "line_messages" ADD CONSTRAINT "line_messages_salon_id_salons_id_fk"
 ALTER TABLE "line_messages" ADD CONSTRAINT "line_messages_booking_id_bookings_id_fk" FOREIGN KEY ("booking_id") REFERENCES "public"."bookings"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "message_channels" ADD CONSTRAINT "message_channels_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "line_messages_sent_idx" ON "line_messages" USING btree ("sent_at");--> statement-breakpoint
-CREATE INDEX "line_messages_user_idx" ON "line_messages" USING btree ("line_user_id","created_at");
+CREATE INDEX "line_messages_line_user_idx" ON "line_messages" USING btree ("line_user_id","created_at");--> statement-breakpoint
+CREATE INDEX "line_messages_user_idx" ON "line_messages" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "line_messages_salon_idx" ON "line_messages" USING btree ("salon_id");--> statement-breakpoint
+CREATE INDEX "line_messages_booking_idx" ON "line_messages" USING btree ("booking_id");

@@ -105,6 +105,10 @@ export const lineMessages = pgTable(
     check("line_messages_status_valid", sql`${t.status} in (${sqlList(lineMessageStatuses)})`),
     check("line_messages_kind_valid", sql`${t.kind} in (${sqlList(messageKinds)})`),
     index("line_messages_sent_idx").on(t.sentAt),
-    index("line_messages_user_idx").on(t.lineUserId, t.createdAt),
+    index("line_messages_line_user_idx").on(t.lineUserId, t.createdAt),
+    // The foreign keys' own: deleting a user, salon or booking finds its messages by index.
+    index("line_messages_user_idx").on(t.userId),
+    index("line_messages_salon_idx").on(t.salonId),
+    index("line_messages_booking_idx").on(t.bookingId),
   ],
 );
