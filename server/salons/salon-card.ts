@@ -20,6 +20,11 @@ export type SalonCard = {
   photoAlt: string | null;
   /** The cover's WebP sizes for srcset (empty for a single-file photo). */
   photoVariants: PhotoVariant[] | null;
+  /**
+   * The cover inside the page (a data: URL), for a list's first card only,
+   * when it is one of the site's small SVGs (server/photos/inline-image.server.ts).
+   */
+  photoInline?: string | null;
 };
 
 export const salonCardColumns = {

@@ -17,6 +17,7 @@ import {
   staff,
   stations,
 } from "../db/schema";
+import { inlineSiteImage } from "../photos/inline-image.server";
 import { listReviews, reviewSummary } from "../reviews/review-list.server";
 import { openingHoursOf } from "./opening-hours";
 
@@ -215,7 +216,11 @@ export async function salonDetailOf(db: Database, salon: PublishedSalon, now: Da
     area: salon.area,
     prefecture: salon.prefecture,
     station: salon.station,
-    photos,
+    // The cover is the page's LCP: inside the page when it is a small site image.
+    photos: photos.map((photo, index) => ({
+      ...photo,
+      inline: index === 0 ? inlineSiteImage(photo.url) : null,
+    })),
     features: featureRows,
     ...menusAndCoupons,
     staff: staffRows,

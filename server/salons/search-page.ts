@@ -3,6 +3,7 @@ import type { SearchQuery } from "../../common/search.schema";
 import { type Memo, memoize } from "../cache/memo";
 import type { Database } from "../db/client";
 import { areas, features, prefectures, stations } from "../db/schema";
+import { inlineSiteImage } from "../photos/inline-image.server";
 import { loadLexicon } from "../search/keyword";
 import type { Lexicon } from "../search/understand";
 import { SEARCH_COUNT_CAP, type SearchResult, searchSalons } from "./search";
@@ -115,6 +116,9 @@ export async function loadSearchPage(
     searchSalons(db, query, undefined, now, { countCap: SEARCH_COUNT_CAP }),
     listSearchOptions(db, query),
   ]);
+  // The first card's photo is the page's LCP: inside the page when it is a small site image.
+  const [first] = result.salons;
+  if (first) first.photoInline = inlineSiteImage(first.photoUrl);
   const none = { suggestions: [], correction: null, respell: null };
   // Not for a later page: the route redirects it to page 1, which suggests.
   if (result.total > 0 || query.page > 1) return { result, options, ...none };

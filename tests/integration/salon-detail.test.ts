@@ -1,5 +1,6 @@
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { coupons } from "../../server/db/schema";
+import { coupons, salonPhotos } from "../../server/db/schema";
 import { getSalonDetail, LATEST_REVIEWS } from "../../server/salons/salon-detail";
 import { buildFeature, buildMenu, buildReview, buildSalon, buildStaff } from "../support/builders";
 import { withTestDatabase } from "../support/test-database";
@@ -104,5 +105,27 @@ describe("getSalonDetail", () => {
     expect(detail?.reviews.latest.map((review) => review.title)).toEqual(
       [5, 4, 3].map((day) => `口コミ${day}`),
     );
+  });
+
+  it("puts the cover inside the page when it is a small site SVG, and only the cover (issue 42)", async () => {
+    const salon = await buildSalon(database.db, { slug: "photo-salon" });
+    const photo = { salonId: salon.id, alt: "店内", width: 800, height: 600 };
+    await database.db.insert(salonPhotos).values([
+      { ...photo, url: "/images/salons/hair-1.svg", sortOrder: 1 },
+      { ...photo, url: "/images/salons/hair-2.svg", sortOrder: 2 },
+    ]);
+    const detail = await getSalonDetail(database.db, "photo-salon", now);
+    expect(detail?.photos.map((p) => p.url)).toEqual([
+      "/images/salons/hair-1.svg",
+      "/images/salons/hair-2.svg",
+    ]);
+    expect(detail?.photos[0]?.inline).toMatch(/^data:image\/svg\+xml,%3Csvg/);
+    expect(detail?.photos[1]?.inline).toBeNull();
+    // An uploaded photo is never inlined.
+    await database.db
+      .update(salonPhotos)
+      .set({ url: "/uploads/salons/x/cover.webp" })
+      .where(eq(salonPhotos.url, "/images/salons/hair-1.svg"));
+    expect((await getSalonDetail(database.db, "photo-salon", now))?.photos[0]?.inline).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseSearchQuery } from "../../common/search.schema";
-import { prefectures, salons } from "../../server/db/schema";
+import { prefectures, salonPhotos, salons } from "../../server/db/schema";
 import { PRIOR_MEAN, PRIOR_WEIGHT, searchSalons } from "../../server/salons/search";
 import { loadSearchPage, withoutUnknownFilters } from "../../server/salons/search-page";
 import { normalizeForSearch } from "../../server/search/normalize";
@@ -259,6 +260,31 @@ describe("loadSearchPage", () => {
     expect(options.areas.map((a) => a.slug)).toContain("omotesando");
     expect(options.stations.map((s) => s.slug)).toEqual(["shibuya-st"]);
     expect(options.features.map((f) => f.slug).sort()).toEqual(["card-ok", "private-room"]);
+  });
+
+  it("puts the first card's photo inside the page when it is a small site SVG (issue 42)", async () => {
+    const query = parseSearchQuery(new URLSearchParams(""));
+    const before = await loadSearchPage(database.db, query, NOW);
+    const slugs = before.result.salons.slice(0, 2).map((salon) => salon.slug);
+    expect(slugs).toHaveLength(2);
+    for (const slug of slugs) {
+      const [row] = await database.db
+        .select({ id: salons.id })
+        .from(salons)
+        .where(eq(salons.slug, slug));
+      await database.db.insert(salonPhotos).values({
+        salonId: row?.id ?? "",
+        url: "/images/salons/nail-1.svg",
+        alt: "店内",
+        width: 800,
+        height: 600,
+      });
+    }
+    const { result } = await loadSearchPage(database.db, query, NOW);
+    expect(result.salons.slice(0, 2).map((salon) => salon.slug)).toEqual(slugs);
+    expect(result.salons[0]?.photoInline).toMatch(/^data:image\/svg\+xml,/);
+    expect(result.salons[1]?.photoUrl).toBe("/images/salons/nail-1.svg");
+    expect(result.salons[1]?.photoInline).toBeUndefined();
   });
 });
 

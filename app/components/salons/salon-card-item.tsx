@@ -39,11 +39,12 @@ export function SalonCardItem({
   priority?: boolean;
 }) {
   const Heading = headingLevel === 2 ? "h2" : "h3";
+  const inline = priority ? (salon.photoInline ?? null) : null;
   return (
     <article className="relative flex h-full gap-3 overflow-hidden rounded-lg border border-neutral-200 bg-white p-2 sm:flex-col sm:gap-0 sm:p-0">
       {salon.photoUrl ? (
         <img
-          src={salon.photoUrl}
+          src={inline ?? salon.photoUrl}
           srcSet={photoSrcSet(salon.photoVariants)}
           sizes={
             salon.photoVariants?.length
@@ -54,7 +55,8 @@ export function SalonCardItem({
           width={800}
           height={600}
           loading={priority ? "eager" : "lazy"}
-          fetchPriority={priority ? "high" : undefined}
+          // Inside the page there is nothing to fetch, nor for React to preload in the head.
+          fetchPriority={priority && !inline ? "high" : undefined}
           decoding={priority ? "sync" : "async"}
           className="size-22 shrink-0 rounded object-cover sm:aspect-[4/3] sm:h-auto sm:w-full sm:rounded-none"
         />

@@ -37,7 +37,7 @@ export function SalonPhotos({ photos }: { photos: SalonDetail["photos"] }) {
       {photos.map((photo, index) => (
         <li key={photo.url} className={index === 0 ? "col-span-2 row-span-2" : ""}>
           <img
-            src={photo.url}
+            src={photo.inline ?? photo.url}
             srcSet={photoSrcSet(photo.variants)}
             // The cover spans two of the grid's columns (all of them on phones).
             sizes={
@@ -52,7 +52,8 @@ export function SalonPhotos({ photos }: { photos: SalonDetail["photos"] }) {
             height={photo.height}
             // The first photo is the page's largest image: load it at once.
             loading={index === 0 ? "eager" : "lazy"}
-            fetchPriority={index === 0 ? "high" : undefined}
+            // A cover inside the page has nothing to fetch, nor for React to preload in the head.
+            fetchPriority={index === 0 && !photo.inline ? "high" : undefined}
             decoding="async"
             className="h-auto w-full rounded-lg object-cover"
           />
