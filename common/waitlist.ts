@@ -1,4 +1,4 @@
-import { formatMinutes } from "./local-time";
+import { addDays, formatMinutes, LocalDay, toLocal } from "./local-time";
 
 /**
  * What the waiting list's forms, pages and API share (issue 30, point 4;
@@ -37,3 +37,16 @@ export const inQuietHours = (minutes: number) =>
 /** An entry's wished window of start times as read: "10:00〜13:00" (minutes after midnight). */
 export const waitlistWindowText = (windowStart: number, windowEnd: number) =>
   `${formatMinutes(windowStart)}〜${formatMinutes(windowEnd)}`;
+
+/**
+ * When the quiet hours (22:00–08:00 in `timeZone`) hold `now`: the 08:00
+ * that ends them; else null. The waiting list defers its offers to it, and
+ * LINE its unasked messages (decision 0089).
+ */
+export function quietHoursEnd(now: Date, timeZone: string): Date | null {
+  const local = toLocal(now, timeZone);
+  if (!inQuietHours(local.minutes)) return null;
+  const morning =
+    local.minutes >= WAITLIST_QUIET_UNTIL_MINUTES ? addDays(local.date, 1) : local.date;
+  return new Date(new LocalDay(morning, timeZone).instantMs(WAITLIST_QUIET_UNTIL_MINUTES));
+}

@@ -1,7 +1,7 @@
-import { and, count, eq, gte, sql } from "drizzle-orm";
+import { count, gte, sql } from "drizzle-orm";
 import { SITE_TIME_ZONE } from "../../common/format";
-import { addDays, LocalDay, toLocal } from "../../common/local-time";
-import { inQuietHours, WAITLIST_QUIET_UNTIL_MINUTES } from "../../common/waitlist";
+import { LocalDay, toLocal } from "../../common/local-time";
+import { quietHoursEnd } from "../../common/waitlist";
 import type { Database } from "../db/client";
 import { lineMessages, type MessageKind } from "../db/schema";
 import { enqueue } from "../jobs/queue.server";
@@ -46,15 +46,6 @@ export type VisitorMessage = {
   ownAction: boolean;
   now: Date;
 };
-
-/** When quiet hours (22:00–08:00 in `timeZone`) hold `now`: their end; else null. */
-export function quietHoursEnd(now: Date, timeZone: string): Date | null {
-  const local = toLocal(now, timeZone);
-  if (!inQuietHours(local.minutes)) return null;
-  const morning =
-    local.minutes >= WAITLIST_QUIET_UNTIL_MINUTES ? addDays(local.date, 1) : local.date;
-  return new Date(new LocalDay(morning, timeZone).instantMs(WAITLIST_QUIET_UNTIL_MINUTES));
-}
 
 /** When a push may go: now, or the end of the quiet hours for a message the customer did not ask for. */
 export function linePushTime(
@@ -118,13 +109,4 @@ export async function lineMonthUsage(db: Pick<Database, "select">, now: Date) {
     .from(lineMessages)
     .where(gte(lineMessages.sentAt, monthStart(now)));
   return { sent: Number(row?.sent ?? 0), fellBack: Number(row?.fellBack ?? 0) };
-}
-
-/** Pushes sent since the month began: what the quota is checked against. */
-export async function linePushesThisMonth(db: Pick<Database, "select">, now: Date) {
-  const [row] = await db
-    .select({ sent: count() })
-    .from(lineMessages)
-    .where(and(eq(lineMessages.status, "sent"), gte(lineMessages.sentAt, monthStart(now))));
-  return Number(row?.sent ?? 0);
 }

@@ -1,13 +1,15 @@
 import type { messagingApi } from "@line/bot-sdk";
 import { eq } from "drizzle-orm";
+import { SITE_TIME_ZONE } from "../../common/format";
 import { isUuid } from "../../common/uuid";
+import { quietHoursEnd } from "../../common/waitlist";
 import type { Database } from "../db/client";
 import { lineFollows, lineMessages } from "../db/schema";
 import { enqueue, type JobHandler } from "../jobs/queue.server";
 import type { Logger } from "../logger";
 import { createMailer } from "../mail/mailer";
 import type { LineChannel } from "./line-channel.server";
-import { linePushesThisMonth, linePushKind, quietHoursEnd } from "./line-messages.server";
+import { lineMonthUsage, linePushKind } from "./line-messages.server";
 
 /**
  * The `line_push` job (decision 0089): one line_messages row pushed to LINE
@@ -71,7 +73,7 @@ export function linePushJobHandlers(options: LinePushOptions): Record<string, Jo
       const mail = { from: options.mailFrom, now };
       const ownAction = job.payload.ownAction === true;
       const timeZone =
-        typeof job.payload.timeZone === "string" ? job.payload.timeZone : "Asia/Tokyo";
+        typeof job.payload.timeZone === "string" ? job.payload.timeZone : SITE_TIME_ZONE;
       const prior = Number.isInteger(job.payload.priorAttempts)
         ? Number(job.payload.priorAttempts)
         : 0;
@@ -99,7 +101,7 @@ export function linePushJobHandlers(options: LinePushOptions): Record<string, Jo
         .where(eq(lineFollows.lineUserId, row.lineUserId));
       // Unfollowed (or blocked) since the message was written: LINE would not deliver it.
       if (!follow?.following) return fallBack(tx, row, "unfollowed", pushed, mail);
-      if ((await linePushesThisMonth(tx, now)) >= options.monthlyQuota) {
+      if ((await lineMonthUsage(tx, now)).sent >= options.monthlyQuota) {
         options.log?.warn("line: monthly quota spent; sending the mail instead", {
           quota: options.monthlyQuota,
         });

@@ -1,10 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, lt, lte, or, sql } from "drizzle-orm";
-import { addDays, LocalDay, toLocal } from "../../common/local-time";
-import {
-  inQuietHours,
-  WAITLIST_OFFER_MINUTES_DEFAULT,
-  WAITLIST_QUIET_UNTIL_MINUTES,
-} from "../../common/waitlist";
+import { toLocal } from "../../common/local-time";
+import { quietHoursEnd, WAITLIST_OFFER_MINUTES_DEFAULT } from "../../common/waitlist";
 import { findAvailability, pickStaff } from "../bookings/availability";
 import { loadAvailabilityInput } from "../bookings/availability-data.server";
 import { type Booking, insertHold } from "../bookings/booking.server";
@@ -51,11 +47,6 @@ async function lockSalonDate(tx: Pick<Database, "execute">, salonId: string, dat
   );
 }
 
-/** The local date whose 08:00 ends the quiet hours that `minutes` (a quiet local time) lie in. */
-function morningOf(today: string, minutes: number) {
-  return minutes >= WAITLIST_QUIET_UNTIL_MINUTES ? addDays(today, 1) : today;
-}
-
 /**
  * Inside the job's transaction: offers the free times of `date` to the
  * salon's waiting entries in order (created_at, id). For each, the earliest
@@ -84,11 +75,9 @@ export async function matchWaitlist(tx: Database, request: MatchRequest): Promis
   const local = toLocal(now, salon.timeZone);
   await expirePastEntries(tx, { salonId, today: local.date, now });
   if (date < local.date || salon.status !== "published") return none;
-  if ((request.quietHours ?? true) && inQuietHours(local.minutes)) {
-    const morning = morningOf(local.date, local.minutes);
-    const runAt = new Date(
-      new LocalDay(morning, salon.timeZone).instantMs(WAITLIST_QUIET_UNTIL_MINUTES),
-    );
+  const runAt = (request.quietHours ?? true) ? quietHoursEnd(now, salon.timeZone) : null;
+  if (runAt) {
+    const morning = toLocal(runAt, salon.timeZone).date;
     await enqueue(tx, {
       kind: waitlistJobKinds.match,
       payload: { salonId, date },
