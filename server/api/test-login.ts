@@ -4,8 +4,7 @@ import { z } from "zod";
 import type { AccountServices } from "../accounts/account-services";
 import { createReadyAccount } from "../accounts/ready-account";
 import type { Database } from "../db/client";
-import { authAccounts, lineFollows } from "../db/schema";
-import { linkedLineUser } from "../line/message-channels.server";
+import { authAccounts } from "../db/schema";
 
 const inputSchema = z.object({
   role: z.enum(["user", "owner", "admin"]).default("user"),
@@ -67,37 +66,5 @@ export function testLoginHandler({ db, accounts }: { db: Database; accounts: Acc
     const response = c.json({ email, password, role: parsed.data.role }, 201);
     for (const cookie of headers.getSetCookie()) response.headers.append("set-cookie", cookie);
     return response;
-  };
-}
-
-/**
- * POST /api/test/line-follow, mounted only with E2E_LOGIN=true: the signed-in
- * user's linked LINE account follows the official account, as LINE's follow
- * event to the inbound webhook records it. The browser test cannot add a
- * friend on LINE itself.
- */
-export function testLineFollowHandler({
-  db,
-  accounts,
-}: {
-  db: Database;
-  accounts: AccountServices;
-}) {
-  return async (c: Context) => {
-    const session = await accounts.auth.api.getSession({ headers: c.req.raw.headers });
-    if (!session)
-      return c.json({ error: { code: "unauthorized", message: "ログインしてください。" } }, 401);
-    const line = await linkedLineUser(db, session.user.id);
-    if (!line) {
-      return c.json({ error: { code: "not-linked", message: "LINEと連携していません。" } }, 409);
-    }
-    await db
-      .insert(lineFollows)
-      .values({ lineUserId: line.lineUserId, following: true, changedAt: new Date() })
-      .onConflictDoUpdate({
-        target: lineFollows.lineUserId,
-        set: { following: true, changedAt: new Date() },
-      });
-    return c.json({ lineUserId: line.lineUserId }, 201);
   };
 }

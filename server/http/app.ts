@@ -10,7 +10,7 @@ import { withAuthFailure } from "../accounts/auth-failures";
 import { accountRecordHandler } from "../api/accounts";
 import { adminApi } from "../api/admin";
 import { createBookingApi } from "../api/booking-api";
-import { testLineFollowHandler, testLoginHandler } from "../api/test-login";
+import { testLoginHandler } from "../api/test-login";
 import { type Config, mapTileOrigin } from "../config";
 import { appContext } from "../context";
 import type { Database, DatabaseHandle } from "../db/client";
@@ -281,10 +281,8 @@ export function createHttpApp({
   app.get("/api/accounts", accountsHandler);
   app.get("/api/accounts/", accountsHandler);
   // End-to-end tests only: a signed-in, ready user without the mailbox.
-  if (config.E2E_LOGIN) {
+  if (config.E2E_LOGIN)
     app.post("/api/test/login", testLoginHandler({ db: database.db, accounts }));
-    app.post("/api/test/line-follow", testLineFollowHandler({ db: database.db, accounts }));
-  }
 
   // Admin JSON API (issue 16): admin-only, checked once for the whole prefix.
   app.route("/api/admin", adminApi({ db: database.db, accounts }));

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Events, OAuth2Server } from "oauth2-mock-server";
 import { OIDC_PORT } from "../../playwright.config";
 import { expect, test } from "./fixtures";
+import { followOfficialAccount } from "./line-helpers";
 
 // A real OpenID Connect provider on localhost, configured as "Google" and as "LINE" for the e2e server.
 let provider: OAuth2Server;
@@ -39,7 +40,6 @@ test("a visitor who signed up by mail links LINE and chooses LINE for reminders"
   page,
   login,
   axe,
-  baseURL,
 }) => {
   // A LINE user of its own (LINE's ids start with U); LINE's address is not the account's.
   profile.sub = `U${randomBytes(16).toString("hex")}`;
@@ -60,11 +60,8 @@ test("a visitor who signed up by mail links LINE and chooses LINE for reminders"
     page.getByText("領収書・規約に関するお知らせは常にメールでお送りします。"),
   ).toBeVisible();
 
-  // LINE's follow event, as the inbound webhook records it.
-  const followed = await page.request.post("/api/test/line-follow", {
-    headers: { origin: baseURL ?? "" },
-  });
-  expect(followed.status()).toBe(201);
+  // LINE's follow event, signed, to the inbound webhook.
+  await followOfficialAccount(page.request, String(profile.sub));
   await page.reload();
   // Linked and following: LINE is the default of every kind until chosen otherwise.
   await expect(reminder.getByRole("radio", { name: "LINE" })).toBeChecked();

@@ -1,9 +1,9 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Browser, Page } from "@playwright/test";
-import { DEV_LINE_CHANNEL_SECRET } from "../../server/line/line-channel.server";
 import { signIn } from "./account-helpers";
 import { pickDay } from "./booking-helpers";
 import { expect, expectNoAxeViolations, type LoggedIn, test } from "./fixtures";
+import { followOfficialAccount } from "./line-helpers";
 import { addStoryStylist, DEMO_OWNER, moveToJustStarted } from "./owner-helpers";
 
 /**
@@ -24,28 +24,7 @@ async function lineVisitor(page: Page, origin: string) {
     headers: { origin },
   });
   expect(response.status(), await response.text()).toBe(201);
-  const body = JSON.stringify({
-    destination: "Ubot",
-    events: [
-      {
-        type: "follow",
-        timestamp: Date.now(),
-        mode: "active",
-        webhookEventId: randomBytes(8).toString("hex"),
-        deliveryContext: { isRedelivery: false },
-        source: { type: "user", userId: lineUserId },
-        replyToken: "e2e",
-        follow: { isUnblocked: false },
-      },
-    ],
-  });
-  // Signed as LINE signs it, with the development channel's secret (the fake's).
-  const signature = createHmac("sha256", DEV_LINE_CHANNEL_SECRET).update(body).digest("base64");
-  const followed = await page.request.post("/api/line/webhook", {
-    data: body,
-    headers: { "content-type": "application/json", "x-line-signature": signature },
-  });
-  expect(followed.status(), await followed.text()).toBe(200);
+  await followOfficialAccount(page.request, lineUserId);
   return { lineUserId, account: (await response.json()) as LoggedIn };
 }
 
