@@ -3,6 +3,7 @@ import { z } from "zod";
 import { addDays, formatMinutes, isLocalDate } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
 import type { Database } from "../db/client";
+import { pgArray } from "../db/pg-array";
 import { occupyingStatuses, salons } from "../db/schema";
 import type {
   AvailabilityInput,
@@ -215,8 +216,6 @@ const availabilityData = z.object({
 });
 
 /** `{a,b}`: the ids are checked UUIDs and the statuses fixed words, so nothing needs quoting. */
-const pgArray = (items: readonly string[]) => `{${items.join(",")}}`;
-
 /**
  * Everything about one salon the engine needs, in ONE call of the
  * `booking_availability_data` function (defined in availability-data.sql, installed by

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { addDays, formatMinutes, minutesOf, toLocal } from "../../common/local-time";
 import type { Database } from "../db/client";
+import { pgArray } from "../db/pg-array";
 import { salonFreeDays } from "../db/schema";
 import type { LocalDate } from "./availability-input";
 
@@ -56,10 +57,7 @@ export async function nextFreeTimes(
       array(select m from unnest(f.free_minutes) with ordinality as u(m, i)
         where ${qualifies} order by i limit ${count}::int) as minutes
     from ${salonFreeDays} f
-    where f.salon_id in (${sql.join(
-      salonIds.map((id) => sql`${id}::uuid`),
-      sql`, `,
-    )})
+    where f.salon_id = any(${pgArray(salonIds)}::uuid[])
       and f.date between ${from}::date and ${to}::date and f.free_slots_count > 0
       and exists (select 1 from unnest(f.free_minutes) m where ${qualifies})
     order by f.salon_id, f.date`);

@@ -1,7 +1,8 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/pg-core";
 import type { PhotoVariant } from "../../common/photo-variants";
 import type { Database } from "../db/client";
-import { areas, salons, stations } from "../db/schema";
+import { areas, salonPhotos, salons, stations } from "../db/schema";
 
 /** What a salon card in a list shows; shared by home, search and listings. */
 export type SalonCard = {
@@ -27,6 +28,20 @@ export type SalonCard = {
   photoInline?: string | null;
 };
 
+/**
+ * A salon's cover (its first photo by sort order), joined laterally to the
+ * salon's row: one read of salon_photos per card for its three columns, where
+ * three correlated subqueries read it three times (issue 42).
+ */
+export const cardCover = new QueryBuilder()
+  .select({ url: salonPhotos.url, alt: salonPhotos.alt, variants: salonPhotos.variants })
+  .from(salonPhotos)
+  .where(eq(salonPhotos.salonId, salons.id))
+  .orderBy(asc(salonPhotos.sortOrder))
+  .limit(1)
+  .as("cover");
+
+/** The card's columns, from `salons` joined to `areas`, `stations` and `cardCover` (see `withCardJoins`). */
 export const salonCardColumns = {
   slug: salons.slug,
   name: salons.name,
@@ -39,16 +54,9 @@ export const salonCardColumns = {
   ratingAverage: salons.ratingAverage,
   reviewCount: salons.reviewCount,
   priceMin: salons.priceMin,
-  // The first photo by sort order; a correlated subquery keeps one row per salon.
-  photoUrl: sql<
-    string | null
-  >`(select p.url from salon_photos p where p.salon_id = ${salons.id} order by p.sort_order limit 1)`,
-  photoAlt: sql<
-    string | null
-  >`(select p.alt from salon_photos p where p.salon_id = ${salons.id} order by p.sort_order limit 1)`,
-  photoVariants: sql<
-    PhotoVariant[] | null
-  >`(select p.variants from salon_photos p where p.salon_id = ${salons.id} order by p.sort_order limit 1)`,
+  photoUrl: sql<string | null>`${cardCover.url}`,
+  photoAlt: sql<string | null>`${cardCover.alt}`,
+  photoVariants: sql<PhotoVariant[] | null>`${cardCover.variants}`,
 };
 
 export function selectSalonCards(db: Database, where?: SQL) {
@@ -57,5 +65,6 @@ export function selectSalonCards(db: Database, where?: SQL) {
     .from(salons)
     .innerJoin(areas, eq(areas.id, salons.areaId))
     .leftJoin(stations, eq(stations.id, salons.stationId))
+    .leftJoinLateral(cardCover, sql`true`)
     .where(and(eq(salons.status, "published"), where));
 }

@@ -1,9 +1,10 @@
-import { and, asc, eq, gte, inArray, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lte, or, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { addDays, type LocalDate, minutesOf, toLocal, weekdayOf } from "../../common/local-time";
 import { SEARCH_PAGE_SIZE, type SearchQuery } from "../../common/search.schema";
 import { FREE_DAYS_HORIZON, type NextFreeTimes, nextFreeTimes } from "../bookings/free-times";
 import type { Database } from "../db/client";
+import { pgArray } from "../db/pg-array";
 import { areas, prefectures, salons, stations } from "../db/schema";
 import {
   hasTokens,
@@ -15,7 +16,7 @@ import {
 } from "../search/keyword";
 import { featureToken, genreToken } from "../search/search-terms";
 import { buildLexicon, type Term, understandQuery } from "../search/understand";
-import { type SalonCard, salonCardColumns } from "./salon-card";
+import { cardCover, type SalonCard, salonCardColumns } from "./salon-card";
 
 export type SearchResult = {
   salons: SalonCard[];
@@ -374,8 +375,12 @@ async function probeMatches(
       count: sql<number>`count(*)::int`,
       page: sql<string[] | null>`array_agg(${ranked.id} order by ${ranked.position})
         filter (where ${ranked.position} > ${offset} and ${ranked.position} <= ${offset + size})`,
-      all: sql<string[] | null>`case when count(*) <= ${allUpTo}
-        then array_agg(${ranked.id} order by ${ranked.position}) end`,
+      // Only asked for a ranking: otherwise it would sort the 1,001 ids of a broad word for nothing.
+      all:
+        allUpTo > 0
+          ? sql<string[] | null>`case when count(*) <= ${allUpTo}
+        then array_agg(${ranked.id} order by ${ranked.position}) end`
+          : sql<null>`null`,
     })
     .from(ranked);
   return { count: Number(row?.count ?? 0), page: row?.page ?? [], all: row?.all ?? null };
@@ -391,7 +396,7 @@ async function relevanceOf(
   const rows = await db
     .select({ id: salons.id, relevance: sql<number>`${relevance}` })
     .from(salons)
-    .where(inArray(salons.id, ids));
+    .where(sql`${salons.id} = any(${pgArray(ids)}::uuid[])`);
   return new Map(rows.map((row) => [row.id, Number(row.relevance)]));
 }
 
@@ -403,7 +408,8 @@ async function cardsOf(db: Database, ids: string[]): Promise<(SalonCard & { id: 
     .from(salons)
     .innerJoin(areas, eq(areas.id, salons.areaId))
     .leftJoin(stations, eq(stations.id, salons.stationId))
-    .where(inArray(salons.id, ids));
+    .leftJoinLateral(cardCover, sql`true`)
+    .where(sql`${salons.id} = any(${pgArray(ids)}::uuid[])`);
   const byId = new Map(cards.map((row) => [row.id, row.card]));
   return ids.flatMap((id) => {
     const card = byId.get(id);
@@ -503,6 +509,7 @@ function pageRows(
     .innerJoin(salons, eq(salons.id, ids.id))
     .innerJoin(areas, eq(areas.id, salons.areaId))
     .leftJoin(stations, eq(stations.id, salons.stationId))
+    .leftJoinLateral(cardCover, sql`true`)
     .orderBy(asc(ids.position));
 }
 
