@@ -2,7 +2,12 @@ import { and, asc, eq, gte, lte, or, type SQL, sql } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { addDays, type LocalDate, minutesOf, toLocal, weekdayOf } from "../../common/local-time";
 import { SEARCH_PAGE_SIZE, type SearchQuery } from "../../common/search.schema";
-import { FREE_DAYS_HORIZON, type NextFreeTimes, nextFreeTimes } from "../bookings/free-times";
+import {
+  FREE_DAYS_HORIZON,
+  firstFreeDay,
+  freeTimesOf,
+  type NextFreeTimes,
+} from "../bookings/free-times";
 import type { Database } from "../db/client";
 import { pgArray } from "../db/pg-array";
 import { areas, prefectures, salons, stations } from "../db/schema";
@@ -400,17 +405,34 @@ async function relevanceOf(
   return new Map(rows.map((row) => [row.id, Number(row.relevance)]));
 }
 
-/** The cards of these salons, in this order. */
-async function cardsOf(db: Database, ids: string[]): Promise<(SalonCard & { id: string })[]> {
+type CardRow = SalonCard & { id: string; freeTimes: NextFreeTimes | null };
+
+/** The cards of these salons, in this order, with their next free times. */
+async function cardsOf(
+  db: Database,
+  ids: string[],
+  free: ReturnType<typeof firstFreeDay>,
+): Promise<CardRow[]> {
   if (ids.length === 0) return [];
   const cards = await db
-    .select({ id: salons.id, card: salonCardColumns })
+    .select({
+      id: salons.id,
+      card: salonCardColumns,
+      freeDate: free.date,
+      freeMinutes: free.minutes,
+    })
     .from(salons)
     .innerJoin(areas, eq(areas.id, salons.areaId))
     .leftJoin(stations, eq(stations.id, salons.stationId))
     .leftJoinLateral(cardCover, sql`true`)
+    .leftJoinLateral(free, sql`true`)
     .where(sql`${salons.id} = any(${pgArray(ids)}::uuid[])`);
-  const byId = new Map(cards.map((row) => [row.id, row.card]));
+  const byId = new Map(
+    cards.map((row) => [
+      row.id,
+      { ...row.card, freeTimes: freeTimesOf({ date: row.freeDate, minutes: row.freeMinutes }) },
+    ]),
+  );
   return ids.flatMap((id) => {
     const card = byId.get(id);
     return card ? [{ ...card, id }] : [];
@@ -428,6 +450,13 @@ async function searchPage(
 ): Promise<SearchResult> {
   const where = searchConditions(query, terms, typoTolerant, now);
   const order = searchOrder(query);
+  // Each card's next free times (空席あり), read with the cards.
+  const free = firstFreeDay(salons.id, now, {
+    date: query.date,
+    dateTo: query.dateTo,
+    fromMinute: query.from ? minutes(query.from) : undefined,
+    toMinute: query.to ? minutes(query.to) : undefined,
+  });
   const offset = (query.page - 1) * pageSize;
   // Ordering by relevance means reading every match, so the ranking reads at
   // most RELEVANCE_MAX_RESULTS + 1 of them in the index's order: a focused
@@ -453,7 +482,7 @@ async function searchPage(
       const score = (id: string) => scores.get(id) ?? 0;
       const byRelevance = [...matches].sort((a, b) => score(b) - score(a));
       const ids = byRelevance.slice(offset, offset + pageSize);
-      return withFreeTimes(db, query, now, await cardsOf(db, ids), matches.length, pageSize);
+      return resultOf(query, await cardsOf(db, ids, free), matches.length, pageSize);
     }
     const complete = probe.count < limit;
     if (complete || countCap !== undefined || offset + pageSize <= probe.count) {
@@ -463,33 +492,26 @@ async function searchPage(
         : countCap !== undefined
           ? limit - 1
           : Number(await db.$count(salons, where));
-      const rows = await cardsOf(db, ids);
-      return withFreeTimes(
-        db,
-        query,
-        now,
-        rows,
-        total,
-        pageSize,
-        !complete && countCap !== undefined,
-      );
+      const rows = await cardsOf(db, ids, free);
+      return resultOf(query, rows, total, pageSize, !complete && countCap !== undefined);
     }
   }
   const [rows, total] = await Promise.all([
-    pageRows(db, where, order, query.page, pageSize),
+    pageRows(db, where, order, query.page, pageSize, free),
     db.$count(salons, where),
   ]);
-  return withFreeTimes(db, query, now, rows, Number(total), pageSize);
+  return resultOf(query, rows, Number(total), pageSize);
 }
 
 /** One page in `order` with its cards, in one statement (the exact-count path). */
-function pageRows(
+async function pageRows(
   db: Database,
   where: SQL | undefined,
   order: SQL[],
   page: number,
   pageSize: number,
-) {
+  free: ReturnType<typeof firstFreeDay>,
+): Promise<CardRow[]> {
   const ids = db
     .select({
       id: salons.id,
@@ -503,44 +525,33 @@ function pageRows(
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .as("page");
-  return db
-    .select({ ...salonCardColumns, id: ids.id })
+  const rows = await db
+    .select({ ...salonCardColumns, id: ids.id, freeDate: free.date, freeMinutes: free.minutes })
     .from(ids)
     .innerJoin(salons, eq(salons.id, ids.id))
     .innerJoin(areas, eq(areas.id, salons.areaId))
     .leftJoin(stations, eq(stations.id, salons.stationId))
     .leftJoinLateral(cardCover, sql`true`)
+    .leftJoinLateral(free, sql`true`)
     .orderBy(asc(ids.position));
+  return rows.map(({ freeDate, freeMinutes, ...card }) => ({
+    ...card,
+    freeTimes: freeTimesOf({ date: freeDate, minutes: freeMinutes }),
+  }));
 }
 
-/** A page of cards with the next free times (空席あり) of each salon on it. */
-async function withFreeTimes(
-  db: Database,
+/** A page of cards with the next free times (空席あり) of each salon on it, by slug. */
+function resultOf(
   query: SearchQuery,
-  now: Date,
-  rows: (SalonCard & { id: string })[],
+  rows: CardRow[],
   total: number,
   pageSize: number,
   totalIsLowerBound = false,
-): Promise<SearchResult> {
-  const next = await nextFreeTimes(
-    db,
-    rows.map((row) => row.id),
-    now,
-    {
-      date: query.date,
-      dateTo: query.dateTo,
-      fromMinute: query.from ? minutes(query.from) : undefined,
-      toMinute: query.to ? minutes(query.to) : undefined,
-    },
-  );
+): SearchResult {
   const freeTimes: Record<string, NextFreeTimes> = {};
-  for (const row of rows) {
-    const found = next.get(row.id);
-    if (found) freeTimes[row.slug] = found;
-  }
+  for (const row of rows) if (row.freeTimes) freeTimes[row.slug] = row.freeTimes;
   return {
-    salons: rows.map(({ id: _id, ...card }) => card),
+    salons: rows.map(({ id: _id, freeTimes: _free, ...card }) => card),
     freeTimes,
     total,
     totalIsLowerBound,
