@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, isNull, lte, or } from "drizzle-orm";
-import { calendarDay } from "../../common/format";
+import { calendarDay } from "../../common/local-time";
 import { SLUG_PATTERN } from "../../common/slug";
 import { nextFreeTimes } from "../bookings/free-times";
 import { groupMenus, menuItemColumns } from "../bookings/menu-items";
