@@ -25,35 +25,36 @@ import { gzipSync } from "node:zlib";
 /** A page, the route ids it matches (root first), and its budget in gzip bytes. */
 export type Page = { name: string; routes: string[]; budgetKb: number; path: string };
 
-// Budgets: each page's figure on 2026-11-29 after issue 42's cuts plus 0.8–1.3
-// KB, rounded to a whole KB, so growth of about a KB fails scripts/test.sh.
-// Raising one is a decision: say why in the commit. The issue's goal is 124 KB
-// for the public pages; search and salon are above it still (bench/README.md).
+// Budgets: each page's figure on 2026-11-29 after issue 42's second round of
+// cuts (the framework chunk, bench/README.md) plus about 1 KB, to the half KB,
+// and never above the issue's goal of 124 KB for the public pages (salon: 0.5
+// KB of room), so growth of about a KB fails scripts/test.sh. Raising one is a
+// decision: say why in the commit.
 export const PAGES: Page[] = [
-  { name: "home", path: "/", routes: ["root", "routes/home"], budgetKb: 121 },
+  { name: "home", path: "/", routes: ["root", "routes/home"], budgetKb: 117.5 },
   {
     name: "search",
     path: "/salons/search",
     routes: ["root", "routes/salons.search"],
-    budgetKb: 128,
+    budgetKb: 124,
   },
   {
     name: "salon",
     path: "/salons/:id",
     routes: ["root", "routes/salons.$id._layout", "routes/salons.$id"],
-    budgetKb: 129,
+    budgetKb: 124,
   },
   {
     name: "owner ledger",
     path: "/owner/salons/:id/bookings",
     routes: ["root", "routes/owner.salons.$id._layout", "routes/owner.salons.$id.bookings"],
-    budgetKb: 123,
+    budgetKb: 119.5,
   },
   {
     name: "owner today",
     path: "/owner/salons/:id",
     routes: ["root", "routes/owner.salons.$id._layout", "routes/owner.salons.$id"],
-    budgetKb: 121,
+    budgetKb: 117.5,
   },
 ];
 

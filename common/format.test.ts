@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calendarDay, formatDate, formatDateTime, formatMonthDayWeekday } from "./format";
+import { formatDate, formatDateTime, formatMonthDayWeekday } from "./format";
 
 describe("formatDate", () => {
   it("writes a calendar day in Japanese form with the weekday", () => {
@@ -17,14 +17,6 @@ describe("formatDateTime", () => {
   it("writes a moment's day and time in Tokyo", () => {
     expect(formatDateTime(new Date("2026-11-23T01:05:00Z"))).toBe("2026年11月23日(月) 10:05");
     expect(formatDateTime("2026-11-22T15:00:00Z")).toBe("2026年11月23日(月) 00:00");
-  });
-});
-
-describe("calendarDay", () => {
-  it("is the day in the given time zone", () => {
-    const now = new Date("2026-11-22T15:30:00Z");
-    expect(calendarDay(now, "Asia/Tokyo")).toBe("2026-11-23");
-    expect(calendarDay(now, "UTC")).toBe("2026-11-22");
   });
 });
 

@@ -1,5 +1,3 @@
-import { toLocal } from "./local-time";
-
 const yen = new Intl.NumberFormat("ja-JP", { style: "currency", currency: "JPY" });
 
 export function formatYen(amount: number): string {
@@ -17,14 +15,6 @@ const dateFormat = new Intl.DateTimeFormat("ja-JP", {
   weekday: "short",
   timeZone: SITE_TIME_ZONE,
 });
-
-/**
- * The calendar day (YYYY-MM-DD) of `now` in `timeZone`: the site's one
- * "local date of an instant" (common/local-time.ts reads the zone).
- */
-export function calendarDay(now: Date, timeZone: string): string {
-  return toLocal(now, timeZone).date;
-}
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 

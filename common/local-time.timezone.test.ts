@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   addDays,
+  calendarDay,
   formatMinutes,
   isLocalDate,
   LocalDay,
@@ -116,5 +117,13 @@ describe("zones", () => {
     expect(localToInstant("2026-10-03", "10:00", "Australia/Sydney").toISOString()).toBe(
       "2026-10-03T00:00:00.000Z",
     );
+  });
+});
+
+describe("calendarDay", () => {
+  it("is the day in the given time zone", () => {
+    const now = new Date("2026-11-22T15:30:00Z");
+    expect(calendarDay(now, "Asia/Tokyo")).toBe("2026-11-23");
+    expect(calendarDay(now, "UTC")).toBe("2026-11-22");
   });
 });

@@ -154,6 +154,16 @@ export function toLocal(instant: Date, timeZone: string): LocalDateTime {
   return { date, time: formatMinutes(minutes), minutes, weekday: weekdayOf(date) };
 }
 
+/**
+ * The calendar day (YYYY-MM-DD) of `instant` in `timeZone`: the site's one
+ * "local date of an instant" (toLocal's date, without its time and weekday).
+ * Here rather than in common/format.ts, whose formatters every public page
+ * loads: only the few client modules that need a day pull this module in (issue 42).
+ */
+export function calendarDay(instant: Date, timeZone: string): LocalDate {
+  return formatDayNumberMs(Math.floor(wallClockMs(instant.getTime(), timeZone) / DAY) * DAY);
+}
+
 const dayOffsets = new Map<string, readonly [number, number]>();
 
 /**

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
-import { calendarDay, SITE_TIME_ZONE } from "../common/format";
+import { SITE_TIME_ZONE } from "../common/format";
+import { calendarDay } from "../common/local-time";
 import { loadConfig } from "../server/config";
 import { openDatabase } from "../server/db/client";
 import { createLogger } from "../server/logger";

@@ -1,4 +1,3 @@
-import { calendarDay, SITE_TIME_ZONE } from "../../common/format";
 import type { ListedReview, ReviewSummary } from "../../server/reviews/review-list.server";
 import type { SalonDetail } from "../../server/salons/salon-detail";
 
@@ -62,7 +61,7 @@ export function reviewsJsonLd(summary: ReviewSummary, shown: readonly ListedRevi
     review: shown.map((review) => ({
       "@type": "Review",
       author: { "@type": "Person", name: review.authorLabel },
-      datePublished: calendarDay(new Date(review.createdAt), SITE_TIME_ZONE),
+      datePublished: review.publishedOn,
       ...(review.title ? { name: review.title } : {}),
       reviewBody: review.body,
       reviewRating: {

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { redirect, useLocation } from "react-router";
-import { calendarDay, formatResultCount, SITE_TIME_ZONE } from "../../common/format";
+import { formatResultCount, SITE_TIME_ZONE } from "../../common/format";
+import { calendarDay } from "../../common/local-time";
 import { publicPageHeaders } from "../../common/page-cache";
 import { parseSearch } from "../../common/search.schema";
 import {

@@ -1,13 +1,8 @@
 import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { fieldErrors, requiredText, uuidText } from "../../common/field-rules";
-import {
-  calendarDay,
-  formatDate,
-  formatDateTime,
-  formatYen,
-  SITE_TIME_ZONE,
-} from "../../common/format";
+import { formatDate, formatDateTime, formatYen, SITE_TIME_ZONE } from "../../common/format";
+import { calendarDay } from "../../common/local-time";
 import { RESOLUTION_NOTE_MAX } from "../../common/payment-reconciliation";
 import { recordAudit } from "../audit/audit";
 import { paymentKindLabels } from "../bookings/booking-payments.server";

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { calendarDay, formatDate, SITE_TIME_ZONE } from "../../common/format";
-import { addDays, localToInstant } from "../../common/local-time";
+import { formatDate, SITE_TIME_ZONE } from "../../common/format";
+import { addDays, calendarDay, localToInstant } from "../../common/local-time";
 import type { Database } from "../db/client";
 import { users } from "../db/schema";
 import { enqueue, type JobHandler } from "../jobs/queue.server";

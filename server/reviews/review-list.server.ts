@@ -1,4 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNull, min, type SQL, sql } from "drizzle-orm";
+import { SITE_TIME_ZONE } from "../../common/format";
+import { calendarDay } from "../../common/local-time";
 import type { ReviewListQuery } from "../../common/review-list-query";
 import {
   formatRating,
@@ -186,6 +188,9 @@ export async function listReviews(db: Database, salonId: string, options: Review
   return {
     items: rows.map(({ bookingId, stylistSlug, stylistName, replyBody, ...row }) => ({
       ...row,
+      // The day it was posted, in Japan (the JSON-LD's datePublished): worked out here, so the
+      // browser's bundle of the salon pages needs no time-zone code (issue 42).
+      publishedOn: calendarDay(row.createdAt, SITE_TIME_ZONE),
       stylist: stylistSlug && stylistName ? { slug: stylistSlug, name: stylistName } : null,
       menus: visitMenus.get(bookingId) ?? [],
       // Every review stands on a completed booking (booking_id is required): 来店済み.

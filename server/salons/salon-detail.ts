@@ -1,5 +1,7 @@
 import { and, asc, eq, gte, isNull, lte, or } from "drizzle-orm";
-import { calendarDay } from "../../common/format";
+import { couponLimitNotes, couponTargetLabels } from "../../common/coupon-eligibility";
+import { priceWithCoupon } from "../../common/coupon-pricing";
+import { calendarDay } from "../../common/local-time";
 import { SLUG_PATTERN } from "../../common/slug";
 import { nextFreeTimes } from "../bookings/free-times";
 import { groupMenus, menuItemColumns } from "../bookings/menu-items";
@@ -144,16 +146,33 @@ export async function salonMenusAndCoupons(db: Database, salonId: string, today:
   ]);
   return {
     menuGroups: groupMenus(menuRows),
-    // With the menus each is for (none: the whole booking), so the page can show its price.
-    coupons: couponRows.map((coupon) => ({
-      ...coupon,
-      menuIds: couponMenuRows.filter((row) => row.couponId === coupon.id).map((row) => row.menuId),
-      /**
-       * Whether the signed-in visitor may use it (target, once per customer;
-       * decision 0087); null for a guest, and on the shared (cached) page.
-       */
-      usable: null as boolean | null,
-    })),
+    // Worded and priced here, by the rules' own modules, so the salon pages' bundle carries
+    // neither (issue 42): its badge, its limits as notes, and each published menu it is for
+    // with the coupon's price (null: a coupon for the whole booking, whatever its menus).
+    coupons: couponRows.map((coupon) => {
+      const menuIds = couponMenuRows
+        .filter((row) => row.couponId === coupon.id)
+        .map((row) => row.menuId);
+      return {
+        ...coupon,
+        targetLabel: couponTargetLabels[coupon.target],
+        limitNotes: couponLimitNotes(coupon, coupon.staffName),
+        menuPrices:
+          menuIds.length === 0
+            ? null
+            : menuRows
+                .filter((menu) => menuIds.includes(menu.id))
+                .map((menu) => ({
+                  menuId: menu.id,
+                  price: priceWithCoupon([menu], { ...coupon, menuIds }) ?? menu.price,
+                })),
+        /**
+         * Whether the signed-in visitor may use it (target, once per customer;
+         * decision 0087); null for a guest, and on the shared (cached) page.
+         */
+        usable: null as boolean | null,
+      };
+    }),
   };
 }
 

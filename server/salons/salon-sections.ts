@@ -1,6 +1,6 @@
 import { and, asc, between, eq } from "drizzle-orm";
 import { type CouponTarget, couponFitsPerson } from "../../common/coupon-eligibility";
-import { calendarDay } from "../../common/format";
+import { calendarDay } from "../../common/local-time";
 import { isUuid } from "../../common/uuid";
 import { customerHistory } from "../bookings/coupon-eligibility.server";
 import type { Database } from "../db/client";

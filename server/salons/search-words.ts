@@ -1,4 +1,5 @@
-import { calendarDay, SITE_TIME_ZONE } from "../../common/format";
+import { SITE_TIME_ZONE } from "../../common/format";
+import { calendarDay } from "../../common/local-time";
 import { parseSearch } from "../../common/search.schema";
 import type { Database } from "../db/client";
 import { withQueryWords } from "../search/query-words";

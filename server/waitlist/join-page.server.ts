@@ -1,6 +1,5 @@
 import { bookingFlowHref, type FlowLink, waitlistJoinHref } from "../../common/booking-flow-href";
-import { calendarDay } from "../../common/format";
-import { formatMinutes, toLocal } from "../../common/local-time";
+import { calendarDay, formatMinutes, toLocal } from "../../common/local-time";
 import { WAITLIST_LIVE_ENTRIES_MAX } from "../../common/waitlist";
 import { salonOpeningOn } from "../bookings/availability";
 import { loadAvailabilityInput } from "../bookings/availability-data.server";

@@ -7,8 +7,7 @@ import * as detailRoute from "../../app/routes/owner.salons.$id.bookings.$bookin
 import * as confirmRoute from "../../app/routes/salons.$id.confirm";
 import * as paidRoute from "../../app/routes/salons.$id.confirm.paid";
 import * as thanksRoute from "../../app/routes/salons.$id.confirm.thanks";
-import { calendarDay } from "../../common/format";
-import { addDays } from "../../common/local-time";
+import { addDays, calendarDay } from "../../common/local-time";
 import { CHECKOUT_MINUTES } from "../../server/bookings/booking-payments.server";
 import {
   bookingEvents,

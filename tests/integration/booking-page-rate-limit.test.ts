@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as confirmRoute from "../../app/routes/salons.$id.confirm";
-import { calendarDay } from "../../common/format";
-import { addDays } from "../../common/local-time";
+import { addDays, calendarDay } from "../../common/local-time";
 import { browser } from "../support/accounts";
 import { buildSalonWithStaff } from "../support/builders";
 import { createRouteApp, postForm, signedInMember } from "../support/route-app";

@@ -1,7 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calendarDay } from "../../common/format";
-import { addDays, localToInstant } from "../../common/local-time";
+import { addDays, calendarDay, localToInstant } from "../../common/local-time";
 import { confirmBooking, holdSlot } from "../../server/bookings/booking.server";
 import { attachCustomer } from "../../server/bookings/salon-customers.server";
 import { type DatabaseHandle, openDatabase } from "../../server/db/client";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calendarDay } from "../../common/format";
+import { calendarDay } from "../../common/local-time";
 import { feeDescription, sendBookingMoney } from "../../server/bookings/booking-fees.server";
 import { salonActor } from "../../server/bookings/booking-history.server";
 import { type Database, type DatabaseHandle, openDatabase } from "../../server/db/client";

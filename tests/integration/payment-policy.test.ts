@@ -6,8 +6,7 @@ import * as settingsRoute from "../../app/routes/owner.salons.$id.settings";
 import * as confirmRoute from "../../app/routes/salons.$id.confirm";
 import * as paidRoute from "../../app/routes/salons.$id.confirm.paid";
 import * as thanksRoute from "../../app/routes/salons.$id.confirm.thanks";
-import { calendarDay } from "../../common/format";
-import { addDays, localToInstant } from "../../common/local-time";
+import { addDays, calendarDay, localToInstant } from "../../common/local-time";
 import type { PolicySnapshot } from "../../common/payment-policy";
 import { bookingJobHandlers } from "../../server/bookings/booking-jobs.server";
 import {

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as adminPaymentsRoute from "../../app/routes/admin.payments";
-import { calendarDay } from "../../common/format";
+import { calendarDay } from "../../common/local-time";
 import { applyPaymentEvent } from "../../server/bookings/booking-payments.server";
 import {
   auditLog,

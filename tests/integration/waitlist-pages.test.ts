@@ -6,8 +6,7 @@ import * as offerRoute from "../../app/routes/account.waitlist.offers.$offerId";
 import * as ledgerRoute from "../../app/routes/owner.salons.$id.bookings";
 import * as confirmRoute from "../../app/routes/salons.$id.confirm";
 import * as joinRoute from "../../app/routes/salons.$id.waitlist";
-import { calendarDay } from "../../common/format";
-import { addDays, localToInstant } from "../../common/local-time";
+import { addDays, calendarDay, localToInstant } from "../../common/local-time";
 import {
   bookings,
   salonMembers,

@@ -1,10 +1,5 @@
 import { Link } from "react-router";
-import {
-  type CouponTarget,
-  couponLimitNotes,
-  couponTargetLabels,
-} from "../../../common/coupon-eligibility";
-import { priceWithCoupon } from "../../../common/coupon-pricing";
+import type { CouponTarget } from "../../../common/coupon-eligibility";
 import { formatDate, formatYen } from "../../../common/format";
 import { photoSrcSet } from "../../../common/photo-variants";
 import type { SalonDetail } from "../../../server/salons/salon-detail";
@@ -166,13 +161,14 @@ type Menu = SalonDetail["menuGroups"][number]["menus"][number];
 
 /**
  * What the coupon costs: each of its menus at the regular price and with the
- * coupon (the booking pages price it the same way), or that it is for any menu.
+ * coupon (priced by the server as the booking pages price it), or that it is for any menu.
  */
 function CouponPrices({ coupon, menus }: { coupon: Coupon; menus: Menu[] }) {
-  if (coupon.menuIds.length === 0) {
+  if (coupon.menuPrices === null) {
     return <p className="text-sm">対象：全メニュー（ご予約の合計に適用）</p>;
   }
-  const covered = menus.filter((menu) => coupon.menuIds.includes(menu.id));
+  const prices = new Map(coupon.menuPrices.map((entry) => [entry.menuId, entry.price]));
+  const covered = menus.filter((menu) => prices.has(menu.id));
   if (covered.length === 0) return null;
   return (
     <ul className="text-sm">
@@ -186,7 +182,7 @@ function CouponPrices({ coupon, menus }: { coupon: Coupon; menus: Menu[] }) {
           <span aria-hidden="true"> → </span>
           <span className="font-bold text-brand-700">
             <span className="sr-only">クーポン適用で</span>
-            {formatYen(priceWithCoupon([menu], coupon) ?? menu.price)}
+            {formatYen(prices.get(menu.id) ?? menu.price)}
           </span>
         </li>
       ))}
@@ -227,7 +223,7 @@ export function SalonCoupons({
                 className={`rounded px-1.5 py-0.5 text-xs ${targetBadge[coupon.target]}`}
                 data-coupon-target={coupon.target}
               >
-                {couponTargetLabels[coupon.target]}
+                {coupon.targetLabel}
               </span>
               {couponDiscount(coupon)}
               {coupon.usable === true ? (
@@ -237,10 +233,8 @@ export function SalonCoupons({
               ) : null}
             </p>
             <h3 className="font-bold">{coupon.title}</h3>
-            {couponLimitNotes(coupon, coupon.staffName).length > 0 ? (
-              <p className="text-xs text-neutral-800">
-                {couponLimitNotes(coupon, coupon.staffName).join("・")}
-              </p>
+            {coupon.limitNotes.length > 0 ? (
+              <p className="text-xs text-neutral-800">{coupon.limitNotes.join("・")}</p>
             ) : null}
             {coupon.description ? <p className="text-sm">{coupon.description}</p> : null}
             <CouponPrices coupon={coupon} menus={menus} />

@@ -1,6 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from "react";
-import type { SearchErrors, SearchQuery, SearchTyped } from "../../../common/search.schema";
-import type { SearchOptions } from "../../../server/salons/search-page";
+import { SearchForm, type SearchFormProps } from "./search-form";
 
 /** The id of the page's own filter form, where the bar's link leads without JavaScript. */
 export const SEARCH_FILTERS_ID = "search-filters";
@@ -10,12 +9,10 @@ export const SEARCH_FILTERS_ID = "search-filters";
 const loadDialog = () => import("./search-filter-dialog");
 const SearchFilterDialog = lazy(loadDialog);
 
-export type FilterDialogProps = {
-  query: SearchQuery;
-  errors: SearchErrors;
-  typed: SearchTyped;
-  today: string;
-  options: SearchOptions;
+export type FilterBarProps = Pick<
+  SearchFormProps,
+  "query" | "errors" | "typed" | "today" | "options"
+> & {
   /** The current search's count, shown until the first recount. */
   total: number;
   /** Conditions chosen now (the chips), for the button's badge. */
@@ -30,9 +27,9 @@ export type FilterDialogProps = {
  * beside the results, and the link is a skip link shown on focus.
  */
 export function SearchFilterBar(
-  props: FilterDialogProps & { open: boolean; onOpenChange: (open: boolean) => void },
+  props: FilterBarProps & { open: boolean; onOpenChange: (open: boolean) => void },
 ) {
-  const { chosen, total, open, onOpenChange, ...dialogProps } = props;
+  const { chosen, total, open, onOpenChange, ...formProps } = props;
   const [enhanced, setEnhanced] = useState(false);
   useEffect(() => setEnhanced(true), []);
   const label = (
@@ -79,10 +76,9 @@ export function SearchFilterBar(
       {open ? (
         <Suspense fallback={null}>
           <SearchFilterDialog
-            {...dialogProps}
             total={total}
-            chosen={chosen}
             onClose={() => onOpenChange(false)}
+            renderForm={(dialog) => <SearchForm {...formProps} {...dialog} />}
           />
         </Suspense>
       ) : null}

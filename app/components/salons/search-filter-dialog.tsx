@@ -1,7 +1,9 @@
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Button, Dialog, Heading, I18nProvider, Modal, ModalOverlay } from "react-aria-components";
-import type { FilterDialogProps } from "./search-filter-bar";
-import { SearchForm } from "./search-form";
+import type { SearchFormProps } from "./search-form";
+
+/** What the dialog adds to the page's search form: its recount, its closing and its button. */
+export type DialogFormProps = Pick<SearchFormProps, "onFieldsChange" | "onSearch" | "submitLabel">;
 
 /** How long the visitor may pause between changes before the count is asked for. */
 const RECOUNT_DELAY_MS = 250;
@@ -10,17 +12,20 @@ const RECOUNT_DELAY_MS = 250;
  * The phone's filters: the search form in a modal dialog (React Aria: focus
  * kept inside, Escape and the close button dismiss it, focus goes back to the
  * 絞り込み button), with the number of salons the chosen filters find, asked
- * from /salons/search/count as they change. Loaded on demand (search-filter-bar).
+ * from /salons/search/count as they change. Loaded on demand (search-filter-bar),
+ * without the form's own code: the bar renders the form (`renderForm`), which the
+ * page has loaded already, so this chunk holds the dialog alone.
  */
 export default function SearchFilterDialog({
-  query,
-  errors,
-  typed,
-  today,
-  options,
   total,
   onClose,
-}: FilterDialogProps & { onClose: () => void }) {
+  renderForm,
+}: {
+  /** The current search's count, shown until the first recount. */
+  total: number;
+  onClose: () => void;
+  renderForm: (props: DialogFormProps) => ReactNode;
+}) {
   const { count, pending, recount } = useMatchCount(total);
   return (
     <I18nProvider locale="ja-JP">
@@ -61,16 +66,11 @@ export default function SearchFilterDialog({
             </div>
             {/* The apply button (with the count) stays in view while the form scrolls. */}
             <div className="p-4 [&_button[type=submit]]:sticky [&_button[type=submit]]:bottom-3 [&_button[type=submit]]:shadow-lg">
-              <SearchForm
-                query={query}
-                errors={errors}
-                typed={typed}
-                today={today}
-                options={options}
-                onFieldsChange={recount}
-                onSearch={onClose}
-                submitLabel={count ? `${count}件を表示` : "この条件で検索"}
-              />
+              {renderForm({
+                onFieldsChange: recount,
+                onSearch: onClose,
+                submitLabel: count ? `${count}件を表示` : "この条件で検索",
+              })}
             </div>
           </Dialog>
         </Modal>

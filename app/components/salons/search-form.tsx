@@ -16,16 +16,7 @@ const control = "w-full rounded border border-neutral-400 bg-white px-3 py-2";
  * the form before JavaScript). Our own messages replace the browser's
  * validation (noValidate): `min` only guides the date picker.
  */
-export function SearchForm({
-  query,
-  errors,
-  typed,
-  today,
-  options,
-  onFieldsChange,
-  onSearch,
-  submitLabel = "この条件で検索",
-}: {
+export type SearchFormProps = {
   query: SearchQuery;
   errors: SearchErrors;
   typed: SearchTyped;
@@ -36,7 +27,18 @@ export function SearchForm({
   /** Called after the form started its search (the phone dialog closes). */
   onSearch?: () => void;
   submitLabel?: string;
-}) {
+};
+
+export function SearchForm({
+  query,
+  errors,
+  typed,
+  today,
+  options,
+  onFieldsChange,
+  onSearch,
+  submitLabel = "この条件で検索",
+}: SearchFormProps) {
   const submit = useSubmit();
   // The area list follows the chosen prefecture: at once with JavaScript,
   // after the search without (the server lists only that prefecture's areas).

@@ -1,8 +1,7 @@
 import { and, asc, eq, gte, inArray, isNull, lte, or } from "drizzle-orm";
 import { type CouponTarget, couponLimitNotes } from "../../../common/coupon-eligibility";
 import { type CouponTerms, priceWithCoupon } from "../../../common/coupon-pricing";
-import { calendarDay } from "../../../common/format";
-import { isLocalDate } from "../../../common/local-time";
+import { calendarDay, isLocalDate } from "../../../common/local-time";
 import { SLUG_PATTERN } from "../../../common/slug";
 import { isUuid } from "../../../common/uuid";
 import type { Database } from "../../db/client";

@@ -1,8 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { bookingFlowHref, type FlowLink, sameMenus } from "../../../common/booking-flow-href";
-import { calendarDay } from "../../../common/format";
-import { addDays, toLocal } from "../../../common/local-time";
+import { addDays, calendarDay, toLocal } from "../../../common/local-time";
 import { isUuid } from "../../../common/uuid";
 import type { Database } from "../../db/client";
 import { staff } from "../../db/schema";

@@ -1,5 +1,4 @@
-import { calendarDay } from "../../../common/format";
-import { addDays } from "../../../common/local-time";
+import { addDays, calendarDay } from "../../../common/local-time";
 import { findAvailability } from "../availability";
 import { loadAvailabilityInput, MAX_RANGE_DAYS } from "../availability-data.server";
 import { bookingSettingsFor } from "../settings";
