@@ -227,3 +227,48 @@ export async function copyOf(template: Engine): Promise<Engine> {
 }
 
 export const redact = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]+@/, "//$1:***@");
+
+/** The seed's demo owner (scripts/db-seed.ts): the back office's benches sign in as them. */
+export const DEMO_OWNER = { email: "demo-owner@example.jp", password: "demo-pass-123" };
+
+/**
+ * Signs the demo owner in through Better Auth's API (no form) and returns the
+ * session cookies as one `Cookie` header value (`name=value; …`), for plain
+ * requests, Lighthouse's extraHeaders or a browser context (`cookiesForUrl`).
+ */
+export async function signInDemoOwner(origin: string): Promise<string> {
+  const response = await fetch(`${origin}/api/auth/sign-in/email`, {
+    method: "POST",
+    headers: { origin, "content-type": "application/json" },
+    body: JSON.stringify(DEMO_OWNER),
+  });
+  if (!response.ok) throw new Error(`sign-in: ${response.status} ${await response.text()}`);
+  const cookie = response.headers
+    .getSetCookie()
+    .map((line) => line.split(";")[0] ?? "")
+    .filter((pair) => pair.includes("="))
+    .join("; ");
+  if (!cookie) throw new Error("sign-in: no session cookie");
+  return cookie;
+}
+
+/**
+ * A `Cookie` header value as cookies of `origin` for a browser's store (Playwright's
+ * BrowserContext.addCookies, CDP's Storage.setCookies). Secure, as the server sets them (the
+ * session cookie's `__Secure-` prefix demands it); browsers keep secure cookies of localhost.
+ */
+export function cookiesForUrl(cookie: string, origin: string) {
+  const domain = new URL(origin).hostname;
+  return cookie.split("; ").map((pair) => {
+    const at = pair.indexOf("=");
+    return {
+      name: pair.slice(0, at),
+      value: pair.slice(at + 1),
+      domain,
+      path: "/",
+      secure: true,
+      httpOnly: true,
+      sameSite: "Lax" as const,
+    };
+  });
+}

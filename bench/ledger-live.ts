@@ -6,7 +6,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { type BrowserContext, chromium, type Page } from "@playwright/test";
 import { addDays, formatMinutes, minutesOf, toLocal } from "../common/local-time";
-import { cleanUp, cleanups, runCommand } from "./harness";
+import { cleanUp, cleanups, cookiesForUrl, runCommand, signInDemoOwner } from "./harness";
 
 /**
  * `npx tsx bench/ledger-live.ts [checkout…]` (issue 42): how long after a
@@ -25,7 +25,6 @@ import { cleanUp, cleanups, runCommand } from "./harness";
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const BASE_PORT = Number(process.env.BENCH_PORT ?? 4700);
-const OWNER = { email: "demo-owner@example.jp", password: "demo-pass-123" };
 const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
 
 async function startServer(checkout: string, dataDir: string, port: number) {
@@ -86,12 +85,9 @@ type Target = {
 
 /** Signs the browser context in; the bench's own requests send the same cookies. */
 async function signIn(context: BrowserContext, origin: string): Promise<string> {
-  const response = await context.request.post(`${origin}/api/auth/sign-in/email`, {
-    data: OWNER,
-    headers: { origin },
-  });
-  if (!response.ok()) throw new Error(`sign-in: ${response.status()} ${await response.text()}`);
-  return (await context.cookies(origin)).map(({ name, value }) => `${name}=${value}`).join("; ");
+  const cookie = await signInDemoOwner(origin);
+  await context.addCookies(cookiesForUrl(cookie, origin));
+  return cookie;
 }
 
 async function api(target: Pick<Target, "origin" | "cookie">, pathname: string, body?: unknown) {
