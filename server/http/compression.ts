@@ -16,20 +16,6 @@ const MIN_BYTES = 1024;
  */
 const PIECE_BYTES = 16 * 1024;
 
-// Answers that are whole documents in memory: compressed at once, not streamed.
-const json = /^application\/json/;
-/** Brotli at a low quality level: dynamic answers need speed over ratio. */
-const BROTLI_PARAMS = {
-  [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
-  [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
-  // A 256 KB window instead of the default 4 MB: as large as our pages, and each
-  // encoder's buffers count against V8's external memory, so 4 MB windows made V8
-  // run a full collection every half second under load (the V8 threads' CPU per
-  // search 9.1 → 2.2 ms; the bytes the same: bench/README.md, issue 42).
-  [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
-};
-const GZIP_OPTIONS = { level: 6 };
-
 /** Picks brotli over gzip when the client accepts both (smaller for text). */
 export function chooseEncoding(acceptEncoding: string | undefined): "br" | "gzip" | null {
   const accepted = (acceptEncoding ?? "")
@@ -62,40 +48,25 @@ export function compression(): MiddlewareHandler {
       res.headers.has("content-encoding") ||
       !compressible.test(type) ||
       streamed.test(type) ||
-      length < MIN_BYTES
+      length < MIN_BYTES ||
+      !res.body
     ) {
       return;
     }
-    if (json.test(type)) {
-      // A JSON answer (c.json) is a whole document in memory, sent without a
-      // Content-Length: read, it goes as it is below MIN_BYTES and compressed
-      // in one call above. Through the streams below, an API answer of a few
-      // hundred bytes cost ~1 ms of CPU, and was compressed whatever its
-      // size (bench/README.md, issue 42).
-      const bytes = new Uint8Array(await res.arrayBuffer());
-      const small = bytes.byteLength < MIN_BYTES;
-      const body = small
-        ? bytes
-        : encoding === "br"
-          ? zlib.brotliCompressSync(bytes, { params: BROTLI_PARAMS })
-          : zlib.gzipSync(bytes, GZIP_OPTIONS);
-      const headers = new Headers(res.headers);
-      headers.set("content-length", String(body.byteLength));
-      if (!small) {
-        headers.set("content-encoding", encoding);
-        headers.append("vary", "Accept-Encoding");
-      }
-      // Cleared first: Hono would otherwise rebuild the new response around a
-      // stream of its body to copy the old one's headers (copied here already).
-      c.res = undefined;
-      c.res = new Response(body.byteLength > 0 ? body : null, { status: res.status, headers });
-      return;
-    }
-    if (!res.body) return;
     const compressor =
       encoding === "br"
-        ? zlib.createBrotliCompress({ params: BROTLI_PARAMS })
-        : zlib.createGzip(GZIP_OPTIONS);
+        ? zlib.createBrotliCompress({
+            params: {
+              [zlib.constants.BROTLI_PARAM_QUALITY]: 4,
+              [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+              // A 256 KB window instead of the default 4 MB: as large as our pages, and each
+              // encoder's buffers count against V8's external memory, so 4 MB windows made V8
+              // run a full collection every half second under load (the V8 threads' CPU per
+              // search 9.1 → 2.2 ms; the bytes the same: bench/README.md, issue 42).
+              [zlib.constants.BROTLI_PARAM_LGWIN]: 18,
+            },
+          })
+        : zlib.createGzip({ level: 6 });
     const body = Readable.fromWeb(res.body as NodeReadableStream)
       .pipe(inPieces(PIECE_BYTES))
       .pipe(compressor);
