@@ -1,19 +1,16 @@
-import { and, asc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { addDays, LocalDay, toLocal } from "../../common/local-time";
 import { isPendingApproval } from "../../common/status-labels";
 import type { Database } from "../db/client";
 import type { MailAttachment } from "../db/schema";
 import {
   bookingEvents,
-  bookingMenus,
   bookings,
   coupons,
   jobs,
   salonBookingSettings,
-  salonOwners,
   salons,
   staff,
-  users,
 } from "../db/schema";
 import { enqueue, type JobHandler } from "../jobs/queue.server";
 import { type LineDeliveryOptions, sendVisitorMessage } from "../line/line-messages.server";
@@ -28,9 +25,9 @@ import {
 } from "../mail/booking-templates";
 import { createMailer, type Mail } from "../mail/mailer";
 import { paymentTextLines } from "../payments/payment-lines";
-import { paymentRecordsOfBooking } from "../payments/payment-records.server";
+import { paymentRecordsFromJson, paymentRecordsJson } from "../payments/payment-records.server";
 import { bookingCalendar } from "./booking-calendar.server";
-import { bookingSettingsFor } from "./settings";
+import { bookingSettingsDefaults } from "./settings";
 
 /**
  * The mails a booking causes, sent by the job queue (server/jobs/) rather
@@ -204,10 +201,22 @@ export async function moveReminder(
     );
 }
 
+type NoticeSettings = { enabled: boolean; email: string };
+
 /**
  * Where the salon's notices go (issue 28, point 7): none when the salon
  * turned them off, its booking address when it set one, else its owners.
  */
+function noticeRecipientsFrom(
+  settings: NoticeSettings | null,
+  ownerEmails: readonly string[],
+): string[] {
+  if (settings && !settings.enabled) return [];
+  if (settings?.email.trim()) return [settings.email.trim()];
+  return [...ownerEmails];
+}
+
+/** The recipients of the salon's notices (noticeRecipientsFrom), its settings read. */
 export async function salonNoticeRecipients(
   tx: Pick<Database, "select">,
   salonId: string,
@@ -220,19 +229,23 @@ export async function salonNoticeRecipients(
     })
     .from(salonBookingSettings)
     .where(eq(salonBookingSettings.salonId, salonId));
-  if (settings && !settings.enabled) return [];
-  if (settings?.email.trim()) return [settings.email.trim()];
-  return [...ownerEmails];
+  return noticeRecipientsFrom(settings ?? null, ownerEmails);
 }
 
 type Loaded = {
   booking: BookingRow;
   details: BookingMailDetails;
   salonSlug: string;
-  ownerEmails: string[];
+  /** Where the salon's notices of this booking go (noticeRecipientsFrom). */
+  noticeTo: string[];
 };
 
-/** The booking with what its mails show, its row locked for the job's transaction. */
+/**
+ * The booking with what its mails show, its row locked for the job's
+ * transaction: in one statement (its menus, the salon's owners and its
+ * payments as JSON beside it), as every booking's confirmation mail runs
+ * this once (bench/README.md, issue 42).
+ */
 async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | null> {
   const [row] = await tx
     .select({
@@ -244,32 +257,37 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
       timeZone: salons.timeZone,
       staffName: staff.name,
       couponTitle: coupons.title,
+      cancellationCutoffHours: salonBookingSettings.cancellationCutoffHours,
+      noticeEnabled: salonBookingSettings.noticeMailEnabled,
+      noticeEmail: salonBookingSettings.noticeEmail,
+      menus: sql<{ name: string; price: number }[]>`(
+        select coalesce(json_agg(json_build_object('name', m.name, 'price', m.price)
+          order by m.position), '[]'::json)
+        from booking_menus m where m.salon_id = ${bookings.salonId} and m.booking_id = ${bookings.id})`,
+      ownerEmails: sql<string[]>`(
+        select coalesce(json_agg(u.email order by u.email), '[]'::json)
+        from salon_owners o join users u on u.id = o.user_id
+        where o.salon_id = ${bookings.salonId} and u.role = 'owner')`,
+      payments: paymentRecordsJson(bookings.id),
     })
     .from(bookings)
     .innerJoin(salons, eq(salons.id, bookings.salonId))
     .innerJoin(staff, and(eq(staff.id, bookings.staffId), eq(staff.salonId, bookings.salonId)))
     .leftJoin(coupons, eq(coupons.id, bookings.couponId))
+    .leftJoin(salonBookingSettings, eq(salonBookingSettings.salonId, bookings.salonId))
     .where(eq(bookings.id, bookingId))
     .for("update", { of: bookings });
   if (!row) return null;
   const { booking } = row;
-  const menus = await tx
-    .select({ name: bookingMenus.name, price: bookingMenus.price })
-    .from(bookingMenus)
-    .where(and(eq(bookingMenus.bookingId, booking.id), eq(bookingMenus.salonId, booking.salonId)))
-    .orderBy(asc(bookingMenus.position));
-  const owners = await tx
-    .select({ email: users.email })
-    .from(salonOwners)
-    .innerJoin(users, eq(users.id, salonOwners.userId))
-    .where(and(eq(salonOwners.salonId, booking.salonId), eq(users.role, "owner")))
-    .orderBy(asc(users.email));
-  const { cancellationCutoffHours } = await bookingSettingsFor(tx, booking.salonId);
-  const paid = await paymentRecordsOfBooking(tx, booking.id);
+  // No settings row: the defaults (bookingSettingsFor).
+  const settings =
+    row.noticeEnabled === null || row.noticeEmail === null
+      ? null
+      : { enabled: row.noticeEnabled, email: row.noticeEmail };
   return {
     booking,
     salonSlug: row.salonSlug,
-    ownerEmails: owners.map((owner) => owner.email),
+    noticeTo: noticeRecipientsFrom(settings, row.ownerEmails),
     details: {
       bookingNumber: booking.bookingNumber,
       salonName: row.salonName,
@@ -278,7 +296,7 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
       timeZone: row.timeZone,
       startsAt: booking.startsAt,
       endsAt: booking.endsAt,
-      menus,
+      menus: row.menus,
       staffName: row.staffName,
       staffRequested: booking.staffRequested,
       nominationFee: booking.nominationFee,
@@ -289,7 +307,8 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
       customerPhone: booking.customerPhone,
       customerEmail: booking.customerEmail,
       notes: booking.notes,
-      cancellationCutoffHours,
+      cancellationCutoffHours:
+        row.cancellationCutoffHours ?? bookingSettingsDefaults.cancellationCutoffHours,
       cancelReason: booking.cancelReason,
       cancelledBySalon: booking.status === "cancelled_by_salon",
       cancelEnteredBySalon: booking.cancelledBy === "salon",
@@ -297,7 +316,7 @@ async function loadBooking(tx: Database, bookingId: string): Promise<Loaded | nu
       approvalLapsed: booking.approval === "refused" && booking.cancelledBy === "system",
       approvalExpiresAt: booking.approvalExpiresAt,
       paymentPolicyLines: booking.paymentPolicy?.lines ?? null,
-      payments: paid,
+      payments: paymentRecordsFromJson(row.payments),
     },
   };
 }
@@ -413,10 +432,7 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
       if (!loaded) return;
       const ics = calendarAttachment(loaded, "REQUEST", 0, options, now);
       // A booking the salon entered itself (phone, walk-in) needs no notice to the salon.
-      const notice =
-        loaded.booking.source === "web"
-          ? await salonNoticeRecipients(tx, loaded.booking.salonId, loaded.ownerEmails)
-          : [];
+      const notice = loaded.booking.source === "web" ? loaded.noticeTo : [];
       await toVisitor(tx, loaded, {
         mail: {
           ...renderVisitorBookingMail("confirmed", loaded.details, options.publicUrl),
@@ -449,7 +465,7 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
       // The salon is told of the customer's own cancellation, not of one it entered.
       const notice =
         loaded.booking.status === "cancelled_by_user" && loaded.booking.cancelledBy !== "salon"
-          ? await salonNoticeRecipients(tx, loaded.booking.salonId, loaded.ownerEmails)
+          ? loaded.noticeTo
           : [];
       await toVisitor(tx, loaded, {
         mail: {
@@ -536,10 +552,7 @@ export function bookingJobHandlers(options: BookingMailOptions): Record<string, 
         options,
         now,
       );
-      const notice =
-        by === "customer"
-          ? await salonNoticeRecipients(tx, loaded.booking.salonId, loaded.ownerEmails)
-          : [];
+      const notice = by === "customer" ? loaded.noticeTo : [];
       await toVisitor(tx, loaded, {
         mail: {
           ...renderVisitorMovedMail(by, loaded.details, previous, options.publicUrl),

@@ -390,7 +390,7 @@ export async function settleReturn(
 
 /** A booking's payments, oldest first, as the thanks page and the salon's booking detail list them. */
 export async function paymentsOfBooking(
-  db: Pick<Database, "select">,
+  db: Pick<Database, "execute">,
   bookingId: string,
 ): Promise<PaymentLine[]> {
   return (await paymentRecordsOfBooking(db, bookingId)).map(paymentLine);

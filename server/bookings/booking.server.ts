@@ -14,7 +14,7 @@ import {
 } from "../db/sql-state";
 import { countBookingMade, countHoldMade } from "../metrics/counts";
 import type { PaymentRecord } from "../payments/payment-lines";
-import { paymentRecordsOf } from "../payments/payment-records.server";
+import { paymentRecordsFromJson, paymentRecordsJson } from "../payments/payment-records.server";
 import { notifySlotChange } from "../realtime/slot-events.server";
 import { enqueueWaitlistMatch, settleOfferOnConfirm } from "../waitlist/waitlist-trigger.server";
 import { approvalAtConfirm, enqueueApprovalLapse } from "./approval.server";
@@ -922,6 +922,8 @@ const summaryColumns = {
     select coalesce(json_agg(json_build_object('menuId', m.menu_id, 'name', m.name,
       'price', m.price, 'durationMinutes', m.duration_minutes) order by m.position), '[]'::json)
     from booking_menus m where m.salon_id = ${bookings.salonId} and m.booking_id = ${bookings.id})`,
+  // Its payments too, by the payments' booking index.
+  payments: paymentRecordsJson(bookings.id),
 };
 
 async function summaries(
@@ -936,11 +938,6 @@ async function summaries(
     .innerJoin(staff, and(eq(staff.id, bookings.staffId), eq(staff.salonId, bookings.salonId)))
     .where(where)
     .orderBy(...order);
-  if (rows.length === 0) return [];
-  const paid = await paymentRecordsOf(
-    db,
-    rows.map((row) => row.id),
-  );
   return rows.map((row) => ({
     id: row.id,
     bookingNumber: row.bookingNumber,
@@ -963,7 +960,7 @@ async function summaries(
     },
     notes: row.notes,
     paymentPolicy: row.paymentPolicy,
-    payments: paid.get(row.id) ?? [],
+    payments: paymentRecordsFromJson(row.payments),
     cancelledAt: row.cancelledAt,
     version: row.version,
   }));

@@ -16,9 +16,9 @@ import { backoffDelay } from "./backoff";
  *    LOCKED` sets a lease (`locked_until`) and raises `attempts`. Other
  *    workers skip the row while the lease runs; after a crash the lease
  *    passes and another worker claims the job again.
- * 2. run: locks the job row again, checks it is still ours (same `attempts`,
- *    not done), runs the handler with the transaction and marks `done_at`
- *    in it. What a handler writes (outbox mails, `reminder_sent_at`)
+ * 2. run: in one statement, locks the job row again and marks `done_at` if
+ *    it is still ours (same `attempts`, not done), then runs the handler
+ *    with that transaction. What a handler writes (outbox mails, `reminder_sent_at`)
  *    commits together with `done_at` or not at all, so a job whose lease
  *    ran out mid-run and was taken over cannot be done twice: the slower
  *    worker finds the row done or claimed again and rolls back.
@@ -132,17 +132,27 @@ export function createJobWorker({
     if (!handler) return false;
     try {
       await db.transaction(async (tx) => {
-        const [current] = await tx.select().from(jobs).where(eq(jobs.id, claimed.id)).for("update");
-        // Done by another worker, or claimed again after our lease ran out.
-        if (!current || current.doneAt || current.attempts !== claimed.attempts) {
-          throw new LostLease();
-        }
         const at = now();
-        await handler({ tx, job: current, now: at });
-        await tx
+        // Locks the row and marks it done in one statement, before the
+        // handler: the mark commits with the handler's writes or, when the
+        // handler throws, rolls back with them. No row: done by another
+        // worker, or claimed again after our lease ran out.
+        const [marked] = await tx
           .update(jobs)
           .set({ doneAt: at, lockedUntil: null, lastError: null })
-          .where(eq(jobs.id, claimed.id));
+          .where(
+            and(eq(jobs.id, claimed.id), eq(jobs.attempts, claimed.attempts), isNull(jobs.doneAt)),
+          )
+          .returning();
+        if (!marked) throw new LostLease();
+        // The handler sees the job as claimed (not yet done), with its current payload.
+        const current: Job = {
+          ...marked,
+          doneAt: null,
+          lockedUntil: claimed.lockedUntil,
+          lastError: claimed.lastError,
+        };
+        await handler({ tx, job: current, now: at });
       });
       return true;
     } catch (error) {
