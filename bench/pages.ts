@@ -230,11 +230,10 @@ async function measure(name: string, urlPath: string, port: number, cookie?: str
     audits["largest-contentful-paint-element"]?.details?.items ??
     audits["lcp-breakdown-insight"]?.details?.items ??
     [];
-  const lcpParts = JSON.stringify(lcpItems)
-    .matchAll(/"subpart":"(\w+)"[^}]*?"duration":([\d.]+)/g)
-    .map(([, part, ms]) => `${part} ${Math.round(Number(ms))} ms`)
-    .toArray()
-    .join(", ");
+  const lcpParts = Array.from(
+    JSON.stringify(lcpItems).matchAll(/"subpart":"(\w+)"[^}]*?"duration":([\d.]+)/g),
+    ([, part, ms]) => `${part} ${Math.round(Number(ms))} ms`,
+  ).join(", ");
   const lcpNode = JSON.stringify(lcpItems).match(/"snippet":"((?:[^"\\]|\\.)*)"/)?.[1] ?? "";
   return {
     page: name,
