@@ -362,7 +362,6 @@ async function probeMatches(
   limit: number,
   { offset, size, allUpTo }: { offset: number; size: number; allUpTo: number },
 ): Promise<Probe> {
-  if (allUpTo === 0) return countAndPage(db, where, order, limit, offset, size);
   // The position comes from the same order, not from the rows' arrival, which SQL does not promise.
   const ranked = db
     .select({
@@ -381,49 +380,15 @@ async function probeMatches(
       count: sql<number>`count(*)::int`,
       page: sql<string[] | null>`array_agg(${ranked.id} order by ${ranked.position})
         filter (where ${ranked.position} > ${offset} and ${ranked.position} <= ${offset + size})`,
-      all: sql<string[] | null>`case when count(*) <= ${allUpTo}
-        then array_agg(${ranked.id} order by ${ranked.position}) end`,
+      // Only asked for a ranking: otherwise it would sort the 1,001 ids of a broad word for nothing.
+      all:
+        allUpTo > 0
+          ? sql<string[] | null>`case when count(*) <= ${allUpTo}
+        then array_agg(${ranked.id} order by ${ranked.position}) end`
+          : sql<null>`null`,
     })
     .from(ranked);
   return { count: Number(row?.count ?? 0), page: row?.page ?? [], all: row?.all ?? null };
-}
-
-/**
- * The probe when nothing is ranked: the bounded count and the page, as two
- * reads in one statement. The count needs no order, so it reads the matches
- * in whichever index is cheapest (the covering one, without visiting the
- * table) instead of sorting up to 1,001 rows by price; the page reads only
- * as far as itself in the query's order (issue 42).
- */
-async function countAndPage(
-  db: Database,
-  where: SQL | undefined,
-  order: SQL[],
-  limit: number,
-  offset: number,
-  size: number,
-): Promise<Probe> {
-  const matches = db.select({ one: sql`1` }).from(salons).where(where).limit(limit);
-  const page = db
-    .select({
-      id: salons.id,
-      position: sql<number>`row_number() over (order by ${sql.join(order, sql`, `)})`.as(
-        "position",
-      ),
-    })
-    .from(salons)
-    .where(where)
-    .orderBy(...order)
-    .limit(size)
-    .offset(offset)
-    .as("page");
-  const [row] = await db
-    .select({
-      count: sql<number>`(select count(*)::int from (${matches}) as matches)`,
-      page: sql<string[] | null>`array_agg(${page.id} order by ${page.position})`,
-    })
-    .from(page);
-  return { count: Number(row?.count ?? 0), page: row?.page ?? [], all: null };
 }
 
 /** The relevance of each of these salons (at most RELEVANCE_MAX_RESULTS). */
